@@ -1,0 +1,195 @@
+import { resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { classifyKey } from '../protocol/index.js';
+import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/app.js';
+import { ConfigError, DEMO, fileConfig, folderConfig, SAMPLE_DOCS_DIR } from '../server/config.js';
+import { listen } from '../server/serve.js';
+
+export interface CliIo {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown };
+  env: Record<string, string | undefined>;
+  /** Aborted on Ctrl-C; long-running commands stop cleanly when it fires. */
+  signal?: AbortSignal;
+}
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+class UsageError extends Error {}
+
+interface Command {
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIo): Promise<number>;
+}
+
+const serveCommand: Command = {
+  summary: 'Run the reference server (assistant API, docs pages, demo).',
+  usage: `Usage: docs-assistant serve [options]
+
+Serves a folder of Markdown docs through the assistant API (SPEC §4.1), with auth, rate limits
+and threads, plus the docs as HTML under /docs.
+
+Options:
+  --docs DIR          Markdown/MDX docs folder (default: the bundled sample docs)
+  --domain NAME       Domain identifier the folder is served as (default: demo)
+  --config FILE       JSON config with several organisations and sites (instead of --docs)
+  --port N            Port (default: 4321; 0 picks a free one)
+  --host HOST         Interface (default: 127.0.0.1)
+  --data DIR          Where threads are stored (default: .docs-assistant)
+  --public-url URL    Origin used in answer links (default: the request's origin)
+  --upstream URL      Proxy the assistant operation to another service; its key is read
+                      from DOCS_ASSISTANT_UPSTREAM_KEY, never from a flag
+  --chunk-delay-ms N  Pause between streamed text chunks (default: 0)
+
+Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (comma-separated).`,
+  options: {
+    docs: { type: 'string' },
+    domain: { type: 'string' },
+    config: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    data: { type: 'string' },
+    'public-url': { type: 'string' },
+    upstream: { type: 'string' },
+    'chunk-delay-ms': { type: 'string' },
+  },
+  async run(values, _positionals, io) {
+    const port = integerOption(values.port, 'port', 4321);
+    if (port > 65535) throw new UsageError('--port must be between 0 and 65535.');
+    const host = stringOption(values.host) ?? '127.0.0.1';
+    const dataDir = resolve(stringOption(values.data) ?? '.docs-assistant');
+    const docsDir = stringOption(values.docs);
+    const configFile = stringOption(values.config);
+    const domain = stringOption(values.domain) ?? DEMO.domain;
+    const upstreamUrl = stringOption(values.upstream);
+    if (docsDir && configFile) throw new UsageError('Give --docs or --config, not both.');
+    if (!/^[\w.-]{1,100}$/.test(domain)) throw new UsageError('--domain may hold letters, digits, ".", "_" and "-" only.');
+
+    const options: AppOptions = { dataDir, chunkDelayMs: integerOption(values['chunk-delay-ms'], 'chunk-delay-ms', 0) };
+    const publicUrl = stringOption(values['public-url']);
+    if (publicUrl) options.publicUrl = parseUrl(publicUrl, '--public-url');
+    if (upstreamUrl) {
+      const key = io.env.DOCS_ASSISTANT_UPSTREAM_KEY;
+      if (key && classifyKey(key) !== 'assistant') {
+        io.stderr.write('DOCS_ASSISTANT_UPSTREAM_KEY must be an assistant key (svc_dsc_…). Admin keys are never used for the assistant.\n');
+        return EXIT.failed;
+      }
+      options.upstream = { baseUrl: parseUrl(upstreamUrl, '--upstream'), ...(key ? { key } : {}) };
+    }
+    const useSample = !docsDir && !configFile;
+    try {
+      if (configFile) Object.assign(options, await fileConfig(resolve(configFile)));
+      else if (docsDir || !upstreamUrl) Object.assign(options, await folderConfig(docsDir ? resolve(docsDir) : SAMPLE_DOCS_DIR, domain, io.env.DOCS_ASSISTANT_SERVER_KEYS));
+    } catch (error) {
+      io.stderr.write(`${(error as Error).message}\n`);
+      return error instanceof ConfigError ? EXIT.usage : EXIT.failed;
+    }
+
+    let server;
+    try {
+      server = await listen(createApp(options), { port, host });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      io.stderr.write(code === 'EADDRINUSE' ? `Port ${port} on ${host} is already in use. Pick another with --port.\n` : `Cannot listen on ${host}:${port}: ${(error as Error).message}\n`);
+      return EXIT.failed;
+    }
+    const lines = [`docs-assistant reference server is running at ${server.url}/`, ''];
+    if (options.sites?.length) {
+      lines.push(`  Docs site:       ${server.url}${DOCS_BASE_PATH}`);
+      for (const site of options.sites) lines.push(`  Assistant API:   POST ${server.url}/discovery/v1/assistant/${site.domain}/message`);
+    }
+    if (options.upstream) lines.push(`  Proxying to:     ${options.upstream.baseUrl} (key ${options.upstream.key ? 'added by this server' : 'not set'})`);
+    if (useSample && !upstreamUrl) lines.push(`  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (sample docs only)`);
+    lines.push(`  Data:            ${dataDir}`, '', 'Press Ctrl-C to stop.', '');
+    io.stdout.write(lines.join('\n'));
+
+    await new Promise<void>((done) => {
+      if (io.signal?.aborted) return done();
+      io.signal?.addEventListener('abort', () => done(), { once: true });
+    });
+    await server.close();
+    io.stdout.write('Server stopped.\n');
+    return EXIT.ok;
+  },
+};
+
+const commands: Record<string, Command> = { serve: serveCommand };
+
+function stringOption(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+function integerOption(value: string | boolean | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new UsageError(`--${name} must be a whole number, got "${String(value)}".`);
+  return n;
+}
+
+function parseUrl(value: string, flag: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+    return url.href.replace(/\/+$/, '');
+  } catch {
+    throw new UsageError(`${flag} must be an http(s) URL, got "${value}".`);
+  }
+}
+
+function mainUsage(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  return [
+    'Usage: docs-assistant <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(commands).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    '',
+    'Run "docs-assistant <command> --help" for a command\'s options.',
+    '',
+  ].join('\n');
+}
+
+/** Runs the CLI: 0 ok, 1 failed, 2 usage. Takes its streams so tests need no subprocess. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    (name ? io.stdout : io.stderr).write(mainUsage());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.stderr.write(`Unknown command "${name}".\n\n${mainUsage()}`);
+    return EXIT.usage;
+  }
+  try {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) {
+      io.stdout.write(command.usage + '\n');
+      return EXIT.ok;
+    }
+    return await command.run(values, positionals, io);
+  } catch (error) {
+    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr.write(`${(error as Error).message}\n\n${command.usage}\n`);
+      return EXIT.usage;
+    }
+    io.stderr.write(`docs-assistant ${name} failed: ${(error as Error).message}\n`);
+    return EXIT.failed;
+  }
+}
+
+/** The real process's streams; Ctrl-C / SIGTERM abort the signal instead of killing mid-write. */
+export function processIo(): CliIo {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal };
+}

@@ -1,0 +1,55 @@
+/**
+ * Every non-2xx response of our server carries `{ error: code, message }` (plus `retryAfterSeconds`
+ * on 429). SPEC §7 leaves errors open; these codes are ours, with the statuses NOTES §4 saw live.
+ */
+export const ERROR_CODES = {
+  invalid_request: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  wrong_key_type: 403,
+  forbidden: 403,
+  plan_required: 403,
+  link_invalid: 403,
+  link_expired: 403,
+  domain_not_found: 404,
+  thread_not_found: 404,
+  job_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  job_not_completed: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  upstream_error: 502,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+  retryAfterSeconds?: number;
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** Reads an error body leniently: a peer that is not ours may send anything. */
+export function parseErrorBody(text: string): Partial<ErrorBody> & { error?: string } {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object') {
+      const { error, message, retryAfterSeconds } = value as Record<string, unknown>;
+      return {
+        ...(typeof error === 'string' ? { error: error as ErrorCode } : {}),
+        ...(typeof message === 'string' ? { message } : {}),
+        ...(typeof retryAfterSeconds === 'number' ? { retryAfterSeconds } : {}),
+      };
+    }
+  } catch {
+    // not JSON: the caller falls back to the status code
+  }
+  return {};
+}

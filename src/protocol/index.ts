@@ -1,0 +1,4 @@
+export * from './schemas.js';
+export * from './keys.js';
+export * from './errors.js';
+export * from './stream.js';

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+
+/** SPEC §8: `currentPath` is at most 200 characters. */
+export const MAX_CURRENT_PATH = 200;
+/** SPEC §2.1: the recommended `retrievalPageSize`. */
+export const DEFAULT_RETRIEVAL_PAGE_SIZE = 5;
+/** SPEC §8 leaves the bound open; this is ours, generous enough for any real UI. */
+export const MAX_RETRIEVAL_PAGE_SIZE = 50;
+
+export const reasoningDetailSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string(), signature: z.string().optional() }),
+  z.object({ type: z.literal('redacted'), data: z.string() }),
+]);
+
+const toolInvocationBase = {
+  toolCallId: z.string(),
+  toolName: z.string(),
+  // `args` is required but may be any value; z.unknown() would accept a missing key.
+  args: z.any().refine((v) => v !== undefined, 'Required'),
+  step: z.number().optional(),
+};
+
+export const toolInvocationSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('partial-call'), ...toolInvocationBase }),
+  z.object({ state: z.literal('call'), ...toolInvocationBase }),
+  z.object({
+    state: z.literal('result'),
+    ...toolInvocationBase,
+    result: z.any().refine((v) => v !== undefined, 'Required'),
+  }),
+]);
+
+export const sourceSchema = z.object({
+  sourceType: z.literal('url'),
+  id: z.string(),
+  url: z.string(),
+  title: z.string().optional(),
+});
+
+export const messagePartSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('reasoning'), reasoning: z.string(), details: z.array(reasoningDetailSchema) }),
+  z.object({ type: z.literal('step-start') }),
+  z.object({ type: z.literal('source'), source: sourceSchema }),
+  z.object({ type: z.literal('tool-invocation'), toolInvocation: toolInvocationSchema }),
+]);
+
+export const attachmentSchema = z.object({
+  url: z.string(),
+  name: z.string().optional(),
+  contentType: z.string().optional(),
+});
+
+export const messageRoleSchema = z.enum(['system', 'assistant', 'data', 'user']);
+
+export const messageSchema = z.object({
+  id: z.string().min(1),
+  role: messageRoleSchema,
+  content: z.string(),
+  parts: z.array(messagePartSchema),
+  createdAt: z.string().datetime({ offset: true }).optional(),
+  annotations: z.array(z.any()).optional(),
+  experimental_attachments: z.array(attachmentSchema).optional(),
+});
+
+export const contextItemSchema = z.object({
+  type: z.enum(['code', 'textSelection']),
+  value: z.string(),
+  path: z.string().optional(),
+  elementId: z.string().optional(),
+});
+
+export const filterSchema = z.object({
+  version: z.string().optional(),
+  language: z.string().optional(),
+});
+
+export const assistantRequestSchema = z.object({
+  fp: z.string().min(1),
+  messages: z.array(messageSchema).min(1),
+  threadId: z.string().nullish(),
+  retrievalPageSize: z.number().int().min(1).max(MAX_RETRIEVAL_PAGE_SIZE).optional(),
+  filter: filterSchema.nullish(),
+  context: z.array(contextItemSchema).optional(),
+  currentPath: z.string().max(MAX_CURRENT_PATH).optional(),
+});
+
+export const jobStatusSchema = z.enum(['queued', 'running', 'completed', 'failed']);
+
+export const startJobRequestSchema = z.object({
+  domain: z.string().min(1),
+  version: z.string().min(1).optional(),
+  paths: z.array(z.string().min(1)).min(1).optional(),
+});
+
+export const jobSchema = z.object({
+  jobId: z.string(),
+  domain: z.string(),
+  status: jobStatusSchema,
+  progress: z.number().min(0).max(100),
+  pageCount: z.number().int().min(0),
+  version: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  error: z.string().optional(),
+});
+
+export const bundleSchema = z.object({
+  jobId: z.string(),
+  bundleUrl: z.string(),
+  sizeBytes: z.number().int().min(0),
+  expiresAt: z.string(),
+});
+
+export type ReasoningDetail = z.infer<typeof reasoningDetailSchema>;
+export type ToolInvocation = z.infer<typeof toolInvocationSchema>;
+export type Source = z.infer<typeof sourceSchema>;
+export type MessagePart = z.infer<typeof messagePartSchema>;
+export type Attachment = z.infer<typeof attachmentSchema>;
+export type MessageRole = z.infer<typeof messageRoleSchema>;
+export type Message = z.infer<typeof messageSchema>;
+export type ContextItem = z.infer<typeof contextItemSchema>;
+export type Filter = z.infer<typeof filterSchema>;
+export type AssistantRequest = z.infer<typeof assistantRequestSchema>;
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+export type StartJobRequest = z.infer<typeof startJobRequestSchema>;
+export type Job = z.infer<typeof jobSchema>;
+export type Bundle = z.infer<typeof bundleSchema>;
+
+/** Turns a zod failure into one sentence that names the offending field. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'body'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,183 @@
+import { Hono, type Context } from 'hono';
+import { cors } from 'hono/cors';
+import { join } from 'node:path';
+import { assistantRequestSchema, bearerKey, classifyKey, describeIssues } from '../protocol/index.js';
+import { answer, type AssistantSite } from './assistant.js';
+import { normalizePagePath, type DocSection, type DocsSite } from './docs.js';
+import { clientIp, errorResponse, readBody, readJson } from './http.js';
+import { createRateLimiter } from './rate-limit.js';
+import { renderDocsPage } from './render.js';
+import { createRetriever } from './retrieval.js';
+import { createThreadStore } from './threads.js';
+
+export type Plan = 'free' | 'pro' | 'enterprise';
+
+export interface OrgConfig {
+  id: string;
+  plan: Plan;
+  /** Assistant (`svc_dsc_…`) and admin (`svc_…`) keys of this organisation. */
+  keys: string[];
+}
+
+export interface SiteConfig {
+  domain: string;
+  org: string;
+  docs: DocsSite;
+}
+
+export interface UpstreamConfig {
+  /** API root of the service to forward to ({base_url}). */
+  baseUrl: string;
+  /** Assistant key added on the server, so pages never carry it. */
+  key?: string;
+  fetch?: typeof fetch;
+}
+
+export interface AppOptions {
+  orgs?: OrgConfig[];
+  sites?: SiteConfig[];
+  /** Folder for threads (and export jobs); in memory only when absent. */
+  dataDir?: string;
+  /** Source of the current time, so tests can move it. @default Date.now */
+  now?: () => number;
+  limits?: {
+    /** SPEC §8. @default 10000 */
+    orgPerHour?: number;
+    /** SPEC §8. @default 10000 */
+    ipPerDay?: number;
+    /** @default 1 MiB */
+    maxBodyBytes?: number;
+  };
+  /** Take the client IP from X-Forwarded-For (only behind a proxy you run). @default false */
+  trustProxy?: boolean;
+  /** Public origin used in answer links; the request's own origin when absent. */
+  publicUrl?: string;
+  /** Forward the assistant operation to this service instead of answering locally. */
+  upstream?: UpstreamConfig;
+  /** Pause between streamed text chunks. @default 0 */
+  chunkDelayMs?: number;
+  /** Extra `<head>` markup for the served docs pages. */
+  docsHead?: string;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+export const DOCS_BASE_PATH = '/docs';
+/** Headers a browser page must be able to read across origins (NOTES §1: threadId lives in them). */
+const EXPOSED_HEADERS = ['X-Thread-Id', 'X-Thread-Key', 'Retry-After', 'X-Vercel-AI-Data-Stream'];
+/** Headers of an upstream answer that the proxy passes on unchanged. */
+const FORWARDED_RESPONSE_HEADERS = ['content-type', 'x-vercel-ai-data-stream', 'x-thread-id', 'x-thread-key', 'retry-after', 'cache-control'];
+
+export function createApp(options: AppOptions = {}) {
+  const now = options.now ?? Date.now;
+  const maxBodyBytes = options.limits?.maxBodyBytes ?? 1024 * 1024;
+  const orgLimiter = createRateLimiter(options.limits?.orgPerHour ?? 10_000, HOUR);
+  const ipLimiter = createRateLimiter(options.limits?.ipPerDay ?? 10_000, DAY);
+  const threads = createThreadStore(options.dataDir ? join(options.dataDir, 'threads') : undefined);
+
+  const orgByKey = new Map<string, OrgConfig>();
+  for (const org of options.orgs ?? []) for (const key of org.keys) orgByKey.set(key, org);
+  const sites = new Map(
+    (options.sites ?? []).map((site) => [site.domain, { ...site, retriever: createRetriever(site.docs) }] as const),
+  );
+  const docsSite = options.sites?.[0];
+
+  const originOf = (c: Context) => options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
+  const pageUrlFor = (c: Context) => (section: DocSection) =>
+    `${originOf(c)}${DOCS_BASE_PATH}${section.pagePath === '/' ? '' : section.pagePath}${section.anchor ? `#${section.anchor}` : ''}`;
+
+  const app = new Hono();
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'POST', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type'],
+      exposeHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    }),
+  );
+
+  app.onError((error) => {
+    console.error('[docs-assistant] unexpected error:', error);
+    return errorResponse('internal', 'Something went wrong on the server. Please try again.');
+  });
+  app.notFound(() => errorResponse('not_found', 'There is nothing at this address.'));
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  app.post('/discovery/v1/assistant/:domain/message', async (c) => {
+    const ipLimit = ipLimiter.hit(clientIp(c, options.trustProxy ?? false), now());
+    if (!ipLimit.ok) {
+      return errorResponse('rate_limited', 'Too many requests from this IP address today.', { retryAfterSeconds: ipLimit.retryAfterSeconds });
+    }
+    const domain = c.req.param('domain');
+    if (options.upstream) return forward(c, options.upstream, domain, maxBodyBytes);
+
+    const key = bearerKey(c.req.header('authorization'));
+    const kind = classifyKey(key);
+    if (kind === 'admin') {
+      return errorResponse('wrong_key_type', 'This is an admin key. Admin keys are server-side secrets: use an assistant key (svc_dsc_…) for the assistant.');
+    }
+    const org = key ? orgByKey.get(key) : undefined;
+    if (kind !== 'assistant' || !org) {
+      return errorResponse('unauthorized', 'Send a valid assistant key as "Authorization: Bearer svc_dsc_…".');
+    }
+    const site = sites.get(domain);
+    if (!site) return errorResponse('domain_not_found', `No docs site is configured for domain "${domain.slice(0, 100)}".`);
+    if (site.org !== org.id) return errorResponse('forbidden', 'This key belongs to another organisation than this domain.');
+    const orgLimit = orgLimiter.hit(org.id, now());
+    if (!orgLimit.ok) {
+      return errorResponse('rate_limited', 'Too many requests for this organisation this hour.', { retryAfterSeconds: orgLimit.retryAfterSeconds });
+    }
+
+    const body = await readJson(c.req.raw, maxBodyBytes);
+    if (!body.ok) return body.response;
+    const parsed = assistantRequestSchema.safeParse(body.value);
+    if (!parsed.success) return errorResponse('invalid_request', describeIssues(parsed.error));
+
+    const assistantSite: AssistantSite = { domain, retriever: site.retriever };
+    return answer(assistantSite, parsed.data, { threads, now, pageUrl: pageUrlFor(c), chunkDelayMs: options.chunkDelayMs ?? 0 });
+  });
+
+  // The demo gallery (embed issue) will live at `/`; until then the docs site is the demo.
+  app.get('/', (c) => (docsSite ? c.redirect(DOCS_BASE_PATH) : errorResponse('not_found', 'No docs site is configured.')));
+  app.get(`${DOCS_BASE_PATH}/*`, (c) => servePage(c));
+  app.get(DOCS_BASE_PATH, (c) => servePage(c));
+
+  function servePage(c: Context): Response {
+    if (!docsSite) return errorResponse('not_found', 'No docs site is configured.');
+    const page = docsSite.docs.byPath.get(normalizePagePath(decodeURIComponent(c.req.path)));
+    if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
+    return c.html(renderDocsPage(docsSite.docs, page, { basePath: DOCS_BASE_PATH, ...(options.docsHead ? { head: options.docsHead } : {}) }));
+  }
+
+  return app;
+}
+
+/**
+ * Proxy mode: the body goes upstream byte for byte with the server's key, and the stream comes
+ * back unchanged, thread headers included. The page never sees the key.
+ */
+async function forward(c: Context, upstream: UpstreamConfig, domain: string, maxBodyBytes: number): Promise<Response> {
+  const body = await readBody(c.req.raw, maxBodyBytes);
+  if (!body.ok) return body.response;
+  const url = `${upstream.baseUrl.replace(/\/+$/, '')}/discovery/v1/assistant/${encodeURIComponent(domain)}/message`;
+  const headers: Record<string, string> = { 'Content-Type': c.req.header('content-type') ?? 'application/json' };
+  if (upstream.key) headers.Authorization = `Bearer ${upstream.key}`;
+  let response: Response;
+  try {
+    response = await (upstream.fetch ?? fetch)(url, { method: 'POST', headers, body: body.bytes, signal: c.req.raw.signal });
+  } catch (error) {
+    console.error('[docs-assistant] upstream request failed:', error);
+    return errorResponse('upstream_error', 'The upstream assistant service could not be reached.');
+  }
+  const passed = new Headers();
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) passed.set(name, value);
+  }
+  return new Response(response.body, { status: response.status, headers: passed });
+}
+
+export type App = ReturnType<typeof createApp>;

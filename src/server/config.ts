@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { classifyKey } from '../protocol/index.js';
+import type { AppOptions, OrgConfig, Plan, SiteConfig } from './app.js';
+import { loadDocsSite } from './docs.js';
+
+/** The demo that `npm start` serves; these keys are public and work only for the sample docs. */
+export const DEMO = {
+  domain: 'demo',
+  org: 'demo',
+  assistantKey: 'svc_dsc_demo',
+  adminKey: 'svc_demo_admin',
+} as const;
+
+/** The sample docs shipped in the package (works from src/ under vitest and from dist/). */
+export const SAMPLE_DOCS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../demo/docs');
+
+export interface ConfigFile {
+  orgs: { id: string; plan?: Plan; keys: string[] }[];
+  sites: { domain: string; org: string; docs: string }[];
+}
+
+export class ConfigError extends Error {}
+
+function checkKeys(keys: string[], where: string): void {
+  for (const key of keys) {
+    if (classifyKey(key) === 'invalid') throw new ConfigError(`${where}: "${key.slice(0, 12)}…" is not a key (keys begin with svc_dsc_ or svc_).`);
+  }
+}
+
+/** A site served from a folder with keys from the environment (`DOCS_ASSISTANT_SERVER_KEYS`). */
+export async function folderConfig(docsDir: string, domain: string, keysEnv: string | undefined): Promise<Pick<AppOptions, 'orgs' | 'sites'>> {
+  const isSample = resolve(docsDir) === SAMPLE_DOCS_DIR;
+  const keys = keysEnv?.split(',').map((k) => k.trim()).filter(Boolean) ?? [];
+  if (keys.length === 0 && !isSample) {
+    throw new ConfigError(
+      'This docs folder needs its own keys: set DOCS_ASSISTANT_SERVER_KEYS to a comma-separated list ' +
+        '(an assistant key svc_dsc_… and, for static export, an admin key svc_…), or pass --config FILE.',
+    );
+  }
+  checkKeys(keys, 'DOCS_ASSISTANT_SERVER_KEYS');
+  const docs = await loadDocsSite(docsDir);
+  const org: OrgConfig = { id: isSample ? DEMO.org : domain, plan: 'enterprise', keys: keys.length ? keys : [DEMO.assistantKey, DEMO.adminKey] };
+  const site: SiteConfig = { domain, org: org.id, docs };
+  return { orgs: [org], sites: [site] };
+}
+
+/** Several organisations and sites from a JSON file; docs folders resolve against the file. */
+export async function fileConfig(file: string): Promise<Pick<AppOptions, 'orgs' | 'sites'>> {
+  let parsed: ConfigFile;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8')) as ConfigFile;
+  } catch (error) {
+    throw new ConfigError(`Cannot read config ${file}: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(parsed.orgs) || !Array.isArray(parsed.sites)) throw new ConfigError(`${file}: expected "orgs" and "sites" arrays.`);
+  const orgs = parsed.orgs.map((org): OrgConfig => {
+    checkKeys(org.keys ?? [], `${file} org ${org.id}`);
+    return { id: org.id, plan: org.plan ?? 'free', keys: org.keys ?? [] };
+  });
+  const sites = await Promise.all(
+    parsed.sites.map(async (site): Promise<SiteConfig> => {
+      if (!orgs.some((org) => org.id === site.org)) throw new ConfigError(`${file}: site ${site.domain} names unknown org ${site.org}.`);
+      return { domain: site.domain, org: site.org, docs: await loadDocsSite(resolve(dirname(file), site.docs)) };
+    }),
+  );
+  return { orgs, sites };
+}

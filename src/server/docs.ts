@@ -1,0 +1,195 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import GithubSlugger from 'github-slugger';
+import type { Root, RootContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { parse as parseYaml } from 'yaml';
+
+export interface CodeSample {
+  lang: string;
+  value: string;
+}
+
+/** One heading's worth of a page: the unit that retrieval ranks and answers quote. */
+export interface DocSection {
+  id: string;
+  pagePath: string;
+  pageTitle: string;
+  heading: string;
+  /** Slug of the heading, as rehype-slug gives it on the rendered page ('' for the page intro). */
+  anchor: string;
+  text: string;
+  code: CodeSample[];
+  version?: string;
+  language: string;
+}
+
+export interface DocPage {
+  /** Site path without extension: `guides/react.md` → `/guides/react`, `index.md` → `/`. */
+  path: string;
+  title: string;
+  description?: string;
+  version?: string;
+  language: string;
+  /** Markdown body, frontmatter removed. */
+  markdown: string;
+  sections: DocSection[];
+  /** Folder-relative source file, for error messages. */
+  file: string;
+}
+
+export interface DocsSite {
+  pages: DocPage[];
+  byPath: Map<string, DocPage>;
+}
+
+export const DEFAULT_LANGUAGE = 'en';
+const PAGE_EXTENSIONS = /\.(md|mdx)$/i;
+
+async function listPages(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && PAGE_EXTENSIONS.test(entry.name) && !entry.name.startsWith('_'))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+export function pagePathOf(file: string): string {
+  const parts = file.replace(PAGE_EXTENSIONS, '').split(/[\\/]/);
+  if (parts.at(-1) === 'index') parts.pop();
+  return '/' + parts.join('/');
+}
+
+/** Normalises whatever a client calls a page (`/docs/x.html`, `x/`, `/x?y#z`) to a site path. */
+export function normalizePagePath(input: string): string {
+  let path = input.split(/[?#]/)[0] ?? '';
+  path = path.replace(/\.html$/i, '').replace(/\/index$/i, '');
+  if (!path.startsWith('/')) path = '/' + path;
+  path = path.replace(/^\/docs(?=\/|$)/, '');
+  path = path.replace(/\/+$/, '');
+  return path === '' ? '/' : path;
+}
+
+function splitFrontmatter(source: string): { data: Record<string, unknown>; body: string } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source);
+  if (!match) return { data: {}, body: source };
+  const data: unknown = parseYaml(match[1] ?? '');
+  return { data: data && typeof data === 'object' ? (data as Record<string, unknown>) : {}, body: source.slice(match[0].length) };
+}
+
+function optionalString(value: unknown): string | undefined {
+  if (typeof value === 'string' && value.trim()) return value.trim();
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}
+
+/** Soft line breaks inside a paragraph are not sentence ends. */
+const flat = (node: Parameters<typeof toString>[0]) => toString(node, { includeImageAlt: false }).replace(/\s*\n\s*/g, ' ');
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+/** Splits a page at its h1–h3 headings; code stays code so answers can quote it as fenced blocks. */
+function sectionsOf(tree: Root, page: Omit<DocPage, 'sections' | 'markdown' | 'file'>): DocSection[] {
+  const slugger = new GithubSlugger();
+  const sections: DocSection[] = [];
+  let current: { heading: string; anchor: string; text: string[]; code: CodeSample[] } = {
+    heading: '',
+    anchor: '',
+    text: [],
+    code: [],
+  };
+  const flush = () => {
+    const text = current.text.join('\n').trim();
+    if (!text && current.code.length === 0) return;
+    sections.push({
+      id: `${page.path}#${current.anchor}`,
+      pagePath: page.path,
+      pageTitle: page.title,
+      heading: current.heading || page.title,
+      anchor: current.anchor,
+      text,
+      code: current.code,
+      ...(page.version ? { version: page.version } : {}),
+      language: page.language,
+    });
+  };
+  const visit = (node: RootContent) => {
+    if (node.type === 'heading') {
+      const heading = toString(node);
+      const anchor = slugger.slug(heading);
+      if (node.depth <= 3) {
+        flush();
+        current = { heading: node.depth === 1 ? page.title : heading, anchor: node.depth === 1 ? '' : anchor, text: [], code: [] };
+      } else {
+        current.text.push(heading);
+      }
+      return;
+    }
+    if (node.type === 'code') {
+      current.code.push({ lang: node.lang ?? '', value: node.value });
+      return;
+    }
+    // Raw HTML and MDX syntax carry no prose worth quoting.
+    if (node.type === 'html' || node.type === 'yaml') return;
+    if (node.type === 'table') {
+      for (const row of node.children) current.text.push(row.children.map((cell) => toString(cell)).join(' | '));
+      return;
+    }
+    if (node.type === 'list') {
+      for (const item of node.children) current.text.push('- ' + flat(item));
+      return;
+    }
+    current.text.push(flat(node));
+  };
+  tree.children.forEach(visit);
+  flush();
+  return sections;
+}
+
+/** MDX import/export lines are code for the site generator, not prose for readers. */
+function stripMdxStatements(body: string): string {
+  return body.replace(/^(import|export)\s[^\n]*\n/gm, '');
+}
+
+export function parsePage(file: string, source: string, defaultLanguage = DEFAULT_LANGUAGE): DocPage {
+  const { data, body: rawBody } = splitFrontmatter(source);
+  const markdown = /\.mdx$/i.test(file) ? stripMdxStatements(rawBody) : rawBody;
+  const tree = parser.parse(markdown);
+  const firstHeading = tree.children.find((node) => node.type === 'heading' && node.depth === 1);
+  const path = pagePathOf(file);
+  const title = optionalString(data.title) ?? (firstHeading ? toString(firstHeading) : path);
+  const version = optionalString(data.version);
+  const description = optionalString(data.description);
+  const meta = {
+    path,
+    title,
+    ...(description ? { description } : {}),
+    ...(version ? { version } : {}),
+    language: optionalString(data.language) ?? defaultLanguage,
+  };
+  return { ...meta, markdown, file, sections: sectionsOf(tree, meta) };
+}
+
+export function createSite(pages: DocPage[]): DocsSite {
+  return { pages, byPath: new Map(pages.map((page) => [page.path, page])) };
+}
+
+/** Reads every `.md`/`.mdx` page under `dir` (files starting with `_` are partials and skipped). */
+export async function loadDocsSite(dir: string, defaultLanguage = DEFAULT_LANGUAGE): Promise<DocsSite> {
+  const files = await listPages(dir);
+  if (files.length === 0) throw new Error(`No Markdown pages (.md or .mdx) found in ${dir}`);
+  const pages = await Promise.all(
+    files.map(async (file) => {
+      const rel = relative(dir, file).split(sep).join('/');
+      try {
+        return parsePage(rel, await readFile(file, 'utf8'), defaultLanguage);
+      } catch (error) {
+        throw new Error(`Cannot read ${rel}: ${(error as Error).message}`);
+      }
+    }),
+  );
+  return createSite(pages);
+}
