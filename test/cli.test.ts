@@ -1,0 +1,89 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/index.js';
+import { DEMO } from '../src/server/config.js';
+import { captureIo } from './helpers/cli.js';
+import { askBody, readStream, sourcesOf, tempDir } from './helpers/server.js';
+
+describe('docs-assistant CLI', () => {
+  it('lists its commands on --help and exits 2 on an unknown command', async () => {
+    const help = captureIo();
+    expect(await runCli(['--help'], help.io)).toBe(0);
+    expect(help.out).toMatch(/serve\s+Run the reference server/);
+    const unknown = captureIo();
+    expect(await runCli(['frobnicate'], unknown.io)).toBe(2);
+    expect(unknown.err).toContain('Unknown command "frobnicate"');
+    const none = captureIo();
+    expect(await runCli([], none.io)).toBe(2);
+  });
+
+  it('explains serve\'s options and rejects bad ones with exit 2', async () => {
+    const help = captureIo();
+    expect(await runCli(['serve', '--help'], help.io)).toBe(0);
+    expect(help.out).toContain('--upstream URL');
+    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--nope'], ['--upstream', 'ftp://x'], ['--domain', '../x']]) {
+      const run = captureIo();
+      expect(await runCli(['serve', ...args], run.io), args.join(' ')).toBe(2);
+      expect(run.err).not.toBe('');
+    }
+  });
+
+  it('refuses to serve another docs folder without its own keys', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'index.md'), '# Hello\n\nSome docs.');
+    const run = captureIo({});
+    expect(await runCli(['serve', '--docs', dir, '--port', '0'], run.io)).toBe(2);
+    expect(run.err).toContain('DOCS_ASSISTANT_SERVER_KEYS');
+  });
+
+  it('refuses an admin key as the upstream key', async () => {
+    const run = captureIo({ DOCS_ASSISTANT_UPSTREAM_KEY: 'svc_secret_admin' });
+    expect(await runCli(['serve', '--upstream', 'https://api.example.com', '--port', '0'], run.io)).toBe(1);
+    expect(run.err).toContain('must be an assistant key');
+  });
+
+  it('serves the sample docs over real HTTP on a free port and stops on Ctrl-C', async () => {
+    const data = await tempDir();
+    const run = captureIo();
+    const exit = runCli(['serve', '--port', '0', '--data', data], run.io);
+    const [, url] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:\d+)\//);
+    expect(run.out).toContain(`assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey}`);
+    const response = await fetch(`${url}/discovery/v1/assistant/demo/message`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${DEMO.assistantKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(askBody('How do I theme the widget?')),
+    });
+    expect(response.status).toBe(200);
+    const sources = sourcesOf(await readStream(response));
+    expect(sources[0]!.url).toBe(`${url}/docs/guides/theming`);
+    expect((await fetch(sources[0]!.url)).status).toBe(200);
+    run.interrupt();
+    expect(await exit).toBe(0);
+    expect(run.out).toContain('Server stopped.');
+  });
+
+  it('serves a folder with keys from DOCS_ASSISTANT_SERVER_KEYS and reports a busy port', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'guides'));
+    await writeFile(join(dir, 'guides', 'rockets.mdx'), '---\ntitle: Rockets\n---\nimport X from "y"\n\n# Rockets\n\nRockets need fuel to reach orbit.\n');
+    const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_space, svc_space_admin' });
+    const exit = runCli(['serve', '--docs', dir, '--domain', 'space', '--port', '0', '--data', await tempDir()], run.io);
+    const [, url, port] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:(\d+))\//);
+    const ask = (key: string) =>
+      fetch(`${url}/discovery/v1/assistant/space/message`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(askBody('What do rockets need?')),
+      });
+    const answer = await ask('svc_dsc_space');
+    expect(answer.status).toBe(200);
+    expect(sourcesOf(await readStream(answer))[0]).toMatchObject({ id: '/guides/rockets', title: 'Rockets' });
+    expect((await ask(DEMO.assistantKey)).status).toBe(401);
+    const busy = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_space' });
+    expect(await runCli(['serve', '--docs', dir, '--port', port!], busy.io)).toBe(1);
+    expect(busy.err).toContain('already in use');
+    run.interrupt();
+    expect(await exit).toBe(0);
+  });
+});
