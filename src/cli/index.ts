@@ -78,10 +78,11 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       }
       options.upstream = { baseUrl: parseUrl(upstreamUrl, '--upstream'), ...(key ? { key } : {}) };
     }
-    const useSample = !docsDir && !configFile;
+    const docsPath = docsDir ? resolve(docsDir) : SAMPLE_DOCS_DIR;
+    const useSample = !configFile && !upstreamUrl && docsPath === SAMPLE_DOCS_DIR;
     try {
       if (configFile) Object.assign(options, await fileConfig(resolve(configFile)));
-      else if (docsDir || !upstreamUrl) Object.assign(options, await folderConfig(docsDir ? resolve(docsDir) : SAMPLE_DOCS_DIR, domain, io.env.DOCS_ASSISTANT_SERVER_KEYS));
+      else if (docsDir || !upstreamUrl) Object.assign(options, await folderConfig(docsPath, domain, io.env.DOCS_ASSISTANT_SERVER_KEYS));
     } catch (error) {
       io.stderr.write(`${(error as Error).message}\n`);
       return error instanceof ConfigError ? EXIT.usage : EXIT.failed;
@@ -101,7 +102,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       for (const site of options.sites) lines.push(`  Assistant API:   POST ${server.url}/discovery/v1/assistant/${site.domain}/message`);
     }
     if (options.upstream) lines.push(`  Proxying to:     ${options.upstream.baseUrl} (key ${options.upstream.key ? 'added by this server' : 'not set'})`);
-    if (useSample && !upstreamUrl) lines.push(`  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (sample docs only)`);
+    if (useSample) lines.push(`  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (sample docs only)`);
     lines.push(`  Data:            ${dataDir}`, '', 'Press Ctrl-C to stop.', '');
     io.stdout.write(lines.join('\n'));
 
