@@ -29,7 +29,15 @@ export type StreamPartType = (typeof STREAM_CODES)[StreamCode];
 export type StreamLineFailure = 'empty' | 'no_separator' | 'unknown_code' | 'bad_json' | 'bad_value';
 
 export type ParsedStreamLine =
-  | { ok: true; code: StreamCode; type: StreamPartType; value: unknown }
+  | {
+      ok: true;
+      code: StreamCode;
+      type: StreamPartType;
+      /** The value as the SDK's parser reads it (for `d:` only finishReason and usage survive). */
+      value: unknown;
+      /** The value exactly as sent, every key kept (where `threadId` rides in `d:`/`e:`). */
+      json: unknown;
+    }
   | { ok: false; reason: StreamLineFailure; line: string };
 
 export function isStreamCode(code: string): code is StreamCode {
@@ -44,15 +52,16 @@ export function parseStreamLine(raw: string): ParsedStreamLine {
   if (colon < 0) return { ok: false, reason: 'no_separator', line };
   const code = line.slice(0, colon);
   if (!isStreamCode(code)) return { ok: false, reason: 'unknown_code', line };
+  let json: unknown;
   try {
-    JSON.parse(line.slice(colon + 1));
+    json = JSON.parse(line.slice(colon + 1));
   } catch {
     return { ok: false, reason: 'bad_json', line };
   }
   try {
     // The SDK's own parser also checks each code's value shape (e.g. `d:` needs `finishReason`).
     const part = parseDataStreamPart(line);
-    return { ok: true, code, type: part.type as StreamPartType, value: part.value };
+    return { ok: true, code, type: part.type as StreamPartType, value: part.value, json };
   } catch {
     return { ok: false, reason: 'bad_value', line };
   }

@@ -1,0 +1,207 @@
+import { AssistantError, errorFromResponse } from '../client/index.js';
+import { formatStreamPart, parseStreamLine, type ParsedStreamLine } from '../protocol/index.js';
+
+export interface ThreadIds {
+  threadId?: string;
+  /** Secret some services issue with a new thread; must accompany every follow-up (NOTES §1). */
+  threadKey?: string;
+}
+
+export interface StreamWarning {
+  kind: 'protocol';
+  message: string;
+  /** The first dropped line (cut to 200 characters), for logs. */
+  sample: string;
+}
+
+export interface AssistantFetchOptions {
+  fetch?: typeof fetch;
+  /** The thread to continue, read at request time. */
+  getThread(): ThreadIds;
+  /** Called with new ids when the server names the thread, and with `{}` when a stale one is dropped. */
+  setThread(ids: ThreadIds): void;
+  /** Errors that arrive inside a 200 stream (a `3:` part, a cut connection). */
+  onStreamError?(error: AssistantError): void;
+  /** Lines that were dropped because they were not valid parts (reported once per response). */
+  onWarning?(warning: StreamWarning): void;
+}
+
+/** Message part types of SPEC §2.3; anything else the SDK adds (e.g. `file`) is not ours to send. */
+const SPEC_PART_TYPES = new Set(['text', 'reasoning', 'step-start', 'source', 'tool-invocation']);
+
+const encoder = new TextEncoder();
+
+function threadIdIn(parsed: Extract<ParsedStreamLine, { ok: true }>): string | undefined {
+  const pick = (value: unknown): string | undefined => {
+    if (value && typeof value === 'object' && 'threadId' in value) {
+      const id = (value as { threadId: unknown }).threadId;
+      return typeof id === 'string' && id ? id : undefined;
+    }
+    return undefined;
+  };
+  switch (parsed.code) {
+    case 'd':
+    case 'e':
+      return pick(parsed.json);
+    case '2':
+    case '8':
+      // Data items and annotations are arrays; `{type:'finish', threadId}` or `{threadId}` may be any item.
+      return Array.isArray(parsed.json) ? parsed.json.map(pick).find(Boolean) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Prepares the SDK's request body for the spec: thread ids from now, only spec parts, no SDK chat id. */
+function prepareBody(raw: unknown, thread: ThreadIds): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const body = JSON.parse(raw) as Record<string, unknown> & { messages?: { parts?: { type: string }[] }[] };
+  delete body.id;
+  delete body.threadId;
+  delete body.threadKey;
+  if (thread.threadId) body.threadId = thread.threadId;
+  if (thread.threadId && thread.threadKey) body.threadKey = thread.threadKey;
+  if (Array.isArray(body.messages)) {
+    body.messages = body.messages.map((message) => ({
+      ...message,
+      ...(Array.isArray(message.parts) ? { parts: message.parts.filter((part) => SPEC_PART_TYPES.has(part.type)) } : {}),
+    }));
+  }
+  return JSON.stringify(body);
+}
+
+function isAbort(error: unknown, signal: AbortSignal | null | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+}
+
+/**
+ * The fetch `useChat` is given. It makes the v1 stream safe to hand to the SDK (NOTES §1):
+ * - keeps the thread: `X-Thread-Id`/`X-Thread-Key` headers, or `threadId` in a `d:`, `e:`, `2:` or `8:` part;
+ * - turns non-2xx answers into typed errors, and retries once as a new thread on 404 `thread_not_found`;
+ * - forwards only well-formed lines with known codes (one bad line would make the SDK drop a whole read);
+ * - merges adjacent text deltas of a read, since the SDK deep-copies the whole message per part;
+ * - ends a cut stream cleanly with an error part, so the partial answer stays and the error shows.
+ */
+export function createAssistantFetch(options: AssistantFetchOptions): typeof fetch {
+  const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  const send = async (input: RequestInfo | URL, init: RequestInit | undefined, retried: boolean): Promise<Response> => {
+    const thread = options.getThread();
+    const body = prepareBody(init?.body, thread);
+    let response: Response;
+    try {
+      response = await baseFetch(input, { ...init, ...(body !== undefined ? { body } : {}) });
+    } catch (error) {
+      if (isAbort(error, init?.signal)) throw error;
+      throw new AssistantError('network', 'The assistant could not be reached. Check your connection.');
+    }
+    const headerId = response.headers.get('x-thread-id');
+    const headerKey = response.headers.get('x-thread-key');
+    if (!response.ok) {
+      const error = await errorFromResponse(response);
+      if (error.status === 404 && error.code === 'thread_not_found' && thread.threadId && !retried) {
+        options.setThread({});
+        return send(input, init, true);
+      }
+      throw error;
+    }
+    if (headerId) options.setThread({ threadId: headerId, ...(headerKey ? { threadKey: headerKey } : headerId === thread.threadId && thread.threadKey ? { threadKey: thread.threadKey } : {}) });
+    if (!response.body) throw new AssistantError('protocol', 'The assistant answered with an empty response.', { status: response.status });
+    return new Response(cleanStream(response.body, init?.signal ?? undefined, options, !!headerId), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+
+  return (input, init) => send(input, init, false);
+}
+
+function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | undefined, options: AssistantFetchOptions, threadKnown: boolean): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const reader = source.getReader();
+  let buffer = '';
+  let warned = false;
+  let finished = false;
+  let sawThread = threadKnown;
+
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let out = '';
+      let text = '';
+      const flushText = () => {
+        if (text) out += formatStreamPart('text', text);
+        text = '';
+      };
+      const handle = (line: string) => {
+        const parsed = parseStreamLine(line);
+        if (!parsed.ok) {
+          if (parsed.reason === 'empty') return;
+          if (!warned) {
+            warned = true;
+            options.onWarning?.({ kind: 'protocol', message: `Dropped a malformed stream line (${parsed.reason}).`, sample: parsed.line.slice(0, 200) });
+          }
+          return;
+        }
+        if (!sawThread) {
+          const id = threadIdIn(parsed);
+          if (id) {
+            sawThread = true;
+            options.setThread({ threadId: id });
+          }
+        }
+        if (parsed.code === '0') {
+          text += parsed.value as string;
+          return;
+        }
+        if (parsed.code === 'd') finished = true;
+        if (parsed.code === '3') {
+          finished = true;
+          options.onStreamError?.(new AssistantError('server', String(parsed.value)));
+        }
+        flushText();
+        out += line + '\n';
+      };
+      try {
+        // Read until there is something to hand on, so one read of the network is one update of the SDK.
+        while (!out && !text) {
+          const { done, value } = await reader.read();
+          if (done) {
+            buffer += decoder.decode();
+            if (buffer) handle(buffer);
+            buffer = '';
+            flushText();
+            if (!finished) {
+              // A stream that ends without a finish part was cut (a proxy timeout, a crashed server).
+              const error = new AssistantError('network', 'The connection closed before the answer was complete.');
+              options.onStreamError?.(error);
+              out += formatStreamPart('error', error.message);
+            }
+            if (out) controller.enqueue(encoder.encode(out));
+            controller.close();
+            return;
+          }
+          buffer += decoder.decode(value, { stream: true });
+          const lines = buffer.split('\n');
+          buffer = lines.pop() ?? '';
+          for (const line of lines) handle(line);
+          flushText();
+        }
+        controller.enqueue(encoder.encode(out));
+      } catch (error) {
+        if (isAbort(error, signal)) {
+          controller.error(error);
+          return;
+        }
+        flushText();
+        const cut = new AssistantError('network', 'The connection was lost before the answer was complete.');
+        options.onStreamError?.(cut);
+        controller.enqueue(encoder.encode(out + formatStreamPart('error', cut.message)));
+        controller.close();
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}

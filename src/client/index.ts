@@ -1,0 +1,2 @@
+export * from './assistant.js';
+export * from './errors.js';
