@@ -124,8 +124,18 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
   let warned = false;
   let finished = false;
   let sawThread = threadKnown;
+  let onAbort: (() => void) | undefined;
 
   return new ReadableStream<Uint8Array>({
+    start(controller) {
+      // Stop must work even when the body ignores the signal (a proxy, a test double, an old polyfill).
+      onAbort = () => {
+        reader.cancel().catch(() => {});
+        controller.error(new DOMException('The answer was stopped.', 'AbortError'));
+      };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    },
     async pull(controller) {
       let out = '';
       let text = '';
@@ -179,6 +189,7 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
             }
             if (out) controller.enqueue(encoder.encode(out));
             controller.close();
+            if (onAbort) signal?.removeEventListener('abort', onAbort);
             return;
           }
           buffer += decoder.decode(value, { stream: true });
@@ -190,7 +201,7 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
         controller.enqueue(encoder.encode(out));
       } catch (error) {
         if (isAbort(error, signal)) {
-          controller.error(error);
+          if (!signal?.aborted) controller.error(error);
           return;
         }
         flushText();

@@ -1,0 +1,72 @@
+import type { UIMessage } from '@ai-sdk/ui-utils';
+import type { ThreadIds } from './assistant-fetch.js';
+
+export interface SavedConversation extends ThreadIds {
+  messages: UIMessage[];
+}
+
+/** Kept small: history is a convenience, and localStorage is ~5 MB shared with the whole site. */
+export const MAX_SAVED_MESSAGES = 50;
+export const MAX_SAVED_BYTES = 256 * 1024;
+
+export const storageKey = (domain: string) => `docs-assistant:v1:${domain}`;
+
+/** localStorage, or nothing: Safari's private mode and sandboxed frames throw on mere access. */
+function storage(): Storage | undefined {
+  try {
+    return typeof localStorage === 'undefined' ? undefined : localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+function isMessage(value: unknown): value is UIMessage {
+  if (!value || typeof value !== 'object') return false;
+  const m = value as Record<string, unknown>;
+  return typeof m.id === 'string' && typeof m.role === 'string' && typeof m.content === 'string' && Array.isArray(m.parts);
+}
+
+export function loadConversation(domain: string): SavedConversation | undefined {
+  try {
+    const raw = storage()?.getItem(storageKey(domain));
+    if (!raw) return undefined;
+    const data = JSON.parse(raw) as Record<string, unknown>;
+    if (!Array.isArray(data.messages) || !data.messages.every(isMessage)) return undefined;
+    const messages = (data.messages as UIMessage[]).map((m) => ({ ...m, ...(m.createdAt ? { createdAt: new Date(m.createdAt) } : {}) }));
+    return {
+      messages,
+      ...(typeof data.threadId === 'string' ? { threadId: data.threadId } : {}),
+      ...(typeof data.threadKey === 'string' ? { threadKey: data.threadKey } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Saves the newest messages that fit the caps, oldest dropped first; a failing storage is ignored. */
+export function saveConversation(domain: string, conversation: SavedConversation): void {
+  const store = storage();
+  if (!store) return;
+  let messages = conversation.messages.slice(-MAX_SAVED_MESSAGES);
+  let json = JSON.stringify({ ...conversation, messages });
+  while (messages.length > 0 && json.length > MAX_SAVED_BYTES) {
+    messages = messages.slice(1);
+    json = JSON.stringify({ ...conversation, messages });
+  }
+  // A history that opens on an answer reads oddly; start it at a question.
+  while (messages.length > 0 && messages[0]!.role !== 'user') messages = messages.slice(1);
+  try {
+    if (messages.length === 0 && !conversation.threadId) store.removeItem(storageKey(domain));
+    else store.setItem(storageKey(domain), JSON.stringify({ ...conversation, messages }));
+  } catch {
+    // Quota exceeded or storage disabled: the conversation still works, it just won't survive a reload.
+  }
+}
+
+export function clearConversation(domain: string): void {
+  try {
+    storage()?.removeItem(storageKey(domain));
+  } catch {
+    // see saveConversation
+  }
+}

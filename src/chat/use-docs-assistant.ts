@@ -1,0 +1,208 @@
+import { useChat } from '@ai-sdk/react';
+import type { UIMessage } from '@ai-sdk/ui-utils';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { AssistantError, assertBrowserSafeKey, assistantMessageUrl, type AssistantErrorKind } from '../client/index.js';
+import { DEFAULT_RETRIEVAL_PAGE_SIZE, type ContextItem, type Filter } from '../protocol/index.js';
+import { createAssistantFetch, type StreamWarning, type ThreadIds } from './assistant-fetch.js';
+import { clearConversation, loadConversation, saveConversation } from './persistence.js';
+import { browserPath, clampCurrentPath } from './request.js';
+
+/** What happened, for analytics hooks. Events never carry the question's text. */
+export type AssistantEvent =
+  | { type: 'open' }
+  | { type: 'close' }
+  | { type: 'ask'; contextCount: number }
+  | { type: 'answer'; messageId: string; threadId: string | undefined; sourceCount: number }
+  | { type: 'error'; kind: AssistantErrorKind; status: number | undefined }
+  | { type: 'feedback'; messageId: string; threadId: string | undefined; value: 'up' | 'down' }
+  | { type: 'reset' };
+
+export interface UseDocsAssistantOptions {
+  /** The site's domain identifier (SPEC §4.1). */
+  domain: string;
+  /** API root of the service; '' calls the page's own origin (a same-origin proxy). @default '' */
+  baseUrl?: string;
+  /** Assistant key (`svc_dsc_…`); leave out behind a proxy that adds it. Admin keys are refused. */
+  apiKey?: string;
+  /** Sent as `fp`; a stable user id, or anonymous. @default 'anonymous' */
+  userId?: string;
+  /** Search results used per answer. @default 5 */
+  retrievalPageSize?: number;
+  /** Only search this docs version and/or language. @default undefined */
+  filter?: Filter;
+  /** Path sent as `currentPath`. @default location.pathname when asking */
+  currentPath?: string;
+  /** Keep the conversation in localStorage across reloads. @default true */
+  persist?: boolean;
+  /** fetch to use (tests, custom transports). @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Called for open, close, ask, answer, error, feedback and reset. @default undefined */
+  onEvent?: (event: AssistantEvent) => void;
+}
+
+export type AssistantStatus = 'ready' | 'submitted' | 'streaming' | 'error';
+
+export interface AskOptions {
+  /** Context for this question; replaces the attached items. */
+  context?: ContextItem[];
+}
+
+interface QuestionBody {
+  currentPath?: string;
+  context?: ContextItem[];
+}
+
+function asAssistantError(error: unknown): AssistantError {
+  if (error instanceof AssistantError) return error;
+  return new AssistantError('protocol', error instanceof Error ? error.message : String(error));
+}
+
+/** The conversation with one docs site, on the AI SDK 4 chat hook. */
+export function useDocsAssistant(options: UseDocsAssistantOptions) {
+  const { domain, baseUrl = '', apiKey, userId, retrievalPageSize = DEFAULT_RETRIEVAL_PAGE_SIZE, filter, persist = true } = options;
+  assertBrowserSafeKey(apiKey);
+
+  const onEventRef = useRef(options.onEvent);
+  onEventRef.current = options.onEvent;
+  const emit = useCallback((event: AssistantEvent) => onEventRef.current?.(event), []);
+
+  // Read once: initialMessages must be stable or useChat loops (NOTES §1 pitfalls).
+  const [saved] = useState(() => (persist ? loadConversation(domain) : undefined));
+  const threadRef = useRef<ThreadIds>({ ...(saved?.threadId ? { threadId: saved.threadId } : {}), ...(saved?.threadKey ? { threadKey: saved.threadKey } : {}) });
+  const [threadId, setThreadId] = useState(saved?.threadId);
+  const [context, setContext] = useState<ContextItem[]>([]);
+  const [error, setError] = useState<AssistantError>();
+  const [warning, setWarning] = useState<StreamWarning>();
+  const streamErrorRef = useRef<AssistantError | undefined>(undefined);
+  const lastQuestionRef = useRef<QuestionBody>({});
+  const fetchRef = useRef(options.fetch);
+  fetchRef.current = options.fetch;
+
+  const assistantFetch = useMemo(
+    () =>
+      createAssistantFetch({
+        fetch: (input, init) => (fetchRef.current ?? globalThis.fetch)(input, init),
+        getThread: () => threadRef.current,
+        setThread: (ids) => {
+          threadRef.current = ids;
+          setThreadId(ids.threadId);
+        },
+        onStreamError: (e) => {
+          streamErrorRef.current = e;
+        },
+        onWarning: setWarning,
+      }),
+    [],
+  );
+
+  const headers = useMemo(() => (apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined), [apiKey]);
+  const body = useMemo(
+    () => ({ fp: userId || 'anonymous', retrievalPageSize, ...(filter && (filter.version || filter.language) ? { filter } : {}) }),
+    [userId, retrievalPageSize, filter?.version, filter?.language],
+  );
+
+  const chat = useChat({
+    // A fixed id per domain: changing `api` without one would empty the conversation (NOTES §1).
+    id: `docs-assistant:${domain}`,
+    api: assistantMessageUrl(baseUrl, domain),
+    streamProtocol: 'data',
+    sendExtraMessageFields: true,
+    ...(saved?.messages.length ? { initialMessages: saved.messages } : {}),
+    ...(headers ? { headers } : {}),
+    body,
+    fetch: assistantFetch,
+    onFinish: (message) => {
+      emit({
+        type: 'answer',
+        messageId: message.id,
+        threadId: threadRef.current.threadId,
+        sourceCount: (message.parts ?? []).filter((p) => p.type === 'source').length,
+      });
+    },
+    onError: (e) => {
+      const typed = streamErrorRef.current ?? asAssistantError(e);
+      setError(typed);
+      emit({ type: 'error', kind: typed.kind, status: typed.status });
+    },
+  });
+  const { messages, status, append, reload, stop, setMessages } = chat;
+
+  // Save when an answer settles, not per token.
+  useEffect(() => {
+    if (!persist || status === 'submitted' || status === 'streaming') return;
+    saveConversation(domain, { messages, ...threadRef.current });
+  }, [persist, status, messages, domain, threadId]);
+
+  const busy = status === 'submitted' || status === 'streaming';
+
+  const startRequest = () => {
+    streamErrorRef.current = undefined;
+    setError(undefined);
+    setWarning(undefined);
+  };
+
+  const ask = useCallback(
+    (question: string, askOptions: AskOptions = {}): boolean => {
+      const text = question.trim();
+      if (!text || busy) return false;
+      const items = askOptions.context ?? context;
+      const path = options.currentPath ?? browserPath();
+      const questionBody: QuestionBody = {
+        ...(path ? { currentPath: clampCurrentPath(path) } : {}),
+        ...(items.length ? { context: items } : {}),
+      };
+      lastQuestionRef.current = questionBody;
+      startRequest();
+      setContext([]);
+      emit({ type: 'ask', contextCount: items.length });
+      void append({ role: 'user', content: text }, { body: questionBody });
+      return true;
+    },
+    [busy, context, options.currentPath, append, emit],
+  );
+
+  /** Asks again for the last question, replacing its answer (per-request body is not kept by reload). */
+  const retry = useCallback(() => {
+    if (busy || messages.length === 0) return;
+    startRequest();
+    void reload({ body: lastQuestionRef.current });
+  }, [busy, messages.length, reload]);
+
+  const reset = useCallback(() => {
+    stop();
+    setMessages([]);
+    threadRef.current = {};
+    setThreadId(undefined);
+    setContext([]);
+    startRequest();
+    lastQuestionRef.current = {};
+    clearConversation(domain);
+    emit({ type: 'reset' });
+  }, [stop, setMessages, domain, emit]);
+
+  const addContext = useCallback((item: ContextItem) => {
+    setContext((items) => (items.some((i) => i.type === item.type && i.value === item.value) ? items : [...items, item]));
+  }, []);
+  const removeContext = useCallback((index: number) => setContext((items) => items.filter((_, i) => i !== index)), []);
+
+  return {
+    messages: messages as UIMessage[],
+    status: status as AssistantStatus,
+    busy,
+    /** The last request's error, typed; undefined once a new request starts or after reset. */
+    error: status === 'error' ? error : undefined,
+    /** Set when malformed stream lines were dropped from the last answer. */
+    warning,
+    threadId,
+    context,
+    addContext,
+    removeContext,
+    ask,
+    stop,
+    retry,
+    reset,
+    emit,
+  };
+}
+
+export type DocsAssistantChat = ReturnType<typeof useDocsAssistant>;

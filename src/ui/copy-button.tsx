@@ -1,0 +1,42 @@
+import { useEffect, useRef, useState } from 'react';
+
+async function writeClipboard(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface CopyButtonProps {
+  text: () => string;
+  label: string;
+  copiedLabel: string;
+  className?: string;
+}
+
+/** A copy button that says "Copied" for a moment; the label stays its accessible name. */
+export function CopyButton({ text, label, copiedLabel, className = 'da-icon-button' }: CopyButtonProps) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <button
+      type="button"
+      className={className}
+      data-state={copied ? 'copied' : 'idle'}
+      aria-label={copied ? copiedLabel : label}
+      title={label}
+      onClick={async () => {
+        if (await writeClipboard(text())) {
+          setCopied(true);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => setCopied(false), 1500);
+        }
+      }}
+    >
+      {copied ? copiedLabel : label}
+    </button>
+  );
+}

@@ -1,0 +1,246 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { SWRConfig } from 'swr';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { useDocsAssistant, type AskOptions, type UseDocsAssistantOptions } from '../chat/use-docs-assistant.js';
+import type { ContextItem } from '../protocol/index.js';
+import { Composer } from './composer.js';
+import { DEFAULT_LABELS, errorSentence, type LabelsInput } from './labels.js';
+import { MessageList } from './message-list.js';
+
+export type Theme = 'light' | 'dark' | 'system';
+export type Mode = 'popover' | 'modal' | 'panel';
+
+export interface Feedback {
+  messageId: string;
+  threadId: string | undefined;
+  value: 'up' | 'down';
+}
+
+export interface DocsAssistantProps extends UseDocsAssistantOptions {
+  /** Where relative links in answers point (the docs site's root). @default the page's own URL */
+  docsBaseUrl?: string;
+  /** Colour scheme; `system` follows the reader's OS. @default 'system' */
+  theme?: Theme;
+  /** Floating popover by the launcher, centred modal, or side panel. @default 'popover' */
+  mode?: Mode;
+  /** Up to three questions offered in the empty state. @default [] */
+  starterQuestions?: string[];
+  /** Replacements for any visible string. @default DEFAULT_LABELS */
+  labels?: LabelsInput;
+  /** Controlled open state. @default undefined (uncontrolled) */
+  open?: boolean;
+  /** Initial open state when uncontrolled. @default false */
+  defaultOpen?: boolean;
+  /** Called when the dialog wants to open or close. @default undefined */
+  onOpenChange?: (open: boolean) => void;
+  /** Called for thumbs up/down on an answer. @default undefined */
+  onFeedback?: (feedback: Feedback) => void;
+  /** Support page; `{threadId}` in it is replaced, else `threadId` is added as a query parameter. @default undefined */
+  supportUrl?: string;
+  /** Render the floating launcher button. @default true */
+  showLauncher?: boolean;
+  /** Element the dialog is portalled into (a shadow root's container for the embed). @default document.body */
+  container?: HTMLElement | null;
+}
+
+export interface AssistantHandle {
+  open(): void;
+  close(): void;
+  toggle(): void;
+  /** Opens the dialog and asks; returns false when a question is already being answered. */
+  ask(question: string, options?: AskOptions): boolean;
+  addContext(item: ContextItem): void;
+  reset(): void;
+}
+
+function supportHref(template: string, threadId: string | undefined): string {
+  if (!threadId) return template.replace(/[?&]?[\w-]*=?\{threadId\}/, '');
+  if (template.includes('{threadId}')) return template.replace('{threadId}', encodeURIComponent(threadId));
+  return `${template}${template.includes('?') ? '&' : '?'}threadId=${encodeURIComponent(threadId)}`;
+}
+
+/**
+ * The assistant: a launcher and a dialog with the conversation, on one docs site.
+ * useChat keeps messages in SWR's module-wide cache; each mounted widget gets its own, so a
+ * remount starts from saved history (not a stale cache) and `destroy()` really forgets.
+ */
+export const DocsAssistant = forwardRef<AssistantHandle, DocsAssistantProps>(function DocsAssistant(props, ref) {
+  const [provider] = useState(() => () => new Map());
+  return (
+    <SWRConfig value={{ provider }}>
+      <Assistant {...props} ref={ref} />
+    </SWRConfig>
+  );
+});
+
+const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assistant(props, ref) {
+  const { docsBaseUrl, theme = 'system', mode = 'popover', starterQuestions = [], supportUrl, showLauncher = true, container } = props;
+  const labels = useMemo(() => ({ ...DEFAULT_LABELS, ...props.labels }), [props.labels]);
+  const chat = useDocsAssistant(props);
+  const { emit } = chat;
+
+  const [uncontrolledOpen, setUncontrolledOpen] = useState(props.defaultOpen ?? false);
+  const open = props.open ?? uncontrolledOpen;
+  const onOpenChangeRef = useRef(props.onOpenChange);
+  onOpenChangeRef.current = props.onOpenChange;
+  const setOpen = useCallback(
+    (next: boolean) => {
+      setUncontrolledOpen(next);
+      onOpenChangeRef.current?.(next);
+    },
+    [],
+  );
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    if (wasOpen.current !== open) emit({ type: open ? 'open' : 'close' });
+    wasOpen.current = open;
+  }, [open, emit]);
+
+  const input = useRef<HTMLTextAreaElement>(null);
+  const chatRef = useRef(chat);
+  chatRef.current = chat;
+  useImperativeHandle(
+    ref,
+    (): AssistantHandle => ({
+      open: () => setOpen(true),
+      close: () => setOpen(false),
+      toggle: () => setOpen(!open),
+      ask: (question, options) => {
+        setOpen(true);
+        return chatRef.current.ask(question, options);
+      },
+      addContext: (item) => {
+        chatRef.current.addContext(item);
+        setOpen(true);
+        // The reader attached something to ask about: the question box is where they go next.
+        requestAnimationFrame(() => input.current?.focus());
+      },
+      reset: () => chatRef.current.reset(),
+    }),
+    [open, setOpen],
+  );
+
+  // Announce once per answer, never per token (NOTES §3: answers never announced is a peer's bug).
+  const [announcement, setAnnouncement] = useState('');
+  const wasBusy = useRef(chat.busy);
+  useEffect(() => {
+    if (chat.busy && !wasBusy.current) setAnnouncement(labels.answering);
+    if (!chat.busy && wasBusy.current) setAnnouncement(chat.error ? '' : chat.status === 'ready' ? labels.answered : '');
+    wasBusy.current = chat.busy;
+  }, [chat.busy, chat.error, chat.status, labels]);
+
+  const rootProps = { className: 'da-root', 'data-theme': theme, 'data-mode': mode } as const;
+  const starters = starterQuestions.filter((q) => q.trim()).slice(0, 3);
+
+  const empty = (
+    <div className="da-empty">
+      <p className="da-empty-title">{labels.emptyTitle}</p>
+      <p className="da-empty-body">{labels.emptyBody}</p>
+      {starters.length > 0 && (
+        <div className="da-starters">
+          <p className="da-starters-title">{labels.starterHeading}</p>
+          <ul>
+            {starters.map((question) => (
+              <li key={question}>
+                <button type="button" className="da-starter" onClick={() => chat.ask(question)}>
+                  {question}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+
+  const banner =
+    chat.error || chat.warning ? (
+      <div className="da-banner-area">
+        {chat.error && (
+          <div className="da-banner" role="alert" data-kind={chat.error.kind}>
+            <p>{errorSentence(chat.error, labels)}</p>
+            <button type="button" className="da-banner-retry" onClick={chat.retry}>
+              {labels.retry}
+            </button>
+          </div>
+        )}
+        {chat.warning && !chat.error && (
+          <p className="da-warning" data-kind="protocol">
+            {labels.protocolWarning}
+          </p>
+        )}
+      </div>
+    ) : null;
+
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      {showLauncher && (
+        <div {...rootProps}>
+          <Dialog.Trigger className="da-launcher" data-state={open ? 'open' : 'closed'}>
+            <span aria-hidden="true" className="da-launcher-icon">
+              ✦
+            </span>
+            {labels.launcher}
+          </Dialog.Trigger>
+        </div>
+      )}
+      <Dialog.Portal container={container ?? undefined}>
+        <div {...rootProps}>
+          <Dialog.Overlay className="da-overlay" />
+          <Dialog.Content
+            className="da-dialog"
+            aria-describedby={undefined}
+            data-status={chat.status}
+            onOpenAutoFocus={(event) => {
+              event.preventDefault();
+              input.current?.focus();
+            }}
+          >
+            <header className="da-header">
+              <Dialog.Title className="da-title">{labels.title}</Dialog.Title>
+              <div className="da-header-actions">
+                {supportUrl && chat.threadId && (
+                  <a className="da-support" href={supportHref(supportUrl, chat.threadId)} target="_blank" rel="noopener noreferrer">
+                    {labels.support}
+                  </a>
+                )}
+                <button type="button" className="da-icon-button" onClick={chat.reset} disabled={chat.messages.length === 0 && !chat.threadId}>
+                  {labels.newConversation}
+                </button>
+                <Dialog.Close className="da-icon-button da-close" aria-label={labels.close}>
+                  ×
+                </Dialog.Close>
+              </div>
+            </header>
+            <MessageList
+              messages={chat.messages}
+              busy={chat.busy}
+              labels={labels}
+              docsBaseUrl={docsBaseUrl}
+              onRetry={chat.retry}
+              onFeedback={(message, value) => {
+                const feedback = { messageId: message.id, threadId: chat.threadId, value };
+                props.onFeedback?.(feedback);
+                emit({ type: 'feedback', ...feedback });
+              }}
+              footer={banner}
+              empty={empty}
+            />
+            <Composer
+              ref={input}
+              busy={chat.busy}
+              context={chat.context}
+              labels={labels}
+              onSend={(text) => chat.ask(text)}
+              onStop={chat.stop}
+              onRemoveContext={chat.removeContext}
+            />
+            <p className="da-visually-hidden" role="status">
+              {announcement}
+            </p>
+          </Dialog.Content>
+        </div>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+});
