@@ -1,5 +1,5 @@
 import { AssistantError, errorFromResponse } from '../client/index.js';
-import { formatStreamPart, parseStreamLine, type ParsedStreamLine } from '../protocol/index.js';
+import { formatStreamPart, parseStreamLine, type ParsedStreamLine } from '../protocol/stream.js';
 
 export interface ThreadIds {
   threadId?: string;

@@ -1,4 +1,4 @@
-import { MAX_CURRENT_PATH } from '../protocol/index.js';
+import { MAX_CURRENT_PATH } from '../protocol/limits.js';
 
 /**
  * SPEC §8 caps `currentPath` at 200 characters; a longer path is cut at a segment boundary (and

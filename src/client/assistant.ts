@@ -1,4 +1,4 @@
-import { classifyKey } from '../protocol/index.js';
+import { classifyKey } from '../protocol/keys.js';
 
 /** SPEC §4.1: `{base_url}/discovery/v1/assistant/{domain}/message`; an empty base URL means same origin. */
 export function assistantMessageUrl(baseUrl: string, domain: string): string {

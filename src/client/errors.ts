@@ -1,4 +1,4 @@
-import { parseErrorBody } from '../protocol/index.js';
+import { parseErrorBody } from '../protocol/errors.js';
 
 /** What went wrong, as the UI needs to tell it; the sentence for each kind lives in the UI's labels. */
 export type AssistantErrorKind =

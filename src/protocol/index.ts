@@ -1,3 +1,4 @@
+export * from './limits.js';
 export * from './schemas.js';
 export * from './keys.js';
 export * from './errors.js';

@@ -1,11 +1,5 @@
 import { z } from 'zod';
-
-/** SPEC §8: `currentPath` is at most 200 characters. */
-export const MAX_CURRENT_PATH = 200;
-/** SPEC §2.1: the recommended `retrievalPageSize`. */
-export const DEFAULT_RETRIEVAL_PAGE_SIZE = 5;
-/** SPEC §8 leaves the bound open; this is ours, generous enough for any real UI. */
-export const MAX_RETRIEVAL_PAGE_SIZE = 50;
+import { MAX_CURRENT_PATH, MAX_RETRIEVAL_PAGE_SIZE } from './limits.js';
 
 export const reasoningDetailSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string(), signature: z.string().optional() }),

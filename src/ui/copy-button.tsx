@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { CheckIcon, CopyIcon } from './icons.js';
 
 async function writeClipboard(text: string): Promise<boolean> {
   try {
@@ -14,10 +15,12 @@ export interface CopyButtonProps {
   label: string;
   copiedLabel: string;
   className?: string;
+  /** Show the icon only; the label stays the accessible name and tooltip. @default false */
+  iconOnly?: boolean;
 }
 
 /** A copy button that says "Copied" for a moment; the label stays its accessible name. */
-export function CopyButton({ text, label, copiedLabel, className = 'da-icon-button' }: CopyButtonProps) {
+export function CopyButton({ text, label, copiedLabel, className = 'da-icon-button', iconOnly = false }: CopyButtonProps) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -36,7 +39,7 @@ export function CopyButton({ text, label, copiedLabel, className = 'da-icon-butt
         }
       }}
     >
-      {copied ? copiedLabel : label}
+      {iconOnly ? (copied ? <CheckIcon /> : <CopyIcon />) : copied ? copiedLabel : label}
     </button>
   );
 }

@@ -2,9 +2,10 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { SWRConfig } from 'swr';
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { useDocsAssistant, type AskOptions, type UseDocsAssistantOptions } from '../chat/use-docs-assistant.js';
-import type { ContextItem } from '../protocol/index.js';
+import type { ContextItem } from '../protocol/schemas.js';
 import { Composer } from './composer.js';
 import { DEFAULT_LABELS, errorSentence, type LabelsInput } from './labels.js';
+import { CloseIcon, NewIcon, SparkleIcon } from './icons.js';
 import { MessageList } from './message-list.js';
 
 export type Theme = 'light' | 'dark' | 'system';
@@ -177,9 +178,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
       {showLauncher && (
         <div {...rootProps}>
           <Dialog.Trigger className="da-launcher" data-state={open ? 'open' : 'closed'}>
-            <span aria-hidden="true" className="da-launcher-icon">
-              ✦
-            </span>
+            <SparkleIcon />
             {labels.launcher}
           </Dialog.Trigger>
         </div>
@@ -204,11 +203,12 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
                     {labels.support}
                   </a>
                 )}
-                <button type="button" className="da-icon-button" onClick={chat.reset} disabled={chat.messages.length === 0 && !chat.threadId}>
-                  {labels.newConversation}
+                <button type="button" className="da-icon-button" title={labels.newConversation} onClick={chat.reset} disabled={chat.messages.length === 0 && !chat.threadId}>
+                  <NewIcon />
+                  <span className="da-collapsible-label">{labels.newConversation}</span>
                 </button>
-                <Dialog.Close className="da-icon-button da-close" aria-label={labels.close}>
-                  ×
+                <Dialog.Close className="da-icon-button da-close" aria-label={labels.close} title={labels.close}>
+                  <CloseIcon />
                 </Dialog.Close>
               </div>
             </header>

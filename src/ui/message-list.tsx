@@ -1,6 +1,7 @@
 import type { UIMessage } from '@ai-sdk/ui-utils';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { CopyButton } from './copy-button.js';
+import { RetryIcon, ThumbDownIcon, ThumbUpIcon } from './icons.js';
 import type { Labels } from './labels.js';
 import { Citations, citationsOf, MessageParts } from './parts.js';
 
@@ -35,16 +36,17 @@ function AnswerActions({ message, isLast, busy, labels, onRetry, onFeedback }: {
   };
   return (
     <div className="da-actions">
-      <CopyButton text={() => answerText(message)} label={labels.copyAnswer} copiedLabel={labels.copied} />
+      <CopyButton text={() => answerText(message)} label={labels.copyAnswer} copiedLabel={labels.copied} iconOnly />
       <button type="button" className="da-icon-button" aria-pressed={feedback === 'up'} aria-label={labels.helpful} title={labels.helpful} onClick={() => give('up')}>
-        👍
+        <ThumbUpIcon />
       </button>
       <button type="button" className="da-icon-button" aria-pressed={feedback === 'down'} aria-label={labels.notHelpful} title={labels.notHelpful} onClick={() => give('down')}>
-        👎
+        <ThumbDownIcon />
       </button>
       {isLast && (
         <button type="button" className="da-icon-button" disabled={busy} onClick={onRetry}>
-          {labels.retry}
+          <RetryIcon />
+          <span>{labels.retry}</span>
         </button>
       )}
     </div>
