@@ -142,6 +142,9 @@ describe('rendering every part', () => {
     expect(within(answer).getByRole('button', { name: 'Copy code' })).toBeTruthy();
     const reasoning = within(answer).getByText('Reasoning').closest('details')!;
     expect(reasoning.open).toBe(false);
+    await userEvent.setup().click(within(reasoning).getByText('Reasoning'));
+    expect(reasoning.open).toBe(true);
+    expect(answer.textContent).not.toContain('aGVsbG8');
     expect(within(reasoning).getByText('The threads page answers this.')).toBeTruthy();
     expect(within(reasoning).getByText('[redacted]')).toBeTruthy();
     const tools = answer.querySelectorAll('.da-tool');

@@ -36,6 +36,8 @@ export function everyPartStream(): string[] {
     part('source', { sourceType: 'url', id: 's2', url: 'https://docs.example.com/threads', title: 'Threads (again)' }),
     part('source', { sourceType: 'url', id: 's3', url: 'javascript:alert(document.cookie)', title: 'Bad source' }),
     part('tool_call', { toolCallId: 'c2', toolName: 'lookup', args: { id: 42 } }),
+    // Not a spec part type: the SDK adds a `file` part, the widget must skip it.
+    part('file', { data: 'aGVsbG8=', mimeType: 'text/plain' }),
     part('text', '## Threads\n\nEvery conversation gets a `threadId`.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n'),
     part('text', '```ts\nconst id = response.headers.get("X-Thread-Id");\n```\n\n'),
     part('text', '```suggestions\n(Threads guide)[/guides/threads]\n(Evil)[javascript:alert(1)]\n```\n'),
