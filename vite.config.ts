@@ -1,27 +1,64 @@
 import { resolve } from 'node:path';
+import type { UserConfig } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const here = import.meta.dirname;
 
-export default defineConfig({
-  // The demo site (gallery, React page) is built from demo/ into dist/demo; the server serves it.
-  root: resolve(here, 'demo'),
-  base: './',
-  build: {
-    outDir: resolve(here, 'dist/demo'),
-    emptyOutDir: true,
-    rollupOptions: {
-      input: {
-        gallery: resolve(here, 'demo/index.html'),
-        state: resolve(here, 'demo/gallery/state.html'),
+/** Radix marks its modules "use client"; that directive means nothing inside a browser bundle. */
+const rollupOptions = {
+  onwarn(warning: { code?: string }, warn: (w: never) => void) {
+    if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning as never);
+  },
+};
+
+/** The script tag's two files, built as classic scripts (IIFE) into dist/embed. */
+function embedBuild(entry: 'loader' | 'chat'): UserConfig {
+  return {
+    // React and our code read process.env.NODE_ENV; a library build does not replace it by itself.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: resolve(here, 'dist/embed'),
+      emptyOutDir: entry === 'loader',
+      minify: true,
+      sourcemap: true,
+      rollupOptions,
+      lib: {
+        entry: resolve(here, entry === 'loader' ? 'src/embed/loader.ts' : 'src/embed/chat.tsx'),
+        formats: ['iife'],
+        name: entry === 'loader' ? 'DocsAssistantLoader' : 'DocsAssistantChat',
+        fileName: () => (entry === 'loader' ? 'docs-assistant.js' : 'docs-assistant.chat.js'),
       },
     },
-  },
-  test: {
-    root: here,
-    include: ['test/**/*.test.{ts,tsx}'],
-    environment: 'node',
-    // Server tests stream whole answers; the default 5 s is tight on a shared 2-core machine.
-    testTimeout: 20_000,
-  },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  if (mode === 'embed-loader') return embedBuild('loader');
+  if (mode === 'embed-chat') return embedBuild('chat');
+  return {
+    // The demo site (gallery, React page) is built from demo/ into dist/demo; the server serves it.
+    root: resolve(here, 'demo'),
+    base: './',
+    build: {
+      outDir: resolve(here, 'dist/demo'),
+      emptyOutDir: true,
+      rollupOptions: {
+        ...rollupOptions,
+        input: {
+          gallery: resolve(here, 'demo/index.html'),
+          state: resolve(here, 'demo/gallery/state.html'),
+          react: resolve(here, 'demo/react/main.tsx'),
+        },
+        // Stable names: the server's docs pages link the React demo's entry by name.
+        output: { entryFileNames: 'assets/[name].js', assetFileNames: 'assets/[name][extname]' },
+      },
+    },
+    test: {
+      root: here,
+      include: ['test/**/*.test.{ts,tsx}'],
+      environment: 'node',
+      // Server tests stream whole answers; the default 5 s is tight on a shared 2-core machine.
+      testTimeout: 20_000,
+    },
+  };
 });

@@ -4,3 +4,4 @@ export { DEFAULT_LABELS, type Labels, type LabelsInput } from './ui/labels.js';
 export { useDocsAssistant, type AssistantEvent, type AskOptions, type AssistantStatus, type UseDocsAssistantOptions } from './chat/use-docs-assistant.js';
 export { AssistantError, type AssistantErrorKind } from './client/index.js';
 export type { ContextItem, Filter } from './protocol/schemas.js';
+export { usePageContext, type UsePageContextOptions } from './ui/use-page-context.js';

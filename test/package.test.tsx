@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 describe('public React API', () => {
   it('exports exactly these names', async () => {
     const api = await import('../src/index.js');
-    expect(Object.keys(api).sort()).toEqual(['AssistantError', 'DEFAULT_LABELS', 'DocsAssistant', 'useDocsAssistant']);
+    expect(Object.keys(api).sort()).toEqual(['AssistantError', 'DEFAULT_LABELS', 'DocsAssistant', 'useDocsAssistant', 'usePageContext']);
   });
 
   it('is marked "use client" and imports without a window or document (server rendering)', async () => {
@@ -29,7 +29,7 @@ describe('public React API', () => {
   });
 
   it('keeps every stylesheet rule inside the widget root', async () => {
-    const css = await readFile(new URL('../src/ui/styles.css', import.meta.url), 'utf8');
+    const css = (await Promise.all(['launcher', 'widget'].map((f) => readFile(new URL(`../src/ui/styles/${f}.css`, import.meta.url), 'utf8')))).join('\n');
     const withoutComments = css.replace(/\/\*[\s\S]*?\*\//g, '');
     const selectors = [...withoutComments.matchAll(/(^|})\s*([^{}@]+?)\s*\{/g)].map((m) => m[2]!.trim()).filter((s) => !/^(from|to|\d+%)$/.test(s));
     const outside = selectors.flatMap((s) => s.split(',').map((x) => x.trim())).filter((s) => !s.startsWith('.da-root'));

@@ -1,7 +1,8 @@
 import { createRef, StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { DocsAssistant, type AssistantHandle, type Mode, type Theme } from '../../src/index.js';
-import '../../src/ui/styles.css';
+import '../../src/ui/styles/launcher.css';
+import '../../src/ui/styles/widget.css';
 import { QUESTIONS, respond, type ScenarioName } from './scenarios.js';
 
 /** One widget state, opened and driven by a deterministic local stream (no server needed). */

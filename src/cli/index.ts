@@ -1,8 +1,10 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { classifyKey } from '../protocol/index.js';
 import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/app.js';
-import { ConfigError, DEMO, fileConfig, folderConfig, SAMPLE_DOCS_DIR } from '../server/config.js';
+import { ConfigError, DEMO, DIST_DIR, fileConfig, folderConfig, SAMPLE_DOCS_DIR } from '../server/config.js';
+
 import { listen } from '../server/serve.js';
 
 export interface CliIo {
@@ -88,6 +90,14 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       return error instanceof ConfigError ? EXIT.usage : EXIT.failed;
     }
 
+    // The demo pages (gallery, script tag, React import) exist once `npm run build` has run.
+    if (existsSync(join(DIST_DIR, 'embed', 'docs-assistant.js'))) {
+      options.assetsDir = DIST_DIR;
+      const site = options.sites?.[0];
+      const key = options.orgs?.find((org) => org.id === site?.org)?.keys.find((k) => classifyKey(k) === 'assistant');
+      if (key) options.demoKey = key;
+    }
+
     let server;
     try {
       server = await listen(createApp(options), { port, host });
@@ -97,8 +107,9 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       return EXIT.failed;
     }
     const lines = [`docs-assistant reference server is running at ${server.url}/`, ''];
+    if (options.assetsDir) lines.push(`  Widget gallery:  ${server.url}/`);
     if (options.sites?.length) {
-      lines.push(`  Docs site:       ${server.url}${DOCS_BASE_PATH}`);
+      lines.push(`  Docs site:       ${server.url}${DOCS_BASE_PATH}${options.assetsDir ? '   (with the script tag; the React import at /react)' : ''}`);
       for (const site of options.sites) lines.push(`  Assistant API:   POST ${server.url}/discovery/v1/assistant/${site.domain}/message`);
     }
     if (options.upstream) lines.push(`  Proxying to:     ${options.upstream.baseUrl} (key ${options.upstream.key ? 'added by this server' : 'not set'})`);

@@ -6,7 +6,8 @@ import { answer, type AssistantSite } from './assistant.js';
 import { normalizePagePath, type DocSection, type DocsSite } from './docs.js';
 import { clientIp, errorResponse, readBody, readJson } from './http.js';
 import { createRateLimiter } from './rate-limit.js';
-import { renderDocsPage } from './render.js';
+import { escapeHtml, renderDocsPage } from './render.js';
+import { readStatic } from './static.js';
 import { createRetriever } from './retrieval.js';
 import { createThreadStore } from './threads.js';
 
@@ -56,13 +57,17 @@ export interface AppOptions {
   upstream?: UpstreamConfig;
   /** Pause between streamed text chunks. @default 0 */
   chunkDelayMs?: number;
-  /** Extra `<head>` markup for the served docs pages. */
-  docsHead?: string;
+  /** Built files (the package's dist/): gallery at /, script tag at /embed/, React demo at /react/. */
+  assetsDir?: string;
+  /** Assistant key the demo pages carry (assistant keys are public by design). */
+  demoKey?: string;
 }
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 export const DOCS_BASE_PATH = '/docs';
+export const REACT_BASE_PATH = '/react';
+const STARTER_QUESTIONS = ['How do I install it?', 'How do I change the theme?', 'What is static export?'];
 /** Headers a browser page must be able to read across origins (NOTES §1: threadId lives in them). */
 const EXPOSED_HEADERS = ['X-Thread-Id', 'X-Thread-Key', 'Retry-After', 'X-Vercel-AI-Data-Stream'];
 /** Headers of an upstream answer that the proxy passes on unchanged. */
@@ -140,16 +145,43 @@ export function createApp(options: AppOptions = {}) {
     return answer(assistantSite, parsed.data, { threads, now, pageUrl: pageUrlFor(c), chunkDelayMs: options.chunkDelayMs ?? 0 });
   });
 
-  // The demo gallery (embed issue) will live at `/`; until then the docs site is the demo.
-  app.get('/', (c) => (docsSite ? c.redirect(DOCS_BASE_PATH) : errorResponse('not_found', 'No docs site is configured.')));
-  app.get(`${DOCS_BASE_PATH}/*`, (c) => servePage(c));
-  app.get(DOCS_BASE_PATH, (c) => servePage(c));
+  const demoAttributes = (c: Context, basePath: string) => {
+    const origin = originOf(c);
+    const attributes: Record<string, string> = {
+      'data-domain': docsSite?.domain ?? '',
+      'data-base-url': origin,
+      'data-docs-base-url': `${origin}${basePath}/`,
+      'data-starter-questions': STARTER_QUESTIONS.join('|'),
+    };
+    if (options.demoKey) attributes['data-api-key'] = options.demoKey;
+    return Object.entries(attributes).map(([name, value]) => `${name}="${escapeHtml(value)}"`).join(' ');
+  };
+  // The docs site twice: with the script tag (/docs) and with the React import (/react).
+  const withScriptTag = (c: Context) => ({ head: `<script src="/embed/docs-assistant.js" defer ${demoAttributes(c, DOCS_BASE_PATH)}></script>` });
+  const withReact = (c: Context) => ({
+    head: '<link rel="stylesheet" href="/styles.css"><script type="module" src="/assets/react.js"></script>',
+    bodyEnd: `<div id="docs-assistant" ${demoAttributes(c, REACT_BASE_PATH)}></div>`,
+  });
 
-  function servePage(c: Context): Response {
+  function servePage(c: Context, basePath: string, extras: { head?: string; bodyEnd?: string }): Response {
     if (!docsSite) return errorResponse('not_found', 'No docs site is configured.');
-    const page = docsSite.docs.byPath.get(normalizePagePath(decodeURIComponent(c.req.path)));
+    const page = docsSite.docs.byPath.get(normalizePagePath(decodeURIComponent(c.req.path).replace(basePath, '')));
     if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
-    return c.html(renderDocsPage(docsSite.docs, page, { basePath: DOCS_BASE_PATH, ...(options.docsHead ? { head: options.docsHead } : {}) }));
+    return c.html(renderDocsPage(docsSite.docs, page, { basePath, ...(options.assetsDir ? extras : {}) }));
+  }
+  app.get(DOCS_BASE_PATH, (c) => servePage(c, DOCS_BASE_PATH, withScriptTag(c)));
+  app.get(`${DOCS_BASE_PATH}/*`, (c) => servePage(c, DOCS_BASE_PATH, withScriptTag(c)));
+  app.get(REACT_BASE_PATH, (c) => servePage(c, REACT_BASE_PATH, withReact(c)));
+  app.get(`${REACT_BASE_PATH}/*`, (c) => servePage(c, REACT_BASE_PATH, withReact(c)));
+
+  const assets = options.assetsDir;
+  if (assets) {
+    app.get('/styles.css', async (c) => (await readStatic(assets, 'styles.css')) ?? c.notFound());
+    app.get('/embed/*', async (c) => (await readStatic(join(assets, 'embed'), c.req.path.slice('/embed/'.length))) ?? c.notFound());
+    app.get('/', async (c) => (await readStatic(join(assets, 'demo'), 'index.html')) ?? c.redirect(DOCS_BASE_PATH));
+    app.get('/*', async (c) => (await readStatic(join(assets, 'demo'), c.req.path.slice(1))) ?? c.notFound());
+  } else {
+    app.get('/', (c) => (docsSite ? c.redirect(DOCS_BASE_PATH) : errorResponse('not_found', 'No docs site is configured.')));
   }
 
   return app;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classifyKey } from '../protocol/index.js';
 import type { AppOptions, OrgConfig, Plan, SiteConfig } from './app.js';
@@ -13,8 +13,11 @@ export const DEMO = {
   adminKey: 'svc_demo_admin',
 } as const;
 
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The sample docs shipped in the package (works from src/ under vitest and from dist/). */
-export const SAMPLE_DOCS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../demo/docs');
+export const SAMPLE_DOCS_DIR = join(PACKAGE_ROOT, 'demo/docs');
+/** Built browser files (`npm run build`): the demo site and the script tag. */
+export const DIST_DIR = join(PACKAGE_ROOT, 'dist');
 
 export interface ConfigFile {
   orgs: { id: string; plan?: Plan; keys: string[] }[];

@@ -11,8 +11,10 @@ import type { DocPage, DocsSite } from './docs.js';
 export interface RenderOptions {
   /** URL prefix the pages are served under, e.g. `/docs`. */
   basePath: string;
-  /** Extra markup for `<head>` (the embed issue adds its script tag here). */
+  /** Extra markup for `<head>` (the assistant's script tag or the React demo's bundle). */
   head?: string;
+  /** Extra markup at the end of `<body>`. */
+  bodyEnd?: string;
 }
 
 export function escapeHtml(text: string): string {
@@ -57,10 +59,22 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}table{border-collap
 .meta{color:#8e8e93;font-size:.85rem}@media (max-width:720px){nav.sidebar{display:none}main{padding:1rem}}
 `;
 
+const GROUP_ORDER = ['Overview', 'Guides', 'Static export', 'API'];
+
 function sectionOf(page: DocPage): string {
-  const first = page.path.split('/')[1] ?? '';
-  return page.path === '/' || !page.path.includes('/', 1) ? 'Overview' : first;
+  if (page.path === '/' || !page.path.includes('/', 1)) return 'Overview';
+  const folder = page.path.split('/')[1] ?? '';
+  if (folder === 'api') return 'API';
+  if (/^v\d+$/.test(folder)) return `Version ${folder.slice(1)}`;
+  if (/^[a-z]{2}$/.test(folder)) return `Language: ${folder}`;
+  const words = folder.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+const groupRank = (group: string) => {
+  const index = GROUP_ORDER.indexOf(group);
+  return index < 0 ? GROUP_ORDER.length : index;
+};
 
 function navigation(site: DocsSite, current: DocPage, basePath: string): string {
   const groups = new Map<string, DocPage[]>();
@@ -69,6 +83,7 @@ function navigation(site: DocsSite, current: DocPage, basePath: string): string 
     groups.set(key, [...(groups.get(key) ?? []), page]);
   }
   return [...groups]
+    .sort(([a], [b]) => groupRank(a) - groupRank(b))
     .map(
       ([group, pages]) =>
         `<h2>${escapeHtml(group)}</h2><ul>` +
@@ -103,6 +118,7 @@ ${options.head ?? ''}
 <nav class="sidebar" aria-label="Docs">${navigation(site, page, options.basePath)}</nav>
 <main>${meta ? `<p class="meta">${escapeHtml(meta)}</p>` : ''}${renderMarkdown(page.markdown, options.basePath)}</main>
 </div>
+${options.bodyEnd ?? ''}
 </body>
 </html>`;
 }

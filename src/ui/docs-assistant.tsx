@@ -42,6 +42,8 @@ export interface DocsAssistantProps extends UseDocsAssistantOptions {
   showLauncher?: boolean;
   /** Element the dialog is portalled into (a shadow root's container for the embed). @default document.body */
   container?: HTMLElement | null;
+  /** Element that gets focus back when the dialog closes, when the launcher is not ours. @default the launcher */
+  returnFocus?: () => HTMLElement | null | undefined;
 }
 
 export interface AssistantHandle {
@@ -174,7 +176,9 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     ) : null;
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
+    // Only the modal mode is modal: popover and panel leave the page usable (the reader selects text
+    // there to ask about it), and Radix's scroll lock would inject a <style> into the host page.
+    <Dialog.Root open={open} onOpenChange={setOpen} modal={mode === 'modal'}>
       {showLauncher && (
         <div {...rootProps}>
           <Dialog.Trigger className="da-launcher" data-state={open ? 'open' : 'closed'}>
@@ -185,7 +189,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
       )}
       <Dialog.Portal container={container ?? undefined}>
         <div {...rootProps}>
-          <Dialog.Overlay className="da-overlay" />
+          {mode === 'modal' && <div className="da-overlay" aria-hidden="true" />}
           <Dialog.Content
             className="da-dialog"
             aria-describedby={undefined}
@@ -193,6 +197,16 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
             onOpenAutoFocus={(event) => {
               event.preventDefault();
               input.current?.focus();
+            }}
+            onInteractOutside={(event) => {
+              if (mode !== 'modal') event.preventDefault();
+            }}
+            onCloseAutoFocus={(event) => {
+              const target = props.returnFocus?.();
+              if (target) {
+                event.preventDefault();
+                target.focus();
+              }
             }}
           >
             <header className="da-header">

@@ -1,0 +1,65 @@
+import { createRef } from 'react';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import widgetCss from '../ui/styles/widget.css?inline';
+import { addShadowStyles } from '../ui/shadow-styles.js';
+import { DocsAssistant, type AssistantHandle } from '../ui/docs-assistant.js';
+import type { AssistantEvent } from '../chat/use-docs-assistant.js';
+import { filterOf, type EmbedConfig } from './config.js';
+
+export interface MountOptions {
+  shadowRoot: ShadowRoot;
+  config: EmbedConfig;
+  onEvent(event: AssistantEvent): void;
+  onOpenChange(open: boolean): void;
+  returnFocus(): HTMLElement | null;
+}
+
+export interface ChatMount {
+  handle: AssistantHandle;
+  unmount(): void;
+}
+
+export type ChatModule = { mount(options: MountOptions): ChatMount };
+
+/** Renders the React widget into the embed's shadow root: a thin factory, never a second widget. */
+function mount({ shadowRoot, config, onEvent, onOpenChange, returnFocus }: MountOptions): ChatMount {
+  addShadowStyles(shadowRoot, widgetCss, config.nonce);
+  const container = shadowRoot.ownerDocument.createElement('div');
+  shadowRoot.append(container);
+  const root = createRoot(container);
+  const ref = createRef<AssistantHandle>();
+  const filter = filterOf(config);
+  flushSync(() =>
+    root.render(
+      <DocsAssistant
+        ref={ref}
+        domain={config.domain}
+        baseUrl={config.baseUrl}
+        {...(config.apiKey ? { apiKey: config.apiKey } : {})}
+        {...(config.fp ? { userId: config.fp } : {})}
+        {...(config.retrievalPageSize ? { retrievalPageSize: config.retrievalPageSize } : {})}
+        {...(filter ? { filter } : {})}
+        {...(config.docsBaseUrl ? { docsBaseUrl: config.docsBaseUrl } : {})}
+        {...(config.starterQuestions ? { starterQuestions: config.starterQuestions } : {})}
+        theme={config.theme ?? 'system'}
+        mode={config.mode ?? 'popover'}
+        showLauncher={false}
+        container={container}
+        onEvent={onEvent}
+        onOpenChange={onOpenChange}
+        returnFocus={returnFocus}
+      />,
+    ),
+  );
+  return {
+    handle: ref.current!,
+    unmount: () => {
+      root.unmount();
+      container.remove();
+    },
+  };
+}
+
+// The loader listens for this event; the chunk defines no global of its own.
+document.dispatchEvent(new CustomEvent<ChatModule>('docs-assistant:chat', { detail: { mount } }));

@@ -1,0 +1,117 @@
+import { classifyKey } from '../protocol/keys.js';
+import type { Filter } from '../protocol/schemas.js';
+
+export type EmbedTheme = 'light' | 'dark' | 'system';
+export type EmbedMode = 'popover' | 'modal' | 'panel';
+
+/** Options of the script tag (data-* attributes, kebab-case) and of DocsAssistant.init (camelCase). */
+export interface EmbedConfig {
+  domain: string;
+  baseUrl: string;
+  apiKey?: string;
+  fp?: string;
+  retrievalPageSize?: number;
+  filterVersion?: string;
+  filterLanguage?: string;
+  theme?: EmbedTheme;
+  mode?: EmbedMode;
+  starterQuestions?: string[];
+  docsBaseUrl?: string;
+  nonce?: string;
+  /** @default 'mod+i' */
+  openShortcut?: string;
+  /** @default 'pre' */
+  codeBlockSelector?: string;
+  /** Where the chat files are, when the script's own URL cannot tell. @default beside the script */
+  assetsUrl?: string;
+}
+
+export type ConfigResult = { ok: true; config: EmbedConfig } | { ok: false; error: string };
+
+const THEMES = ['light', 'dark', 'system'];
+const MODES = ['popover', 'modal', 'panel'];
+
+/** Reads the script tag's data-* attributes into the same shape `init()` takes. */
+export function configFromDataset(data: DOMStringMap): Record<string, unknown> | undefined {
+  if (!data.domain && !data.baseUrl && !data.apiKey) return undefined;
+  return {
+    domain: data.domain,
+    baseUrl: data.baseUrl,
+    apiKey: data.apiKey,
+    fp: data.fp,
+    retrievalPageSize: data.retrievalPageSize,
+    filterVersion: data.filterVersion,
+    filterLanguage: data.filterLanguage,
+    theme: data.theme,
+    mode: data.mode,
+    starterQuestions: data.starterQuestions,
+    docsBaseUrl: data.docsBaseUrl,
+    nonce: data.nonce,
+    openShortcut: data.openShortcut,
+    codeBlockSelector: data.codeBlockSelector,
+    assetsUrl: data.assetsUrl,
+  };
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+
+/** Checks a raw config; every problem is one sentence for the console, never an exception. */
+export function validateConfig(raw: Record<string, unknown>): ConfigResult {
+  const domain = str(raw.domain);
+  const baseUrl = str(raw.baseUrl);
+  if (!domain) return { ok: false, error: 'docs-assistant: "domain" is required (data-domain on the script tag).' };
+  if (baseUrl === undefined) return { ok: false, error: 'docs-assistant: "baseUrl" is required (data-base-url on the script tag), the API root of the service.' };
+  const apiKey = str(raw.apiKey);
+  if (apiKey && classifyKey(apiKey) === 'admin') {
+    return {
+      ok: false,
+      error: 'docs-assistant: data-api-key holds an admin key (svc_…). Admin keys are secrets that must stay on a server; ' + 'nothing was sent. Use an assistant key (svc_dsc_…) and revoke this admin key.',
+    };
+  }
+  if (apiKey && classifyKey(apiKey) !== 'assistant') return { ok: false, error: 'docs-assistant: data-api-key is not an assistant key (they begin with svc_dsc_).' };
+  const theme = str(raw.theme);
+  if (theme && !THEMES.includes(theme)) return { ok: false, error: `docs-assistant: theme must be one of ${THEMES.join(', ')}.` };
+  const mode = str(raw.mode);
+  if (mode && !MODES.includes(mode)) return { ok: false, error: `docs-assistant: mode must be one of ${MODES.join(', ')}.` };
+  const size = raw.retrievalPageSize === undefined || raw.retrievalPageSize === '' ? undefined : Number(raw.retrievalPageSize);
+  if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= 50)) return { ok: false, error: 'docs-assistant: retrieval-page-size must be a whole number from 1 to 50.' };
+  const starters = Array.isArray(raw.starterQuestions) ? raw.starterQuestions.map(String) : str(raw.starterQuestions)?.split('|');
+  const config: EmbedConfig = { domain, baseUrl: baseUrl.replace(/\/+$/, '') };
+  const optional = { apiKey, fp: str(raw.fp), filterVersion: str(raw.filterVersion), filterLanguage: str(raw.filterLanguage), docsBaseUrl: str(raw.docsBaseUrl), nonce: str(raw.nonce), openShortcut: str(raw.openShortcut), codeBlockSelector: str(raw.codeBlockSelector), assetsUrl: str(raw.assetsUrl) };
+  for (const [key, value] of Object.entries(optional)) if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
+  if (size !== undefined) config.retrievalPageSize = size;
+  if (theme) config.theme = theme as EmbedTheme;
+  if (mode) config.mode = mode as EmbedMode;
+  const questions = starters?.map((q) => q.trim()).filter(Boolean);
+  if (questions?.length) config.starterQuestions = questions;
+  return { ok: true, config };
+}
+
+export function filterOf(config: EmbedConfig): Filter | undefined {
+  if (!config.filterVersion && !config.filterLanguage) return undefined;
+  return { ...(config.filterVersion ? { version: config.filterVersion } : {}), ...(config.filterLanguage ? { language: config.filterLanguage } : {}) };
+}
+
+export interface Shortcut {
+  key: string;
+  mod: boolean;
+  ctrl: boolean;
+  meta: boolean;
+  alt: boolean;
+  shift: boolean;
+}
+
+/** `mod+i`, `ctrl+shift+k`…; `mod` is ⌘ on Apple platforms and Ctrl elsewhere. */
+export function parseShortcut(spec: string): Shortcut | undefined {
+  const parts = spec.toLowerCase().split('+').map((p) => p.trim()).filter(Boolean);
+  const key = parts.pop();
+  if (!key) return undefined;
+  const has = (name: string) => parts.includes(name);
+  return { key, mod: has('mod'), ctrl: has('ctrl'), meta: has('meta') || has('cmd'), alt: has('alt') || has('option'), shift: has('shift') };
+}
+
+export function matchesShortcut(event: KeyboardEvent, shortcut: Shortcut, isApple: boolean): boolean {
+  const ctrl = shortcut.ctrl || (shortcut.mod && !isApple);
+  const meta = shortcut.meta || (shortcut.mod && isApple);
+  return event.key.toLowerCase() === shortcut.key && event.ctrlKey === ctrl && event.metaKey === meta && event.altKey === shortcut.alt && event.shiftKey === shortcut.shift;
+}

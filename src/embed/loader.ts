@@ -1,0 +1,259 @@
+import type { AssistantEvent } from '../chat/use-docs-assistant.js';
+import type { AskOptions } from '../chat/use-docs-assistant.js';
+import type { ContextItem } from '../protocol/schemas.js';
+import { attachPageContext } from '../ui/page-context.js';
+import { addShadowStyles } from '../ui/shadow-styles.js';
+import launcherCss from '../ui/styles/launcher.css?inline';
+import type { ChatModule, ChatMount } from './chat.js';
+import { configFromDataset, matchesShortcut, parseShortcut, validateConfig, type EmbedConfig } from './config.js';
+
+/**
+ * The script every docs page loads. It stays small: it draws the launcher and the page-context
+ * buttons itself, and fetches the chat code (React, the widget, its CSS) from beside itself only
+ * when first needed: hover or focus on the launcher, the shortcut, an API call, or browser idle.
+ */
+
+type EventName = AssistantEvent['type'] | 'ready';
+type Handler = (event: AssistantEvent | { type: 'ready' }) => void;
+
+export interface DocsAssistantApi {
+  init(config: Record<string, unknown>): void;
+  open(): void;
+  close(): void;
+  toggle(): void;
+  ask(question: string, options?: AskOptions): void;
+  addContext(item: ContextItem): void;
+  reset(): void;
+  destroy(): void;
+  on(event: EventName, handler: Handler): () => void;
+}
+
+const CHAT_FILE = 'docs-assistant.chat.js';
+const HOST_TAG = 'docs-assistant-root';
+/** Preload the chat code this long after the page settles, when the reader is likely to want it. */
+const IDLE_PRELOAD_MS = 4000;
+// Inner-context !important beats the page's !important (CSS cascade, shadow contexts), so host CSS
+// like `* { font: 30px serif !important }` cannot reach in through inheritance.
+const HOST_CSS = ':host{all:initial !important;display:contents !important}';
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** The launcher's icon, built node by node: no innerHTML, so a Trusted Types CSP is fine too. */
+function sparkle(): SVGSVGElement {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  const attrs = { width: '18', height: '18', viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linejoin': 'round', 'aria-hidden': 'true' };
+  for (const [name, value] of Object.entries(attrs)) svg.setAttribute(name, value);
+  const path = document.createElementNS(SVG_NS, 'path');
+  path.setAttribute('d', 'M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9L12 3Z');
+  svg.append(path);
+  return svg;
+}
+
+const currentScript = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;
+const isApple = typeof navigator !== 'undefined' && /Mac|iPhone|iPad|iPod/i.test(navigator.platform || navigator.userAgent);
+
+interface Instance {
+  config: EmbedConfig;
+  host: HTMLElement;
+  launcher: HTMLButtonElement;
+  chat?: ChatMount;
+  loading?: Promise<ChatMount | undefined>;
+  queue: ((chat: ChatMount) => void)[];
+  cleanups: (() => void)[];
+}
+
+function createApi(): DocsAssistantApi {
+  let instance: Instance | undefined;
+  const handlers = new Map<EventName, Set<Handler>>();
+  const emit = (event: AssistantEvent | { type: 'ready' }) => {
+    handlers.get(event.type)?.forEach((handler) => {
+      try {
+        handler(event);
+      } catch (error) {
+        console.error('docs-assistant: an event handler threw', error);
+      }
+    });
+  };
+
+  function chatUrl(config: EmbedConfig): string | undefined {
+    const base = config.assetsUrl ?? currentScript?.src;
+    return base ? new URL(CHAT_FILE, base).href : undefined;
+  }
+
+  /** Loads the chat code once, with the CSP nonce, leaving no element or global behind. */
+  function load(self: Instance): Promise<ChatMount | undefined> {
+    if (self.loading) return self.loading;
+    const url = chatUrl(self.config);
+    self.launcher.dataset.state = self.launcher.dataset.state === 'open' ? 'open' : 'loading';
+    self.loading = new Promise<ChatMount | undefined>((resolve) => {
+      if (!url) {
+        console.error('docs-assistant: cannot tell where the chat code is; set "assetsUrl" to the folder of docs-assistant.js.');
+        return resolve(undefined);
+      }
+      const script = document.createElement('script');
+      const onChat = (event: Event) => {
+        const module = (event as CustomEvent<ChatModule>).detail;
+        if (instance !== self) return resolve(undefined);
+        const chat = module.mount({
+          shadowRoot: self.host.shadowRoot!,
+          config: self.config,
+          onEvent: emit,
+          onOpenChange: (open) => {
+            self.launcher.dataset.state = open ? 'open' : 'closed';
+            self.launcher.setAttribute('aria-expanded', String(open));
+          },
+          returnFocus: () => self.launcher,
+        });
+        self.chat = chat;
+        self.launcher.dataset.state = 'closed';
+        resolve(chat);
+        emit({ type: 'ready' });
+        self.queue.splice(0).forEach((call) => call(chat));
+      };
+      document.addEventListener('docs-assistant:chat', onChat, { once: true });
+      const done = () => script.remove();
+      script.src = url;
+      script.async = true;
+      if (self.config.nonce) script.nonce = self.config.nonce;
+      script.onload = done;
+      script.onerror = () => {
+        done();
+        document.removeEventListener('docs-assistant:chat', onChat);
+        self.launcher.dataset.state = 'error';
+        console.error(`docs-assistant: could not load ${url}. Your questions were kept; reload the page to try again.`);
+        self.loading = undefined;
+        resolve(undefined);
+      };
+      self.cleanups.push(() => {
+        done();
+        document.removeEventListener('docs-assistant:chat', onChat);
+      });
+      document.head.append(script);
+    });
+    return self.loading;
+  }
+
+  /** Runs `call` on the chat, loading it first; calls made before it loads are queued in order. */
+  function withChat(call: (chat: ChatMount) => void): void {
+    const self = instance;
+    if (!self) {
+      console.error('docs-assistant: call DocsAssistant.init({...}) first (or add data-domain and data-base-url to the script tag).');
+      return;
+    }
+    if (self.chat) return call(self.chat);
+    self.queue.push(call);
+    void load(self);
+  }
+
+  function init(raw: Record<string, unknown>): void {
+    if (instance) destroy();
+    const result = validateConfig(raw ?? {});
+    if (!result.ok) {
+      console.error(result.error);
+      return;
+    }
+    const config = result.config;
+    const host = document.createElement(HOST_TAG);
+    const shadow = host.attachShadow({ mode: 'open' });
+    addShadowStyles(shadow, HOST_CSS + launcherCss, config.nonce);
+    const root = document.createElement('div');
+    root.className = 'da-root';
+    root.dataset.theme = config.theme ?? 'system';
+    root.dataset.mode = config.mode ?? 'popover';
+    const launcher = document.createElement('button');
+    launcher.type = 'button';
+    launcher.className = 'da-launcher';
+    launcher.dataset.state = 'closed';
+    launcher.setAttribute('aria-haspopup', 'dialog');
+    launcher.setAttribute('aria-expanded', 'false');
+    launcher.append(sparkle(), 'Ask AI');
+    root.append(launcher);
+    shadow.append(root);
+    document.body.append(host);
+
+    const self: Instance = { config, host, launcher, queue: [], cleanups: [] };
+    instance = self;
+    const preload = () => void load(self);
+    launcher.addEventListener('click', () => withChat((chat) => chat.handle.toggle()));
+    launcher.addEventListener('pointerenter', preload);
+    launcher.addEventListener('focus', preload);
+
+    const shortcut = parseShortcut(config.openShortcut ?? 'mod+i');
+    const onKey = (event: KeyboardEvent) => {
+      if (shortcut && matchesShortcut(event, shortcut, isApple)) {
+        event.preventDefault();
+        withChat((chat) => chat.handle.toggle());
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    self.cleanups.push(() => document.removeEventListener('keydown', onKey));
+
+    self.cleanups.push(
+      attachPageContext({
+        ...(config.codeBlockSelector ? { codeBlockSelector: config.codeBlockSelector } : {}),
+        ...(config.nonce ? { nonce: config.nonce } : {}),
+        isOwn: (node) => node === host,
+        onAttach: (item) => withChat((chat) => chat.handle.addContext(item)),
+      }),
+    );
+
+    const idle = setTimeout(() => {
+      if ('requestIdleCallback' in window) {
+        const id = requestIdleCallback(preload, { timeout: IDLE_PRELOAD_MS });
+        self.cleanups.push(() => cancelIdleCallback(id));
+      } else preload();
+    }, IDLE_PRELOAD_MS);
+    self.cleanups.push(() => clearTimeout(idle));
+
+    // `?assistant` opens the assistant; `?assistant=question` asks it.
+    const param = new URLSearchParams(location.search).get('assistant');
+    if (param !== null) {
+      const question = param.trim();
+      withChat((chat) => (question ? chat.handle.ask(question) : chat.handle.open()));
+    }
+  }
+
+  function destroy(): void {
+    const self = instance;
+    if (!self) return;
+    instance = undefined;
+    self.cleanups.splice(0).forEach((cleanup) => cleanup());
+    self.chat?.unmount();
+    self.host.remove();
+    self.queue.length = 0;
+    handlers.clear();
+  }
+
+  return {
+    init,
+    open: () => withChat((chat) => chat.handle.open()),
+    close: () => instance?.chat?.handle.close(),
+    toggle: () => withChat((chat) => chat.handle.toggle()),
+    ask: (question, options) => withChat((chat) => chat.handle.ask(question, options)),
+    addContext: (item) => withChat((chat) => chat.handle.addContext(item)),
+    reset: () => withChat((chat) => chat.handle.reset()),
+    destroy,
+    on(event, handler) {
+      const set = handlers.get(event) ?? new Set();
+      set.add(handler);
+      handlers.set(event, set);
+      return () => set.delete(handler);
+    },
+  };
+}
+
+declare global {
+  interface Window {
+    DocsAssistant: DocsAssistantApi;
+  }
+}
+
+if (typeof window !== 'undefined') {
+  const api = createApi();
+  window.DocsAssistant = api;
+  const fromTag = currentScript ? configFromDataset(currentScript.dataset) : undefined;
+  if (fromTag) {
+    const start = () => api.init(fromTag);
+    if (document.body) start();
+    else document.addEventListener('DOMContentLoaded', start, { once: true });
+  }
+}
