@@ -59,7 +59,7 @@ describe('asking the reference server', () => {
     await waitFor(() => expect(within(log()).getAllByText(/npm install docs-assistant react react-dom/).length).toBeGreaterThan(0));
     await waitForIdle();
     const answer = lastAnswer();
-    const sources = within(answer).getByRole('navigation', { name: 'Sources' });
+    const sources = within(answer).getByRole('group', { name: 'Sources' });
     const links = within(sources).getAllByRole('link');
     expect(links[0]!.textContent).toBe('1Install');
     expect(links[0]!.getAttribute('href')).toBe('http://test/docs/installation');
@@ -100,7 +100,7 @@ describe('asking the reference server', () => {
     // A fresh page: the SDK's in-memory cache is per chat id, so use a new domain-less cache by reloading storage.
     renderWidget({ fetch });
     expect(questions()).toEqual(['How do I theme the widget?']);
-    expect(within(lastAnswer()).getByRole('navigation', { name: 'Sources' })).toBeTruthy();
+    expect(within(lastAnswer()).getByRole('group', { name: 'Sources' })).toBeTruthy();
     await ask('and dark mode?');
     await waitForIdle();
     expect(sent[1]!.body.threadId).toEqual(expect.stringMatching(/^[0-9A-Z]{26}$/));
@@ -152,12 +152,12 @@ describe('rendering every part', () => {
     expect(within(tools[0] as HTMLElement).getByText('threads')).toBeTruthy();
     expect(within(tools[0] as HTMLElement).getByText('2 results')).toBeTruthy();
     expect(answer.querySelectorAll('hr.da-step')).toHaveLength(1);
-    const sources = within(answer).getByRole('navigation', { name: 'Sources' });
+    const sources = within(answer).getByRole('group', { name: 'Sources' });
     expect(within(sources).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['1Threads', 'https://docs.example.com/threads'],
       ['2Threads guide', 'https://docs.example.com/guides/threads'],
     ]);
-    const related = within(answer).getByRole('navigation', { name: 'Related pages' });
+    const related = within(answer).getByRole('group', { name: 'Related pages' });
     expect(within(related).getByRole('link', { name: 'Threads guide' }).getAttribute('href')).toBe('https://docs.example.com/guides/threads');
     expect(within(related).queryByRole('link', { name: 'Evil' })).toBeNull();
     expect(within(related).getByText('Evil')).toBeTruthy();
@@ -205,7 +205,7 @@ describe('faults keep the question and the partial answer', () => {
       expect(alert.textContent).toMatch(sentence);
       expect(questions()).toEqual(['How do I install it?']);
       await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
-      await waitFor(() => expect(within(log()).getByRole('navigation', { name: 'Sources' })).toBeTruthy());
+      await waitFor(() => expect(within(log()).getByRole('group', { name: 'Sources' })).toBeTruthy());
       expect(screen.queryByRole('alert')).toBeNull();
       expect(sent).toHaveLength(2);
       expect(sent[1]!.body.messages.map((m) => m.content)).toEqual(['How do I install it?']);
@@ -220,7 +220,7 @@ describe('faults keep the question and the partial answer', () => {
     expect(alert.textContent).toMatch(/connection to the assistant failed/);
     expect(within(log()).getByText(/Partial answer about installing/)).toBeTruthy();
     await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
-    await waitFor(() => expect(within(log()).getByRole('navigation', { name: 'Sources' })).toBeTruthy());
+    await waitFor(() => expect(within(log()).getByRole('group', { name: 'Sources' })).toBeTruthy());
     expect(within(log()).queryByText(/Partial answer about installing/)).toBeNull();
     expect(within(log()).getAllByRole('listitem').filter((li) => li.dataset.role === 'assistant')).toHaveLength(1);
   });

@@ -27,10 +27,9 @@ const frame = (state: string, caption: string, extra: string | undefined, width:
   iframe.title = caption;
   iframe.width = String(width);
   iframe.height = String(height);
-  iframe.loading = 'lazy';
   figure.append(label, iframe);
   gallery.append(figure);
 };
-for (const [state, caption, extra] of STATES) frame(state, caption, extra, 460, 640);
+for (const [state, caption, extra] of STATES) frame(state, caption, extra, 420, 620);
 frame('every-part', 'Phone width (375 px)', undefined, 375, 700);
 frame('answer', 'Modal mode', 'mode=modal', 900, 640);

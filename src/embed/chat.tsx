@@ -1,3 +1,5 @@
+// First import: it must be evaluated before the modules whose listeners it records.
+import { removeRecordedListeners, stopRecording } from './_listeners.js';
 import { createRef } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
@@ -52,11 +54,14 @@ function mount({ shadowRoot, config, onEvent, onOpenChange, returnFocus }: Mount
       />,
     ),
   );
+  // React DOM adds its document listeners at the first createRoot: record through the first mount.
+  stopRecording();
   return {
     handle: ref.current!,
     unmount: () => {
       root.unmount();
       container.remove();
+      removeRecordedListeners();
     },
   };
 }

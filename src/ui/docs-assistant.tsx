@@ -209,7 +209,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
               }
             }}
           >
-            <header className="da-header">
+            <div className="da-header">
               <Dialog.Title className="da-title">{labels.title}</Dialog.Title>
               <div className="da-header-actions">
                 {supportUrl && chat.threadId && (
@@ -225,7 +225,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
                   <CloseIcon />
                 </Dialog.Close>
               </div>
-            </header>
+            </div>
             <MessageList
               messages={chat.messages}
               busy={chat.busy}

@@ -66,7 +66,7 @@ function components(labels: Labels, docsBaseUrl: string | undefined): Components
         const links = parseSuggestions(code);
         if (links.length === 0) return null;
         return (
-          <nav className="da-suggestions" aria-label={labels.suggestions}>
+          <div className="da-suggestions" role="group" aria-label={labels.suggestions}>
             <p className="da-suggestions-title">{labels.suggestions}</p>
             <ul>
               {links.map((link, i) => (
@@ -77,7 +77,7 @@ function components(labels: Labels, docsBaseUrl: string | undefined): Components
                 </li>
               ))}
             </ul>
-          </nav>
+          </div>
         );
       }
       return (

@@ -83,37 +83,39 @@ export function MessageList({ messages, busy, labels, docsBaseUrl, onRetry, onFe
       {messages.length === 0 ? (
         empty
       ) : (
-        <ol className="da-log" role="log" aria-live="off" aria-label={labels.title}>
-          {messages.map((message, index) => {
-            const streaming = busy && index === messages.length - 1 && message.role === 'assistant';
-            if (message.role === 'user') {
+        <div role="log" aria-live="off" aria-label={labels.title}>
+          <ol className="da-log">
+            {messages.map((message, index) => {
+              const streaming = busy && index === messages.length - 1 && message.role === 'assistant';
+              if (message.role === 'user') {
+                return (
+                  <li key={index} className="da-message" data-role="user">
+                    <span className="da-visually-hidden">{labels.you}: </span>
+                    <p className="da-user-text">{message.content}</p>
+                  </li>
+                );
+              }
+              if (message.role !== 'assistant') return null;
               return (
-                <li key={index} className="da-message" data-role="user">
-                  <span className="da-visually-hidden">{labels.you}: </span>
-                  <p className="da-user-text">{message.content}</p>
+                <li key={index} className="da-message" data-role="assistant" data-state={streaming ? 'streaming' : 'done'}>
+                  <span className="da-visually-hidden">{labels.assistant}: </span>
+                  <MessageParts message={message} labels={labels} docsBaseUrl={docsBaseUrl} />
+                  <Citations citations={citationsOf(message, docsBaseUrl)} labels={labels} />
+                  {!streaming && (
+                    <AnswerActions
+                      message={message}
+                      isLast={index === lastAssistant && index === messages.length - 1}
+                      busy={busy}
+                      labels={labels}
+                      onRetry={onRetry}
+                      onFeedback={(value) => onFeedback(message, value)}
+                    />
+                  )}
                 </li>
               );
-            }
-            if (message.role !== 'assistant') return null;
-            return (
-              <li key={index} className="da-message" data-role="assistant" data-state={streaming ? 'streaming' : 'done'}>
-                <span className="da-visually-hidden">{labels.assistant}: </span>
-                <MessageParts message={message} labels={labels} docsBaseUrl={docsBaseUrl} />
-                <Citations citations={citationsOf(message, docsBaseUrl)} labels={labels} />
-                {!streaming && (
-                  <AnswerActions
-                    message={message}
-                    isLast={index === lastAssistant && index === messages.length - 1}
-                    busy={busy}
-                    labels={labels}
-                    onRetry={onRetry}
-                    onFeedback={(value) => onFeedback(message, value)}
-                  />
-                )}
-              </li>
-            );
-          })}
-        </ol>
+            })}
+          </ol>
+        </div>
       )}
       {footer}
     </div>

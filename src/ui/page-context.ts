@@ -23,8 +23,9 @@ const CODE_ID_PREFIX = 'da-code-';
 
 // `all: initial !important` on :host wins over the page's !important rules (inner context wins for
 // important declarations), so hostile page CSS cannot restyle these buttons.
-const BUTTON_CSS = `:host{all:initial !important;display:block !important}:host([hidden]){display:none !important}
-.wrap{position:absolute;top:6px;right:6px;z-index:2147483000}
+const BUTTON_CSS = `:host{all:initial !important;display:block !important;position:relative !important;height:0 !important}
+:host([hidden]){display:none !important}
+.wrap{position:absolute;top:-10px;right:-8px;z-index:2147483000}
 button{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;gap:4px;padding:4px 9px;border-radius:7px;
 font:600 12px/1.3 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#fff;background:#2563eb;cursor:pointer;
 box-shadow:0 1px 4px rgba(15,23,42,.3);opacity:0;transition:opacity .12s}
@@ -76,10 +77,8 @@ export function attachPageContext(options: PageContextOptions): () => void {
   const decorate = (block: Element) => {
     if (decorated.has(block) || isOwn(block) || !(block instanceof HTMLElement)) return;
     const { host, button } = actionHost(doc, label, options.nonce, 'code');
-    // A zero-height block at the top of the code block anchors the button over its top-right corner
-    // without moving the code; its shadow content adds nothing to the block's text.
-    host.style.setProperty('position', 'relative', 'important');
-    host.style.setProperty('height', '0', 'important');
+    // The host is a zero-height block at the top of the code block (see BUTTON_CSS): it anchors the
+    // button over the block's top-right corner without moving the code or adding to its text.
     button.setAttribute('aria-label', `${label}: code block`);
     const show = () => host.setAttribute('data-visible', '');
     const hide = () => host.removeAttribute('data-visible');

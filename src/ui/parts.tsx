@@ -95,7 +95,8 @@ function Reasoning({ part, labels }: { part: Extract<Part, { type: 'reasoning' }
 export function Citations({ citations, labels }: { citations: Citation[]; labels: Labels }) {
   if (citations.length === 0) return null;
   return (
-    <nav className="da-sources" aria-label={labels.sources}>
+    // A group, not a <nav>: every answer has one, and landmarks must have unique names.
+    <div className="da-sources" role="group" aria-label={labels.sources}>
       <p className="da-sources-title">{labels.sources}</p>
       <ol>
         {citations.map((c, i) => (
@@ -107,7 +108,7 @@ export function Citations({ citations, labels }: { citations: Citation[]; labels
           </li>
         ))}
       </ol>
-    </nav>
+    </div>
   );
 }
 

@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const port = Number(process.env.E2E_PORT ?? 4455);
+const data = mkdtempSync(join(tmpdir(), 'da-e2e-'));
+
+/** Real Chromium (Debian's package; playwright cannot download browsers here) against the real server. */
+export default defineConfig({
+  testDir: '.',
+  outputDir: join(root, 'test-results'),
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
+    },
+    trace: 'off',
+  },
+  webServer: {
+    command: `node bin/docs-assistant.js serve --port ${port} --data ${data}`,
+    cwd: root,
+    url: `http://127.0.0.1:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+});
