@@ -6,7 +6,7 @@ import { answer, type AssistantSite } from './assistant.js';
 import { normalizePagePath, type DocSection, type DocsSite } from './docs.js';
 import { clientIp, errorResponse, readBody, readJson } from './http.js';
 import { createRateLimiter } from './rate-limit.js';
-import { escapeHtml, renderDocsPage } from './render.js';
+import { escapeHtml, prefixedLinks, renderDocsPage } from './render.js';
 import { readStatic } from './static.js';
 import { createRetriever } from './retrieval.js';
 import { createThreadStore } from './threads.js';
@@ -163,11 +163,17 @@ export function createApp(options: AppOptions = {}) {
     bodyEnd: `<div id="docs-assistant" ${demoAttributes(c, REACT_BASE_PATH)}></div>`,
   });
 
-  function servePage(c: Context, basePath: string, extras: { head?: string; bodyEnd?: string }): Response {
+  async function servePage(c: Context, basePath: string, extras: { head?: string; bodyEnd?: string }): Promise<Response> {
     if (!docsSite) return errorResponse('not_found', 'No docs site is configured.');
-    const page = docsSite.docs.byPath.get(normalizePagePath(decodeURIComponent(c.req.path).replace(basePath, '')));
+    const sitePath = decodeURIComponent(c.req.path).slice(basePath.length) || '/';
+    // Images and other files of the docs folder, by the list made at load (never an arbitrary path).
+    if (docsSite.docs.dir && docsSite.docs.files.includes(sitePath)) {
+      const file = await readStatic(docsSite.docs.dir, sitePath.slice(1));
+      if (file) return file;
+    }
+    const page = docsSite.docs.byPath.get(normalizePagePath(sitePath));
     if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
-    return c.html(renderDocsPage(docsSite.docs, page, { basePath, ...(options.assetsDir ? extras : {}) }));
+    return c.html(renderDocsPage(docsSite.docs, page, { links: prefixedLinks(basePath), ...(options.assetsDir ? extras : {}) }));
   }
   app.get(DOCS_BASE_PATH, (c) => servePage(c, DOCS_BASE_PATH, withScriptTag(c)));
   app.get(`${DOCS_BASE_PATH}/*`, (c) => servePage(c, DOCS_BASE_PATH, withScriptTag(c)));

@@ -44,17 +44,27 @@ export interface DocPage {
 export interface DocsSite {
   pages: DocPage[];
   byPath: Map<string, DocPage>;
+  /** The folder the site was read from, when it came from one. */
+  dir?: string;
+  /** Other files of the folder (images, downloads), as site paths like `/images/a.png`. */
+  files: string[];
 }
 
 export const DEFAULT_LANGUAGE = 'en';
 const PAGE_EXTENSIONS = /\.(md|mdx)$/i;
+/** Files a docs folder may publish besides its pages. */
+export const ASSET_EXTENSIONS = /\.(png|jpe?g|gif|svg|webp|avif|ico|pdf|txt|json|ya?ml|zip|mp4|webm)$/i;
 
-async function listPages(dir: string): Promise<string[]> {
+async function listFiles(dir: string): Promise<{ pages: string[]; assets: string[] }> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((entry) => entry.isFile() && PAGE_EXTENSIONS.test(entry.name) && !entry.name.startsWith('_'))
+  const files = entries
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('.') && !relative(dir, entry.parentPath).split(sep).some((part) => part.startsWith('.')))
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
+  return {
+    pages: files.filter((file) => PAGE_EXTENSIONS.test(file) && !file.split(sep).at(-1)!.startsWith('_')),
+    assets: files.filter((file) => ASSET_EXTENSIONS.test(file)),
+  };
 }
 
 export function pagePathOf(file: string): string {
@@ -173,13 +183,13 @@ export function parsePage(file: string, source: string, defaultLanguage = DEFAUL
   return { ...meta, markdown, file, sections: sectionsOf(tree, meta) };
 }
 
-export function createSite(pages: DocPage[]): DocsSite {
-  return { pages, byPath: new Map(pages.map((page) => [page.path, page])) };
+export function createSite(pages: DocPage[], files: string[] = [], dir?: string): DocsSite {
+  return { pages, byPath: new Map(pages.map((page) => [page.path, page])), files, ...(dir ? { dir } : {}) };
 }
 
 /** Reads every `.md`/`.mdx` page under `dir` (files starting with `_` are partials and skipped). */
 export async function loadDocsSite(dir: string, defaultLanguage = DEFAULT_LANGUAGE): Promise<DocsSite> {
-  const files = await listPages(dir);
+  const { pages: files, assets } = await listFiles(dir);
   if (files.length === 0) throw new Error(`No Markdown pages (.md or .mdx) found in ${dir}`);
   const pages = await Promise.all(
     files.map(async (file) => {
@@ -191,5 +201,5 @@ export async function loadDocsSite(dir: string, defaultLanguage = DEFAULT_LANGUA
       }
     }),
   );
-  return createSite(pages);
+  return createSite(pages, assets.map((file) => '/' + relative(dir, file).split(sep).join('/')), dir);
 }

@@ -1,4 +1,5 @@
 import type { Element, Root } from 'hast';
+import rehypeHighlight from 'rehype-highlight';
 import rehypeSlug from 'rehype-slug';
 import rehypeStringify from 'rehype-stringify';
 import remarkGfm from 'remark-gfm';
@@ -8,60 +9,99 @@ import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import type { DocPage, DocsSite } from './docs.js';
 
+/** How a rendered page links: to other pages by site path, and to files (images) by site path. */
+export interface LinkStrategy {
+  /** Site path of a page (`/guides/x`, `/`) → href on the page being rendered. */
+  page(path: string): string;
+  /** Site path of a file (`/images/a.png`) → src on the page being rendered. */
+  file(path: string): string;
+}
+
 export interface RenderOptions {
-  /** URL prefix the pages are served under, e.g. `/docs`. */
-  basePath: string;
-  /** Extra markup for `<head>` (the assistant's script tag or the React demo's bundle). */
+  links: LinkStrategy;
+  /** Link to this stylesheet instead of inlining the styles (the static export shares one file). */
+  stylesheet?: string;
+  /** Extra markup for `<head>`. */
   head?: string;
   /** Extra markup at the end of `<body>`. */
   bodyEnd?: string;
+  /** Extra markup in the site header (the export's search box). */
+  headerExtra?: string;
 }
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-/** Site-absolute links in the docs (`/guides/x`) are written for the docs root; serve them under basePath. */
-function rehypeRebaseLinks(basePath: string) {
+/** Links under a prefix, as the reference server serves the docs (`/docs/guides/x`). */
+export function prefixedLinks(basePath: string): LinkStrategy {
+  return { page: (path) => basePath + (path === '/' ? '' : path), file: (path) => basePath + path };
+}
+
+const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/|#)/i;
+
+/**
+ * Site-absolute and relative links and images in the Markdown (`/guides/x#y`, `../api/errors`,
+ * `/images/a.png`) go through the page's link strategy; external links, anchors and schemes stay.
+ */
+function rehypeLinks(page: DocPage, site: DocsSite, links: LinkStrategy) {
+  // Relative links resolve against the folder of the page's source file, as on any static host.
+  const folder = `http://site/${page.file.split('/').slice(0, -1).map((part) => `${part}/`).join('')}`;
+  const resolve = (raw: string): string | undefined => {
+    if (EXTERNAL.test(raw)) return undefined;
+    const [pathPart = '', hash] = raw.split('#', 2);
+    const absolute = decodeURI(new URL(pathPart, folder).pathname);
+    const pagePath = absolute.replace(/\.(md|mdx|html)$/i, '').replace(/\/index$/, '').replace(/(.)\/+$/, '$1');
+    const suffix = hash ? `#${hash}` : '';
+    return site.byPath.has(pagePath) ? links.page(pagePath) + suffix : links.file(absolute) + suffix;
+  };
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
-      const href = node.properties?.href;
-      if (node.tagName === 'a' && typeof href === 'string' && href.startsWith('/') && !href.startsWith('//') && !href.startsWith(basePath + '/')) {
-        node.properties.href = basePath + (href === '/' ? '' : href);
-      }
+      const attribute = node.tagName === 'a' ? 'href' : node.tagName === 'img' ? 'src' : undefined;
+      const value = attribute ? node.properties?.[attribute] : undefined;
+      const target = typeof value === 'string' ? resolve(value) : undefined;
+      if (attribute && target !== undefined) node.properties[attribute] = target;
     });
   };
 }
 
-/** Markdown → HTML. Raw HTML in the source is dropped (remark-rehype's default), never passed through. */
-export function renderMarkdown(markdown: string, basePath: string): string {
+/**
+ * Markdown → HTML with the same unified/remark stack the widget uses (remark-parse, remark-gfm,
+ * remark-rehype). Raw HTML in the source is dropped, never passed through; code is highlighted here,
+ * at build time, so pages need no script for it.
+ */
+export function renderMarkdown(page: DocPage, site: DocsSite, links: LinkStrategy): string {
   return String(
     unified()
       .use(remarkParse)
       .use(remarkGfm)
       .use(remarkRehype)
       .use(rehypeSlug)
-      .use(() => rehypeRebaseLinks(basePath))
+      .use(rehypeHighlight, { detect: false })
+      .use(() => rehypeLinks(page, site, links))
       .use(rehypeStringify)
-      .processSync(markdown),
+      .processSync(page.markdown),
   );
 }
 
-const STYLE = `
+export const DOCS_CSS = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1e;background:#fff}
 a{color:#0b63ce}header.site{display:flex;align-items:center;gap:1rem;padding:.75rem 1.5rem;border-bottom:1px solid #e5e5ea}
-header.site a{font-weight:600;text-decoration:none;color:inherit}.layout{display:flex;max-width:72rem;margin:0 auto}
+header.site>a{font-weight:600;text-decoration:none;color:inherit}.layout{display:flex;max-width:72rem;margin:0 auto}
 nav.sidebar{flex:0 0 15rem;padding:1.5rem 1rem;border-right:1px solid #e5e5ea;font-size:.9rem}
 nav.sidebar ul{list-style:none;margin:0;padding:0}nav.sidebar li a{display:block;padding:.2rem .5rem;border-radius:6px;text-decoration:none;color:#3a3a3c}
-nav.sidebar li a[aria-current=page]{background:#eef4ff;color:#0b63ce;font-weight:600}nav.sidebar h2{font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;color:#8e8e93;margin:1rem .5rem .25rem}
+nav.sidebar li a[aria-current=page]{background:#eef4ff;color:#0b63ce;font-weight:600}nav.sidebar h2{font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;color:#6e6e73;margin:1rem .5rem .25rem}
 main{flex:1;min-width:0;padding:1.5rem 2.5rem 4rem}pre{background:#f5f5f7;padding:1rem;border-radius:8px;overflow:auto;font-size:.875rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}table{border-collapse:collapse;display:block;overflow:auto}th,td{border:1px solid #e5e5ea;padding:.35rem .6rem;text-align:left}
-.meta{color:#8e8e93;font-size:.85rem}@media (max-width:720px){nav.sidebar{display:none}main{padding:1rem}}
+img{max-width:100%}.meta{color:#6e6e73;font-size:.85rem}@media (max-width:720px){nav.sidebar{display:none}main{padding:1rem}}
+.hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#a626a4}.hljs-string,.hljs-attr-value,.hljs-regexp{color:#50a14f}
+.hljs-number,.hljs-literal{color:#986801}.hljs-comment{color:#8e8e93;font-style:italic}.hljs-title,.hljs-title.function_{color:#4078f2}
+.hljs-attr,.hljs-attribute,.hljs-property{color:#c18401}.hljs-tag,.hljs-name{color:#e45649}.hljs-variable,.hljs-params{color:#383a42}
 `;
 
 const GROUP_ORDER = ['Overview', 'Guides', 'Static export', 'API'];
 
-function sectionOf(page: DocPage): string {
+function groupOf(page: DocPage): string {
   if (page.path === '/' || !page.path.includes('/', 1)) return 'Overview';
   const folder = page.path.split('/')[1] ?? '';
   if (folder === 'api') return 'API';
@@ -76,12 +116,9 @@ const groupRank = (group: string) => {
   return index < 0 ? GROUP_ORDER.length : index;
 };
 
-function navigation(site: DocsSite, current: DocPage, basePath: string): string {
+function navigation(site: DocsSite, current: DocPage, links: LinkStrategy): string {
   const groups = new Map<string, DocPage[]>();
-  for (const page of site.pages) {
-    const key = sectionOf(page);
-    groups.set(key, [...(groups.get(key) ?? []), page]);
-  }
+  for (const page of site.pages) groups.set(groupOf(page), [...(groups.get(groupOf(page)) ?? []), page]);
   return [...groups]
     .sort(([a], [b]) => groupRank(a) - groupRank(b))
     .map(
@@ -91,7 +128,7 @@ function navigation(site: DocsSite, current: DocPage, basePath: string): string 
           .map((page) => {
             const label = page.title + (page.version ? ` (${page.version})` : '') + (page.language !== current.language ? ` · ${page.language}` : '');
             const currentAttr = page === current ? ' aria-current="page"' : '';
-            return `<li><a href="${escapeHtml(basePath + (page.path === '/' ? '' : page.path))}"${currentAttr}>${escapeHtml(label)}</a></li>`;
+            return `<li><a href="${escapeHtml(links.page(page.path))}"${currentAttr}>${escapeHtml(label)}</a></li>`;
           })
           .join('') +
         '</ul>',
@@ -99,9 +136,10 @@ function navigation(site: DocsSite, current: DocPage, basePath: string): string 
     .join('');
 }
 
-/** A whole HTML page for one doc: sidebar, content, and whatever the caller adds to `<head>`. */
+/** A whole HTML page for one doc: sidebar, content, and whatever the caller adds. */
 export function renderDocsPage(site: DocsSite, page: DocPage, options: RenderOptions): string {
   const meta = [page.version && `Version ${page.version}`, page.language !== 'en' && `Language: ${page.language}`].filter(Boolean).join(' · ');
+  const styles = options.stylesheet ? `<link rel="stylesheet" href="${escapeHtml(options.stylesheet)}">` : `<style>${DOCS_CSS}</style>`;
   return `<!doctype html>
 <html lang="${escapeHtml(page.language)}">
 <head>
@@ -109,14 +147,14 @@ export function renderDocsPage(site: DocsSite, page: DocPage, options: RenderOpt
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)} · docs-assistant</title>
 ${page.description ? `<meta name="description" content="${escapeHtml(page.description)}">` : ''}
-<style>${STYLE}</style>
+${styles}
 ${options.head ?? ''}
 </head>
 <body>
-<header class="site"><a href="${escapeHtml(options.basePath)}">docs-assistant docs</a></header>
+<header class="site"><a href="${escapeHtml(options.links.page('/'))}">docs-assistant docs</a>${options.headerExtra ?? ''}</header>
 <div class="layout">
-<nav class="sidebar" aria-label="Docs">${navigation(site, page, options.basePath)}</nav>
-<main>${meta ? `<p class="meta">${escapeHtml(meta)}</p>` : ''}${renderMarkdown(page.markdown, options.basePath)}</main>
+<nav class="sidebar" aria-label="Docs">${navigation(site, page, options.links)}</nav>
+<main>${meta ? `<p class="meta">${escapeHtml(meta)}</p>` : ''}${renderMarkdown(page, site, options.links)}</main>
 </div>
 ${options.bodyEnd ?? ''}
 </body>
