@@ -46,3 +46,16 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe('browser code', () => {
+  it('never imports Node-only modules or the whole client/protocol index (which pulls zod and node:fs)', async () => {
+    const offenders: string[] = [];
+    for (const layer of ['chat', 'ui', 'embed']) {
+      for (const file of await sourceFiles(join(SRC, layer))) {
+        const text = await readFile(file, 'utf8');
+        if (/from ['"]node:|from ['"]\.\.\/(client|protocol)\/index\.js['"]/.test(text)) offenders.push(relative(SRC, file));
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { AssistantError, errorFromResponse } from '../client/index.js';
+import { AssistantError, errorFromResponse } from '../client/errors.js';
 import { formatStreamPart, parseStreamLine, type ParsedStreamLine } from '../protocol/stream.js';
 
 export interface ThreadIds {

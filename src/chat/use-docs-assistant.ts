@@ -1,7 +1,8 @@
 import { useChat } from '@ai-sdk/react';
 import type { UIMessage } from '@ai-sdk/ui-utils';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { AssistantError, assertBrowserSafeKey, assistantMessageUrl, type AssistantErrorKind } from '../client/index.js';
+import { assertBrowserSafeKey, assistantMessageUrl } from '../client/assistant.js';
+import { AssistantError, type AssistantErrorKind } from '../client/errors.js';
 import { DEFAULT_RETRIEVAL_PAGE_SIZE } from '../protocol/limits.js';
 import type { ContextItem, Filter } from '../protocol/schemas.js';
 import { createAssistantFetch, type StreamWarning, type ThreadIds } from './assistant-fetch.js';

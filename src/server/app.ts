@@ -1,8 +1,15 @@
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assistantRequestSchema, bearerKey, classifyKey, describeIssues } from '../protocol/index.js';
+import { assistantRequestSchema, describeIssues } from '../protocol/index.js';
 import { answer, type AssistantSite } from './assistant.js';
+import { authenticate, type Org } from './auth.js';
+import { createExportService } from './export/jobs.js';
+import { exportRoutes } from './export/routes.js';
+import { createSigner, loadSigningKey } from './export/signing.js';
 import { normalizePagePath, type DocSection, type DocsSite } from './docs.js';
 import { clientIp, errorResponse, readBody, readJson } from './http.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -11,14 +18,10 @@ import { readStatic } from './static.js';
 import { createRetriever } from './retrieval.js';
 import { createThreadStore } from './threads.js';
 
-export type Plan = 'free' | 'pro' | 'enterprise';
+export type Plan = Org['plan'];
 
-export interface OrgConfig {
-  id: string;
-  plan: Plan;
-  /** Assistant (`svc_dsc_…`) and admin (`svc_…`) keys of this organisation. */
-  keys: string[];
-}
+/** An organisation: its plan and its assistant (`svc_dsc_…`) and admin (`svc_…`) keys. */
+export type OrgConfig = Org;
 
 export interface SiteConfig {
   domain: string;
@@ -61,6 +64,13 @@ export interface AppOptions {
   assetsDir?: string;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
   demoKey?: string;
+  /** Static export settings. */
+  exports?: {
+    /** Exports running at once. @default 2 */
+    concurrency?: number;
+    /** How long a bundle link works. @default 3600 */
+    linkTtlSeconds?: number;
+  };
 }
 
 const HOUR = 3_600_000;
@@ -80,12 +90,17 @@ export function createApp(options: AppOptions = {}) {
   const ipLimiter = createRateLimiter(options.limits?.ipPerDay ?? 10_000, DAY);
   const threads = createThreadStore(options.dataDir ? join(options.dataDir, 'threads') : undefined);
 
-  const orgByKey = new Map<string, OrgConfig>();
+  const orgByKey = new Map<string, Org>();
   for (const org of options.orgs ?? []) for (const key of org.keys) orgByKey.set(key, org);
   const sites = new Map(
     (options.sites ?? []).map((site) => [site.domain, { ...site, retriever: createRetriever(site.docs) }] as const),
   );
   const docsSite = options.sites?.[0];
+
+  // Without a data folder, jobs and bundles still need disk: a private temporary folder.
+  const exportDir = options.dataDir ? join(options.dataDir, 'exports') : mkdtempSync(join(tmpdir(), 'docs-assistant-exports-'));
+  const exportService = createExportService({ dir: exportDir, now, site: (domain) => sites.get(domain)?.docs, ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}) });
+  const signer = (options.dataDir ? loadSigningKey(join(exportDir, '.signing-key')) : Promise.resolve(randomBytes(32))).then(createSigner);
 
   const originOf = (c: Context) => options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
   const pageUrlFor = (c: Context) => (section: DocSection) =>
@@ -119,15 +134,9 @@ export function createApp(options: AppOptions = {}) {
     const domain = c.req.param('domain');
     if (options.upstream) return forward(c, options.upstream, domain, maxBodyBytes);
 
-    const key = bearerKey(c.req.header('authorization'));
-    const kind = classifyKey(key);
-    if (kind === 'admin') {
-      return errorResponse('wrong_key_type', 'This is an admin key. Admin keys are server-side secrets: use an assistant key (svc_dsc_…) for the assistant.');
-    }
-    const org = key ? orgByKey.get(key) : undefined;
-    if (kind !== 'assistant' || !org) {
-      return errorResponse('unauthorized', 'Send a valid assistant key as "Authorization: Bearer svc_dsc_…".');
-    }
+    const auth = authenticate(c.req.header('authorization'), orgByKey, 'assistant');
+    if (!auth.ok) return auth.response;
+    const org = auth.org;
     const site = sites.get(domain);
     if (!site) return errorResponse('domain_not_found', `No docs site is configured for domain "${domain.slice(0, 100)}".`);
     if (site.org !== org.id) return errorResponse('forbidden', 'This key belongs to another organisation than this domain.');
@@ -144,6 +153,20 @@ export function createApp(options: AppOptions = {}) {
     const assistantSite: AssistantSite = { domain, retriever: site.retriever };
     return answer(assistantSite, parsed.data, { threads, now, pageUrl: pageUrlFor(c), chunkDelayMs: options.chunkDelayMs ?? 0 });
   });
+
+  app.route(
+    '/',
+    exportRoutes({
+      service: exportService,
+      signer,
+      orgByKey,
+      site: (domain) => sites.get(domain),
+      now,
+      origin: originOf,
+      linkTtlSeconds: options.exports?.linkTtlSeconds ?? 3600,
+      maxBodyBytes,
+    }),
+  );
 
   const demoAttributes = (c: Context, basePath: string) => {
     const origin = originOf(c);
@@ -190,7 +213,7 @@ export function createApp(options: AppOptions = {}) {
     app.get('/', (c) => (docsSite ? c.redirect(DOCS_BASE_PATH) : errorResponse('not_found', 'No docs site is configured.')));
   }
 
-  return app;
+  return Object.assign(app, { exports: exportService });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AssistantError, AssistantErrorKind } from '../client/index.js';
+import type { AssistantError, AssistantErrorKind } from '../client/errors.js';
 
 /** Every string the widget shows; override any of them through the `labels` prop. */
 export const DEFAULT_LABELS = {

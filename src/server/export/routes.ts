@@ -1,0 +1,114 @@
+import { Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { Hono, type Context } from 'hono';
+import { describeIssues, startJobRequestSchema } from '../../protocol/index.js';
+import { authenticate, type Org } from '../auth.js';
+import { normalizePagePath, type DocsSite } from '../docs.js';
+import { errorResponse, readJson } from '../http.js';
+import { isJobId, publicJob, type ExportService } from './jobs.js';
+import { selectPages } from './site-export.js';
+
+export interface ExportRouteDeps {
+  service: ExportService;
+  signer: Promise<{ sign(jobId: string, expires: number): string; verify(jobId: string, expires: number, signature: string): boolean }>;
+  orgByKey: Map<string, Org>;
+  site(domain: string): { org: string; docs: DocsSite } | undefined;
+  now: () => number;
+  origin(c: Context): string;
+  /** How long a bundle link works. */
+  linkTtlSeconds: number;
+  maxBodyBytes: number;
+}
+
+/** NOTES §4: a bare hostname or identifier, no scheme, port or path. */
+const DOMAIN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,251}[A-Za-z0-9])?$/;
+
+/** The static export operations (SPEC §4.2–4.4) and the presigned download they hand out. */
+export function exportRoutes(deps: ExportRouteDeps) {
+  const app = new Hono();
+
+  const admin = (c: Context) => {
+    const auth = authenticate(c.req.header('authorization'), deps.orgByKey, 'admin');
+    if (!auth.ok) return auth;
+    if (auth.org.plan !== 'enterprise') return { ok: false as const, response: errorResponse('plan_required', 'Static export requires an Enterprise plan.') };
+    return auth;
+  };
+
+  const ownJob = async (c: Context, org: Org) => {
+    const job = await deps.service.get(c.req.param('jobId') ?? '');
+    return job && job.org === org.id ? job : undefined;
+  };
+  const jobNotFound = (c: Context) => errorResponse('job_not_found', `No export job ${JSON.stringify((c.req.param('jobId') ?? '').slice(0, 40))}.`);
+
+  app.post('/v1/static-export/jobs', async (c) => {
+    const auth = admin(c);
+    if (!auth.ok) return auth.response;
+    const body = await readJson(c.req.raw, deps.maxBodyBytes);
+    if (!body.ok) return body.response;
+    const parsed = startJobRequestSchema.safeParse(body.value);
+    if (!parsed.success) return errorResponse('invalid_request', describeIssues(parsed.error));
+    const { domain, version, paths } = parsed.data;
+    if (!DOMAIN.test(domain)) return errorResponse('invalid_request', 'domain: give the bare domain identifier, without scheme, port or path.');
+    const site = deps.site(domain);
+    if (!site || site.org !== auth.org.id) return errorResponse('domain_not_found', `No docs site is configured for domain "${domain}".`);
+    let normalized: string[] | undefined;
+    if (paths) {
+      const pages = selectPages(site.docs, paths);
+      const missing = paths.filter((_, i) => !pages[i]);
+      if (missing.length) return errorResponse('invalid_request', `paths: no such page: ${missing.slice(0, 5).map((p) => JSON.stringify(p.slice(0, 100))).join(', ')}.`);
+      normalized = [...new Set(paths.map(normalizePagePath))];
+    }
+    const job = await deps.service.start(auth.org.id, { domain, ...(version ? { version } : {}), ...(normalized ? { paths: normalized } : {}) });
+    return c.json(publicJob(job), 202);
+  });
+
+  app.get('/v1/static-export/jobs/:jobId', async (c) => {
+    const auth = admin(c);
+    if (!auth.ok) return auth.response;
+    const job = await ownJob(c, auth.org);
+    return job ? c.json(publicJob(job)) : jobNotFound(c);
+  });
+
+  app.post('/v1/static-export/jobs/:jobId/bundle', async (c) => {
+    const auth = admin(c);
+    if (!auth.ok) return auth.response;
+    const job = await ownJob(c, auth.org);
+    if (!job) return jobNotFound(c);
+    if (job.status !== 'completed' || job.sizeBytes === undefined) {
+      const detail = job.status === 'failed' ? 'it failed; start a new export' : `it is ${job.status}; poll the job until it is completed`;
+      return errorResponse('job_not_completed', `The bundle can be generated once the job is completed: ${detail}.`);
+    }
+    const expires = Math.floor(deps.now() / 1000) + deps.linkTtlSeconds;
+    const signature = (await deps.signer).sign(job.jobId, expires);
+    return c.json({
+      jobId: job.jobId,
+      bundleUrl: `${deps.origin(c)}/v1/static-export/bundles/${job.jobId}.tar.gz?expires=${expires}&signature=${signature}`,
+      sizeBytes: job.sizeBytes,
+      expiresAt: new Date(expires * 1000).toISOString(),
+    });
+  });
+
+  // The presigned link: no Authorization header, the signature is the credential.
+  app.get('/v1/static-export/bundles/:file', async (c) => {
+    const jobId = (c.req.param('file') ?? '').replace(/\.tar\.gz$/, '');
+    const expires = Number(c.req.query('expires'));
+    const signature = c.req.query('signature') ?? '';
+    if (!isJobId(jobId) || !Number.isSafeInteger(expires) || !(await deps.signer).verify(jobId, expires, signature)) {
+      return errorResponse('link_invalid', 'This bundle link is not valid. Generate a new one with the bundle operation.');
+    }
+    if (deps.now() >= expires * 1000) return errorResponse('link_expired', 'This bundle link has expired. Generate a fresh one with the bundle operation; the export itself is kept.');
+    const job = await deps.service.get(jobId);
+    if (!job || job.status !== 'completed' || job.sizeBytes === undefined) return jobNotFound(c);
+    const stream = Readable.toWeb(createReadStream(deps.service.bundlePath(jobId))) as ReadableStream<Uint8Array>;
+    return new Response(stream, {
+      headers: {
+        'Content-Type': 'application/gzip',
+        'Content-Length': String(job.sizeBytes),
+        'Content-Disposition': 'attachment; filename="bundle.tar.gz"',
+        'Cache-Control': 'private, no-store',
+      },
+    });
+  });
+
+  return app;
+}
