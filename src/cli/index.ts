@@ -6,6 +6,7 @@ import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/app.js';
 import { ConfigError, DEMO, DIST_DIR, fileConfig, folderConfig, SAMPLE_DOCS_DIR } from '../server/config.js';
 
 import { listen } from '../server/serve.js';
+import { EXPORT_USAGE, ExportUsageError, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
 
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
@@ -13,6 +14,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Aborted on Ctrl-C; long-running commands stop cleanly when it fires. */
   signal?: AbortSignal;
+  /** HTTP transport for commands that call a service (tests pass an in-process app). @default fetch */
+  fetch?: typeof fetch;
 }
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -22,6 +25,8 @@ class UsageError extends Error {}
 interface Command {
   summary: string;
   usage: string;
+  /** Help for a subcommand, when the command has them. */
+  help?(positionals: string[]): string | undefined;
   options: NonNullable<ParseArgsConfig['options']>;
   run(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIo): Promise<number>;
 }
@@ -44,6 +49,7 @@ Options:
   --upstream URL      Proxy the assistant operation to another service; its key is read
                       from DOCS_ASSISTANT_UPSTREAM_KEY, never from a flag
   --chunk-delay-ms N  Pause between streamed text chunks (default: 0)
+  --link-ttl N        Seconds a static export bundle link works (default: 3600)
 
 Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (comma-separated).`,
   options: {
@@ -56,6 +62,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     'public-url': { type: 'string' },
     upstream: { type: 'string' },
     'chunk-delay-ms': { type: 'string' },
+    'link-ttl': { type: 'string' },
   },
   async run(values, _positionals, io) {
     const port = integerOption(values.port, 'port', 4321);
@@ -69,7 +76,9 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     if (docsDir && configFile) throw new UsageError('Give --docs or --config, not both.');
     if (!/^[\w.-]{1,100}$/.test(domain)) throw new UsageError('--domain may hold letters, digits, ".", "_" and "-" only.');
 
-    const options: AppOptions = { dataDir, chunkDelayMs: integerOption(values['chunk-delay-ms'], 'chunk-delay-ms', 0) };
+    const linkTtlSeconds = integerOption(values['link-ttl'], 'link-ttl', 3600);
+    if (linkTtlSeconds < 1) throw new UsageError('--link-ttl must be at least 1 second.');
+    const options: AppOptions = { dataDir, chunkDelayMs: integerOption(values['chunk-delay-ms'], 'chunk-delay-ms', 0), exports: { linkTtlSeconds } };
     const publicUrl = stringOption(values['public-url']);
     if (publicUrl) options.publicUrl = parseUrl(publicUrl, '--public-url');
     if (upstreamUrl) {
@@ -127,7 +136,31 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
   },
 };
 
-const commands: Record<string, Command> = { serve: serveCommand };
+const exportCommand: Command = {
+  summary: 'Export a docs site as a static bundle (start, progress, download, chart values).',
+  usage: EXPORT_USAGE,
+  help: ([sub]) => (sub === 'status' ? STATUS_USAGE : sub === 'link' ? LINK_USAGE : undefined),
+  options: {
+    domain: { type: 'string' },
+    version: { type: 'string' },
+    paths: { type: 'string' },
+    out: { type: 'string' },
+    values: { type: 'string' },
+    'base-url': { type: 'string' },
+    json: { type: 'boolean' },
+    'interval-ms': { type: 'string' },
+  },
+  async run(values, positionals, io) {
+    try {
+      return await runExport(values, positionals, io);
+    } catch (error) {
+      if (error instanceof ExportUsageError) throw new UsageError(error.message);
+      throw error;
+    }
+  },
+};
+
+const commands: Record<string, Command> = { serve: serveCommand, export: exportCommand };
 
 function stringOption(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
@@ -183,13 +216,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       strict: true,
     });
     if (values.help) {
-      io.stdout.write(command.usage + '\n');
+      io.stdout.write((command.help?.(positionals) ?? command.usage) + '\n');
       return EXIT.ok;
     }
     return await command.run(values, positionals, io);
   } catch (error) {
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr.write(`${(error as Error).message}\n\n${command.usage}\n`);
+      io.stderr.write(`${(error as Error).message}\n\nRun "docs-assistant ${name} --help" for usage.\n`);
       return EXIT.usage;
     }
     io.stderr.write(`docs-assistant ${name} failed: ${(error as Error).message}\n`);
