@@ -14,6 +14,16 @@ const rollupOptions = {
 /** The script tag's two files, built as classic scripts (IIFE) into dist/embed. */
 function embedBuild(entry: 'loader' | 'chat'): UserConfig {
   return {
+    // The script tag ships its own renderer: Preact's React-compatible layer (~10 KB) instead of
+    // react-dom (~60 KB gzip), as DocSearch's script build does. The React import keeps real React.
+    resolve: {
+      alias: [
+        { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+        { find: /^react-dom$/, replacement: 'preact/compat' },
+        { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+        { find: /^react$/, replacement: 'preact/compat' },
+      ],
+    },
     // React and our code read process.env.NODE_ENV; a library build does not replace it by itself.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {

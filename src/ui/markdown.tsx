@@ -1,6 +1,6 @@
 import { memo, type ReactNode, isValidElement, Children } from 'react';
 import Markdown, { type Components } from 'react-markdown';
-import remarkGfm from 'remark-gfm';
+import { remarkGfmLite } from './gfm-lite.js';
 import { CopyButton } from './copy-button.js';
 import type { Labels } from './labels.js';
 import { isExternal, safeUrl, urlLabel } from './urls.js';
@@ -105,7 +105,7 @@ function components(labels: Labels, docsBaseUrl: string | undefined): Components
 export const MarkdownText = memo(function MarkdownText({ text, labels, docsBaseUrl }: MarkdownProps) {
   return (
     <div className="da-markdown">
-      <Markdown remarkPlugins={[remarkGfm]} skipHtml urlTransform={(url) => safeUrl(url, docsBaseUrl) ?? ""} components={components(labels, docsBaseUrl)}>
+      <Markdown remarkPlugins={[remarkGfmLite]} skipHtml urlTransform={(url) => safeUrl(url, docsBaseUrl) ?? ""} components={components(labels, docsBaseUrl)}>
         {text}
       </Markdown>
     </div>
