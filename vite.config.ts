@@ -31,6 +31,7 @@ function embedBuild(entry: 'loader' | 'chat'): UserConfig {
       emptyOutDir: entry === 'loader',
       minify: true,
       sourcemap: true,
+      // A library IIFE is one file (no code splitting): the React import's lazy Markdown chunk is inlined.
       rollupOptions,
       lib: {
         entry: resolve(here, entry === 'loader' ? 'src/embed/loader.ts' : 'src/embed/chat.tsx'),

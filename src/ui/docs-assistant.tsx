@@ -5,6 +5,7 @@ import { useDocsAssistant, type AskOptions, type UseDocsAssistantOptions } from 
 import type { ContextItem } from '../protocol/schemas.js';
 import { Composer } from './composer.js';
 import { DEFAULT_LABELS, errorSentence, type LabelsInput } from './labels.js';
+import { loadMarkdown } from './answer-text.js';
 import { CloseIcon, NewIcon, SparkleIcon } from './icons.js';
 import { MessageList } from './message-list.js';
 
@@ -97,7 +98,9 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
   useEffect(() => {
     if (wasOpen.current !== open) emit({ type: open ? 'open' : 'close' });
     wasOpen.current = open;
-  }, [open, emit]);
+    // Fetch the Markdown renderer while the reader types, so the first answer renders at once.
+    if (open || chat.messages.length > 0) void loadMarkdown();
+  }, [open, emit, chat.messages.length]);
 
   const input = useRef<HTMLTextAreaElement>(null);
   const chatRef = useRef(chat);

@@ -98,16 +98,16 @@ function components(labels: Labels, docsBaseUrl: string | undefined): Components
   };
 }
 
+const plugins = [remarkGfmLite];
+
 /**
- * Answer text as Markdown (GFM). Raw HTML is dropped (`skipHtml`), never rendered, and every
- * URL passes `safeUrl`. Memoised so a finished block is not parsed again while the answer grows.
+ * One block of answer text as Markdown (GFM). Raw HTML is dropped (`skipHtml`), never rendered, and
+ * every URL passes `safeUrl`. Memoised so a finished block is not parsed again while the answer grows.
  */
 export const MarkdownText = memo(function MarkdownText({ text, labels, docsBaseUrl }: MarkdownProps) {
   return (
-    <div className="da-markdown">
-      <Markdown remarkPlugins={[remarkGfmLite]} skipHtml urlTransform={(url) => safeUrl(url, docsBaseUrl) ?? ""} components={components(labels, docsBaseUrl)}>
-        {text}
-      </Markdown>
-    </div>
+    <Markdown remarkPlugins={plugins} skipHtml urlTransform={(url) => safeUrl(url, docsBaseUrl) ?? ''} components={components(labels, docsBaseUrl)}>
+      {text}
+    </Markdown>
   );
 });

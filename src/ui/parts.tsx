@@ -1,6 +1,6 @@
 import type { UIMessage } from '@ai-sdk/ui-utils';
 import { fill, type Labels } from './labels.js';
-import { MarkdownText } from './markdown.js';
+import { AnswerText } from './answer-text.js';
 import { safeUrl, urlLabel, isExternal } from './urls.js';
 
 type Part = UIMessage['parts'][number];
@@ -122,7 +122,7 @@ export function MessageParts({ message, labels, docsBaseUrl }: { message: UIMess
           case 'text':
             if (!part.text) return null;
             shown++;
-            return <MarkdownText key={index} text={part.text} labels={labels} docsBaseUrl={docsBaseUrl} />;
+            return <AnswerText key={index} text={part.text} labels={labels} docsBaseUrl={docsBaseUrl} />;
           case 'reasoning':
             shown++;
             return <Reasoning key={index} part={part} labels={labels} />;

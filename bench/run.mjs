@@ -1,0 +1,24 @@
+// Runs a benchmark written in TypeScript: `node bench/run.mjs size` compiles bench/size.ts with
+// esbuild (already a dependency of Vite) and calls its main(). Benchmarks print figures; they never
+// assert wall-clock bounds.
+import { build } from 'esbuild';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const names = process.argv.slice(2);
+if (names.length === 0) {
+  console.error('Usage: node bench/run.mjs <size|stream|page|server> [...]');
+  process.exit(2);
+}
+const cache = join(root, 'node_modules', '.cache', 'docs-assistant-bench');
+mkdirSync(cache, { recursive: true });
+for (const name of names) {
+  const outfile = join(cache, `${name}.mjs`);
+  await build({ entryPoints: [join(root, 'bench', `${name}.ts`)], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, jsx: 'automatic', logLevel: 'warning',
+    // The compiled copy lives in a cache folder; keep import.meta.dirname meaning bench/.
+    define: { 'import.meta.dirname': JSON.stringify(join(root, 'bench')) } });
+  const bench = await import(pathToFileURL(outfile).href);
+  await bench.main();
+}
