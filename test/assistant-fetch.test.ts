@@ -76,8 +76,25 @@ describe('assistant fetch: stream hygiene', () => {
   it('ends a cut connection with an error part, keeping the partial answer', async () => {
     const { call, streamErrors } = setup(() => streamResponse(['0:"partial "\n', '0:"answer"\n'], { cut: true }));
     const out = await (await call()).text();
-    expect(out).toBe('0:"partial "\n0:"answer"\n3:"The connection was lost before the answer was complete."\n');
+    // Both reads arrive within one frame, so they reach the SDK as one text part.
+    expect(out).toBe('0:"partial answer"\n3:"The connection was lost before the answer was complete."\n');
     expect(streamErrors.map((e) => e.kind)).toEqual(['network']);
+  });
+
+  it('hands the SDK at most one update per frame, however many reads arrive', async () => {
+    const reads = Array.from({ length: 200 }, (_, i) => `0:"${i} "\n`);
+    const { call } = setup(() => streamResponse([...reads, finish]));
+    const reader = (await call()).body!.getReader();
+    let updates = 0;
+    let text = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      updates++;
+      text += new TextDecoder().decode(value);
+    }
+    expect(updates).toBeLessThan(5);
+    expect(text).toBe(`0:${JSON.stringify(Array.from({ length: 200 }, (_, i) => `${i} `).join(''))}\n${finish}`);
   });
 
   it('treats a stream that ends without a finish part as cut', async () => {

@@ -117,98 +117,124 @@ export function createAssistantFetch(options: AssistantFetchOptions): typeof fet
   return (input, init) => send(input, init, false);
 }
 
+/**
+ * At most one update per frame reaches the SDK: each update costs it a deep copy of the whole
+ * message and a render, and bytes that arrive faster than that would otherwise all be handled in
+ * one long task (NOTES §1, "cost per chunk").
+ */
+const FLUSH_INTERVAL_MS = 16;
+
 function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | undefined, options: AssistantFetchOptions, threadKnown: boolean): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   const reader = source.getReader();
   let buffer = '';
+  let out = '';
+  let text = '';
   let warned = false;
   let finished = false;
   let sawThread = threadKnown;
+  let state: 'reading' | 'ended' | 'cut' | 'aborted' = 'reading';
+  let wake: (() => void) | undefined;
   let onAbort: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+
+  const flushText = () => {
+    if (text) out += formatStreamPart('text', text);
+    text = '';
+  };
+  const handle = (line: string) => {
+    const parsed = parseStreamLine(line);
+    if (!parsed.ok) {
+      if (parsed.reason === 'empty') return;
+      if (!warned) {
+        warned = true;
+        options.onWarning?.({ kind: 'protocol', message: `Dropped a malformed stream line (${parsed.reason}).`, sample: parsed.line.slice(0, 200) });
+      }
+      return;
+    }
+    if (!sawThread) {
+      const id = threadIdIn(parsed);
+      if (id) {
+        sawThread = true;
+        options.setThread({ threadId: id });
+      }
+    }
+    if (parsed.code === '0') {
+      // Adjacent text deltas become one part: the SDK copies the whole message once per part.
+      text += parsed.value as string;
+      return;
+    }
+    if (parsed.code === 'd') finished = true;
+    if (parsed.code === '3') {
+      finished = true;
+      options.onStreamError?.(new AssistantError('server', String(parsed.value)));
+    }
+    flushText();
+    out += line + '\n';
+  };
+
+  // Reads the network as fast as it delivers, independently of how fast the SDK consumes.
+  const pump = async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          buffer += decoder.decode();
+          if (buffer) handle(buffer);
+          buffer = '';
+          state = 'ended';
+          return notify();
+        }
+        buffer += decoder.decode(value, { stream: true });
+        const lines = buffer.split('\n');
+        buffer = lines.pop() ?? '';
+        lines.forEach(handle);
+        notify();
+      }
+    } catch (error) {
+      state = isAbort(error, signal) ? 'aborted' : 'cut';
+      notify();
+    }
+  };
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
       // Stop must work even when the body ignores the signal (a proxy, a test double, an old polyfill).
       onAbort = () => {
+        state = 'aborted';
         reader.cancel().catch(() => {});
         controller.error(new DOMException('The answer was stopped.', 'AbortError'));
+        notify();
       };
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
+      void pump();
     },
     async pull(controller) {
-      let out = '';
-      let text = '';
-      const flushText = () => {
-        if (text) out += formatStreamPart('text', text);
-        text = '';
-      };
-      const handle = (line: string) => {
-        const parsed = parseStreamLine(line);
-        if (!parsed.ok) {
-          if (parsed.reason === 'empty') return;
-          if (!warned) {
-            warned = true;
-            options.onWarning?.({ kind: 'protocol', message: `Dropped a malformed stream line (${parsed.reason}).`, sample: parsed.line.slice(0, 200) });
-          }
-          return;
-        }
-        if (!sawThread) {
-          const id = threadIdIn(parsed);
-          if (id) {
-            sawThread = true;
-            options.setThread({ threadId: id });
-          }
-        }
-        if (parsed.code === '0') {
-          text += parsed.value as string;
-          return;
-        }
-        if (parsed.code === 'd') finished = true;
-        if (parsed.code === '3') {
-          finished = true;
-          options.onStreamError?.(new AssistantError('server', String(parsed.value)));
-        }
-        flushText();
-        out += line + '\n';
-      };
-      try {
-        // Read until there is something to hand on, so one read of the network is one update of the SDK.
-        while (!out && !text) {
-          const { done, value } = await reader.read();
-          if (done) {
-            buffer += decoder.decode();
-            if (buffer) handle(buffer);
-            buffer = '';
-            flushText();
-            if (!finished) {
-              // A stream that ends without a finish part was cut (a proxy timeout, a crashed server).
-              const error = new AssistantError('network', 'The connection closed before the answer was complete.');
-              options.onStreamError?.(error);
-              out += formatStreamPart('error', error.message);
-            }
-            if (out) controller.enqueue(encoder.encode(out));
-            controller.close();
-            if (onAbort) signal?.removeEventListener('abort', onAbort);
-            return;
-          }
-          buffer += decoder.decode(value, { stream: true });
-          const lines = buffer.split('\n');
-          buffer = lines.pop() ?? '';
-          for (const line of lines) handle(line);
-          flushText();
-        }
-        controller.enqueue(encoder.encode(out));
-      } catch (error) {
-        if (isAbort(error, signal)) {
-          if (!signal?.aborted) controller.error(error);
-          return;
-        }
-        flushText();
-        const cut = new AssistantError('network', 'The connection was lost before the answer was complete.');
-        options.onStreamError?.(cut);
-        controller.enqueue(encoder.encode(out + formatStreamPart('error', cut.message)));
+      while (state === 'reading' && !out && !text) await new Promise<void>((resolve) => (wake = resolve));
+      // Let a frame's worth of bytes gather, then hand them over as one update.
+      if (state === 'reading') await new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS));
+      if (state === 'aborted') return;
+      flushText();
+      if (state === 'ended' && !finished) {
+        // A stream that ends without a finish part was cut (a proxy timeout, a crashed server).
+        const error = new AssistantError('network', 'The connection closed before the answer was complete.');
+        options.onStreamError?.(error);
+        out += formatStreamPart('error', error.message);
+      }
+      if (state === 'cut') {
+        const error = new AssistantError('network', 'The connection was lost before the answer was complete.');
+        options.onStreamError?.(error);
+        out += formatStreamPart('error', error.message);
+      }
+      if (out) controller.enqueue(encoder.encode(out));
+      out = '';
+      if (state !== 'reading') {
         controller.close();
+        if (onAbort) signal?.removeEventListener('abort', onAbort);
       }
     },
     cancel(reason) {

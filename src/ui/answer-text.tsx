@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { splitBlocks } from './blocks.js';
 import type { MarkdownProps } from './markdown.js';
 
@@ -15,19 +15,73 @@ export function loadMarkdown(): Promise<MarkdownModule> {
   return (loading ??= import('./markdown.js').then((module) => (loaded = module)));
 }
 
+/**
+ * New Markdown parsed per render. Text that arrives faster than that is shown at once as plain
+ * text and formatted over the next tasks, so no task grows with the size of a burst.
+ */
+export const FORMAT_STEP_CHARS = 1000;
+
+/** How many blocks, from `formatted` on, fit one step of parsing (always at least one). */
+function formatLimit(blocks: string[], formatted: number): number {
+  let budget = FORMAT_STEP_CHARS;
+  let limit = formatted;
+  while (limit < blocks.length && (limit === formatted || budget - blocks[limit]!.length >= 0)) budget -= blocks[limit++]!.length;
+  return limit;
+}
+
+/** Blocks per memoised group: an update re-renders the groups that changed, not every block. */
+const GROUP_SIZE = 16;
+const SEPARATOR = '\u0000';
+
+const BlockGroup = memo(function BlockGroup({ text, formatted, labels, docsBaseUrl, module }: MarkdownProps & { formatted: number; module: MarkdownModule }) {
+  const { MarkdownText } = module;
+  return (
+    <>
+      {text.split(SEPARATOR).map((block, index) => (
+        // Index keys: block i stays block i as the answer grows, so finished blocks are memo hits.
+        <div key={index} className="da-block">
+          {index < formatted ? (
+            <MarkdownText text={block} labels={labels} docsBaseUrl={docsBaseUrl} />
+          ) : (
+            <p className="da-plain-text" data-pending="">
+              {block}
+            </p>
+          )}
+        </div>
+      ))}
+    </>
+  );
+});
+
 /** Answer text: Markdown per block once the renderer is there, plain text for the moment before. */
 export function AnswerText({ text, labels, docsBaseUrl }: MarkdownProps) {
   const [module, setModule] = useState(loaded);
+  const [formatted, setFormatted] = useState(0);
   useEffect(() => {
     if (!module) void loadMarkdown().then(setModule);
   }, [module]);
+  const blocks = splitBlocks(text);
+  const limit = Math.min(formatLimit(blocks, formatted), blocks.length);
+  useEffect(() => {
+    if (!module || limit <= formatted) return;
+    // A task per step: the browser paints and handles input between them.
+    const timer = setTimeout(() => setFormatted(limit), 0);
+    return () => clearTimeout(timer);
+  }, [module, limit, formatted]);
   if (!module) return <p className="da-plain-text">{text}</p>;
-  const { MarkdownText } = module;
+  const groups: number[] = [];
+  for (let start = 0; start < blocks.length; start += GROUP_SIZE) groups.push(start);
   return (
     <div className="da-markdown">
-      {splitBlocks(text).map((block, index) => (
-        // Index keys: block i stays block i as the answer grows, so finished blocks are memo hits.
-        <MarkdownText key={index} text={block} labels={labels} docsBaseUrl={docsBaseUrl} />
+      {groups.map((start) => (
+        <BlockGroup
+          key={start}
+          text={blocks.slice(start, start + GROUP_SIZE).join(SEPARATOR)}
+          formatted={Math.max(0, Math.min(GROUP_SIZE, limit - start))}
+          labels={labels}
+          docsBaseUrl={docsBaseUrl}
+          module={module}
+        />
       ))}
     </div>
   );

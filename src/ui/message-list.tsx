@@ -1,5 +1,5 @@
 import type { UIMessage } from '@ai-sdk/ui-utils';
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { CopyButton } from './copy-button.js';
 import { RetryIcon, ThumbDownIcon, ThumbUpIcon } from './icons.js';
 import type { Labels } from './labels.js';
@@ -61,11 +61,19 @@ function AnswerActions({ message, isLast, busy, labels, onRetry, onFeedback }: {
 export function MessageList({ messages, busy, labels, docsBaseUrl, onRetry, onFeedback, footer, empty }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const frame = useRef(0);
 
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  // Reading scrollHeight forces a layout of the whole log; doing it on every streamed update made
+  // layout the main cost of an answer. Once per frame, where the browser lays out anyway.
+  useEffect(() => {
+    if (!pinned.current || frame.current || typeof requestAnimationFrame === 'undefined') return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      const el = scroller.current;
+      if (el && pinned.current) el.scrollTop = el.scrollHeight;
+    });
   });
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
   useEffect(() => {
     if (busy) pinned.current = true;
   }, [busy]);
