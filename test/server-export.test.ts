@@ -200,3 +200,15 @@ describe('static export jobs over time', () => {
     expect((await after.request(link.bundleUrl)).status).toBe(200);
   });
 });
+
+describe('bundle links', () => {
+  it('are the shortest relative path between two bundle files', async () => {
+    const { relativeFrom } = await import('../src/server/export/site-export.js');
+    expect(relativeFrom('guides/react.html', 'guides/page-context.html')).toBe('page-context.html');
+    expect(relativeFrom('guides/react.html', 'index.html')).toBe('../index.html');
+    expect(relativeFrom('index.html', 'guides/react.html')).toBe('guides/react.html');
+    expect(relativeFrom('v1/guides/configuration.html', 'guides/configuration.html')).toBe('../../guides/configuration.html');
+    expect(relativeFrom('a/b/c.html', 'a/d/e.html')).toBe('../d/e.html');
+    expect(relativeFrom('guides/react.html', 'images/how-it-works.svg')).toBe('../images/how-it-works.svg');
+  });
+});

@@ -187,14 +187,26 @@ function createApi(): DocsAssistantApi {
     document.addEventListener('keydown', onKey);
     self.cleanups.push(() => document.removeEventListener('keydown', onKey));
 
-    self.cleanups.push(
-      attachPageContext({
-        ...(config.codeBlockSelector ? { codeBlockSelector: config.codeBlockSelector } : {}),
-        ...(config.nonce ? { nonce: config.nonce } : {}),
-        isOwn: (node) => node === host,
-        onAttach: (item) => withChat((chat) => chat.handle.addContext(item)),
-      }),
-    );
+    // Page context waits for an idle moment: its buttons show on hover or focus, and decorating
+    // every code block at load was most of the script tag's cost before first use.
+    const attach = () => {
+      if (instance !== self) return;
+      self.cleanups.push(
+        attachPageContext({
+          ...(config.codeBlockSelector ? { codeBlockSelector: config.codeBlockSelector } : {}),
+          ...(config.nonce ? { nonce: config.nonce } : {}),
+          isOwn: (node) => node === host,
+          onAttach: (item) => withChat((chat) => chat.handle.addContext(item)),
+        }),
+      );
+    };
+    if ('requestIdleCallback' in window) {
+      const id = requestIdleCallback(attach, { timeout: 1000 });
+      self.cleanups.push(() => cancelIdleCallback(id));
+    } else {
+      const timer = setTimeout(attach, 200);
+      self.cleanups.push(() => clearTimeout(timer));
+    }
 
     const idle = setTimeout(() => {
       if ('requestIdleCallback' in window) {

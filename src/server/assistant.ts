@@ -1,4 +1,5 @@
 import { createDataStreamResponse, formatDataStreamPart, type DataStreamWriter } from 'ai';
+import type { DataStreamString } from '@ai-sdk/ui-utils';
 import { ulid } from 'ulid';
 import {
   DEFAULT_RETRIEVAL_PAGE_SIZE,
@@ -100,12 +101,15 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
   const threadId = thread?.threadId ?? ulid(now);
   const messageId = `msg_${ulid(now)}`;
   const record: ThreadRecord = thread ?? { threadId, domain: site.domain, fp: request.fp, createdAt: at, updatedAt: at, turns: [] };
-  // Recorded before streaming, so a follow-up sent the moment the stream ends finds its thread.
-  await deps.threads.save({
-    ...record,
-    updatedAt: at,
-    turns: [...record.turns, { messageId, question, answer: composed.markdown, sources: composed.cited.map((c) => c.path), at }],
-  });
+  // The store records the turn in memory at once (a follow-up sent the moment the stream ends finds
+  // it); the disk write runs alongside the stream instead of delaying its first byte.
+  const saved = deps.threads
+    .save({
+      ...record,
+      updatedAt: at,
+      turns: [...record.turns, { messageId, question, answer: composed.markdown, sources: composed.cited.map((c) => c.path), at }],
+    })
+    .catch((error: unknown) => console.error('[docs-assistant] could not save thread', threadId, error));
 
   const toolCallId = `call_${ulid(now)}`;
   const terms = site.retriever.terms(query);
@@ -128,20 +132,31 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
 
   const usage = { promptTokens: Math.ceil(query.length / 4), completionTokens: Math.ceil(composed.markdown.length / 4) };
   const execute = async (stream: DataStreamWriter) => {
-    stream.write(formatDataStreamPart('start_step', { messageId }));
-    stream.write(formatDataStreamPart('tool_call', { toolCallId, toolName: 'search', args: { query, ...searchOptions } }));
-    stream.write(formatDataStreamPart('tool_result', { toolCallId, result: results }));
-    stream.write(formatDataStreamPart('finish_step', { finishReason: 'tool-calls', usage, isContinued: false }));
-    stream.write(formatDataStreamPart('start_step', { messageId }));
-    stream.write(formatDataStreamPart('reasoning', reasoning));
-    for (const page of composed.cited) {
-      stream.writeSource({ sourceType: 'url', id: page.path, url: page.url, title: page.title });
-    }
-    for (const chunk of chunkText(composed.markdown)) {
-      if (deps.chunkDelayMs > 0) await sleep(deps.chunkDelayMs);
-      stream.write(formatDataStreamPart('text', chunk));
-    }
-    stream.write(formatDataStreamPart('finish_step', { finishReason: 'stop', usage, isContinued: false }));
+    // Every line comes from the SDK's encoder. Unpaced, the lines before the finish go out as one
+    // write: the answer is known up front, and one socket write per 48-character part made the
+    // HTTP plumbing, not the search, the main cost of an answer.
+    const lines: DataStreamString[] = [];
+    const emit = async (line: DataStreamString) => {
+      if (deps.chunkDelayMs > 0) {
+        await sleep(deps.chunkDelayMs);
+        stream.write(line);
+      } else lines.push(line);
+    };
+    lines.push(
+      formatDataStreamPart('start_step', { messageId }),
+      formatDataStreamPart('tool_call', { toolCallId, toolName: 'search', args: { query, ...searchOptions } }),
+      formatDataStreamPart('tool_result', { toolCallId, result: results }),
+      formatDataStreamPart('finish_step', { finishReason: 'tool-calls', usage, isContinued: false }),
+      formatDataStreamPart('start_step', { messageId }),
+      formatDataStreamPart('reasoning', reasoning),
+      ...composed.cited.map((page) => formatDataStreamPart('source', { sourceType: 'url', id: page.path, url: page.url, title: page.title })),
+    );
+    if (deps.chunkDelayMs > 0) stream.write(lines.splice(0).join('') as DataStreamString);
+    for (const chunk of chunkText(composed.markdown)) await emit(formatDataStreamPart('text', chunk));
+    lines.push(formatDataStreamPart('finish_step', { finishReason: 'stop', usage, isContinued: false }));
+    stream.write(lines.join('') as DataStreamString);
+    // The thread is on disk before the answer is declared finished, so it survives a restart.
+    await saved;
     // SPEC §6: the finish event carries threadId. The SDK type has no such key; the wire does.
     stream.write(formatDataStreamPart('finish_message', { finishReason: 'stop', usage, threadId } as Parameters<typeof formatDataStreamPart<'finish_message'>>[1]));
   };

@@ -44,18 +44,25 @@ const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/|#)/i;
  * Site-absolute and relative links and images in the Markdown (`/guides/x#y`, `../api/errors`,
  * `/images/a.png`) go through the page's link strategy; external links, anchors and schemes stay.
  */
-function rehypeLinks(page: DocPage, site: DocsSite, links: LinkStrategy) {
-  // Relative links resolve against the folder of the page's source file, as on any static host.
-  const folder = `http://site/${page.file.split('/').slice(0, -1).map((part) => `${part}/`).join('')}`;
-  const resolve = (raw: string): string | undefined => {
-    if (EXTERNAL.test(raw)) return undefined;
-    const [pathPart = '', hash] = raw.split('#', 2);
-    const absolute = decodeURI(new URL(pathPart, folder).pathname);
-    const pagePath = absolute.replace(/\.(md|mdx|html)$/i, '').replace(/\/index$/, '').replace(/(.)\/+$/, '$1');
-    const suffix = hash ? `#${hash}` : '';
-    return site.byPath.has(pagePath) ? links.page(pagePath) + suffix : links.file(absolute) + suffix;
-  };
-  return (tree: Root) => {
+interface RenderData {
+  page: DocPage;
+  site: DocsSite;
+  links: LinkStrategy;
+}
+
+function rehypeLinks() {
+  return (tree: Root, file: { data: unknown }) => {
+    const { page, site, links } = file.data as RenderData;
+    // Relative links resolve against the folder of the page's source file, as on any static host.
+    const folder = `http://site/${page.file.split('/').slice(0, -1).map((part) => `${part}/`).join('')}`;
+    const resolve = (raw: string): string | undefined => {
+      if (EXTERNAL.test(raw)) return undefined;
+      const [pathPart = '', hash] = raw.split('#', 2);
+      const absolute = decodeURI(new URL(pathPart, folder).pathname);
+      const pagePath = absolute.replace(/\.(md|mdx|html)$/i, '').replace(/\/index$/, '').replace(/(.)\/+$/, '$1');
+      const suffix = hash ? `#${hash}` : '';
+      return site.byPath.has(pagePath) ? links.page(pagePath) + suffix : links.file(absolute) + suffix;
+    };
     visit(tree, 'element', (node: Element) => {
       const attribute = node.tagName === 'a' ? 'href' : node.tagName === 'img' ? 'src' : undefined;
       const value = attribute ? node.properties?.[attribute] : undefined;
@@ -68,20 +75,22 @@ function rehypeLinks(page: DocPage, site: DocsSite, links: LinkStrategy) {
 /**
  * Markdown → HTML with the same unified/remark stack the widget uses (remark-parse, remark-gfm,
  * remark-rehype). Raw HTML in the source is dropped, never passed through; code is highlighted here,
- * at build time, so pages need no script for it.
+ * at build time, so pages need no script for it. Built once, so highlight.js registers its grammars
+ * once rather than per page (which made a 1,000-page export spend most of its time there).
  */
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkRehype)
+  .use(rehypeSlug)
+  .use(rehypeHighlight, { detect: false })
+  .use(rehypeLinks)
+  .use(rehypeStringify)
+  .freeze();
+
 export function renderMarkdown(page: DocPage, site: DocsSite, links: LinkStrategy): string {
-  return String(
-    unified()
-      .use(remarkParse)
-      .use(remarkGfm)
-      .use(remarkRehype)
-      .use(rehypeSlug)
-      .use(rehypeHighlight, { detect: false })
-      .use(() => rehypeLinks(page, site, links))
-      .use(rehypeStringify)
-      .processSync(page.markdown),
-  );
+  const data: RenderData = { page, site, links };
+  return String(processor.processSync({ value: page.markdown, data: data as unknown as Record<string, unknown> }));
 }
 
 export const DOCS_CSS = `

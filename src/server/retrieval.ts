@@ -43,7 +43,8 @@ export function createRetriever(site: DocsSite): Retriever {
     fields: ['pageTitle', 'heading', 'text', 'codeText'],
     idField: 'id',
     processTerm,
-    searchOptions: { boost: { pageTitle: 2, heading: 2.5, text: 1, codeText: 0.6 }, prefix: true, fuzzy: 0.15 },
+    // Fuzzy matching is the costly part of a search; short terms gain little from it.
+    searchOptions: { boost: { pageTitle: 2, heading: 2.5, text: 1, codeText: 0.6 }, prefix: true, fuzzy: (term) => (term.length > 4 ? 0.15 : false) },
   });
   for (const page of site.pages) {
     for (const section of page.sections) {

@@ -20,6 +20,7 @@ export interface ThreadRecord {
 
 export interface ThreadStore {
   get(threadId: string): Promise<ThreadRecord | undefined>;
+  /** Records the thread in memory at once; the promise settles when it is on disk. */
   save(thread: ThreadRecord): Promise<void>;
 }
 

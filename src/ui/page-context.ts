@@ -92,6 +92,8 @@ export function attachPageContext(options: PageContextOptions): () => void {
       options.onAttach({ type: 'code', value: code.replace(/\n$/, ''), path: pathOf(), elementId: block.id });
     });
     block.prepend(host);
+    // Decorated while the pointer already rests on the block: no mouseenter will come.
+    if (block.matches(':hover')) show();
     decorated.set(block, {
       host,
       cleanup: () => {

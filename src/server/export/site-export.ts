@@ -1,6 +1,6 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { createSite, normalizePagePath, type DocPage, type DocsSite } from '../docs.js';
 import { DOCS_CSS, escapeHtml, renderDocsPage, type LinkStrategy } from '../render.js';
@@ -10,9 +10,16 @@ export function htmlFileOf(path: string): string {
   return path === '/' ? 'index.html' : `${path.slice(1)}.html`;
 }
 
-function relativeFrom(fromFile: string, toFile: string): string {
-  const rel = posix.relative(posix.dirname(fromFile), toFile);
-  return rel || posix.basename(toFile);
+/**
+ * The href from one bundle file to another (`guides/a.html` → `../index.html`). String work only:
+ * every page links every other page in its sidebar, so path.relative made big exports quadratic.
+ */
+export function relativeFrom(fromFile: string, toFile: string): string {
+  const from = fromFile.split('/').slice(0, -1);
+  const to = toFile.split('/');
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  return '../'.repeat(from.length - common) + to.slice(common).join('/');
 }
 
 const SEARCH_FIELDS = ['title', 'heading', 'text'];
@@ -112,6 +119,7 @@ export async function exportSite(site: DocsSite, options: ExportSiteOptions): Pr
     }
   }
 
+  const folders = new Set<string>();
   for (const [done, page] of selected.entries()) {
     const file = htmlFileOf(page.path);
     const links: LinkStrategy = {
@@ -128,7 +136,11 @@ export async function exportSite(site: DocsSite, options: ExportSiteOptions): Pr
         `<script src="${asset('minisearch.js')}"></script><script src="${asset('search-index.js')}"></script>` +
         `<script src="${asset('search.js')}" data-root="${escapeHtml(root)}"></script>`,
     });
-    await mkdir(dirname(join(outDir, file)), { recursive: true });
+    const folder = dirname(join(outDir, file));
+    if (!folders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      folders.add(folder);
+    }
     await writeFile(join(outDir, file), html);
     await options.onProgress?.({ done: done + 1, total: selected.length });
     // Let the server answer other requests between pages of a big site.
