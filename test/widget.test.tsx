@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEMO } from '../src/server/config.js';
 import { DocsAssistant, type AssistantHandle, type DocsAssistantProps } from '../src/index.js';
 import { demoApp, type TestApp } from './helpers/server.js';
-import { everyPartStream, finish, part, streamResponse } from './helpers/streams.js';
+import { everyPartStream, finish, gatedStream, part, streamResponse } from './helpers/streams.js';
 
 interface Sent {
   url: string;
@@ -295,20 +295,8 @@ describe('controls', () => {
   });
 
   it('stops a streaming answer with the Stop button', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const { fetch } = recorder(() => {
-      const encoder = new TextEncoder();
-      return new Response(
-        new ReadableStream({
-          async start(controller) {
-            controller.enqueue(encoder.encode(part('text', 'Streaming slowly…')));
-            await gate;
-            controller.close();
-          },
-        }),
-      );
-    });
+    const stream = gatedStream([part('text', 'Streaming slowly…')]);
+    const { fetch } = recorder(stream.response);
     renderWidget({ fetch });
     await ask('slow?');
     const stop = await screen.findByRole('button', { name: 'Stop' });
@@ -317,7 +305,7 @@ describe('controls', () => {
     await waitFor(() => expect(screen.getByRole('dialog').dataset.status).toBe('ready'));
     expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
     expect(within(log()).getByText('Streaming slowly…')).toBeTruthy();
-    release();
+    stream.release();
   });
 
   it('reports feedback, copies answers, and starts a new conversation that forgets the thread', async () => {
@@ -349,21 +337,8 @@ describe('controls', () => {
   });
 
   it('announces an answer once when it starts and once when it ends, not per token', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const { fetch } = recorder(() => {
-      const encoder = new TextEncoder();
-      return new Response(
-        new ReadableStream({
-          async start(controller) {
-            for (const word of ['One ', 'two ', 'three.']) controller.enqueue(encoder.encode(part('text', word)));
-            await gate;
-            controller.enqueue(encoder.encode(finish()));
-            controller.close();
-          },
-        }),
-      );
-    });
+    const stream = gatedStream(['One ', 'two ', 'three.'].map((word) => part('text', word)), [finish()]);
+    const { fetch } = recorder(stream.response);
     renderWidget({ fetch });
     const status = screen.getByRole('status');
     const seen: string[] = [];
@@ -372,7 +347,7 @@ describe('controls', () => {
     await ask('How do I install it?');
     await waitFor(() => expect(within(log()).getByText('One two three.')).toBeTruthy());
     expect(status.textContent).toBe('Answering…');
-    release();
+    stream.release();
     await waitFor(() => expect(status.textContent).toBe('Answer ready.'));
     observer.disconnect();
     expect(seen).toEqual(['Answering…', 'Answer ready.']);

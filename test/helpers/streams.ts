@@ -45,3 +45,22 @@ export function everyPartStream(): string[] {
     finish(),
   ];
 }
+
+/** A stream that sends `head` at once and `tail` (then closes) only when `release()` is called. */
+export function gatedStream(head: string[], tail: string[] = []) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const encoder = new TextEncoder();
+  const response = () =>
+    new Response(
+      new ReadableStream({
+        async start(controller) {
+          for (const line of head) controller.enqueue(encoder.encode(line));
+          await gate;
+          for (const line of tail) controller.enqueue(encoder.encode(line));
+          controller.close();
+        },
+      }),
+    );
+  return { response, release: () => release() };
+}
