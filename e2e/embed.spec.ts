@@ -66,6 +66,8 @@ test.describe('script tag', () => {
     await page.goto(PAGE);
     await page.keyboard.press('Control+i');
     await expect(dialog(page)).toBeVisible();
+    // Focus moves in with the dialog's effects, which also attach its Escape handling.
+    await expect(input(page)).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(dialog(page)).toBeHidden();
     await page.goto(`${PAGE}?assistant`);
