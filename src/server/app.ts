@@ -97,10 +97,11 @@ export function createApp(options: AppOptions = {}) {
   );
   const docsSite = options.sites?.[0];
 
-  // Without a data folder, jobs and bundles still need disk: a private temporary folder.
-  const exportDir = options.dataDir ? join(options.dataDir, 'exports') : mkdtempSync(join(tmpdir(), 'docs-assistant-exports-'));
+  // Without a data folder, jobs and bundles still need disk: a private temporary folder, made when
+  // the first job starts.
+  const exportDir = options.dataDir ? join(options.dataDir, 'exports') : () => mkdtempSync(join(tmpdir(), 'docs-assistant-exports-'));
   const exportService = createExportService({ dir: exportDir, now, site: (domain) => sites.get(domain)?.docs, ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}) });
-  const signer = (options.dataDir ? loadSigningKey(join(exportDir, '.signing-key')) : Promise.resolve(randomBytes(32))).then(createSigner);
+  const signer = (typeof exportDir === 'string' ? loadSigningKey(join(exportDir, '.signing-key')) : Promise.resolve(randomBytes(32))).then(createSigner);
 
   const originOf = (c: Context) => options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
   const pageUrlFor = (c: Context) => (section: DocSection) =>

@@ -17,8 +17,8 @@ const JOB_ID = /^se_[0-9A-HJKMNP-TV-Z]{26}$/;
 export const isJobId = (value: string) => JOB_ID.test(value);
 
 export interface ExportServiceOptions {
-  /** Where jobs and bundles live (survives restarts). */
-  dir: string;
+  /** Where jobs and bundles live (survives restarts); a function makes a folder only when a job starts. */
+  dir: string | (() => string);
   now: () => number;
   /** Sites by domain. */
   site(domain: string): DocsSite | undefined;
@@ -37,7 +37,9 @@ export function publicJob(job: JobRecord): Job {
  * domain at a time (so one huge site cannot hold every slot), persisted as one JSON file per job.
  */
 export function createExportService(options: ExportServiceOptions) {
-  const { dir, now } = options;
+  const { now } = options;
+  let madeDir: string | undefined;
+  const dir = () => (typeof options.dir === 'string' ? options.dir : (madeDir ??= options.dir()));
   const concurrency = options.concurrency ?? 2;
   const jobs = new Map<string, JobRecord>();
   const queue: string[] = [];
@@ -45,7 +47,7 @@ export function createExportService(options: ExportServiceOptions) {
   const runningDomains = new Set<string>();
   const waiters: (() => void)[] = [];
 
-  const jobDir = (jobId: string) => join(dir, jobId);
+  const jobDir = (jobId: string) => join(dir(), jobId);
   const bundlePath = (jobId: string) => join(jobDir(jobId), 'bundle.tar.gz');
   const at = () => new Date(now()).toISOString();
 
@@ -115,11 +117,13 @@ export function createExportService(options: ExportServiceOptions) {
 
   /** Jobs found on disk: queued ones run again; one that was running when the server stopped failed. */
   async function recover(): Promise<void> {
-    await mkdir(dir, { recursive: true });
-    for (const entry of await readdir(dir)) {
+    // A folder made on demand is new: there is nothing in it to recover.
+    if (typeof options.dir !== 'string') return;
+    await mkdir(options.dir, { recursive: true });
+    for (const entry of await readdir(options.dir)) {
       if (!isJobId(entry)) continue;
       try {
-        const job = JSON.parse(await readFile(join(dir, entry, 'job.json'), 'utf8')) as JobRecord;
+        const job = JSON.parse(await readFile(join(options.dir, entry, 'job.json'), 'utf8')) as JobRecord;
         jobs.set(job.jobId, job);
         if (job.status === 'running') {
           await update(job, { status: 'failed', error: 'The server stopped while this export was running. Start a new export.' });
