@@ -313,6 +313,11 @@ describe('docs pages', () => {
     const react = await (await app.request('http://test/docs/guides/react')).text();
     expect(react).toContain('href="/docs/guides/page-context"');
     expect(react).toContain('aria-current="page"');
+    for (const broken of ['http://test/docs/%E0%A4%A', 'http://test/react/%ZZ']) {
+      const response = await app.request(broken);
+      expect(response.status, broken).toBe(404);
+      expect(await response.json()).toMatchObject({ error: 'not_found' });
+    }
     const missing = await app.request('http://test/docs/nope');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: 'not_found' });

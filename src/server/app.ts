@@ -189,7 +189,13 @@ export function createApp(options: AppOptions = {}) {
 
   async function servePage(c: Context, basePath: string, extras: { head?: string; bodyEnd?: string }): Promise<Response> {
     if (!docsSite) return errorResponse('not_found', 'No docs site is configured.');
-    const sitePath = decodeURIComponent(c.req.path).slice(basePath.length) || '/';
+    let sitePath: string;
+    try {
+      sitePath = decodeURIComponent(c.req.path).slice(basePath.length) || '/';
+    } catch {
+      // A malformed %-escape names no page: 404, not the 500 a thrown URIError would give.
+      return errorResponse('not_found', 'There is no docs page at this address.');
+    }
     // Images and other files of the docs folder, by the list made at load (never an arbitrary path).
     if (docsSite.docs.dir && docsSite.docs.files.includes(sitePath)) {
       const file = await readStatic(docsSite.docs.dir, sitePath.slice(1));
