@@ -125,11 +125,27 @@ const groupRank = (group: string) => {
   return index < 0 ? GROUP_ORDER.length : index;
 };
 
+const groupsBySite = new WeakMap<DocsSite, [string, DocPage[]][]>();
+
+/** The sidebar's groups depend on the site only: computed once, not once per rendered page. */
+function sidebarGroups(site: DocsSite): [string, DocPage[]][] {
+  let groups = groupsBySite.get(site);
+  if (!groups) {
+    const byName = new Map<string, DocPage[]>();
+    for (const page of site.pages) {
+      const name = groupOf(page);
+      const list = byName.get(name);
+      if (list) list.push(page);
+      else byName.set(name, [page]);
+    }
+    groups = [...byName].sort(([a], [b]) => groupRank(a) - groupRank(b));
+    groupsBySite.set(site, groups);
+  }
+  return groups;
+}
+
 function navigation(site: DocsSite, current: DocPage, links: LinkStrategy): string {
-  const groups = new Map<string, DocPage[]>();
-  for (const page of site.pages) groups.set(groupOf(page), [...(groups.get(groupOf(page)) ?? []), page]);
-  return [...groups]
-    .sort(([a], [b]) => groupRank(a) - groupRank(b))
+  return sidebarGroups(site)
     .map(
       ([group, pages]) =>
         `<h2>${escapeHtml(group)}</h2><ul>` +
