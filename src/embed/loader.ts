@@ -51,6 +51,19 @@ function sparkle(): SVGSVGElement {
 const currentScript = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;
 const isApple = typeof navigator !== 'undefined' && /Mac|iPhone|iPad|iPod/i.test(navigator.platform || navigator.userAgent);
 
+/**
+ * Runs `task` when the browser is idle (at the latest after `timeout` ms), or after `fallbackMs`
+ * where requestIdleCallback is missing. Returns what cancels it.
+ */
+function whenIdle(task: () => void, timeout: number, fallbackMs: number): () => void {
+  if ('requestIdleCallback' in window) {
+    const id = requestIdleCallback(task, { timeout });
+    return () => cancelIdleCallback(id);
+  }
+  const timer = setTimeout(task, fallbackMs);
+  return () => clearTimeout(timer);
+}
+
 interface Instance {
   config: EmbedConfig;
   host: HTMLElement;
@@ -200,21 +213,14 @@ function createApi(): DocsAssistantApi {
         }),
       );
     };
-    if ('requestIdleCallback' in window) {
-      const id = requestIdleCallback(attach, { timeout: 1000 });
-      self.cleanups.push(() => cancelIdleCallback(id));
-    } else {
-      const timer = setTimeout(attach, 200);
-      self.cleanups.push(() => clearTimeout(timer));
-    }
+    self.cleanups.push(whenIdle(attach, 1000, 200));
 
-    const idle = setTimeout(() => {
-      if ('requestIdleCallback' in window) {
-        const id = requestIdleCallback(preload, { timeout: IDLE_PRELOAD_MS });
-        self.cleanups.push(() => cancelIdleCallback(id));
-      } else preload();
-    }, IDLE_PRELOAD_MS);
-    self.cleanups.push(() => clearTimeout(idle));
+    let cancelPreload = () => {};
+    const settle = setTimeout(() => (cancelPreload = whenIdle(preload, IDLE_PRELOAD_MS, 0)), IDLE_PRELOAD_MS);
+    self.cleanups.push(() => {
+      clearTimeout(settle);
+      cancelPreload();
+    });
 
     // `?assistant` opens the assistant; `?assistant=question` asks it.
     const param = new URLSearchParams(location.search).get('assistant');
