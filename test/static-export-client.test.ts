@@ -81,7 +81,7 @@ describe('static export client', () => {
     const bundle = await client.generateBundle(job.jobId);
     const dir = await tempDir();
     await expect(client.downloadBundle(bundle.bundleUrl, join(dir, 'a.tar.gz'), { expectedSize: bundle.sizeBytes + 1 })).rejects.toMatchObject({ code: 'size_mismatch' });
-    await expect(client.downloadBundle(bundle.bundleUrl.replace(/signature=./, 'signature=0'), join(dir, 'b.tar.gz'))).rejects.toMatchObject({ status: 403, code: 'link_invalid' });
+    await expect(client.downloadBundle(bundle.bundleUrl.replace(/signature=(.)/, (_, c: string) => `signature=${c === '0' ? '1' : '0'}`), join(dir, 'b.tar.gz'))).rejects.toMatchObject({ status: 403, code: 'link_invalid' });
     expect(await readdir(dir)).toEqual([]);
   });
 });
