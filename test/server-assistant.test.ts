@@ -34,6 +34,16 @@ describe('assistant answers on the wire', () => {
     expect(codes.filter((c) => c === '0').length).toBeGreaterThan(3);
   });
 
+  it('sends the same parts in the same order when the text is paced (as npm start does)', async () => {
+    const codes = async (chunkDelayMs: number) => {
+      const raw = await (await post(await demoApp({ chunkDelayMs }), askBody('How do I install it?'))).text();
+      return raw.split('\n').filter(Boolean).map((line) => line.slice(0, line.indexOf(':'))).join(' ');
+    };
+    const paced = await codes(1);
+    expect(paced).toBe(await codes(0));
+    expect(paced).toMatch(/^f 9 a e f g h( h)*( 0){4,} e d$/);
+  });
+
   it('answers from the docs with quotes, links and fenced code, and cites real pages', async () => {
     const app = await demoApp();
     const parts = await readStream(await post(app, askBody('How do I install it from npm?')));

@@ -136,11 +136,8 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
     // write: the answer is known up front, and one socket write per 48-character part made the
     // HTTP plumbing, not the search, the main cost of an answer.
     const lines: DataStreamString[] = [];
-    const emit = async (line: DataStreamString) => {
-      if (deps.chunkDelayMs > 0) {
-        await sleep(deps.chunkDelayMs);
-        stream.write(line);
-      } else lines.push(line);
+    const flush = () => {
+      if (lines.length) stream.write(lines.splice(0).join('') as DataStreamString);
     };
     lines.push(
       formatDataStreamPart('start_step', { messageId }),
@@ -151,10 +148,15 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
       formatDataStreamPart('reasoning', reasoning),
       ...composed.cited.map((page) => formatDataStreamPart('source', { sourceType: 'url', id: page.path, url: page.url, title: page.title })),
     );
-    if (deps.chunkDelayMs > 0) stream.write(lines.splice(0).join('') as DataStreamString);
-    for (const chunk of chunkText(composed.markdown)) await emit(formatDataStreamPart('text', chunk));
+    for (const chunk of chunkText(composed.markdown)) {
+      if (deps.chunkDelayMs > 0) {
+        flush();
+        await sleep(deps.chunkDelayMs);
+      }
+      lines.push(formatDataStreamPart('text', chunk));
+    }
     lines.push(formatDataStreamPart('finish_step', { finishReason: 'stop', usage, isContinued: false }));
-    stream.write(lines.join('') as DataStreamString);
+    flush();
     // The thread is on disk before the answer is declared finished, so it survives a restart.
     await saved;
     // SPEC §6: the finish event carries threadId. The SDK type has no such key; the wire does.
