@@ -104,8 +104,8 @@ export function createApp(options: AppOptions = {}) {
   const signer = (typeof exportDir === 'string' ? loadSigningKey(join(exportDir, '.signing-key')) : Promise.resolve(randomBytes(32))).then(createSigner);
 
   const originOf = (c: Context) => options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
-  const pageUrlFor = (c: Context) => (section: DocSection) =>
-    `${originOf(c)}${DOCS_BASE_PATH}${section.pagePath === '/' ? '' : section.pagePath}${section.anchor ? `#${section.anchor}` : ''}`;
+  const docsLinks = prefixedLinks(DOCS_BASE_PATH);
+  const pageUrlFor = (c: Context) => (section: DocSection) => `${originOf(c)}${docsLinks.page(section.pagePath)}${section.anchor ? `#${section.anchor}` : ''}`;
 
   const app = new Hono();
   app.use(

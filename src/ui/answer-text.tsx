@@ -61,7 +61,7 @@ export function AnswerText({ text, labels, docsBaseUrl }: MarkdownProps) {
     if (!module) void loadMarkdown().then(setModule);
   }, [module]);
   const blocks = splitBlocks(text);
-  const limit = Math.min(formatLimit(blocks, formatted), blocks.length);
+  const limit = formatLimit(blocks, formatted);
   useEffect(() => {
     if (!module || limit <= formatted) return;
     // A task per step: the browser paints and handles input between them.

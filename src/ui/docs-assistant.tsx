@@ -57,8 +57,8 @@ export interface AssistantHandle {
   reset(): void;
 }
 
-function supportHref(template: string, threadId: string | undefined): string {
-  if (!threadId) return template.replace(/[?&]?[\w-]*=?\{threadId\}/, '');
+/** The support link is shown only once there is a thread to carry. */
+function supportHref(template: string, threadId: string): string {
   if (template.includes('{threadId}')) return template.replace('{threadId}', encodeURIComponent(threadId));
   return `${template}${template.includes('?') ? '&' : '?'}threadId=${encodeURIComponent(threadId)}`;
 }

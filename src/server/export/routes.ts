@@ -6,11 +6,12 @@ import { authenticate, type Org } from '../auth.js';
 import { normalizePagePath, type DocsSite } from '../docs.js';
 import { errorResponse, readJson } from '../http.js';
 import { isJobId, publicJob, type ExportService } from './jobs.js';
+import type { createSigner } from './signing.js';
 import { selectPages } from './site-export.js';
 
 export interface ExportRouteDeps {
   service: ExportService;
-  signer: Promise<{ sign(jobId: string, expires: number): string; verify(jobId: string, expires: number, signature: string): boolean }>;
+  signer: Promise<ReturnType<typeof createSigner>>;
   orgByKey: Map<string, Org>;
   site(domain: string): { org: string; docs: DocsSite } | undefined;
   now: () => number;
