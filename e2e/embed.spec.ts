@@ -234,6 +234,10 @@ test.describe('script tag', () => {
     expect(box).toEqual({ x: 0, y: 0, width: 375, height: 700 });
     expect(await input(page).evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
     await askQuestion(page, 'How do I install it?');
+    // The reader did not scroll: the finished answer is followed to its end.
+    const scroller = page.locator('.da-scroll');
+    await expect.poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThanOrEqual(2);
+    expect(await scroller.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
     await page.screenshot({ path: 'e2e/screenshots/docs-phone.png' });
   });
 });

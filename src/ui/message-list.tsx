@@ -60,20 +60,35 @@ function AnswerActions({ message, isLast, busy, labels, onRetry, onFeedback }: {
  */
 export function MessageList({ messages, busy, labels, docsBaseUrl, onRetry, onFeedback, footer, empty }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const frame = useRef(0);
 
   // Reading scrollHeight forces a layout of the whole log; doing it on every streamed update made
   // layout the main cost of an answer. Once per frame, where the browser lays out anyway.
-  useEffect(() => {
+  const stickToBottom = useRef(() => {
     if (!pinned.current || frame.current || typeof requestAnimationFrame === 'undefined') return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;
       const el = scroller.current;
       if (el && pinned.current) el.scrollTop = el.scrollHeight;
     });
+  }).current;
+  // Follow the content's size, not this component's renders: an answer also grows when the
+  // Markdown renderer arrives and as formatting catches up, without the list re-rendering.
+  useEffect(() => {
+    if (typeof ResizeObserver === 'undefined' || !content.current) return;
+    const observer = new ResizeObserver(stickToBottom);
+    observer.observe(content.current);
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame.current);
+    };
+  }, [stickToBottom]);
+  useEffect(() => {
+    // Without ResizeObserver (old browsers, jsdom), renders are the best signal there is.
+    if (typeof ResizeObserver === 'undefined') stickToBottom();
   });
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
   useEffect(() => {
     if (busy) pinned.current = true;
   }, [busy]);
@@ -88,44 +103,46 @@ export function MessageList({ messages, busy, labels, docsBaseUrl, onRetry, onFe
         pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight <= PIN_SLACK_PX;
       }}
     >
-      {messages.length === 0 ? (
-        empty
-      ) : (
-        <div role="log" aria-live="off" aria-label={labels.title}>
-          <ol className="da-log">
-            {messages.map((message, index) => {
-              const streaming = busy && index === messages.length - 1 && message.role === 'assistant';
-              if (message.role === 'user') {
+      <div ref={content} className="da-scroll-content">
+        {messages.length === 0 ? (
+          empty
+        ) : (
+          <div role="log" aria-live="off" aria-label={labels.title}>
+            <ol className="da-log">
+              {messages.map((message, index) => {
+                const streaming = busy && index === messages.length - 1 && message.role === 'assistant';
+                if (message.role === 'user') {
+                  return (
+                    <li key={index} className="da-message" data-role="user">
+                      <span className="da-visually-hidden">{labels.you}: </span>
+                      <p className="da-user-text">{message.content}</p>
+                    </li>
+                  );
+                }
+                if (message.role !== 'assistant') return null;
                 return (
-                  <li key={index} className="da-message" data-role="user">
-                    <span className="da-visually-hidden">{labels.you}: </span>
-                    <p className="da-user-text">{message.content}</p>
+                  <li key={index} className="da-message" data-role="assistant" data-state={streaming ? 'streaming' : 'done'}>
+                    <span className="da-visually-hidden">{labels.assistant}: </span>
+                    <MessageParts message={message} labels={labels} docsBaseUrl={docsBaseUrl} />
+                    <Citations citations={citationsOf(message, docsBaseUrl)} labels={labels} />
+                    {!streaming && (
+                      <AnswerActions
+                        message={message}
+                        isLast={index === lastAssistant && index === messages.length - 1}
+                        busy={busy}
+                        labels={labels}
+                        onRetry={onRetry}
+                        onFeedback={(value) => onFeedback(message, value)}
+                      />
+                    )}
                   </li>
                 );
-              }
-              if (message.role !== 'assistant') return null;
-              return (
-                <li key={index} className="da-message" data-role="assistant" data-state={streaming ? 'streaming' : 'done'}>
-                  <span className="da-visually-hidden">{labels.assistant}: </span>
-                  <MessageParts message={message} labels={labels} docsBaseUrl={docsBaseUrl} />
-                  <Citations citations={citationsOf(message, docsBaseUrl)} labels={labels} />
-                  {!streaming && (
-                    <AnswerActions
-                      message={message}
-                      isLast={index === lastAssistant && index === messages.length - 1}
-                      busy={busy}
-                      labels={labels}
-                      onRetry={onRetry}
-                      onFeedback={(value) => onFeedback(message, value)}
-                    />
-                  )}
-                </li>
-              );
-            })}
-          </ol>
-        </div>
-      )}
-      {footer}
+              })}
+            </ol>
+          </div>
+        )}
+        {footer}
+      </div>
     </div>
   );
 }
