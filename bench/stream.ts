@@ -34,23 +34,58 @@ function chunks(text: string): string[] {
   return out;
 }
 
-async function startServer(answer: () => string): Promise<{ server: Server; url: string }> {
-  const baseline = await build({ entryPoints: [join(ROOT, 'bench/baseline.tsx')], bundle: true, minify: true, write: false, format: 'iife', jsx: 'automatic', define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent', absWorkingDir: ROOT });
+/** How the answer reaches the browser: a write per 50-character chunk, or all of it in one write. */
+export type Delivery = 'chunks' | 'burst';
+
+/** The pages compared, each fed the same stream in the same browser. */
+export const PAGES = ['ours', 'ours-react', 'cookbook', 'streamdown'] as const;
+export type PageName = (typeof PAGES)[number];
+
+async function bundle(entry: string, splitting: boolean) {
+  const result = await build({
+    entryPoints: [join(ROOT, 'bench/pages', entry)],
+    bundle: true,
+    minify: true,
+    write: false,
+    format: splitting ? 'esm' : 'iife',
+    splitting,
+    outdir: '/out',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'silent',
+    absWorkingDir: ROOT,
+  });
+  return result.outputFiles.filter((file) => file.path.endsWith('.js'));
+}
+
+async function startServer(answer: () => { text: string; delivery: Delivery }): Promise<{ server: Server; url: string }> {
   const files: Record<string, [string, Buffer | string]> = {
     '/embed/docs-assistant.js': ['text/javascript', await readFile(join(ROOT, 'dist/embed/docs-assistant.js'))],
     '/embed/docs-assistant.chat.js': ['text/javascript', await readFile(join(ROOT, 'dist/embed/docs-assistant.chat.js'))],
-    '/baseline.js': ['text/javascript', Buffer.from(baseline.outputFiles[0]!.contents)],
+    '/styles.css': ['text/css', await readFile(join(ROOT, 'dist/styles.css'))],
     '/ours.html': ['text/html', '<!doctype html><html><body><main><h1>Docs</h1></main><script src="/embed/docs-assistant.js" data-domain="bench" data-base-url="/" data-theme="light"></script></body></html>'],
-    '/baseline.html': ['text/html', '<!doctype html><html><body><main><h1>Docs</h1></main><div id="root"></div><script src="/baseline.js"></script></body></html>'],
+    '/ours-react.html': ['text/html', '<!doctype html><html><head><link rel="stylesheet" href="/styles.css"></head><body><main><h1>Docs</h1></main><div id="root"></div><script type="module" src="/pages/ours-react.js"></script></body></html>'],
   };
+  for (const file of await bundle('ours-react.tsx', true)) files[`/pages/${file.path.slice('/out/'.length)}`] = ['text/javascript', Buffer.from(file.contents)];
+  for (const name of ['cookbook', 'streamdown']) {
+    files[`/pages/${name}.js`] = ['text/javascript', Buffer.from((await bundle(`${name}.tsx`, false))[0]!.contents)];
+    files[`/${name}.html`] = ['text/html', `<!doctype html><html><body><main><h1>Docs</h1></main><div id="root"></div><script src="/pages/${name}.js"></script></body></html>`];
+  }
   const server = createServer(async (req, res) => {
     if (req.method === 'POST' && req.url?.endsWith('/message')) {
       for await (const _ of req) void _;
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Vercel-AI-Data-Stream': 'v1', 'X-Thread-Id': '01JBENCH000000000000000000' });
-      // As fast as possible, but each chunk its own write, as a model's tokens arrive.
-      for (const piece of chunks(answer())) {
-        res.write(formatDataStreamPart('text', piece));
-        await new Promise((r) => setImmediate(r));
+      const { text, delivery } = answer();
+      const parts = chunks(text).map((piece) => formatDataStreamPart('text', piece));
+      if (delivery === 'burst') {
+        // The whole answer in one write: a proxy that buffers, or a model far faster than the page.
+        res.write(parts.join(''));
+      } else {
+        // As fast as possible, but each chunk its own write, as a model's tokens arrive.
+        for (const part of parts) {
+          res.write(part);
+          await new Promise((r) => setImmediate(r));
+        }
       }
       res.end(formatDataStreamPart('finish_message', { finishReason: 'stop' }));
       return;
@@ -139,42 +174,55 @@ async function measure(page: Page, url: string, ask: (page: Page) => Promise<voi
 
 const QUESTION = 'Show me the whole configuration reference';
 
-async function ours(page: Page, url: string) {
-  return measure(
-    page,
-    `${url}/ours.html`,
-    (p) => p.evaluate((q) => (window as unknown as { DocsAssistant: { ask(q: string): void } }).DocsAssistant.ask(q), QUESTION),
-    async (p) => {
-      // Open first, so loading the chat code is not counted as streaming cost.
-      await p.evaluate(() => (window as unknown as { DocsAssistant: { open(): void } }).DocsAssistant.open());
-      await p.locator('.da-dialog').waitFor();
-      await p.waitForTimeout(500);
-    },
-  );
+const ask = (p: Page) => p.evaluate((q) => (window as unknown as { DocsAssistant: { ask(q: string): void } }).DocsAssistant.ask(q), QUESTION);
+// Open first, so loading the chat code and the Markdown renderer is not counted as streaming cost.
+const openOurs = async (p: Page) => {
+  await p.waitForFunction(() => typeof (window as unknown as { DocsAssistant?: { open?: unknown } }).DocsAssistant?.open === 'function');
+  await p.evaluate(() => (window as unknown as { DocsAssistant: { open(): void } }).DocsAssistant.open());
+  await p.locator('.da-dialog').waitFor();
+  await p.waitForTimeout(500);
+};
+const askBaseline = (p: Page) => p.evaluate((q) => (window as unknown as { __ask(q: string): void }).__ask(q), QUESTION);
+const baselineReady = (p: Page) => p.waitForFunction(() => typeof (window as unknown as { __ask?: unknown }).__ask === 'function').then(() => undefined);
+
+const RUNNERS: Record<PageName, [(p: Page) => Promise<unknown>, (p: Page) => Promise<void>]> = {
+  ours: [ask, openOurs],
+  'ours-react': [ask, openOurs],
+  cookbook: [askBaseline, baselineReady],
+  streamdown: [askBaseline, baselineReady],
+};
+
+export interface StreamCase {
+  chars: number;
+  delivery: Delivery;
+  pages: readonly PageName[];
 }
 
-async function baseline(page: Page, url: string) {
-  return measure(
-    page,
-    `${url}/baseline.html`,
-    (p) => p.evaluate((q) => (window as unknown as { __ask(q: string): void }).__ask(q), QUESTION),
-    (p) => p.waitForFunction(() => typeof (window as unknown as { __ask?: unknown }).__ask === 'function').then(() => undefined),
-  );
+export interface StreamResult {
+  name: PageName;
+  chars: number;
+  delivery: Delivery;
+  run: number;
+  figures: StreamFigures;
 }
 
-export async function runStreamBench(sizes: { chars: number; baseline: boolean }[]) {
-  let current = '';
+/** Every case, `runs` times over; within a round each page runs once per case, so noise hits all alike. */
+export async function runStreamBench(cases: StreamCase[], runs = 1): Promise<StreamResult[]> {
+  let current: { text: string; delivery: Delivery } = { text: '', delivery: 'chunks' };
   const { server, url } = await startServer(() => current);
   const browser = await launchChromium();
-  const results: { name: string; chars: number; figures: StreamFigures }[] = [];
+  const results: StreamResult[] = [];
   try {
-    for (const { chars, baseline: withBaseline } of sizes) {
-      current = makeAnswer(chars);
-      for (const [name, run] of [['ours', ours], ...(withBaseline ? [['baseline', baseline] as const] : [])] as const) {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-        const page = await context.newPage();
-        results.push({ name, chars, figures: await run(page, url) });
-        await context.close();
+    for (let run = 0; run < runs; run++) {
+      for (const { chars, delivery, pages } of cases) {
+        current = { text: makeAnswer(chars), delivery };
+        for (const name of pages) {
+          const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+          const page = await context.newPage();
+          const [askPage, prepare] = RUNNERS[name];
+          results.push({ name, chars, delivery, run, figures: await measure(page, `${url}/${name}.html`, (p) => askPage(p).then(() => undefined), prepare) });
+          await context.close();
+        }
       }
     }
   } finally {
@@ -184,21 +232,46 @@ export async function runStreamBench(sizes: { chars: number; baseline: boolean }
   return results;
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * `node bench/run.mjs stream`; environment: BENCH_RUNS (default 3), BENCH_PAGES (comma list, default
+ * all), BENCH_SIZES (default 50000,200000), BENCH_DELIVERY (default chunks,burst).
+ */
 export async function main(): Promise<void> {
-  const results = await runStreamBench([
-    { chars: 50_000, baseline: true },
-    { chars: 200_000, baseline: false },
-  ]);
-  console.log(`\nStreaming a Markdown answer in ${CHUNK}-character chunks, Chromium (CDP metrics)\n`);
-  console.log(`${'page'.padEnd(10)}${'chars'.padStart(9)}${'task ms'.padStart(10)}${'script ms'.padStart(11)}${'longest'.padStart(9)}${'>50ms'.padStart(7)}${'frames'.padStart(8)}${'byte→text'.padStart(11)}${'byte→formatted'.padStart(16)}${'heap MB'.padStart(9)}`);
-  for (const { name, chars, figures: f } of results) {
-    console.log(`${name.padEnd(10)}${String(chars).padStart(9)}${f.taskMs.toFixed(0).padStart(10)}${f.scriptMs.toFixed(0).padStart(11)}${f.longestTaskMs.toFixed(0).padStart(9)}${String(f.longTasks).padStart(7)}${String(f.frames).padStart(8)}${`${f.lastByteToScreenMs.toFixed(0)} ms`.padStart(11)}${`${f.lastByteToFormattedMs.toFixed(0)} ms`.padStart(16)}${f.heapMB.toFixed(1).padStart(9)}`);
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  const pages = (process.env.BENCH_PAGES?.split(',') ?? PAGES) as PageName[];
+  const sizes = (process.env.BENCH_SIZES ?? '50000,200000').split(',').map(Number);
+  const deliveries = (process.env.BENCH_DELIVERY ?? 'chunks,burst').split(',') as Delivery[];
+  const cases = deliveries.flatMap((delivery) => sizes.map((chars) => ({ chars, delivery, pages })));
+  const results = await runStreamBench(cases, runs);
+  console.log(`\nStreaming a Markdown answer (${CHUNK}-character text parts), Chromium, median of ${runs} (min–max in brackets)\n`);
+  console.log(`${'page'.padEnd(12)}${'delivery'.padEnd(9)}${'chars'.padStart(8)}${'main thread ms'.padStart(22)}${'longest task ms'.padStart(20)}${'runs >50ms'.padStart(12)}${'byte→text ms'.padStart(20)}${'byte→formatted ms'.padStart(22)}`);
+  const cell = (list: StreamFigures[], key: keyof StreamFigures) => {
+    const values = list.map((f) => f[key]);
+    return `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`;
+  };
+  const of = (name: PageName, chars: number, delivery: Delivery) => results.filter((r) => r.name === name && r.chars === chars && r.delivery === delivery).map((r) => r.figures);
+  for (const { chars, delivery } of cases) {
+    for (const name of pages) {
+      const list = of(name, chars, delivery);
+      console.log(`${name.padEnd(12)}${delivery.padEnd(9)}${String(chars).padStart(8)}${cell(list, 'taskMs').padStart(22)}${cell(list, 'longestTaskMs').padStart(20)}${`${list.filter((f) => f.longestTaskMs > 50).length}/${list.length}`.padStart(12)}${cell(list, 'lastByteToScreenMs').padStart(20)}${cell(list, 'lastByteToFormattedMs').padStart(22)}`);
+    }
   }
-  console.log('(task/script: CDP TaskDuration/ScriptDuration; longest and >50ms: longtask entries, none means every task ≤ 50 ms;');
+  console.log('(main thread: CDP TaskDuration from asking to 300 ms after fully formatted; longest: longtask entries, 0 = none over 50 ms;');
   console.log(' byte→text: last byte received → the whole answer text in the DOM; byte→formatted: → no block left unformatted)');
-  const get = (name: string, chars: number) => results.find((r) => r.name === name && r.chars === chars)!.figures;
-  const ratio = get('ours', 50_000).taskMs / get('baseline', 50_000).taskMs;
-  const growth = get('ours', 200_000).taskMs / get('ours', 50_000).taskMs;
-  console.log(`\nours / baseline main-thread time at 50k: ${ratio.toFixed(3)} (target ≤ 0.1)`);
-  console.log(`ours 200k / 50k main-thread time: ${growth.toFixed(2)}× (target ≤ 4.5×, linear would be 4×)`);
+  const ours = pages.filter((p) => p.startsWith('ours'));
+  const baselines = pages.filter((p) => !p.startsWith('ours'));
+  for (const { chars, delivery } of cases) {
+    const time = (name: PageName) => median(of(name, chars, delivery).map((f) => f.taskMs));
+    if (ours.length && baselines.length) {
+      const best = Math.min(...baselines.map(time));
+      console.log(`${delivery} ${chars}: best baseline / ours main thread = ${ours.map((name) => `${name} ${(best / time(name)).toFixed(2)}×`).join(', ')} (target ≥ 2×)`);
+    }
+  }
+  for (const delivery of deliveries) {
+    if (!sizes.includes(50_000) || !sizes.includes(200_000)) break;
+    const growth = (name: PageName) => median(of(name, 200_000, delivery).map((f) => f.taskMs)) / median(of(name, 50_000, delivery).map((f) => f.taskMs));
+    console.log(`${delivery}: 200k / 50k main thread = ${pages.map((name) => `${name} ${growth(name).toFixed(2)}×`).join(', ')} (target for ours ≤ 4.5×)`);
+  }
 }
