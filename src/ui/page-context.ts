@@ -20,39 +20,153 @@ export interface PageContextOptions {
 export const MIN_SELECTION_CHARS = 3;
 const HOST_TAG = 'docs-assistant-action';
 const CODE_ID_PREFIX = 'da-code-';
+/** Gap between our button and the block's edge or the framework's own controls. */
+const INSET = 8;
 
 // `all: initial !important` on :host wins over the page's !important rules (inner context wins for
-// important declarations), so hostile page CSS cannot restyle these buttons.
-const BUTTON_CSS = `:host{all:initial !important;display:block !important;position:relative !important;height:0 !important}
-:host([hidden]){display:none !important}
-.wrap{position:absolute;top:-10px;right:-8px;z-index:2147483000}
+// important declarations), so hostile page CSS cannot restyle these buttons. The z-index is below
+// the assistant's own (2147483000): an open chat covers these buttons and gets the clicks. Hidden
+// means hidden to the pointer too (visibility), so an invisible button can never steal a click.
+const BUTTON_CSS = `:host{all:initial !important}
+.da-action{position:fixed;top:0;left:0;z-index:2147482000;visibility:hidden;opacity:0;transition:opacity .12s}
+.da-action[data-state=shown]{visibility:visible;opacity:1}
 button{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;gap:4px;padding:4px 9px;border-radius:7px;
 font:600 12px/1.3 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#fff;background:#2563eb;cursor:pointer;
-box-shadow:0 1px 4px rgba(15,23,42,.3);opacity:0;transition:opacity .12s}
-:host([data-visible]) button,button:focus-visible{opacity:1}
-button:focus-visible{outline:2px solid #93c5fd;outline-offset:2px}
-.float{position:fixed;top:0;left:0}.float button{opacity:1}`;
+white-space:nowrap;box-shadow:0 1px 4px rgba(15,23,42,.3)}
+button:focus-visible{outline:2px solid #93c5fd;outline-offset:2px}`;
 
-function actionHost(doc: Document, label: string, nonce: string | undefined, extraClass: string): { host: HTMLElement; button: HTMLButtonElement } {
+interface Action {
+  host: HTMLElement;
+  wrap: HTMLElement;
+  button: HTMLButtonElement;
+}
+
+/**
+ * One floating button in its own shadow host, appended to <body>: never inside the page's code
+ * blocks or any element a framework renders or hydrates (NOTES §5: Docusaurus logs React #418 for
+ * nodes added inside its tree), so the page's DOM stays exactly as its framework left it.
+ */
+function createAction(doc: Document, label: string, name: string, nonce: string | undefined): Action {
   const host = doc.createElement(HOST_TAG);
   const root = host.attachShadow({ mode: 'open' });
   addShadowStyles(root, BUTTON_CSS, nonce);
   const wrap = doc.createElement('div');
-  wrap.className = `wrap ${extraClass}`;
+  wrap.className = 'da-action';
+  wrap.dataset.state = 'hidden';
   const button = doc.createElement('button');
   button.type = 'button';
   button.textContent = label;
+  button.setAttribute('aria-label', name);
   wrap.append(button);
   root.append(wrap);
-  return { host, button };
+  doc.body.append(host);
+  return { host, wrap, button };
 }
 
-let codeCounter = 0;
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The part of `el` the reader can see: its box cut by scrolling ancestors and the viewport. */
+function visibleBox(el: Element): Box {
+  const r = el.getBoundingClientRect();
+  const box = { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  for (let p = el.parentElement; p && p !== el.ownerDocument.body; p = p.parentElement) {
+    const style = getComputedStyle(p);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const c = p.getBoundingClientRect();
+    box.left = Math.max(box.left, c.left);
+    box.top = Math.max(box.top, c.top);
+    box.right = Math.min(box.right, c.right);
+    box.bottom = Math.min(box.bottom, c.bottom);
+  }
+  box.left = Math.max(box.left, 0);
+  box.top = Math.max(box.top, 0);
+  box.right = Math.min(box.right, innerWidth);
+  box.bottom = Math.min(box.bottom, innerHeight);
+  return box;
+}
+
+/**
+ * The framework's own controls by a code block (VitePress `button.copy`, Docusaurus' copy/wrap
+ * group, Expressive Code's copy button) live in the block's frame: the largest ancestor that is
+ * still about the block's size. They count even while transparent: they appear on hover.
+ */
+function controlsBy(block: Element): Box[] {
+  const own = block.getBoundingClientRect();
+  let frame = block;
+  for (let p = block.parentElement, depth = 0; p && p !== block.ownerDocument.body && depth < 4; p = p.parentElement, depth++) {
+    const r = p.getBoundingClientRect();
+    if (r.height > own.height + 120 || r.width > own.width + 120) break;
+    frame = p;
+  }
+  return [...frame.querySelectorAll('button, [role=button], a[href], input, select')]
+    .map((el) => el.getBoundingClientRect())
+    .filter((r) => r.width > 0 && r.height > 0);
+}
+
+const overlaps = (a: Box, b: Box) => a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
+
+/**
+ * Where the code block's button goes: its visible top-right corner, moved left of any framework
+ * control there; the bottom-right corner when the top row is full. Undefined when too little of
+ * the block is on screen.
+ */
+export function codeButtonPosition(block: Element, width: number, height: number): { x: number; y: number } | undefined {
+  const box = visibleBox(block);
+  if (box.right - box.left < width + 2 * INSET || box.bottom - box.top < height + 2 * INSET) return undefined;
+  const controls = controlsBy(block);
+  const free = (x: number, y: number) => {
+    const ours = { left: x, top: y, right: x + width, bottom: y + height };
+    return controls.find((c) => overlaps(ours, c));
+  };
+  const y = box.top + INSET;
+  let x = box.right - INSET - width;
+  for (let hit = free(x, y); hit && x >= box.left + INSET; hit = free(x, y)) x = hit.left - INSET / 2 - width;
+  if (x >= box.left + INSET) return { x, y };
+  const bottom = box.bottom - INSET - height;
+  return { x: box.right - INSET - width, y: bottom };
+}
+
+/** Lines of Docusaurus (`.token-line`, each ending in `<br>`), Expressive Code (`.ec-line`), Shiki (`.line`). */
+const LINE_SELECTOR = '.token-line, .ec-line, .line, div';
+
+/** Text as the reader sees it: hidden and aria-hidden elements (line numbers) left out, `<br>` as a break. */
+function visibleText(node: Node): string {
+  if (node.nodeType === Node.TEXT_NODE) return (node as Text).data;
+  if (!(node instanceof Element)) return '';
+  if (node.localName === 'br') return '\n';
+  if (node.hasAttribute('hidden') || node.getAttribute('aria-hidden') === 'true') return '';
+  if (node.ownerDocument.defaultView?.getComputedStyle(node).display === 'none') return '';
+  let text = '';
+  node.childNodes.forEach((child) => (text += visibleText(child)));
+  return text;
+}
+
+/**
+ * The code of a block exactly as the reader sees it, line for line. Frameworks that render one
+ * element per line (NOTES §5) get their lines joined by single newlines: `innerText` would double
+ * Docusaurus' breaks (block line + `<br>`), and `textContent` would run Starlight's lines together.
+ */
+export function codeBlockText(block: Element): string {
+  const code = block.querySelector('code') ?? block;
+  const lines = [...code.children];
+  const perLine =
+    lines.length > 0 &&
+    lines.every((line) => line.matches(LINE_SELECTOR)) &&
+    [...code.childNodes].every((n) => n.nodeType !== Node.TEXT_NODE || !(n as Text).data.trim());
+  if (perLine) return lines.map((line) => visibleText(line).replace(/\n+$/, '')).join('\n').replace(/\n+$/, '');
+  return visibleText(code).replace(/\n$/, '');
+}
 
 /**
  * Adds "Ask AI" to the page: a floating button by any text selection (3+ characters, outside the
- * assistant) and a button on every code block, including blocks added later. Returns a function
- * that removes every button, listener and observer it added.
+ * assistant) and a button over the code block under the pointer. Nothing is scanned or created up
+ * front: one delegated listener finds the block when the pointer enters it, and each button's host
+ * is made on first use. Returns a function that removes every button and listener it added.
  */
 export function attachPageContext(options: PageContextOptions): () => void {
   const doc = document;
@@ -60,9 +174,9 @@ export function attachPageContext(options: PageContextOptions): () => void {
   const selector = options.codeBlockSelector ?? 'pre';
   const pathOf = options.path ?? (() => location.pathname);
   const cleanups: (() => void)[] = [];
-  const listen = <K extends keyof DocumentEventMap>(target: Document, type: K, handler: (event: DocumentEventMap[K]) => void, opts?: AddEventListenerOptions) => {
-    target.addEventListener(type, handler, opts);
-    cleanups.push(() => target.removeEventListener(type, handler, opts));
+  const listen = <K extends keyof DocumentEventMap>(type: K, handler: (event: DocumentEventMap[K]) => void, opts?: AddEventListenerOptions) => {
+    doc.addEventListener(type, handler, opts);
+    cleanups.push(() => doc.removeEventListener(type, handler, opts));
   };
   const isOwn = (node: Node | null): boolean => {
     for (let n: Node | null = node; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
@@ -71,99 +185,117 @@ export function attachPageContext(options: PageContextOptions): () => void {
     }
     return false;
   };
+  const lazy = (name: string, onClick: () => void) => {
+    let action: Action | undefined;
+    return () => {
+      if (!action) {
+        action = createAction(doc, label, name, options.nonce);
+        action.button.addEventListener('click', onClick);
+        // Keeps the page's selection: a collapsing selection would hide the button mid-click.
+        action.button.addEventListener('mousedown', (event) => event.preventDefault());
+        const { host } = action;
+        cleanups.push(() => host.remove());
+      }
+      return action;
+    };
+  };
+  const show = (action: Action, at: { x: number; y: number }) => {
+    action.wrap.style.transform = `translate(${Math.round(at.x)}px, ${Math.round(at.y)}px)`;
+    action.wrap.dataset.state = 'shown';
+  };
+  const hide = (action: Action | undefined) => {
+    if (action) action.wrap.dataset.state = 'hidden';
+  };
 
   // Code blocks
-  const decorated = new Map<Element, { host: HTMLElement; cleanup: () => void }>();
-  const decorate = (block: Element) => {
-    if (decorated.has(block) || isOwn(block) || !(block instanceof HTMLElement)) return;
-    const { host, button } = actionHost(doc, label, options.nonce, 'code');
-    // The host is a zero-height block at the top of the code block (see BUTTON_CSS): it anchors the
-    // button over the block's top-right corner without moving the code or adding to its text.
-    button.setAttribute('aria-label', `${label}: code block`);
-    const show = () => host.setAttribute('data-visible', '');
-    const hide = () => host.removeAttribute('data-visible');
-    block.addEventListener('mouseenter', show);
-    block.addEventListener('mouseleave', hide);
-    button.addEventListener('click', (event) => {
-      event.preventDefault();
-      event.stopPropagation();
-      if (!block.id) block.id = `${CODE_ID_PREFIX}${++codeCounter}`;
-      const code = (block.querySelector('code') ?? block).textContent ?? '';
-      options.onAttach({ type: 'code', value: code.replace(/\n$/, ''), path: pathOf(), elementId: block.id });
-    });
-    block.prepend(host);
-    // Decorated while the pointer already rests on the block: no mouseenter will come.
-    if (block.matches(':hover')) show();
-    decorated.set(block, {
-      host,
-      cleanup: () => {
-        block.removeEventListener('mouseenter', show);
-        block.removeEventListener('mouseleave', hide);
-        host.remove();
-        if (block.id.startsWith(CODE_ID_PREFIX)) block.removeAttribute('id');
-      },
-    });
-  };
-  const scan = (root: ParentNode) => {
-    if (root instanceof Element && root.matches(selector)) decorate(root);
-    root.querySelectorAll(selector).forEach(decorate);
-  };
-  scan(doc);
-  // Single-page docs sites swap content in place: decorate code blocks as they arrive.
-  const observer = new MutationObserver((records) => {
-    for (const record of records) {
-      record.addedNodes.forEach((node) => {
-        if (node instanceof Element && !isOwn(node)) scan(node);
-      });
-    }
+  let block: Element | undefined;
+  let codeAction: Action | undefined;
+  const codeButton = lazy(`${label}: code block`, () => {
+    if (!block) return;
+    const all = [...doc.querySelectorAll(selector)];
+    // The block's own id when it has one; else its position among the page's blocks (we never
+    // write an id into the page: that would be a node the framework did not render).
+    const elementId = block.id || `${CODE_ID_PREFIX}${all.indexOf(block) + 1}`;
+    options.onAttach({ type: 'code', value: codeBlockText(block), path: pathOf(), elementId });
+    hideCode();
   });
-  observer.observe(doc.body, { childList: true, subtree: true });
-  cleanups.push(() => observer.disconnect());
-  cleanups.push(() => {
-    decorated.forEach(({ cleanup }) => cleanup());
-    decorated.clear();
-  });
+  const placeCode = () => {
+    if (!block || !codeAction) return;
+    if (!block.isConnected) return hideCode();
+    const { offsetWidth, offsetHeight } = codeAction.button;
+    const at = codeButtonPosition(block, offsetWidth, offsetHeight);
+    if (at) show(codeAction, at);
+    else hide(codeAction);
+  };
+  const hideCode = () => {
+    block = undefined;
+    hide(codeAction);
+  };
+  const onPointerOver = (event: PointerEvent) => {
+    const target = event.target;
+    if (!(target instanceof Element)) return;
+    if (codeAction && target === codeAction.host) return; // onto our own button
+    const over = target.closest(selector);
+    if (!over || isOwn(over)) return hideCode();
+    if (over === block) return;
+    block = over;
+    codeAction = codeButton();
+    placeCode();
+  };
+  listen('pointerover', onPointerOver, { passive: true });
+  listen('pointerout', (event) => !event.relatedTarget && hideCode(), { passive: true });
 
   // Text selection
-  const floating = actionHost(doc, label, options.nonce, 'float');
-  floating.host.hidden = true;
-  floating.button.setAttribute('aria-label', `${label}: selected text`);
-  doc.body.append(floating.host);
-  cleanups.push(() => floating.host.remove());
   let selected = '';
-  const place = () => {
+  const selectionButton = lazy(`${label}: selected text`, () => {
+    if (!selected) return;
+    options.onAttach({ type: 'textSelection', value: selected, path: pathOf() });
+    hideSelection();
+    doc.getSelection()?.removeAllRanges();
+  });
+  let selectionAction: Action | undefined;
+  const hideSelection = () => {
+    selected = '';
+    hide(selectionAction);
+  };
+  const placeSelection = () => {
     const selection = doc.getSelection();
     const text = selection?.toString().trim() ?? '';
     const range = selection && selection.rangeCount > 0 ? selection.getRangeAt(0) : undefined;
-    if (text.length < MIN_SELECTION_CHARS || !range || isOwn(range.commonAncestorContainer)) {
-      floating.host.hidden = true;
-      selected = '';
-      return;
-    }
+    if (text.length < MIN_SELECTION_CHARS || !range || isOwn(range.commonAncestorContainer)) return hideSelection();
     selected = text;
+    selectionAction = selectionButton();
     const rects = range.getClientRects();
     const last = rects[rects.length - 1] ?? range.getBoundingClientRect();
-    const wrap = floating.button.parentElement!;
-    const x = Math.min(Math.max(8, last.right - 40), innerWidth - 90);
-    const y = last.bottom + 8 > innerHeight - 40 ? last.top - 36 : last.bottom + 8;
-    wrap.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
-    floating.host.hidden = false;
+    const { offsetWidth, offsetHeight } = selectionAction.button;
+    const x = Math.min(Math.max(INSET, last.right - offsetWidth / 2), innerWidth - offsetWidth - INSET);
+    const y = last.bottom + INSET + offsetHeight > innerHeight - INSET ? last.top - INSET - offsetHeight : last.bottom + INSET;
+    show(selectionAction, { x, y });
   };
   // Place after the pointer or keys finish selecting, not on every selectionchange mid-drag.
-  listen(doc, 'mouseup', () => setTimeout(place, 0));
-  listen(doc, 'keyup', (event) => {
-    if (event.shiftKey || event.key.startsWith('Arrow')) place();
+  listen('mouseup', () => setTimeout(placeSelection, 0));
+  listen('keyup', (event) => {
+    if (event.shiftKey || event.key.startsWith('Arrow')) placeSelection();
   });
-  listen(doc, 'selectionchange', () => {
-    if (!floating.host.hidden && (doc.getSelection()?.toString().trim().length ?? 0) < MIN_SELECTION_CHARS) floating.host.hidden = true;
+  listen('selectionchange', () => {
+    if (selected && (doc.getSelection()?.toString().trim().length ?? 0) < MIN_SELECTION_CHARS) hideSelection();
   });
-  listen(doc, 'scroll', () => (floating.host.hidden = true), { passive: true, capture: true });
-  floating.button.addEventListener('mousedown', (event) => event.preventDefault()); // keep the selection
-  floating.button.addEventListener('click', () => {
-    if (!selected) return;
-    options.onAttach({ type: 'textSelection', value: selected, path: pathOf() });
-    floating.host.hidden = true;
-    doc.getSelection()?.removeAllRanges();
+
+  // The code button follows its block (page or block scrolled); one update per frame.
+  let frame = 0;
+  const follow = () => {
+    hideSelection();
+    if (!block || frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      placeCode();
+    });
+  };
+  listen('scroll', follow, { passive: true, capture: true });
+  addEventListener('resize', follow, { passive: true });
+  cleanups.push(() => {
+    removeEventListener('resize', follow);
+    cancelAnimationFrame(frame);
   });
 
   return () => cleanups.splice(0).reverse().forEach((cleanup) => cleanup());
