@@ -107,12 +107,22 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       if (key) options.demoKey = key;
     }
 
+    const app = createApp(options);
+    try {
+      // A data folder that cannot be written is an error now, not a thread lost later.
+      await app.ready;
+    } catch (error) {
+      io.stderr.write(`Cannot use the data folder ${dataDir}: ${(error as Error).message}\n`);
+      await app.close();
+      return EXIT.failed;
+    }
     let server;
     try {
-      server = await listen(createApp(options), { port, host });
+      server = await listen(app, { port, host });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       io.stderr.write(code === 'EADDRINUSE' ? `Port ${port} on ${host} is already in use. Pick another with --port.\n` : `Cannot listen on ${host}:${port}: ${(error as Error).message}\n`);
+      await app.close();
       return EXIT.failed;
     }
     const lines = [`docs-assistant reference server is running at ${server.url}/`, ''];
@@ -131,6 +141,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       io.signal?.addEventListener('abort', () => done(), { once: true });
     });
     await server.close();
+    await app.close();
     io.stdout.write('Server stopped.\n');
     return EXIT.ok;
   },

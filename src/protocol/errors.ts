@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   rate_limited: 429,
   internal: 500,
   upstream_error: 502,
+  storage_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -9,14 +9,14 @@ import { answer, type AssistantSite } from './assistant.js';
 import { authenticate, type Org } from './auth.js';
 import { createExportService } from './export/jobs.js';
 import { exportRoutes } from './export/routes.js';
-import { createSigner, loadSigningKey } from './export/signing.js';
+import { createSigner } from './export/signing.js';
 import { normalizePagePath, type DocSection, type DocsSite } from './docs.js';
 import { clientIp, errorResponse, readBody, readJson } from './http.js';
 import { createRateLimiter } from './rate-limit.js';
 import { escapeHtml, prefixedLinks, renderDocsPage } from './render.js';
 import { readStatic } from './static.js';
 import { createRetriever } from './retrieval.js';
-import { createThreadStore } from './threads.js';
+import { defaultStores, type Stores } from './stores/index.js';
 
 export type Plan = Org['plan'];
 
@@ -40,8 +40,15 @@ export interface UpstreamConfig {
 export interface AppOptions {
   orgs?: OrgConfig[];
   sites?: SiteConfig[];
-  /** Folder for threads (and export jobs); in memory only when absent. */
+  /** Folder for threads, export jobs and rate-limit counters; in memory only when absent. */
   dataDir?: string;
+  /** Stores to use instead of the files under `dataDir` (e.g. a database shared by several instances). */
+  stores?: Partial<Stores>;
+  /** Retention. */
+  threads?: {
+    /** Turns kept per thread; older turns are dropped. @default 100 */
+    maxTurns?: number;
+  };
   /** Source of the current time, so tests can move it. @default Date.now */
   now?: () => number;
   limits?: {
@@ -86,9 +93,10 @@ const FORWARDED_RESPONSE_HEADERS = ['content-type', 'x-vercel-ai-data-stream', '
 export function createApp(options: AppOptions = {}) {
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.limits?.maxBodyBytes ?? 1024 * 1024;
-  const orgLimiter = createRateLimiter(options.limits?.orgPerHour ?? 10_000, HOUR);
-  const ipLimiter = createRateLimiter(options.limits?.ipPerDay ?? 10_000, DAY);
-  const threads = createThreadStore(options.dataDir ? join(options.dataDir, 'threads') : undefined);
+  const stores: Stores = { ...defaultStores(options.dataDir), ...options.stores };
+  const orgLimiter = createRateLimiter(stores.rateLimits, 'org', options.limits?.orgPerHour ?? 10_000, HOUR);
+  const ipLimiter = createRateLimiter(stores.rateLimits, 'ip', options.limits?.ipPerDay ?? 10_000, DAY);
+  const threads = stores.threads;
 
   const orgByKey = new Map<string, Org>();
   for (const org of options.orgs ?? []) for (const key of org.keys) orgByKey.set(key, org);
@@ -100,8 +108,17 @@ export function createApp(options: AppOptions = {}) {
   // Without a data folder, jobs and bundles still need disk: a private temporary folder, made when
   // the first job starts.
   const exportDir = options.dataDir ? join(options.dataDir, 'exports') : () => mkdtempSync(join(tmpdir(), 'docs-assistant-exports-'));
-  const exportService = createExportService({ dir: exportDir, now, site: (domain) => sites.get(domain)?.docs, ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}) });
-  const signer = (typeof exportDir === 'string' ? loadSigningKey(join(exportDir, '.signing-key')) : Promise.resolve(randomBytes(32))).then(createSigner);
+  const exportService = createExportService({ dir: exportDir, store: stores.jobs, now, site: (domain) => sites.get(domain)?.docs, ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}) });
+  /** Resolves once every store is open and writable; rejects with the reason when one is not. */
+  const ready = (async () => {
+    await Promise.all([stores.threads.open(), stores.jobs.open(), stores.rateLimits.open()]);
+    const signer = createSigner(await stores.signingKey.getOrCreate(randomBytes(32)));
+    await exportService.recover();
+    return signer;
+  })();
+  // Requests wait for `ready`; an embedder that never awaits it must not crash on the rejection.
+  ready.catch(() => {});
+  const signer = ready;
 
   const originOf = (c: Context) => options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
   const docsLinks = prefixedLinks(DOCS_BASE_PATH);
@@ -126,9 +143,13 @@ export function createApp(options: AppOptions = {}) {
   app.notFound(() => errorResponse('not_found', 'There is nothing at this address.'));
 
   app.get('/healthz', (c) => c.json({ ok: true }));
+  app.use('*', async (_c, next) => {
+    await ready;
+    await next();
+  });
 
   app.post('/discovery/v1/assistant/:domain/message', async (c) => {
-    const ipLimit = ipLimiter.hit(clientIp(c, options.trustProxy ?? false), now());
+    const ipLimit = await ipLimiter.hit(clientIp(c, options.trustProxy ?? false), now());
     if (!ipLimit.ok) {
       return errorResponse('rate_limited', 'Too many requests from this IP address today.', { retryAfterSeconds: ipLimit.retryAfterSeconds });
     }
@@ -141,7 +162,7 @@ export function createApp(options: AppOptions = {}) {
     const site = sites.get(domain);
     if (!site) return errorResponse('domain_not_found', `No docs site is configured for domain "${domain.slice(0, 100)}".`);
     if (site.org !== org.id) return errorResponse('forbidden', 'This key belongs to another organisation than this domain.');
-    const orgLimit = orgLimiter.hit(org.id, now());
+    const orgLimit = await orgLimiter.hit(org.id, now());
     if (!orgLimit.ok) {
       return errorResponse('rate_limited', 'Too many requests for this organisation this hour.', { retryAfterSeconds: orgLimit.retryAfterSeconds });
     }
@@ -152,7 +173,7 @@ export function createApp(options: AppOptions = {}) {
     if (!parsed.success) return errorResponse('invalid_request', describeIssues(parsed.error));
 
     const assistantSite: AssistantSite = { domain, retriever: site.retriever };
-    return answer(assistantSite, parsed.data, { threads, now, pageUrl: pageUrlFor(c), chunkDelayMs: options.chunkDelayMs ?? 0 });
+    return answer(assistantSite, parsed.data, { threads, maxTurns: options.threads?.maxTurns ?? 100, now, pageUrl: pageUrlFor(c), chunkDelayMs: options.chunkDelayMs ?? 0 });
   });
 
   app.route(
@@ -220,7 +241,15 @@ export function createApp(options: AppOptions = {}) {
     app.get('/', (c) => (docsSite ? c.redirect(DOCS_BASE_PATH) : errorResponse('not_found', 'No docs site is configured.')));
   }
 
-  return Object.assign(app, { exports: exportService });
+  return Object.assign(app, {
+    exports: exportService,
+    /** Resolves when the stores are open; rejects (with the reason) when one cannot be used. */
+    ready: ready.then(() => {}),
+    /** Saves what is buffered (rate-limit counters, pending writes). */
+    close: async () => {
+      await Promise.allSettled([stores.threads.close(), stores.jobs.close(), stores.rateLimits.close()]);
+    },
+  });
 }
 
 /**

@@ -11,7 +11,7 @@ import { composeAnswer } from './answer.js';
 import type { DocSection } from './docs.js';
 import { errorResponse } from './http.js';
 import type { Retriever, SearchHit } from './retrieval.js';
-import type { ThreadRecord, ThreadStore } from './threads.js';
+import type { ThreadRecord, ThreadStore, ThreadTurn } from './stores/index.js';
 
 export interface AssistantSite {
   domain: string;
@@ -20,6 +20,8 @@ export interface AssistantSite {
 
 export interface AnswerDeps {
   threads: ThreadStore;
+  /** Turns kept per thread (the oldest go first). */
+  maxTurns: number;
   now: () => number;
   /** Absolute URL of a docs section (`…/docs/guides/x#anchor`). */
   pageUrl: (section: DocSection) => string;
@@ -100,16 +102,26 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
   const at = new Date(now).toISOString();
   const threadId = thread?.threadId ?? ulid(now);
   const messageId = `msg_${ulid(now)}`;
-  const record: ThreadRecord = thread ?? { threadId, domain: site.domain, fp: request.fp, createdAt: at, updatedAt: at, turns: [] };
-  // The store records the turn in memory at once (a follow-up sent the moment the stream ends finds
-  // it); the disk write runs alongside the stream instead of delaying its first byte.
-  const saved = deps.threads
-    .save({
-      ...record,
-      updatedAt: at,
-      turns: [...record.turns, { messageId, question, answer: composed.markdown, sources: composed.cited.map((c) => c.path), at }],
-    })
-    .catch((error: unknown) => console.error('[docs-assistant] could not save thread', threadId, error));
+  // A thread id is handed out only once the thread is stored: a follow-up never meets a thread
+  // that was announced and then lost.
+  if (!thread) {
+    try {
+      await deps.threads.create({ threadId, domain: site.domain, fp: request.fp, createdAt: at });
+    } catch (error) {
+      console.error('[docs-assistant] could not store a new thread:', error);
+      return errorResponse('storage_unavailable', 'The server cannot store conversations right now. Please try again later.');
+    }
+  }
+  const turn: ThreadTurn = { messageId, question, answer: composed.markdown, sources: composed.cited.map((c) => c.path), at };
+  // The disk write runs alongside the stream instead of delaying its first byte; the finish part
+  // waits for it.
+  const saved = deps.threads.appendTurn(threadId, turn, { maxTurns: deps.maxTurns }).then(
+    (kept) => kept,
+    (error: unknown) => {
+      console.error('[docs-assistant] could not save thread', threadId, error);
+      return false;
+    },
+  );
 
   const toolCallId = `call_${ulid(now)}`;
   const terms = site.retriever.terms(query);

@@ -1,0 +1,143 @@
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { LruMap, probeWritable, removeTempFiles, writeFileDurably } from './fs.js';
+import type { NewThread, ThreadRecord, ThreadStore, ThreadTurn } from './types.js';
+
+/** Thread ids are ULIDs; anything else is unknown, which also keeps ids out of file paths. */
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+export const isThreadId = (value: string): boolean => ULID.test(value);
+
+const threadSchema = z.object({
+  threadId: z.string().regex(ULID),
+  domain: z.string(),
+  fp: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  turns: z.array(z.object({ messageId: z.string(), question: z.string(), answer: z.string(), sources: z.array(z.string()), at: z.string() })),
+});
+
+const withTurn = (thread: ThreadRecord, turn: ThreadTurn, maxTurns: number): ThreadRecord => ({
+  ...thread,
+  updatedAt: turn.at,
+  turns: [...thread.turns, turn].slice(-Math.max(1, maxTurns)),
+});
+
+/** Threads in this process only (no `--data`): bounded by retention like any other store. */
+export function memoryThreadStore(): ThreadStore {
+  const threads = new Map<string, ThreadRecord>();
+  return {
+    async open() {},
+    async create(thread) {
+      threads.set(thread.threadId, { ...thread, updatedAt: thread.createdAt, turns: [] });
+    },
+    async get(threadId) {
+      return threads.get(threadId);
+    },
+    async appendTurn(threadId, turn, { maxTurns }) {
+      const thread = threads.get(threadId);
+      if (!thread) return false;
+      // Re-inserting keeps the map in update order, which prune relies on.
+      threads.delete(threadId);
+      threads.set(threadId, withTurn(thread, turn, maxTurns));
+      return true;
+    },
+    async prune({ updatedBefore, maxThreads }) {
+      let removed = 0;
+      for (const [id, thread] of threads) {
+        if (thread.updatedAt < updatedBefore || threads.size > maxThreads) {
+          threads.delete(id);
+          removed++;
+        }
+      }
+      return removed;
+    },
+    async close() {},
+  };
+}
+
+export interface FileThreadStoreOptions {
+  /** Threads kept in memory for quick follow-ups. @default 1000 */
+  cacheSize?: number;
+}
+
+/**
+ * One JSON file per thread under `dir`, written durably (temporary file, fsync, rename), with the
+ * most recently used threads cached in memory.
+ */
+export function fileThreadStore(dir: string, options: FileThreadStoreOptions = {}): ThreadStore {
+  const cache = new LruMap<string, ThreadRecord>(options.cacheSize ?? 1000);
+  const fileOf = (threadId: string) => join(dir, `${threadId}.json`);
+  // Writes to one thread run one after another, so a slow write never overwrites a newer turn.
+  const writing = new Map<string, Promise<unknown>>();
+  const write = (thread: ThreadRecord) => {
+    const previous = writing.get(thread.threadId) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(() => writeFileDurably(fileOf(thread.threadId), JSON.stringify(thread)));
+    writing.set(thread.threadId, next);
+    return next.finally(() => {
+      if (writing.get(thread.threadId) === next) writing.delete(thread.threadId);
+    });
+  };
+  const read = async (threadId: string): Promise<ThreadRecord | undefined> => {
+    if (!isThreadId(threadId)) return undefined;
+    const cached = cache.get(threadId);
+    if (cached) return cached;
+    let text: string;
+    try {
+      text = await readFile(fileOf(threadId), 'utf8');
+    } catch {
+      return undefined;
+    }
+    const parsed = threadSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) return undefined;
+    cache.set(threadId, parsed.data);
+    return parsed.data;
+  };
+
+  return {
+    async open() {
+      await mkdir(dir, { recursive: true });
+      await removeTempFiles(dir);
+      await probeWritable(dir);
+    },
+    async create(thread: NewThread) {
+      if (!isThreadId(thread.threadId)) throw new Error(`Not a thread id: ${thread.threadId}`);
+      const record: ThreadRecord = { ...thread, updatedAt: thread.createdAt, turns: [] };
+      await write(record);
+      cache.set(record.threadId, record);
+    },
+    get: read,
+    async appendTurn(threadId, turn, { maxTurns }) {
+      const thread = await read(threadId);
+      if (!thread) return false;
+      const next = withTurn(thread, turn, maxTurns);
+      await write(next);
+      cache.set(threadId, next);
+      return true;
+    },
+    async prune({ updatedBefore, maxThreads }) {
+      const cutoff = Date.parse(updatedBefore);
+      const files: { id: string; mtime: number }[] = [];
+      for (const name of await readdir(dir)) {
+        const id = name.replace(/\.json$/, '');
+        if (!isThreadId(id) || name === id) continue;
+        // A thread file is rewritten on every turn: its mtime is its updatedAt.
+        const info = await stat(join(dir, name)).catch(() => undefined);
+        if (info) files.push({ id, mtime: info.mtimeMs });
+      }
+      files.sort((a, b) => b.mtime - a.mtime);
+      let removed = 0;
+      for (const [rank, file] of files.entries()) {
+        if (file.mtime < cutoff || rank >= maxThreads) {
+          cache.delete(file.id);
+          await rm(fileOf(file.id), { force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
+    async close() {
+      await Promise.allSettled(writing.values());
+    },
+  };
+}

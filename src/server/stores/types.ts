@@ -1,0 +1,94 @@
+import type { Job } from '../../protocol/index.js';
+
+/**
+ * The four things the reference server keeps between requests, each behind a small async
+ * interface so one process (files, memory) and several instances (a database) can back them.
+ * Every method may reject; callers turn a rejection into a clear error, never a silent loss.
+ */
+
+export interface ThreadTurn {
+  messageId: string;
+  question: string;
+  answer: string;
+  sources: string[];
+  at: string;
+}
+
+export interface ThreadRecord {
+  threadId: string;
+  domain: string;
+  /** The browser fingerprint the thread was started with; another fp never continues it. */
+  fp: string;
+  createdAt: string;
+  updatedAt: string;
+  turns: ThreadTurn[];
+}
+
+export type NewThread = Omit<ThreadRecord, 'turns' | 'updatedAt'>;
+
+export interface ThreadStore {
+  /** Makes the store usable (folders, tables) and proves it can be written; rejects with the reason. */
+  open(): Promise<void>;
+  /** Resolves only once the thread is durably stored: its id may be handed out after that. */
+  create(thread: NewThread): Promise<void>;
+  get(threadId: string): Promise<ThreadRecord | undefined>;
+  /**
+   * Adds a turn durably, keeping only the last `maxTurns` turns. Resolves to false when the
+   * thread no longer exists (deleted by retention meanwhile).
+   */
+  appendTurn(threadId: string, turn: ThreadTurn, limits: { maxTurns: number }): Promise<boolean>;
+  /** Retention: deletes threads not updated since `updatedBefore`, then the oldest beyond `maxThreads`. Resolves to how many went. */
+  prune(policy: { updatedBefore: string; maxThreads: number }): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** An export job as stored: the public job plus our bookkeeping. */
+export interface JobRecord extends Job {
+  org: string;
+  paths?: string[];
+  sizeBytes?: number;
+  /** The worker that claimed it (one among several instances). */
+  workerId?: string;
+}
+
+export interface JobStore {
+  open(): Promise<void>;
+  insert(job: JobRecord): Promise<void>;
+  get(jobId: string): Promise<JobRecord | undefined>;
+  /** Applies `changes` and resolves to the updated job (undefined when it does not exist). */
+  update(jobId: string, changes: Partial<JobRecord>): Promise<JobRecord | undefined>;
+  /**
+   * Atomically takes the oldest queued job whose domain has no running job and marks it
+   * running for `workerId`, so two instances never run the same job. Undefined when none is free.
+   */
+  claim(workerId: string, at: string): Promise<JobRecord | undefined>;
+  /** Jobs in the given states, oldest first (optionally one organisation's). */
+  list(filter: { status: Job['status'][]; org?: string }): Promise<JobRecord[]>;
+  delete(jobId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RateLimitStore {
+  open(): Promise<void>;
+  /**
+   * Atomically counts one hit on `key` in its fixed window (which starts with the key's first hit
+   * and lasts `windowMs`). Resolves to the count including this hit and when the window ends.
+   */
+  increment(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  close(): Promise<void>;
+}
+
+export interface SigningKeyStore {
+  /**
+   * The bundle-link signing key: the stored one, or `fresh` stored atomically when there is none
+   * yet (two instances starting together end up with the same key).
+   */
+  getOrCreate(fresh: Buffer): Promise<Buffer>;
+}
+
+export interface Stores {
+  threads: ThreadStore;
+  jobs: JobStore;
+  rateLimits: RateLimitStore;
+  signingKey: SigningKeyStore;
+}
