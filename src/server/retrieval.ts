@@ -33,6 +33,29 @@ function processTerm(term: string): string | null {
   return lower.length < 2 || STOP_WORDS.has(lower) ? null : lower;
 }
 
+/**
+ * Bounds on what reaches the index, whatever the question's size: MiniSearch's fuzzy matcher
+ * allocates a matrix per term (quadratic in its length), so one 60,000-letter word took seconds and
+ * gigabytes, and a longer one threw. No real word is longer than this; a cut term still matches
+ * as a prefix.
+ */
+export const MAX_TERM_CHARS = 40;
+/** Distinct terms searched per question (the first ones: the question comes before its context). */
+export const MAX_QUERY_TERMS = 32;
+/** Terms longer than this are matched exactly or as a prefix, not fuzzily. */
+const MAX_FUZZY_TERM_CHARS = 20;
+
+/** The distinct index terms of a query, capped in number and length, read in one linear pass. */
+function queryTerms(query: string): string[] {
+  const terms = new Set<string>();
+  for (const [word] of query.matchAll(/[\p{L}\p{N}_]+/gu)) {
+    const term = processTerm(word.slice(0, MAX_TERM_CHARS));
+    if (term) terms.add(term);
+    if (terms.size >= MAX_QUERY_TERMS) break;
+  }
+  return [...terms];
+}
+
 /** Boost for sections of the page the reader is on (SPEC §2.1 `currentPath`). */
 const CURRENT_PAGE_BOOST = 1.6;
 
@@ -44,7 +67,7 @@ export function createRetriever(site: DocsSite): Retriever {
     idField: 'id',
     processTerm,
     // Fuzzy matching is the costly part of a search; short terms gain little from it.
-    searchOptions: { boost: { pageTitle: 2, heading: 2.5, text: 1, codeText: 0.6 }, prefix: true, fuzzy: (term) => (term.length > 4 ? 0.15 : false) },
+    searchOptions: { boost: { pageTitle: 2, heading: 2.5, text: 1, codeText: 0.6 }, prefix: true, fuzzy: (term) => (term.length > 4 && term.length <= MAX_FUZZY_TERM_CHARS ? 0.15 : false) },
   });
   for (const page of site.pages) {
     for (const section of page.sections) {
@@ -53,10 +76,10 @@ export function createRetriever(site: DocsSite): Retriever {
     }
   }
   return {
-    terms: (query) => [...new Set(query.split(/[^\p{L}\p{N}_]+/u).map(processTerm).filter((t): t is string => !!t))],
+    terms: queryTerms,
     search(query, { limit, filter, currentPath }) {
       const current = currentPath ? normalizePagePath(currentPath) : undefined;
-      const results = index.search(query, {
+      const results = index.search(queryTerms(query).join(' '), {
         filter: (result) => {
           const section = sections.get(result.id as string);
           if (!section) return false;
