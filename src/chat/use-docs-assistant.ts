@@ -1,5 +1,5 @@
 import { useChat } from '@ai-sdk/react';
-import type { UIMessage } from '@ai-sdk/ui-utils';
+import { generateId, type UIMessage } from '@ai-sdk/ui-utils';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { assertBrowserSafeKey, assistantMessageUrl } from '../client/assistant.js';
 import { AssistantError, type AssistantErrorKind } from '../client/errors.js';
@@ -103,7 +103,17 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     [userId, retrievalPageSize, filter?.version, filter?.language],
   );
 
+  // useChat calls generateId once while rendering (for a hook id we never use: `id` is given), and
+  // Math.random() during render fails Next.js 16's prerender with cacheComponents on (NOTES §5).
+  // Message ids are only needed from event handlers, which run after mount.
+  const mountedRef = useRef(false);
+  useEffect(() => {
+    mountedRef.current = true;
+  }, []);
+  const renderSafeId = useCallback(() => (mountedRef.current ? generateId() : 'docs-assistant-render'), []);
+
   const chat = useChat({
+    generateId: renderSafeId,
     // A fixed id per domain: changing `api` without one would empty the conversation (NOTES §1).
     id: `docs-assistant:${domain}`,
     api: assistantMessageUrl(baseUrl, domain),
