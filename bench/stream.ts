@@ -45,7 +45,7 @@ async function bundle(entry: string, splitting: boolean) {
   const result = await build({
     entryPoints: [join(ROOT, 'bench/pages', entry)],
     bundle: true,
-    minify: true,
+    minify: !process.env.BENCH_PROFILE,
     write: false,
     format: splitting ? 'esm' : 'iife',
     splitting,
@@ -101,6 +101,8 @@ async function startServer(answer: () => { text: string; delivery: Delivery }): 
 export interface StreamFigures {
   taskMs: number;
   scriptMs: number;
+  layoutMs: number;
+  styleMs: number;
   longestTaskMs: number;
   longTasks: number;
   frames: number;
@@ -135,6 +137,19 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
   return Object.fromEntries(list.map((m) => [m.name, m.value]));
 }
 
+/** BENCH_PROFILE=1: the functions with the most self time while streaming (build unminified to read them). */
+function printProfile(profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] }) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  profile.samples?.forEach((id, i) => {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const key = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+  });
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  for (const [key, ms] of top) console.log(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
+}
+
 async function measure(page: Page, url: string, ask: (page: Page) => Promise<void>, prepare: (page: Page) => Promise<void>): Promise<StreamFigures> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -150,9 +165,15 @@ async function measure(page: Page, url: string, ask: (page: Page) => Promise<voi
   const before = await metrics(cdp);
   lastByte = 0;
   await page.evaluate(() => ((window as unknown as { __counting: boolean }).__counting = true));
+  if (process.env.BENCH_PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await ask(page);
   await page.waitForFunction(() => (window as unknown as { __formattedAt?: number }).__formattedAt !== undefined, undefined, { timeout: 120_000, polling: 100 });
   await page.waitForTimeout(300);
+  if (process.env.BENCH_PROFILE) printProfile((await cdp.send('Profiler.stop')).profile);
   const after = await metrics(cdp);
   const probe = await page.evaluate(() => {
     const w = window as unknown as { __doneAt: number; __formattedAt: number; __longest: number; __longTasks: number; __frames: number };
@@ -163,6 +184,8 @@ async function measure(page: Page, url: string, ask: (page: Page) => Promise<voi
   return {
     taskMs: (after.TaskDuration! - before.TaskDuration!) * 1000,
     scriptMs: (after.ScriptDuration! - before.ScriptDuration!) * 1000,
+    layoutMs: (after.LayoutDuration! - before.LayoutDuration!) * 1000,
+    styleMs: (after.RecalcStyleDuration! - before.RecalcStyleDuration!) * 1000,
     longestTaskMs: probe.longest,
     longTasks: probe.longTasks,
     frames: probe.frames,
@@ -246,7 +269,7 @@ export async function main(): Promise<void> {
   const cases = deliveries.flatMap((delivery) => sizes.map((chars) => ({ chars, delivery, pages })));
   const results = await runStreamBench(cases, runs);
   console.log(`\nStreaming a Markdown answer (${CHUNK}-character text parts), Chromium, median of ${runs} (min–max in brackets)\n`);
-  console.log(`${'page'.padEnd(12)}${'delivery'.padEnd(9)}${'chars'.padStart(8)}${'main thread ms'.padStart(22)}${'longest task ms'.padStart(20)}${'runs >50ms'.padStart(12)}${'byte→text ms'.padStart(20)}${'byte→formatted ms'.padStart(22)}`);
+  console.log(`${'page'.padEnd(12)}${'delivery'.padEnd(9)}${'chars'.padStart(8)}${'main thread ms'.padStart(22)}${'longest task ms'.padStart(20)}${'runs >50ms'.padStart(12)}${'byte→text ms'.padStart(20)}${'byte→formatted ms'.padStart(22)}${'script/layout/style'.padStart(21)}`);
   const cell = (list: StreamFigures[], key: keyof StreamFigures) => {
     const values = list.map((f) => f[key]);
     return `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`;
@@ -255,10 +278,11 @@ export async function main(): Promise<void> {
   for (const { chars, delivery } of cases) {
     for (const name of pages) {
       const list = of(name, chars, delivery);
-      console.log(`${name.padEnd(12)}${delivery.padEnd(9)}${String(chars).padStart(8)}${cell(list, 'taskMs').padStart(22)}${cell(list, 'longestTaskMs').padStart(20)}${`${list.filter((f) => f.longestTaskMs > 50).length}/${list.length}`.padStart(12)}${cell(list, 'lastByteToScreenMs').padStart(20)}${cell(list, 'lastByteToFormattedMs').padStart(22)}`);
+      console.log(`${name.padEnd(12)}${delivery.padEnd(9)}${String(chars).padStart(8)}${cell(list, 'taskMs').padStart(22)}${cell(list, 'longestTaskMs').padStart(20)}${`${list.filter((f) => f.longestTaskMs > 50).length}/${list.length}`.padStart(12)}${cell(list, 'lastByteToScreenMs').padStart(20)}${cell(list, 'lastByteToFormattedMs').padStart(22)}${(['scriptMs', 'layoutMs', 'styleMs'] as const).map((key) => median(list.map((f) => f[key])).toFixed(0)).join('/').padStart(21)}`);
     }
   }
-  console.log('(main thread: CDP TaskDuration from asking to 300 ms after fully formatted; longest: longtask entries, 0 = none over 50 ms;');
+  console.log('(main thread: CDP TaskDuration from asking to 300 ms after fully formatted, split into script/layout/style (medians);');
+  console.log(' longest: longtask entries, 0 = none over 50 ms;');
   console.log(' byte→text: last byte received → the whole answer text in the DOM; byte→formatted: → no block left unformatted)');
   const ours = pages.filter((p) => p.startsWith('ours'));
   const baselines = pages.filter((p) => !p.startsWith('ours'));

@@ -7,17 +7,18 @@ import { DEFAULT_LABELS } from '../src/ui/labels.js';
 describe('AnswerText', () => {
   it('shows a burst of text at once and formats it over the next tasks, a step at a time', async () => {
     await loadMarkdown();
-    const sections = Array.from({ length: 40 }, (_, i) => `## Heading ${i}\n\nParagraph ${i} with **bold** text that is long enough to matter for the step size.`);
+    const count = Math.ceil((4 * FORMAT_STEP_CHARS) / 90);
+    const sections = Array.from({ length: count }, (_, i) => `## Heading ${i}\n\nParagraph ${i} with **bold** text that is long enough to matter for the step size.`);
     const text = sections.join('\n\n');
     expect(text.length).toBeGreaterThan(3 * FORMAT_STEP_CHARS);
     const { container } = render(<AnswerText text={text} labels={DEFAULT_LABELS} docsBaseUrl={undefined} />);
     // Everything is on screen at once; only the first step is formatted yet.
-    expect(container.textContent).toContain('Paragraph 39');
+    expect(container.textContent).toContain(`Paragraph ${count - 1}`);
     const pendingAtFirst = container.querySelectorAll('[data-pending]').length;
     expect(pendingAtFirst).toBeGreaterThan(0);
-    expect(screen.getAllByRole('heading').length).toBeLessThan(40);
+    expect(screen.getAllByRole('heading').length).toBeLessThan(count);
     await waitFor(() => expect(container.querySelectorAll('[data-pending]')).toHaveLength(0));
-    expect(screen.getAllByRole('heading')).toHaveLength(40);
-    expect(container.querySelectorAll('strong')).toHaveLength(40);
+    expect(screen.getAllByRole('heading')).toHaveLength(count);
+    expect(container.querySelectorAll('strong')).toHaveLength(count);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitBlocks } from '../src/ui/blocks.js';
+import { splitBlocks, splitGrowing, type BlockSplit } from '../src/ui/blocks.js';
 
 describe('splitBlocks', () => {
   it('splits at blank lines between top-level blocks and loses no text', () => {
@@ -23,5 +23,19 @@ describe('splitBlocks', () => {
     const more = 'Done block.\n\nGrowing block, now longer';
     expect(splitBlocks(partial)[0]).toBe(splitBlocks(more)[0]);
     expect(splitBlocks('```js\nstill open\n\nin the fence')).toHaveLength(1);
+  });
+
+  it('splits a growing text as a whole split would, keeping finished blocks as they were', () => {
+    const full = '# Title\n\nPara one\nstill one.\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n\n- a\n\n  more a\n- b\n\nLast  \n  \nEnd';
+    let split: BlockSplit | undefined;
+    for (let end = 1; end <= full.length; end += 3) {
+      const previous = split;
+      split = splitGrowing(split, full.slice(0, end));
+      expect(split.blocks).toEqual(splitBlocks(full.slice(0, end)));
+      // Every block before the previous last one is unchanged.
+      previous?.blocks.slice(0, -1).forEach((block, i) => expect(split!.blocks[i]).toBe(block));
+    }
+    // A text that is not a continuation (a retry, a new answer) is split from scratch.
+    expect(splitGrowing(split, 'Other\n\ntext').blocks).toEqual(['Other', 'text']);
   });
 });

@@ -73,7 +73,7 @@ function rehypeLinks() {
 }
 
 /**
- * Markdown → HTML with the same unified/remark stack the widget uses (remark-parse, remark-gfm,
+ * Markdown → HTML with the unified/remark stack (remark-parse, remark-gfm,
  * remark-rehype). Raw HTML in the source is dropped, never passed through; code is highlighted here,
  * at build time, so pages need no script for it. Built once, so highlight.js registers its grammars
  * once rather than per page (which made a 1,000-page export spend most of its time there).

@@ -1,5 +1,5 @@
-import { memo, useEffect, useState } from 'react';
-import { splitBlocks } from './blocks.js';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { splitGrowing, type BlockSplit } from './blocks.js';
 import type { MarkdownProps } from './markdown.js';
 
 type MarkdownModule = typeof import('./markdown.js');
@@ -8,7 +8,7 @@ let loaded: MarkdownModule | undefined;
 let loading: Promise<MarkdownModule> | undefined;
 
 /**
- * The Markdown renderer (micromark, mdast, react-markdown: most of the widget's weight) is its own
+ * The Markdown renderer (marked's lexer and the token renderer: a good part of the widget) is its own
  * chunk: a page pays for it when the assistant opens, not on load. The dialog calls this on open.
  */
 export function loadMarkdown(): Promise<MarkdownModule> {
@@ -16,10 +16,10 @@ export function loadMarkdown(): Promise<MarkdownModule> {
 }
 
 /**
- * New Markdown parsed per render. Text that arrives faster than that is shown at once as plain
+ * New Markdown formatted per task. Text that arrives faster than that is shown at once as plain
  * text and formatted over the next tasks, so no task grows with the size of a burst.
  */
-export const FORMAT_STEP_CHARS = 1000;
+export const FORMAT_STEP_CHARS = 4000;
 
 /** How many blocks, from `formatted` on, fit one step of parsing (always at least one). */
 function formatLimit(blocks: string[], formatted: number): number {
@@ -31,13 +31,19 @@ function formatLimit(blocks: string[], formatted: number): number {
 
 /** Blocks per memoised group: an update re-renders the groups that changed, not every block. */
 const GROUP_SIZE = 16;
-const SEPARATOR = '\u0000';
 
-const BlockGroup = memo(function BlockGroup({ text, formatted, labels, docsBaseUrl, module }: MarkdownProps & { formatted: number; module: MarkdownModule }) {
+type GroupProps = Omit<MarkdownProps, 'text'> & { blocks: string[]; formatted: number; module: MarkdownModule };
+
+/** Finished blocks are the same strings from one split to the next, so this is mostly identity checks. */
+function sameGroup(a: GroupProps, b: GroupProps): boolean {
+  return a.formatted === b.formatted && a.labels === b.labels && a.docsBaseUrl === b.docsBaseUrl && a.module === b.module && a.blocks.length === b.blocks.length && a.blocks.every((block, i) => block === b.blocks[i]);
+}
+
+const BlockGroup = memo(function BlockGroup({ blocks, formatted, labels, docsBaseUrl, module }: GroupProps) {
   const { MarkdownText } = module;
   return (
     <>
-      {text.split(SEPARATOR).map((block, index) => (
+      {blocks.map((block, index) => (
         // Index keys: block i stays block i as the answer grows, so finished blocks are memo hits.
         <div key={index} className="da-block">
           {index < formatted ? (
@@ -51,7 +57,7 @@ const BlockGroup = memo(function BlockGroup({ text, formatted, labels, docsBaseU
       ))}
     </>
   );
-});
+}, sameGroup);
 
 /** Answer text: Markdown per block once the renderer is there, plain text for the moment before. */
 export function AnswerText({ text, labels, docsBaseUrl }: MarkdownProps) {
@@ -60,9 +66,12 @@ export function AnswerText({ text, labels, docsBaseUrl }: MarkdownProps) {
   useEffect(() => {
     if (!module) void loadMarkdown().then(setModule);
   }, [module]);
-  const blocks = splitBlocks(text);
+  const split = useRef<BlockSplit>(undefined);
+  const blocks = (split.current = splitGrowing(split.current, text)).blocks;
   const limit = formatLimit(blocks, formatted);
-  useEffect(() => {
+  // A layout effect, because Preact (the script tag's renderer) runs plain effects only after the
+  // next animation frame: a burst would be formatted one step per frame instead of back to back.
+  useLayoutEffect(() => {
     if (!module || limit <= formatted) return;
     // A task per step: the browser paints and handles input between them.
     const timer = setTimeout(() => setFormatted(limit), 0);
@@ -76,7 +85,7 @@ export function AnswerText({ text, labels, docsBaseUrl }: MarkdownProps) {
       {groups.map((start) => (
         <BlockGroup
           key={start}
-          text={blocks.slice(start, start + GROUP_SIZE).join(SEPARATOR)}
+          blocks={blocks.slice(start, start + GROUP_SIZE)}
           formatted={Math.max(0, Math.min(GROUP_SIZE, limit - start))}
           labels={labels}
           docsBaseUrl={docsBaseUrl}

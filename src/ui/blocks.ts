@@ -28,3 +28,22 @@ export function splitBlocks(text: string): string[] {
   if (current.length > 0) blocks.push(current.join('\n'));
   return blocks;
 }
+
+export interface BlockSplit {
+  text: string;
+  blocks: string[];
+}
+
+/**
+ * `splitBlocks` for a text that grew since `previous`: the finished blocks are kept (the very same
+ * strings, so memoised renders compare them by identity) and only the last one is split again, so a
+ * streamed update costs the size of the new text, not of the whole answer.
+ */
+export function splitGrowing(previous: BlockSplit | undefined, text: string): BlockSplit {
+  if (previous?.text === text) return previous;
+  const last = previous?.blocks.at(-1);
+  if (!previous || last === undefined || !text.startsWith(previous.text)) return { text, blocks: splitBlocks(text) };
+  // The last block is always a suffix of its text, and no fence is open where it starts.
+  const start = previous.text.length - last.length;
+  return { text, blocks: [...previous.blocks.slice(0, -1), ...splitBlocks(text.slice(start))] };
+}

@@ -1,6 +1,5 @@
-import { memo, type ReactNode, isValidElement, Children } from 'react';
-import Markdown, { type Components } from 'react-markdown';
-import { remarkGfmLite } from './gfm-lite.js';
+import { Fragment, memo, type ReactNode } from 'react';
+import { Lexer, type Token, type Tokens } from 'marked';
 import { CopyButton } from './copy-button.js';
 import type { Labels } from './labels.js';
 import { isExternal, safeUrl, urlLabel } from './urls.js';
@@ -9,13 +8,6 @@ export interface MarkdownProps {
   text: string;
   labels: Labels;
   docsBaseUrl: string | undefined;
-}
-
-function textOf(node: ReactNode): string {
-  if (typeof node === 'string' || typeof node === 'number') return String(node);
-  if (Array.isArray(node)) return node.map(textOf).join('');
-  if (isValidElement<{ children?: ReactNode }>(node)) return textOf(node.props.children);
-  return '';
 }
 
 /** NOTES §2: follow-up pages come as lines of `(Title)[/path]` (or ordinary `[Title](/path)`). */
@@ -38,76 +30,187 @@ export function SafeLink({ href, docsBaseUrl, children }: { href: string | undef
   );
 }
 
-function components(labels: Labels, docsBaseUrl: string | undefined): Components {
-  return {
-    a: ({ href, children }) => (
-      <SafeLink href={href} docsBaseUrl={docsBaseUrl}>
-        {children}
-      </SafeLink>
-    ),
-    // Images become links: an answer must not make the page load anything (privacy, CSP, tracking).
-    img: ({ src, alt }) => {
-      const url = safeUrl(typeof src === 'string' ? src : undefined, docsBaseUrl);
-      const label = alt || (url ? urlLabel(url) : '');
-      return url ? (
-        <SafeLink href={url} docsBaseUrl={docsBaseUrl}>
-          {`🖼 ${label}`}
-        </SafeLink>
-      ) : (
-        <span>{label}</span>
-      );
-    },
-    pre: ({ children }) => {
-      const child = Children.toArray(children)[0];
-      const className = isValidElement<{ className?: string }>(child) ? (child.props.className ?? '') : '';
-      const language = /language-([\w+-]+)/.exec(className)?.[1] ?? '';
-      const code = textOf(children).replace(/\n$/, '');
-      if (language === 'suggestions') {
-        const links = parseSuggestions(code);
-        if (links.length === 0) return null;
-        return (
-          <div className="da-suggestions" role="group" aria-label={labels.suggestions}>
-            <p className="da-suggestions-title">{labels.suggestions}</p>
-            <ul>
-              {links.map((link, i) => (
-                <li key={i}>
-                  <SafeLink href={link.href} docsBaseUrl={docsBaseUrl}>
-                    {link.title}
-                  </SafeLink>
-                </li>
-              ))}
-            </ul>
-          </div>
-        );
-      }
-      return (
-        <div className="da-code" data-language={language || undefined}>
-          <div className="da-code-bar">
-            <span className="da-code-lang">{language || 'text'}</span>
-            <CopyButton text={() => code} label={labels.copyCode} copiedLabel={labels.copied} className="da-code-copy" />
-          </div>
-          <pre>{children}</pre>
-        </div>
-      );
-    },
-    table: ({ children }) => (
-      <div className="da-table">
-        <table>{children}</table>
-      </div>
-    ),
-  };
-}
-
-const plugins = [remarkGfmLite];
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™', hellip: '…', mdash: '—', ndash: '–', rarr: '→', larr: '←', times: '×' };
 
 /**
- * One block of answer text as Markdown (GFM). Raw HTML is dropped (`skipHtml`), never rendered, and
- * every URL passes `safeUrl`. Memoised so a finished block is not parsed again while the answer grows.
+ * marked leaves character references in text for its HTML output to carry; React text is literal,
+ * so they are decoded here (numeric ones and the common names; others stay as written).
+ */
+function decode(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(?:#(\d{1,7})|#[xX]([\da-fA-F]{1,6})|(\w+));/g, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+    if (name) return NAMED_ENTITIES[name] ?? whole;
+    const code = dec ? Number.parseInt(dec, 10) : Number.parseInt(hex!, 16);
+    return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? '\ufffd' : String.fromCodePoint(code);
+  });
+}
+
+interface Context {
+  labels: Labels;
+  docsBaseUrl: string | undefined;
+}
+
+function CodeBlock({ token, context }: { token: Tokens.Code; context: Context }) {
+  const { labels, docsBaseUrl } = context;
+  const language = /^[\w+-]+/.exec(token.lang ?? '')?.[0] ?? '';
+  const code = token.text;
+  if (language === 'suggestions') {
+    const links = parseSuggestions(code);
+    if (links.length === 0) return null;
+    return (
+      <div className="da-suggestions" role="group" aria-label={labels.suggestions}>
+        <p className="da-suggestions-title">{labels.suggestions}</p>
+        <ul>
+          {links.map((link, i) => (
+            <li key={i}>
+              <SafeLink href={link.href} docsBaseUrl={docsBaseUrl}>
+                {link.title}
+              </SafeLink>
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  return (
+    <div className="da-code" data-language={language || undefined}>
+      <div className="da-code-bar">
+        <span className="da-code-lang">{language || 'text'}</span>
+        <CopyButton text={() => code} label={labels.copyCode} copiedLabel={labels.copied} className="da-code-copy" />
+      </div>
+      <pre>
+        <code className={language ? `language-${language}` : undefined}>{code}</code>
+      </pre>
+    </div>
+  );
+}
+
+function inline(tokens: Token[] | undefined, context: Context): ReactNode[] {
+  return (tokens ?? []).map((token, key) => {
+    switch (token.type) {
+      case 'text':
+        return token.tokens ? <Fragment key={key}>{inline(token.tokens, context)}</Fragment> : decode(token.text);
+      case 'escape':
+        return token.text;
+      case 'strong':
+        return <strong key={key}>{inline(token.tokens, context)}</strong>;
+      case 'em':
+        return <em key={key}>{inline(token.tokens, context)}</em>;
+      case 'del':
+        return <del key={key}>{inline(token.tokens, context)}</del>;
+      case 'codespan':
+        return <code key={key}>{token.text}</code>;
+      case 'br':
+        return <br key={key} />;
+      case 'link':
+        return (
+          <SafeLink key={key} href={token.href} docsBaseUrl={context.docsBaseUrl}>
+            {inline(token.tokens, context)}
+          </SafeLink>
+        );
+      case 'image': {
+        // Images become links: an answer must not make the page load anything (privacy, CSP, tracking).
+        const url = safeUrl(token.href, context.docsBaseUrl);
+        const label = decode(token.text) || (url ? urlLabel(url) : '');
+        return url ? (
+          <SafeLink key={key} href={url} docsBaseUrl={context.docsBaseUrl}>
+            {`🖼 ${label}`}
+          </SafeLink>
+        ) : (
+          <span key={key}>{label}</span>
+        );
+      }
+      case 'checkbox':
+        return <input key={key} type="checkbox" checked={(token as Tokens.Checkbox).checked} disabled readOnly />;
+      default:
+        // Raw HTML (`html`) is dropped, never rendered; unknown tokens too.
+        return null;
+    }
+  });
+}
+
+function block(token: Token, key: number, context: Context): ReactNode {
+  switch (token.type) {
+    case 'paragraph':
+      return <p key={key}>{inline(token.tokens, context)}</p>;
+    case 'heading': {
+      const Tag = `h${Math.min(6, Math.max(1, token.depth))}` as 'h1';
+      return <Tag key={key}>{inline(token.tokens, context)}</Tag>;
+    }
+    case 'code':
+      return <CodeBlock key={key} token={token as Tokens.Code} context={context} />;
+    case 'list': {
+      const list = token as Tokens.List;
+      const items = list.items.map((item, i) => (
+        <li key={i} className={item.task ? 'task-list-item' : undefined}>
+          {blocks(item.tokens, context)}
+        </li>
+      ));
+      return list.ordered ? (
+        <ol key={key} start={typeof list.start === 'number' && list.start !== 1 ? list.start : undefined}>
+          {items}
+        </ol>
+      ) : (
+        <ul key={key}>{items}</ul>
+      );
+    }
+    case 'table': {
+      const table = token as Tokens.Table;
+      const align = (i: number) => table.align[i] ?? undefined;
+      return (
+        <div key={key} className="da-table">
+          <table>
+            <thead>
+              <tr>
+                {table.header.map((cell, i) => (
+                  <th key={i} style={align(i) ? { textAlign: align(i)! } : undefined}>
+                    {inline(cell.tokens, context)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            {table.rows.length > 0 && (
+              <tbody>
+                {table.rows.map((row, r) => (
+                  <tr key={r}>
+                    {row.map((cell, i) => (
+                      <td key={i} style={align(i) ? { textAlign: align(i)! } : undefined}>
+                        {inline(cell.tokens, context)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            )}
+          </table>
+        </div>
+      );
+    }
+    case 'blockquote':
+      return <blockquote key={key}>{blocks(token.tokens, context)}</blockquote>;
+    case 'hr':
+      return <hr key={key} />;
+    case 'text':
+      // Text directly in a tight list item: its inline content, no paragraph around it.
+      return <Fragment key={key}>{token.tokens ? inline(token.tokens, context) : decode(token.text)}</Fragment>;
+    case 'checkbox':
+      return inline([token], context)[0];
+    default:
+      // `space`, link definitions and raw HTML (`html`) render nothing.
+      return null;
+  }
+}
+
+function blocks(tokens: Token[] | undefined, context: Context): ReactNode[] {
+  return (tokens ?? []).map((token, key) => block(token, key, context));
+}
+
+/**
+ * One block of answer text as Markdown (GFM, with marked's lexer: the Markdown stack costs a fraction
+ * of micromark's time per character, which is most of what streaming costs). Tokens become React
+ * elements directly, never an HTML string: raw HTML is dropped and every URL passes `safeUrl`.
+ * Memoised so a finished block is not parsed again while the answer grows.
  */
 export const MarkdownText = memo(function MarkdownText({ text, labels, docsBaseUrl }: MarkdownProps) {
-  return (
-    <Markdown remarkPlugins={plugins} skipHtml urlTransform={(url) => safeUrl(url, docsBaseUrl) ?? ''} components={components(labels, docsBaseUrl)}>
-      {text}
-    </Markdown>
-  );
+  return <>{blocks(Lexer.lex(text, { gfm: true, breaks: false }), { labels, docsBaseUrl })}</>;
 });
