@@ -235,7 +235,7 @@ describe('validation', () => {
 describe('rate limits', () => {
   it('answers 429 with Retry-After once the organisation\'s hourly limit is used, and recovers next hour', async () => {
     let now = Date.parse('2026-11-22T10:00:00Z');
-    const app = await demoApp({ limits: { orgPerHour: 2 }, now: () => now });
+    const app = await demoApp({ limits: { orgPerHour: 2, ipPerOrgHour: 100 }, now: () => now });
     expect((await post(app, askBody('install'))).status).toBe(200);
     now += 60_000;
     expect((await post(app, askBody('install'))).status).toBe(200);

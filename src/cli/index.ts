@@ -50,6 +50,10 @@ Options:
                       from DOCS_ASSISTANT_UPSTREAM_KEY, never from a flag
   --chunk-delay-ms N  Pause between streamed text chunks (default: 0)
   --link-ttl N        Seconds a static export bundle link works (default: 3600)
+  --rate-limit-org N  Valid requests per organisation per hour (default: 10000)
+  --rate-limit-ip N   Requests per IP address per day (default: 10000)
+  --trust-proxy N     Proxies you run in front of this server; the client IP is then read
+                      from X-Forwarded-For, right to left (default: 0)
 
 Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (comma-separated).`,
   options: {
@@ -63,6 +67,9 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     upstream: { type: 'string' },
     'chunk-delay-ms': { type: 'string' },
     'link-ttl': { type: 'string' },
+    'rate-limit-org': { type: 'string' },
+    'rate-limit-ip': { type: 'string' },
+    'trust-proxy': { type: 'string' },
   },
   async run(values, _positionals, io) {
     const port = integerOption(values.port, 'port', 4321);
@@ -78,7 +85,13 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
 
     const linkTtlSeconds = integerOption(values['link-ttl'], 'link-ttl', 3600);
     if (linkTtlSeconds < 1) throw new UsageError('--link-ttl must be at least 1 second.');
-    const options: AppOptions = { dataDir, chunkDelayMs: integerOption(values['chunk-delay-ms'], 'chunk-delay-ms', 0), exports: { linkTtlSeconds } };
+    const options: AppOptions = {
+      dataDir,
+      chunkDelayMs: integerOption(values['chunk-delay-ms'], 'chunk-delay-ms', 0),
+      exports: { linkTtlSeconds },
+      limits: { orgPerHour: integerOption(values['rate-limit-org'], 'rate-limit-org', 10_000), ipPerDay: integerOption(values['rate-limit-ip'], 'rate-limit-ip', 10_000) },
+      trustProxy: integerOption(values['trust-proxy'], 'trust-proxy', 0),
+    };
     const publicUrl = stringOption(values['public-url']);
     if (publicUrl) options.publicUrl = parseUrl(publicUrl, '--public-url');
     if (upstreamUrl) {

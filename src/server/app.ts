@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assistantRequestSchema, describeIssues } from '../protocol/index.js';
-import { answer, type AssistantSite } from './assistant.js';
+import { answer, questionOf, type AssistantSite } from './assistant.js';
 import { authenticate, type Org } from './auth.js';
 import { createExportService } from './export/jobs.js';
 import { exportRoutes } from './export/routes.js';
@@ -52,15 +52,20 @@ export interface AppOptions {
   /** Source of the current time, so tests can move it. @default Date.now */
   now?: () => number;
   limits?: {
-    /** SPEC §8. @default 10000 */
+    /** SPEC §8; charged only for authenticated, valid requests. @default 10000 */
     orgPerHour?: number;
-    /** SPEC §8. @default 10000 */
+    /** SPEC §8; charged for every assistant request, valid or not. @default 10000 */
     ipPerDay?: number;
+    /** One IP's share of one organisation's hourly quota, so a single address cannot use it all up. @default orgPerHour / 5 */
+    ipPerOrgHour?: number;
     /** @default 1 MiB */
     maxBodyBytes?: number;
   };
-  /** Take the client IP from X-Forwarded-For (only behind a proxy you run). @default false */
-  trustProxy?: boolean;
+  /**
+   * Proxies you run in front of this server: `true` (one) or their number. The client IP is then
+   * the X-Forwarded-For entry the outermost of them appended, never one the client wrote. @default false
+   */
+  trustProxy?: boolean | number;
   /** Public origin used in answer links; the request's own origin when absent. */
   publicUrl?: string;
   /** Forward the assistant operation to this service instead of answering locally. */
@@ -94,8 +99,10 @@ export function createApp(options: AppOptions = {}) {
   const now = options.now ?? Date.now;
   const maxBodyBytes = options.limits?.maxBodyBytes ?? 1024 * 1024;
   const stores: Stores = { ...defaultStores(options.dataDir), ...options.stores };
-  const orgLimiter = createRateLimiter(stores.rateLimits, 'org', options.limits?.orgPerHour ?? 10_000, HOUR);
+  const orgPerHour = options.limits?.orgPerHour ?? 10_000;
+  const orgLimiter = createRateLimiter(stores.rateLimits, 'org', orgPerHour, HOUR);
   const ipLimiter = createRateLimiter(stores.rateLimits, 'ip', options.limits?.ipPerDay ?? 10_000, DAY);
+  const ipOrgLimiter = createRateLimiter(stores.rateLimits, 'ip-org', options.limits?.ipPerOrgHour ?? Math.max(1, Math.ceil(orgPerHour / 5)), HOUR);
   const threads = stores.threads;
 
   const orgByKey = new Map<string, Org>();
@@ -149,7 +156,10 @@ export function createApp(options: AppOptions = {}) {
   });
 
   app.post('/discovery/v1/assistant/:domain/message', async (c) => {
-    const ipLimit = await ipLimiter.hit(clientIp(c, options.trustProxy ?? false), now());
+    // Rate-limit policy (README): every request counts against its IP; only authenticated, valid
+    // requests count against the organisation, so junk from one address cannot lock readers out.
+    const ip = clientIp(c, options.trustProxy ?? false);
+    const ipLimit = await ipLimiter.hit(ip, now());
     if (!ipLimit.ok) {
       return errorResponse('rate_limited', 'Too many requests from this IP address today.', { retryAfterSeconds: ipLimit.retryAfterSeconds });
     }
@@ -162,15 +172,22 @@ export function createApp(options: AppOptions = {}) {
     const site = sites.get(domain);
     if (!site) return errorResponse('domain_not_found', `No docs site is configured for domain "${domain.slice(0, 100)}".`);
     if (site.org !== org.id) return errorResponse('forbidden', 'This key belongs to another organisation than this domain.');
-    const orgLimit = await orgLimiter.hit(org.id, now());
-    if (!orgLimit.ok) {
-      return errorResponse('rate_limited', 'Too many requests for this organisation this hour.', { retryAfterSeconds: orgLimit.retryAfterSeconds });
-    }
 
     const body = await readJson(c.req.raw, maxBodyBytes);
     if (!body.ok) return body.response;
     const parsed = assistantRequestSchema.safeParse(body.value);
     if (!parsed.success) return errorResponse('invalid_request', describeIssues(parsed.error));
+    const lastUser = parsed.data.messages.findLast((message) => message.role === 'user');
+    if (!lastUser || !questionOf(lastUser)) return errorResponse('invalid_request', 'messages: the conversation must end with a user message that has text.');
+
+    const shareLimit = await ipOrgLimiter.hit(`${org.id}|${ip}`, now());
+    if (!shareLimit.ok) {
+      return errorResponse('rate_limited', 'Too many requests from this IP address for this organisation this hour.', { retryAfterSeconds: shareLimit.retryAfterSeconds });
+    }
+    const orgLimit = await orgLimiter.hit(org.id, now());
+    if (!orgLimit.ok) {
+      return errorResponse('rate_limited', 'Too many requests for this organisation this hour.', { retryAfterSeconds: orgLimit.retryAfterSeconds });
+    }
 
     const assistantSite: AssistantSite = { domain, retriever: site.retriever };
     return answer(assistantSite, parsed.data, { threads, maxTurns: options.threads?.maxTurns ?? 100, now, pageUrl: pageUrlFor(c), chunkDelayMs: options.chunkDelayMs ?? 0 });

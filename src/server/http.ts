@@ -64,11 +64,16 @@ interface NodeBindings {
   incoming?: { socket?: { remoteAddress?: string } };
 }
 
-/** The caller's IP: the socket's address, or the first X-Forwarded-For hop when behind a trusted proxy. */
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return (c.env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+/**
+ * The caller's IP: the socket's address, or — behind `trustProxy` proxies that each append the
+ * address they saw to X-Forwarded-For — the entry the outermost trusted proxy added. Entries left
+ * of it were written by the client and prove nothing, so the left-most is never used.
+ */
+export function clientIp(c: Context, trustProxy: boolean | number): string {
+  const hops = trustProxy === true ? 1 : trustProxy === false ? 0 : Math.max(0, Math.floor(trustProxy));
+  const socket = (c.env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+  if (hops === 0) return socket;
+  const chain = (c.req.header('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim()).filter(Boolean);
+  // Fewer entries than trusted hops: the nearest proxy's own view is the best we have.
+  return chain[chain.length - hops] ?? chain[0] ?? socket;
 }
