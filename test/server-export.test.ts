@@ -163,7 +163,7 @@ describe('static export jobs over time', () => {
   });
 
   it('does not let one domain\'s queue stall another domain', async () => {
-    const app = await exportApp({ exports: { concurrency: 2 } });
+    const app = await exportApp({ exports: { concurrency: 2, maxActivePerOrg: 10 } });
     const demoJobs: Job[] = [];
     for (let i = 0; i < 3; i++) demoJobs.push((await (await adminCall(app, 'POST', '/v1/static-export/jobs', { domain: 'demo' })).json()) as Job);
     const tiny = (await (await adminCall(app, 'POST', '/v1/static-export/jobs', { domain: 'tiny' })).json()) as Job;

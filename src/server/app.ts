@@ -44,10 +44,14 @@ export interface AppOptions {
   dataDir?: string;
   /** Stores to use instead of the files under `dataDir` (e.g. a database shared by several instances). */
   stores?: Partial<Stores>;
-  /** Retention. */
+  /** Thread retention. */
   threads?: {
     /** Turns kept per thread; older turns are dropped. @default 100 */
     maxTurns?: number;
+    /** Threads not continued for this many days are deleted. @default 30 */
+    maxAgeDays?: number;
+    /** Threads kept at most; the least recently continued go first. @default 100000 */
+    maxThreads?: number;
   };
   /** Source of the current time, so tests can move it. @default Date.now */
   now?: () => number;
@@ -82,6 +86,12 @@ export interface AppOptions {
     concurrency?: number;
     /** How long a bundle link works. @default 3600 */
     linkTtlSeconds?: number;
+    /** Finished jobs and their bundles are deleted after this many days. @default 7 */
+    retentionDays?: number;
+    /** Jobs one organisation may have queued or running at once. @default 3 */
+    maxActivePerOrg?: number;
+    /** Jobs one organisation may start per hour. @default 20 */
+    startsPerOrgHour?: number;
   };
 }
 
@@ -116,11 +126,19 @@ export function createApp(options: AppOptions = {}) {
   // the first job starts.
   const exportDir = options.dataDir ? join(options.dataDir, 'exports') : () => mkdtempSync(join(tmpdir(), 'docs-assistant-exports-'));
   const exportService = createExportService({ dir: exportDir, store: stores.jobs, now, site: (domain) => sites.get(domain)?.docs, ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}) });
+  const retention = async () => {
+    const age = (days: number) => new Date(now() - days * DAY).toISOString();
+    await threads.prune({ updatedBefore: age(options.threads?.maxAgeDays ?? 30), maxThreads: options.threads?.maxThreads ?? 100_000 });
+    await exportService.prune(age(options.exports?.retentionDays ?? 7));
+  };
+  let retentionTimer: NodeJS.Timeout | undefined;
   /** Resolves once every store is open and writable; rejects with the reason when one is not. */
   const ready = (async () => {
     await Promise.all([stores.threads.open(), stores.jobs.open(), stores.rateLimits.open()]);
     const signer = createSigner(await stores.signingKey.getOrCreate(randomBytes(32)));
     await exportService.recover();
+    await retention();
+    retentionTimer = setInterval(() => retention().catch((error: unknown) => console.error('[docs-assistant] retention failed:', error)), HOUR).unref();
     return signer;
   })();
   // Requests wait for `ready`; an embedder that never awaits it must not crash on the rejection.
@@ -203,6 +221,8 @@ export function createApp(options: AppOptions = {}) {
       now,
       origin: originOf,
       linkTtlSeconds: options.exports?.linkTtlSeconds ?? 3600,
+      maxActivePerOrg: options.exports?.maxActivePerOrg ?? 3,
+      startLimiter: createRateLimiter(stores.rateLimits, 'export-org', options.exports?.startsPerOrgHour ?? 20, HOUR),
       maxBodyBytes,
     }),
   );
@@ -264,6 +284,7 @@ export function createApp(options: AppOptions = {}) {
     ready: ready.then(() => {}),
     /** Saves what is buffered (rate-limit counters, pending writes). */
     close: async () => {
+      clearInterval(retentionTimer);
       await Promise.allSettled([stores.threads.close(), stores.jobs.close(), stores.rateLimits.close()]);
     },
   });

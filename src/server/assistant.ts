@@ -29,6 +29,8 @@ export interface AnswerDeps {
   chunkDelayMs: number;
 }
 
+/** A question is kept in its thread up to this length (turns stay small whatever was asked). */
+const MAX_STORED_QUESTION_CHARS = 4000;
 /** Context values longer than this are cut before they join the search query. */
 const MAX_CONTEXT_QUERY_CHARS = 400;
 const TEXT_CHUNK_CHARS = 48;
@@ -79,7 +81,8 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
   let thread: ThreadRecord | undefined;
   if (request.threadId) {
     thread = await deps.threads.get(request.threadId);
-    if (!thread || thread.domain !== site.domain) {
+    // A thread belongs to the reader who started it: another fp with the same id learns nothing of it.
+    if (!thread || thread.domain !== site.domain || thread.fp !== request.fp) {
       return errorResponse('thread_not_found', `Thread ${JSON.stringify(request.threadId.slice(0, 64))} does not exist. Start a new conversation without threadId.`);
     }
   }
@@ -112,7 +115,7 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
       return errorResponse('storage_unavailable', 'The server cannot store conversations right now. Please try again later.');
     }
   }
-  const turn: ThreadTurn = { messageId, question, answer: composed.markdown, sources: composed.cited.map((c) => c.path), at };
+  const turn: ThreadTurn = { messageId, question: question.slice(0, MAX_STORED_QUESTION_CHARS), answer: composed.markdown, sources: composed.cited.map((c) => c.path), at };
   // The disk write runs alongside the stream instead of delaying its first byte; the finish part
   // waits for it.
   const saved = deps.threads.appendTurn(threadId, turn, { maxTurns: deps.maxTurns }).then(
@@ -169,8 +172,12 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
     }
     lines.push(formatDataStreamPart('finish_step', { finishReason: 'stop', usage, isContinued: false }));
     flush();
-    // The thread is on disk before the answer is declared finished, so it survives a restart.
-    await saved;
+    // The turn is stored before the answer is declared finished, so it survives a restart. When it
+    // could not be, the stream says so and the finish part names no thread to continue.
+    if (!(await saved)) {
+      stream.write(formatDataStreamPart('error', 'This answer could not be saved to the conversation. Start a new conversation to ask a follow-up.'));
+      return;
+    }
     // SPEC §6: the finish event carries threadId. The SDK type has no such key; the wire does.
     stream.write(formatDataStreamPart('finish_message', { finishReason: 'stop', usage, threadId } as Parameters<typeof formatDataStreamPart<'finish_message'>>[1]));
   };

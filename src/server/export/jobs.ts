@@ -109,10 +109,19 @@ export function createExportService(options: ExportServiceOptions) {
     }
   }
 
-  /** Jobs found in the store: queued ones run again; one that was running when the server stopped failed. */
+  /**
+   * Jobs found in the store: queued ones run again; one that was running when the server stopped
+   * failed, and what it left half-written (the staging folder, a `.partial` bundle) is removed.
+   */
   async function recover(): Promise<void> {
     for (const job of await store.list({ status: ['running'] })) {
       await store.update(job.jobId, { status: 'failed', error: 'The server stopped while this export was running. Start a new export.', updatedAt: at() });
+    }
+    if (typeof options.dir === 'string') {
+      for (const job of await store.list({ status: ['queued', 'running', 'completed', 'failed'] })) {
+        await rm(join(jobDir(job.jobId), 'site'), { recursive: true, force: true });
+        await rm(`${bundlePath(job.jobId)}.partial`, { force: true });
+      }
     }
     await pump();
   }
@@ -148,6 +157,19 @@ export function createExportService(options: ExportServiceOptions) {
       return job;
     },
     get: (jobId: string): Promise<JobRecord | undefined> => store.get(jobId),
+    /** Jobs of an organisation that are queued or running (the per-organisation cap counts them). */
+    active: (org: string) => store.list({ status: ['queued', 'running'], org }),
+    /** Retention: deletes finished jobs (and their bundles) last updated before `before`. */
+    async prune(before: string): Promise<number> {
+      let removed = 0;
+      for (const job of await store.list({ status: ['completed', 'failed'] })) {
+        if (job.updatedAt >= before) continue;
+        if (typeof options.dir === 'string' || madeDir) await rm(jobDir(job.jobId), { recursive: true, force: true });
+        await store.delete(job.jobId);
+        removed++;
+      }
+      return removed;
+    },
     /** Resolves when this process runs no job and none is queued (tests, graceful shutdown). */
     async idle(): Promise<void> {
       await started;

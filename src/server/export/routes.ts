@@ -5,6 +5,7 @@ import { describeIssues, startJobRequestSchema } from '../../protocol/index.js';
 import { authenticate, type Org } from '../auth.js';
 import { normalizePagePath, type DocsSite } from '../docs.js';
 import { errorResponse, readJson } from '../http.js';
+import type { RateLimiter } from '../rate-limit.js';
 import { isJobId, publicJob, type ExportService } from './jobs.js';
 import type { createSigner } from './signing.js';
 import { selectPages } from './site-export.js';
@@ -19,6 +20,10 @@ export interface ExportRouteDeps {
   /** How long a bundle link works. */
   linkTtlSeconds: number;
   maxBodyBytes: number;
+  /** Jobs one organisation may have queued or running at once. */
+  maxActivePerOrg: number;
+  /** Counts the jobs an organisation starts (per hour). */
+  startLimiter: RateLimiter;
 }
 
 /** NOTES §4: a bare hostname or identifier, no scheme, port or path. */
@@ -59,6 +64,12 @@ export function exportRoutes(deps: ExportRouteDeps) {
       if (missing.length) return errorResponse('invalid_request', `paths: no such page: ${missing.slice(0, 5).map((p) => JSON.stringify(p.slice(0, 100))).join(', ')}.`);
       normalized = [...new Set(paths.map(normalizePagePath))];
     }
+    // One organisation cannot fill the export queue for everyone: a cap on waiting jobs, then a rate.
+    if ((await deps.service.active(auth.org.id)).length >= deps.maxActivePerOrg) {
+      return errorResponse('rate_limited', `This organisation already has ${deps.maxActivePerOrg} exports queued or running. Wait for one to finish.`, { retryAfterSeconds: 60 });
+    }
+    const started = await deps.startLimiter.hit(auth.org.id, deps.now());
+    if (!started.ok) return errorResponse('rate_limited', 'Too many exports started by this organisation this hour.', { retryAfterSeconds: started.retryAfterSeconds });
     const job = await deps.service.start(auth.org.id, { domain, ...(version ? { version } : {}), ...(normalized ? { paths: normalized } : {}) });
     return c.json(publicJob(job), 202);
   });

@@ -1,8 +1,8 @@
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { jobSchema } from '../../protocol/index.js';
-import { writeFileDurably } from './fs.js';
+import { probeWritable, removeTempFiles, writeFileDurably } from './fs.js';
 import type { JobRecord, JobStore } from './types.js';
 
 /** Job ids are `se_` + a ULID; anything else is unknown, which keeps ids out of file paths. */
@@ -73,11 +73,20 @@ export const memoryJobStore = (): JobStore => mapJobStore();
 export function fileJobStore(dir: string): JobStore {
   const fileOf = (jobId: string) => join(dir, jobId, 'job.json');
   return mapJobStore({
-    open: () => mkdir(dir, { recursive: true }).then(() => {}),
+    async open() {
+      await mkdir(dir, { recursive: true });
+      await probeWritable(dir);
+    },
     async load() {
       const jobs: JobRecord[] = [];
       for (const entry of await readdir(dir)) {
         if (!isJobId(entry)) continue;
+        // Crash leftovers: half-written job files, and folders whose job was never recorded.
+        await removeTempFiles(join(dir, entry)).catch(() => 0);
+        if (!(await stat(fileOf(entry)).catch(() => undefined))) {
+          await rm(join(dir, entry), { recursive: true, force: true });
+          continue;
+        }
         try {
           const parsed = jobRecordSchema.safeParse(JSON.parse(await readFile(fileOf(entry), 'utf8')));
           if (parsed.success && parsed.data.jobId === entry) jobs.push(parsed.data as JobRecord);
