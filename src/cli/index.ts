@@ -5,6 +5,7 @@ import { classifyKey } from '../protocol/index.js';
 import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/app.js';
 import { ConfigError, DEMO, DIST_DIR, fileConfig, folderConfig, SAMPLE_DOCS_DIR } from '../server/config.js';
 
+import { parsePageUrlRule, type PageUrlRule } from '../server/page-urls.js';
 import { listen } from '../server/serve.js';
 import { EXPORT_USAGE, ExportUsageError, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
 
@@ -45,7 +46,11 @@ Options:
   --port N            Port (default: 4321; 0 picks a free one)
   --host HOST         Interface (default: 127.0.0.1)
   --data DIR          Where threads are stored (default: .docs-assistant)
-  --public-url URL    Origin used in answer links (default: the request's origin)
+  --public-url URL    Origin used in answer links (default: the request's origin); with a
+                      URL style, the docs' public root, e.g. https://example.com/docs
+  --url-style STYLE   Link citations the way the site's generator routes pages:
+                      plain, vitepress, vitepress-clean, docusaurus or starlight
+  --page-url TEMPLATE Or a template for a page's public path, e.g. '/{path}/'
   --upstream URL      Proxy the assistant operation to another service; its key is read
                       from DOCS_ASSISTANT_UPSTREAM_KEY, never from a flag
   --chunk-delay-ms N  Pause between streamed text chunks (default: 0)
@@ -64,6 +69,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     host: { type: 'string' },
     data: { type: 'string' },
     'public-url': { type: 'string' },
+    'url-style': { type: 'string' },
+    'page-url': { type: 'string' },
     upstream: { type: 'string' },
     'chunk-delay-ms': { type: 'string' },
     'link-ttl': { type: 'string' },
@@ -94,6 +101,15 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     };
     const publicUrl = stringOption(values['public-url']);
     if (publicUrl) options.publicUrl = parseUrl(publicUrl, '--public-url');
+    const urlStyle = stringOption(values['url-style']);
+    const pageUrl = stringOption(values['page-url']);
+    let pageUrls: PageUrlRule | undefined;
+    if (urlStyle || pageUrl) {
+      if (configFile) throw new UsageError('With --config, give each site its "urlStyle" or "pageUrl" in the file.');
+      const rule = parsePageUrlRule({ style: urlStyle, template: pageUrl });
+      if (!rule.ok) throw new UsageError(rule.error);
+      pageUrls = rule.rule;
+    }
     if (upstreamUrl) {
       const key = io.env.DOCS_ASSISTANT_UPSTREAM_KEY;
       if (key && classifyKey(key) !== 'assistant') {
@@ -106,7 +122,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     const useSample = !configFile && !upstreamUrl && docsPath === SAMPLE_DOCS_DIR;
     try {
       if (configFile) Object.assign(options, await fileConfig(resolve(configFile)));
-      else if (docsDir || !upstreamUrl) Object.assign(options, await folderConfig(docsPath, domain, io.env.DOCS_ASSISTANT_SERVER_KEYS));
+      else if (docsDir || !upstreamUrl) Object.assign(options, await folderConfig(docsPath, domain, io.env.DOCS_ASSISTANT_SERVER_KEYS, pageUrls));
     } catch (error) {
       io.stderr.write(`${(error as Error).message}\n`);
       return error instanceof ConfigError ? EXIT.usage : EXIT.failed;

@@ -17,6 +17,7 @@ import { escapeHtml, prefixedLinks, renderDocsPage } from './render.js';
 import { readStatic } from './static.js';
 import { createRetriever } from './retrieval.js';
 import { defaultStores, type Stores } from './stores/index.js';
+import { createPageUrls, type PageUrlRule } from './page-urls.js';
 
 export type Plan = Org['plan'];
 
@@ -27,6 +28,10 @@ export interface SiteConfig {
   domain: string;
   org: string;
   docs: DocsSite;
+  /** How the site's own generator turns page files into URLs; citations link to this server's /docs pages when absent. */
+  pageUrls?: PageUrlRule;
+  /** Public URL of this site's docs (origin and base path) for citations. @default the server's publicUrl */
+  publicUrl?: string;
 }
 
 export interface UpstreamConfig {
@@ -118,7 +123,11 @@ export function createApp(options: AppOptions = {}) {
   const orgByKey = new Map<string, Org>();
   for (const org of options.orgs ?? []) for (const key of org.keys) orgByKey.set(key, org);
   const sites = new Map(
-    (options.sites ?? []).map((site) => [site.domain, { ...site, retriever: createRetriever(site.docs) }] as const),
+    (options.sites ?? []).map((site) => {
+      const publicUrl = site.publicUrl ?? options.publicUrl;
+      const urls = site.pageUrls ? createPageUrls(site.docs.pages, site.pageUrls, publicUrl ? new URL(publicUrl).pathname : '') : undefined;
+      return [site.domain, { ...site, retriever: createRetriever(site.docs), urls }] as const;
+    }),
   );
   const docsSite = options.sites?.[0];
 
@@ -147,7 +156,12 @@ export function createApp(options: AppOptions = {}) {
 
   const originOf = (c: Context) => options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
   const docsLinks = prefixedLinks(DOCS_BASE_PATH);
-  const pageUrlFor = (c: Context) => (section: DocSection) => `${originOf(c)}${docsLinks.page(section.pagePath)}${section.anchor ? `#${section.anchor}` : ''}`;
+  const pageUrlFor = (c: Context, site: { urls?: ReturnType<typeof createPageUrls> | undefined; publicUrl?: string | undefined }) => (section: DocSection) => {
+    const anchor = section.anchor ? `#${section.anchor}` : '';
+    const path = site.urls?.urlOf(section.pagePath);
+    if (path === undefined) return `${originOf(c)}${docsLinks.page(section.pagePath)}${anchor}`;
+    return `${site.publicUrl?.replace(/\/+$/, '') ?? originOf(c)}${path}${anchor}`;
+  };
 
   const app = new Hono();
   app.use(
@@ -208,7 +222,10 @@ export function createApp(options: AppOptions = {}) {
     }
 
     const assistantSite: AssistantSite = { domain, retriever: site.retriever };
-    return answer(assistantSite, parsed.data, { threads, maxTurns: options.threads?.maxTurns ?? 100, now, pageUrl: pageUrlFor(c), chunkDelayMs: options.chunkDelayMs ?? 0 });
+    // The reader's URL is the generator's (`/guides/setup/`, `/docs/start`); retrieval knows page paths.
+    const currentPage = parsed.data.currentPath ? site.urls?.pageAt(parsed.data.currentPath) : undefined;
+    const request = currentPage ? { ...parsed.data, currentPath: currentPage } : parsed.data;
+    return answer(assistantSite, request, { threads, maxTurns: options.threads?.maxTurns ?? 100, now, pageUrl: pageUrlFor(c, site), chunkDelayMs: options.chunkDelayMs ?? 0 });
   });
 
   app.route(

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { classifyKey } from '../protocol/index.js';
 import type { AppOptions, OrgConfig, Plan, SiteConfig } from './app.js';
 import { loadDocsSite } from './docs.js';
+import { parsePageUrlRule, type PageUrlRule } from './page-urls.js';
 
 /** The demo that `npm start` serves; these keys are public and work only for the sample docs. */
 export const DEMO = {
@@ -21,7 +22,8 @@ export const DIST_DIR = join(PACKAGE_ROOT, 'dist');
 
 export interface ConfigFile {
   orgs: { id: string; plan?: Plan; keys: string[] }[];
-  sites: { domain: string; org: string; docs: string }[];
+  /** `urlStyle` or `pageUrl` and `publicUrl` link citations to the site's own pages (README "Citation URLs"). */
+  sites: { domain: string; org: string; docs: string; urlStyle?: string; pageUrl?: string; publicUrl?: string }[];
 }
 
 export class ConfigError extends Error {}
@@ -33,7 +35,7 @@ function checkKeys(keys: string[], where: string): void {
 }
 
 /** A site served from a folder with keys from the environment (`DOCS_ASSISTANT_SERVER_KEYS`). */
-export async function folderConfig(docsDir: string, domain: string, keysEnv: string | undefined): Promise<Pick<AppOptions, 'orgs' | 'sites'>> {
+export async function folderConfig(docsDir: string, domain: string, keysEnv: string | undefined, pageUrls?: PageUrlRule): Promise<Pick<AppOptions, 'orgs' | 'sites'>> {
   const isSample = resolve(docsDir) === SAMPLE_DOCS_DIR;
   const keys = keysEnv?.split(',').map((k) => k.trim()).filter(Boolean) ?? [];
   if (keys.length === 0 && !isSample) {
@@ -45,7 +47,7 @@ export async function folderConfig(docsDir: string, domain: string, keysEnv: str
   checkKeys(keys, 'DOCS_ASSISTANT_SERVER_KEYS');
   const docs = await loadDocsSite(docsDir);
   const org: OrgConfig = { id: isSample ? DEMO.org : domain, plan: 'enterprise', keys: keys.length ? keys : [DEMO.assistantKey, DEMO.adminKey] };
-  const site: SiteConfig = { domain, org: org.id, docs };
+  const site: SiteConfig = { domain, org: org.id, docs, ...(pageUrls ? { pageUrls } : {}) };
   return { orgs: [org], sites: [site] };
 }
 
@@ -65,7 +67,11 @@ export async function fileConfig(file: string): Promise<Pick<AppOptions, 'orgs' 
   const sites = await Promise.all(
     parsed.sites.map(async (site): Promise<SiteConfig> => {
       if (!orgs.some((org) => org.id === site.org)) throw new ConfigError(`${file}: site ${site.domain} names unknown org ${site.org}.`);
-      return { domain: site.domain, org: site.org, docs: await loadDocsSite(resolve(dirname(file), site.docs)) };
+      const urls = site.urlStyle || site.pageUrl ? parsePageUrlRule({ style: site.urlStyle, template: site.pageUrl }, { style: 'urlStyle', template: 'pageUrl', publicUrl: 'publicUrl' }) : undefined;
+      if (urls && !urls.ok) throw new ConfigError(`${file} site ${site.domain}: ${urls.error}`);
+      if (site.publicUrl !== undefined && !URL.canParse(site.publicUrl)) throw new ConfigError(`${file} site ${site.domain}: publicUrl "${site.publicUrl}" is not a URL.`);
+      const docs = await loadDocsSite(resolve(dirname(file), site.docs));
+      return { domain: site.domain, org: site.org, docs, ...(urls ? { pageUrls: urls.rule } : {}), ...(site.publicUrl ? { publicUrl: site.publicUrl } : {}) };
     }),
   );
   return { orgs, sites };

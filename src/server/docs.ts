@@ -37,8 +37,10 @@ export interface DocPage {
   /** Markdown body, frontmatter removed. */
   markdown: string;
   sections: DocSection[];
-  /** Folder-relative source file, for error messages. */
+  /** Folder-relative source file, for error messages and public URLs. */
   file: string;
+  /** The page's frontmatter (slug, id, permalink… give its public URL: page-urls.ts). */
+  frontmatter?: Record<string, unknown>;
 }
 
 export interface DocsSite {
@@ -180,7 +182,7 @@ export function parsePage(file: string, source: string, defaultLanguage = DEFAUL
     ...(version ? { version } : {}),
     language: optionalString(data.language) ?? defaultLanguage,
   };
-  return { ...meta, markdown, file, sections: sectionsOf(tree, meta) };
+  return { ...meta, markdown, file, frontmatter: data, sections: sectionsOf(tree, meta) };
 }
 
 export function createSite(pages: DocPage[], files: string[] = [], dir?: string): DocsSite {
