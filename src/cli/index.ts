@@ -7,6 +7,7 @@ import { ConfigError, DEMO, DIST_DIR, fileConfig, folderConfig, SAMPLE_DOCS_DIR 
 
 import { parsePageUrlRule, type PageUrlRule } from '../server/page-urls.js';
 import { listen } from '../server/serve.js';
+import { HOST_USAGE, HostUsageError, runHost } from './host.js';
 import { EXPORT_USAGE, ExportUsageError, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
 
 export interface CliIo {
@@ -200,7 +201,26 @@ const exportCommand: Command = {
   },
 };
 
-const commands: Record<string, Command> = { serve: serveCommand, export: exportCommand };
+const hostCommand: Command = {
+  summary: 'Serve a static export bundle as a self-hosted deployment (reads the chart values).',
+  usage: HOST_USAGE,
+  options: {
+    values: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    cache: { type: 'string' },
+  },
+  async run(values, _positionals, io) {
+    try {
+      return await runHost(values, io);
+    } catch (error) {
+      if (error instanceof HostUsageError) throw new UsageError(error.message);
+      throw error;
+    }
+  },
+};
+
+const commands: Record<string, Command> = { serve: serveCommand, export: exportCommand, host: hostCommand };
 
 function stringOption(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;

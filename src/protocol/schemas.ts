@@ -106,6 +106,18 @@ export const bundleSchema = z.object({
   expiresAt: z.string(),
 });
 
+/** File at the root of every bundle that says what it is; a deployment checks `version` against its pin. */
+export const BUNDLE_MANIFEST_FILE = 'docs-assistant-bundle.json';
+
+export const bundleManifestSchema = z.object({
+  jobId: z.string().min(1),
+  domain: z.string().min(1),
+  /** The export's `version` label; absent when the export had none. */
+  version: z.string().min(1).optional(),
+  createdAt: z.string(),
+  pageCount: z.number().int().min(0),
+});
+
 export type ReasoningDetail = z.infer<typeof reasoningDetailSchema>;
 export type ToolInvocation = z.infer<typeof toolInvocationSchema>;
 export type Source = z.infer<typeof sourceSchema>;
@@ -120,6 +132,7 @@ export type JobStatus = z.infer<typeof jobStatusSchema>;
 export type StartJobRequest = z.infer<typeof startJobRequestSchema>;
 export type Job = z.infer<typeof jobSchema>;
 export type Bundle = z.infer<typeof bundleSchema>;
+export type BundleManifest = z.infer<typeof bundleManifestSchema>;
 
 /** Turns a zod failure into one sentence that names the offending field. */
 export function describeIssues(error: z.ZodError): string {

@@ -8,7 +8,7 @@ export interface RunningServer {
 }
 
 /** The only module that touches node:http: everything else is a Web-standard handler. */
-export function listen(app: App, { port, host }: { port: number; host: string }): Promise<RunningServer> {
+export function listen(app: Pick<App, 'fetch'>, { port, host }: { port: number; host: string }): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
       server.off('error', reject);

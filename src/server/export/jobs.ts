@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { create as createTar } from 'tar';
 import { ulid } from 'ulid';
-import type { Job, JobStatus, StartJobRequest } from '../../protocol/index.js';
+import { BUNDLE_MANIFEST_FILE, type BundleManifest, type Job, type JobStatus, type StartJobRequest } from '../../protocol/index.js';
 import type { DocsSite } from '../docs.js';
 import type { JobRecord, JobStore } from '../stores/index.js';
 import { exportSite } from './site-export.js';
@@ -68,6 +68,8 @@ export function createExportService(options: ExportServiceOptions) {
           }
         },
       });
+      const manifest: BundleManifest = { jobId: job.jobId, domain: job.domain, ...(job.version ? { version: job.version } : {}), createdAt: at(), pageCount };
+      await writeFile(join(staging, BUNDLE_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
       const partial = `${bundlePath(job.jobId)}.partial`;
       // gzip's default level: -9 took seconds more on big sites for a few percent of size.
       await createTar({ gzip: true, file: partial, cwd: staging, portable: true }, await readdir(staging));

@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { classifyKey } from '../protocol/index.js';
+import { DIST_DIR } from '../server/config.js';
+import { createHost, envNameOf, readValues, ValuesError, VALUE_KEYS } from '../server/host/index.js';
+import { listen } from '../server/serve.js';
+import type { CliIo } from './index.js';
+
+export const HOST_USAGE = `Usage: docs-assistant host [--values values.yaml] [options]
+
+Runs a self-hosted deployment of a static export (SPEC §2.6): downloads staticExport.bundleUrl,
+checks it, unpacks it to a versioned folder and serves it as the active version, with the
+assistant's script tag set up for the deployment type (cloud, client-hosted, air-gapped).
+/healthz answers at once; /readyz once a version is active.
+
+Options:
+  --values FILE   Chart values (YAML): deployment.type, staticExport.*, assistant.*
+  --port N        Port (default: 8080)
+  --host H        Interface (default: 127.0.0.1; 0.0.0.0 in a container)
+  --cache DIR     Unpacked versions, kept across restarts (default: .docs-assistant-host)
+
+Every value can also come from the environment (it wins over the file):
+${VALUE_KEYS.map((key) => `  ${envNameOf(key).padEnd(44)} ${key}`).join('\n')}
+The proxy key (client-hosted with assistant.upstream) is read from DOCS_ASSISTANT_UPSTREAM_KEY.`;
+
+type Values = Record<string, string | boolean | undefined>;
+
+export class HostUsageError extends Error {}
+
+export async function runHost(values: Values, io: CliIo): Promise<number> {
+  const port = values.port === undefined ? 8080 : Number(values.port);
+  if (typeof values.port === 'string' && (!/^\d+$/.test(values.port) || port > 65535)) throw new HostUsageError('--port must be a whole number between 0 and 65535.');
+  const hostName = typeof values.host === 'string' && values.host ? values.host : '127.0.0.1';
+  const cacheDir = resolve(typeof values.cache === 'string' && values.cache ? values.cache : '.docs-assistant-host');
+  const log = (line: string) => io.stderr.write(`[docs-assistant host] ${line}\n`);
+
+  let host;
+  try {
+    const file = typeof values.values === 'string' ? await readFile(resolve(values.values), 'utf8') : undefined;
+    const upstreamKey = io.env.DOCS_ASSISTANT_UPSTREAM_KEY?.trim();
+    if (upstreamKey && classifyKey(upstreamKey) !== 'assistant') throw new ValuesError('DOCS_ASSISTANT_UPSTREAM_KEY must be an assistant key (svc_dsc_…). Admin keys are never used for the assistant.');
+    const embedDir = join(DIST_DIR, 'embed');
+    host = createHost({
+      values: readValues(file, io.env),
+      cacheDir,
+      log,
+      ...(existsSync(join(embedDir, 'docs-assistant.js')) ? { embedDir } : {}),
+      ...(upstreamKey ? { upstreamKey } : {}),
+      ...(io.fetch ? { fetch: io.fetch } : {}),
+    });
+  } catch (error) {
+    if (error instanceof ValuesError || (error as NodeJS.ErrnoException).code === 'ENOENT') {
+      io.stderr.write(`${(error as Error).message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (host.assistant.mode === 'off') log(`No assistant launcher on the pages: ${host.assistant.reason}.`);
+  else if (!existsSync(join(DIST_DIR, 'embed', 'docs-assistant.js'))) log('WARNING: the script tag files (dist/embed) are missing; run npm run build. Pages are served without the assistant.');
+  else log(host.assistant.mode === 'proxy' ? `Assistant: proxied to ${host.assistant.upstream} (key ${io.env.DOCS_ASSISTANT_UPSTREAM_KEY ? 'added by this host' : 'not set'}).` : `Assistant: pages call ${host.assistant.baseUrl}.`);
+
+  let server;
+  try {
+    server = await listen(host.app, { port, host: hostName });
+  } catch (error) {
+    io.stderr.write(`Cannot listen on ${hostName}:${port}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  io.stdout.write(`docs-assistant host is running at ${server.url}/ (cache ${cacheDir})\n`);
+  const installed = host.install();
+  await new Promise<void>((done) => {
+    if (io.signal?.aborted) return done();
+    io.signal?.addEventListener('abort', () => done(), { once: true });
+  });
+  await installed.catch(() => {});
+  await server.close();
+  io.stdout.write('Host stopped.\n');
+  return 0;
+}
