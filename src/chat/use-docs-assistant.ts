@@ -6,6 +6,7 @@ import { AssistantError, type AssistantErrorKind } from '../client/errors.js';
 import { DEFAULT_RETRIEVAL_PAGE_SIZE } from '../protocol/limits.js';
 import type { ContextItem, Filter } from '../protocol/schemas.js';
 import { createAssistantFetch, type StreamWarning, type ThreadIds } from './assistant-fetch.js';
+import { watchPath } from './location.js';
 import { clearConversation, loadConversation, saveConversation } from './persistence.js';
 import { browserPath, clampCurrentPath } from './request.js';
 
@@ -73,6 +74,11 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
   const threadRef = useRef<ThreadIds>({ ...(saved?.threadId ? { threadId: saved.threadId } : {}), ...(saved?.threadKey ? { threadKey: saved.threadKey } : {}) });
   const [threadId, setThreadId] = useState(saved?.threadId);
   const [context, setContext] = useState<ContextItem[]>([]);
+  // The page each attached item came from: context is about that page, so it never follows the
+  // reader to another one (client-side navigation keeps this state alive).
+  const itemPages = useRef(new WeakMap<ContextItem, string | undefined>());
+  const onPage = useCallback((items: ContextItem[], path = browserPath()) => items.filter((item) => itemPages.current.get(item) === path), []);
+  useEffect(() => (typeof window === 'undefined' ? undefined : watchPath((path) => setContext((items) => onPage(items, path)))), [onPage]);
   const [error, setError] = useState<AssistantError>();
   const [warning, setWarning] = useState<StreamWarning>();
   const streamErrorRef = useRef<AssistantError | undefined>(undefined);
@@ -157,7 +163,7 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     (question: string, askOptions: AskOptions = {}): boolean => {
       const text = question.trim();
       if (!text || busy) return false;
-      const items = askOptions.context ?? context;
+      const items = askOptions.context ?? onPage(context);
       const path = options.currentPath ?? browserPath();
       const questionBody: QuestionBody = {
         ...(path ? { currentPath: clampCurrentPath(path) } : {}),
@@ -170,7 +176,7 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
       void append({ role: 'user', content: text }, { body: questionBody });
       return true;
     },
-    [busy, context, options.currentPath, append, emit],
+    [busy, context, onPage, options.currentPath, append, emit],
   );
 
   /** Asks again for the last question, replacing its answer (per-request body is not kept by reload). */
@@ -193,6 +199,7 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
   }, [stop, setMessages, domain, emit]);
 
   const addContext = useCallback((item: ContextItem) => {
+    itemPages.current.set(item, browserPath());
     setContext((items) => (items.some((i) => i.type === item.type && i.value === item.value) ? items : [...items, item]));
   }, []);
   const removeContext = useCallback((index: number) => setContext((items) => items.filter((_, i) => i !== index)), []);

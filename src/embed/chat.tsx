@@ -44,8 +44,11 @@ function mount({ shadowRoot, config, onEvent, onOpenChange, returnFocus }: Mount
         {...(filter ? { filter } : {})}
         {...(config.docsBaseUrl ? { docsBaseUrl: config.docsBaseUrl } : {})}
         {...(config.starterQuestions ? { starterQuestions: config.starterQuestions } : {})}
-        theme={config.theme ?? 'system'}
+        theme={config.theme ?? 'auto'}
+        {...(config.themeSelector ? { themeSelector: config.themeSelector } : {})}
         mode={config.mode ?? 'popover'}
+        position={config.position ?? 'bottom-right'}
+        shortcut={config.openShortcut ?? 'mod+i'}
         showLauncher={false}
         container={container}
         onEvent={onEvent}

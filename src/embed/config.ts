@@ -1,8 +1,9 @@
 import { classifyKey } from '../protocol/keys.js';
 import type { Filter } from '../protocol/schemas.js';
 
-export type EmbedTheme = 'light' | 'dark' | 'system';
+export type EmbedTheme = 'light' | 'dark' | 'system' | 'auto';
 export type EmbedMode = 'popover' | 'modal' | 'panel';
+export type EmbedPosition = 'bottom-right' | 'bottom-left';
 
 /** Options of the script tag (data-* attributes, kebab-case) and of DocsAssistant.init (camelCase). */
 export interface EmbedConfig {
@@ -13,8 +14,15 @@ export interface EmbedConfig {
   retrievalPageSize?: number;
   filterVersion?: string;
   filterLanguage?: string;
+  /** `auto` follows the host page's theme switch live. @default 'auto' */
   theme?: EmbedTheme;
+  /** With `auto`: a CSS selector that matches exactly when the site is dark. @default undefined (common markers) */
+  themeSelector?: string;
   mode?: EmbedMode;
+  /** @default 'bottom-right' */
+  position?: EmbedPosition;
+  /** Launcher distance from the corner in px: `[x, y]`. @default [20, 20] */
+  offset?: [number, number];
   starterQuestions?: string[];
   docsBaseUrl?: string;
   nonce?: string;
@@ -28,8 +36,9 @@ export interface EmbedConfig {
 
 export type ConfigResult = { ok: true; config: EmbedConfig } | { ok: false; error: string };
 
-const THEMES = ['light', 'dark', 'system'];
+const THEMES = ['light', 'dark', 'system', 'auto'];
 const MODES = ['popover', 'modal', 'panel'];
+const POSITIONS = ['bottom-right', 'bottom-left'];
 
 /** Reads the script tag's data-* attributes into the same shape `init()` takes. */
 export function configFromDataset(data: DOMStringMap): Record<string, unknown> | undefined {
@@ -43,7 +52,10 @@ export function configFromDataset(data: DOMStringMap): Record<string, unknown> |
     filterVersion: data.filterVersion,
     filterLanguage: data.filterLanguage,
     theme: data.theme,
+    themeSelector: data.themeSelector,
     mode: data.mode,
+    position: data.position,
+    offset: data.offset,
     starterQuestions: data.starterQuestions,
     docsBaseUrl: data.docsBaseUrl,
     nonce: data.nonce,
@@ -73,15 +85,23 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   if (theme && !THEMES.includes(theme)) return { ok: false, error: `docs-assistant: theme must be one of ${THEMES.join(', ')}.` };
   const mode = str(raw.mode);
   if (mode && !MODES.includes(mode)) return { ok: false, error: `docs-assistant: mode must be one of ${MODES.join(', ')}.` };
+  const position = str(raw.position);
+  if (position && !POSITIONS.includes(position)) return { ok: false, error: `docs-assistant: position must be one of ${POSITIONS.join(', ')}.` };
+  const offset = parseOffset(raw.offset);
+  if (offset === null) return { ok: false, error: 'docs-assistant: offset must be one or two distances in px from 0 to 400 ("24" or "24 80": across, up).' };
+  const themeSelector = str(raw.themeSelector);
+  if (themeSelector && !validSelector(themeSelector)) return { ok: false, error: `docs-assistant: theme-selector is not a valid CSS selector: ${themeSelector}` };
   const size = raw.retrievalPageSize === undefined || raw.retrievalPageSize === '' ? undefined : Number(raw.retrievalPageSize);
   if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= 50)) return { ok: false, error: 'docs-assistant: retrieval-page-size must be a whole number from 1 to 50.' };
   const starters = Array.isArray(raw.starterQuestions) ? raw.starterQuestions.map(String) : str(raw.starterQuestions)?.split('|');
   const config: EmbedConfig = { domain, baseUrl: baseUrl.replace(/\/+$/, '') };
-  const optional = { apiKey, fp: str(raw.fp), filterVersion: str(raw.filterVersion), filterLanguage: str(raw.filterLanguage), docsBaseUrl: str(raw.docsBaseUrl), nonce: str(raw.nonce), openShortcut: str(raw.openShortcut), codeBlockSelector: str(raw.codeBlockSelector), assetsUrl: str(raw.assetsUrl) };
+  const optional = { apiKey, themeSelector, fp: str(raw.fp), filterVersion: str(raw.filterVersion), filterLanguage: str(raw.filterLanguage), docsBaseUrl: str(raw.docsBaseUrl), nonce: str(raw.nonce), openShortcut: str(raw.openShortcut), codeBlockSelector: str(raw.codeBlockSelector), assetsUrl: str(raw.assetsUrl) };
   for (const [key, value] of Object.entries(optional)) if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
   if (size !== undefined) config.retrievalPageSize = size;
   if (theme) config.theme = theme as EmbedTheme;
   if (mode) config.mode = mode as EmbedMode;
+  if (position) config.position = position as EmbedPosition;
+  if (offset) config.offset = offset;
   const questions = starters?.map((q) => q.trim()).filter(Boolean);
   if (questions?.length) config.starterQuestions = questions;
   return { ok: true, config };
@@ -92,26 +112,20 @@ export function filterOf(config: EmbedConfig): Filter | undefined {
   return { ...(config.filterVersion ? { version: config.filterVersion } : {}), ...(config.filterLanguage ? { language: config.filterLanguage } : {}) };
 }
 
-export interface Shortcut {
-  key: string;
-  mod: boolean;
-  ctrl: boolean;
-  meta: boolean;
-  alt: boolean;
-  shift: boolean;
+/** `24` or `24 80` (also `24,80`, or `[24, 80]` from init): across and up, in px. Null when invalid. */
+function parseOffset(raw: unknown): [number, number] | undefined | null {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const parts = Array.isArray(raw) ? raw.map(Number) : String(raw).trim().split(/[\s,]+/).map((p) => Number(p.replace(/px$/, '')));
+  if (parts.length < 1 || parts.length > 2 || parts.some((n) => !Number.isFinite(n) || n < 0 || n > 400)) return null;
+  return [parts[0]!, parts[1] ?? parts[0]!];
 }
 
-/** `mod+i`, `ctrl+shift+k`…; `mod` is ⌘ on Apple platforms and Ctrl elsewhere. */
-export function parseShortcut(spec: string): Shortcut | undefined {
-  const parts = spec.toLowerCase().split('+').map((p) => p.trim()).filter(Boolean);
-  const key = parts.pop();
-  if (!key) return undefined;
-  const has = (name: string) => parts.includes(name);
-  return { key, mod: has('mod'), ctrl: has('ctrl'), meta: has('meta') || has('cmd'), alt: has('alt') || has('option'), shift: has('shift') };
-}
-
-export function matchesShortcut(event: KeyboardEvent, shortcut: Shortcut, isApple: boolean): boolean {
-  const ctrl = shortcut.ctrl || (shortcut.mod && !isApple);
-  const meta = shortcut.meta || (shortcut.mod && isApple);
-  return event.key.toLowerCase() === shortcut.key && event.ctrlKey === ctrl && event.metaKey === meta && event.altKey === shortcut.alt && event.shiftKey === shortcut.shift;
+function validSelector(selector: string): boolean {
+  if (typeof document === 'undefined') return true;
+  try {
+    document.createDocumentFragment().querySelector(selector);
+    return true;
+  } catch {
+    return false;
+  }
 }

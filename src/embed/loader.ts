@@ -1,11 +1,13 @@
 import type { AssistantEvent } from '../chat/use-docs-assistant.js';
 import type { AskOptions } from '../chat/use-docs-assistant.js';
 import type { ContextItem } from '../protocol/schemas.js';
+import { watchHostTheme, hostTheme } from '../ui/host-theme.js';
 import { attachPageContext } from '../ui/page-context.js';
 import { addShadowStyles } from '../ui/shadow-styles.js';
+import { listenForShortcut } from '../ui/shortcut.js';
 import launcherCss from '../ui/styles/launcher.css?inline';
 import type { ChatModule, ChatMount } from './chat.js';
-import { configFromDataset, matchesShortcut, parseShortcut, validateConfig, type EmbedConfig } from './config.js';
+import { configFromDataset, validateConfig, type EmbedConfig } from './config.js';
 
 /**
  * The script every docs page loads. It stays small: it draws the launcher and the page-context
@@ -49,7 +51,42 @@ function sparkle(): SVGSVGElement {
 }
 
 const currentScript = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;
-const isApple = typeof navigator !== 'undefined' && /Mac|iPhone|iPad|iPod/i.test(navigator.platform || navigator.userAgent);
+
+/** Space kept between the launcher and a page control it moved away from. */
+const CLEARANCE_PX = 12;
+
+/**
+ * How far the launcher must rise to clear the page's own fixed controls in its corner (Docusaurus'
+ * back-to-top button): what a pointer would hit under the launcher's resting place, if it is in a
+ * small fixed element. Bars and overlays wider or taller than half the screen are not controls.
+ */
+function liftNeeded(host: Element, launcher: HTMLElement, lift: number): number {
+  const r = launcher.getBoundingClientRect();
+  const top = r.top + lift;
+  const bottom = r.bottom + lift;
+  // Points inside the pill's shape (its ends are round, and so are many page controls).
+  const middle = (top + bottom) / 2;
+  const centre = (r.left + r.right) / 2;
+  const points = [
+    [r.left + r.height / 2, middle],
+    [centre, middle],
+    [r.right - r.height / 2, middle],
+    [centre, top + 2],
+    [centre, bottom - 2],
+  ] as const;
+  let needed = 0;
+  for (const [x, y] of points) {
+    for (const hit of document.elementsFromPoint(x, y)) {
+      let el: Element | null = hit;
+      while (el && el !== document.body && getComputedStyle(el).position !== 'fixed') el = el.parentElement;
+      if (!el || el === document.body || el === host) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width > innerWidth / 2 || box.height > innerHeight / 2) continue;
+      needed = Math.max(needed, bottom - box.top + CLEARANCE_PX);
+    }
+  }
+  return Math.round(needed);
+}
 
 /**
  * Runs `task` when the browser is idle (at the latest after `timeout` ms), or after `fallbackMs`
@@ -170,8 +207,14 @@ function createApi(): DocsAssistantApi {
     addShadowStyles(shadow, HOST_CSS + launcherCss, config.nonce);
     const root = document.createElement('div');
     root.className = 'da-root';
-    root.dataset.theme = config.theme ?? 'system';
+    const theme = config.theme ?? 'auto';
+    root.dataset.theme = theme === 'auto' ? hostTheme(document, config.themeSelector) : theme;
     root.dataset.mode = config.mode ?? 'popover';
+    root.dataset.position = config.position ?? 'bottom-right';
+    if (config.offset) {
+      root.style.setProperty('--da-offset-x', `${config.offset[0]}px`);
+      root.style.setProperty('--da-offset-y', `${config.offset[1]}px`);
+    }
     const launcher = document.createElement('button');
     launcher.type = 'button';
     launcher.className = 'da-launcher';
@@ -190,15 +233,10 @@ function createApi(): DocsAssistantApi {
     launcher.addEventListener('pointerenter', preload);
     launcher.addEventListener('focus', preload);
 
-    const shortcut = parseShortcut(config.openShortcut ?? 'mod+i');
-    const onKey = (event: KeyboardEvent) => {
-      if (shortcut && matchesShortcut(event, shortcut, isApple)) {
-        event.preventDefault();
-        withChat((chat) => chat.handle.toggle());
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    self.cleanups.push(() => document.removeEventListener('keydown', onKey));
+    if (theme === 'auto') self.cleanups.push(watchHostTheme(document, (shown) => (root.dataset.theme = shown), config.themeSelector));
+
+    // Until the chat is loaded the shortcut is ours; then the widget's own (same rules) takes over.
+    self.cleanups.push(listenForShortcut(document, config.openShortcut ?? 'mod+i', () => !self.chat && withChat((chat) => chat.handle.toggle())));
 
     // Page context waits for an idle moment: its buttons show on hover or focus, and decorating
     // every code block at load was most of the script tag's cost before first use.
@@ -214,6 +252,27 @@ function createApi(): DocsAssistantApi {
       );
     };
     self.cleanups.push(whenIdle(attach, 1000, 200));
+
+    // Out of the way of the page's fixed controls: checked when idle, and once scrolling settles
+    // (back-to-top buttons appear on scroll, after their own transition).
+    let lift = 0;
+    let settleTimer: ReturnType<typeof setTimeout> | undefined;
+    const clear = () => {
+      if (instance !== self || launcher.dataset.state === 'open') return;
+      const needed = liftNeeded(host, launcher, lift);
+      if (needed !== lift) root.style.setProperty('--da-lift', `${(lift = needed)}px`);
+    };
+    const onScroll = () => {
+      clearTimeout(settleTimer);
+      settleTimer = setTimeout(clear, 300);
+    };
+    addEventListener('scroll', onScroll, { passive: true });
+    addEventListener('resize', onScroll, { passive: true });
+    self.cleanups.push(whenIdle(clear, 1000, 200), () => {
+      clearTimeout(settleTimer);
+      removeEventListener('scroll', onScroll);
+      removeEventListener('resize', onScroll);
+    });
 
     let cancelPreload = () => {};
     const settle = setTimeout(() => (cancelPreload = whenIdle(preload, IDLE_PRELOAD_MS, 0)), IDLE_PRELOAD_MS);

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { SWRConfig } from 'swr';
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useDocsAssistant, type AskOptions, type UseDocsAssistantOptions } from '../chat/use-docs-assistant.js';
 import type { ContextItem } from '../protocol/schemas.js';
 import { Composer } from './composer.js';
@@ -8,9 +8,12 @@ import { DEFAULT_LABELS, errorSentence, type LabelsInput } from './labels.js';
 import { loadMarkdown } from './answer-text.js';
 import { CloseIcon, NewIcon, SparkleIcon } from './icons.js';
 import { MessageList } from './message-list.js';
+import { listenForShortcut, matchesShortcut, parseShortcut } from './shortcut.js';
+import { useHostTheme } from './use-host-theme.js';
 
-export type Theme = 'light' | 'dark' | 'system';
+export type Theme = 'light' | 'dark' | 'system' | 'auto';
 export type Mode = 'popover' | 'modal' | 'panel';
+export type Position = 'bottom-right' | 'bottom-left';
 
 export interface Feedback {
   messageId: string;
@@ -21,8 +24,14 @@ export interface Feedback {
 export interface DocsAssistantProps extends UseDocsAssistantOptions {
   /** Where relative links in answers point (the docs site's root). @default the page's own URL */
   docsBaseUrl?: string;
-  /** Colour scheme; `system` follows the reader's OS. @default 'system' */
+  /** Colour scheme; `system` follows the reader's OS, `auto` follows the host page's own theme switch live. @default 'system' */
   theme?: Theme;
+  /** With `theme="auto"`: a CSS selector that matches (anywhere in the page) exactly when the site is dark. @default undefined (common markers) */
+  themeSelector?: string;
+  /** Corner of the launcher and the popover. @default 'bottom-right' */
+  position?: Position;
+  /** Keyboard shortcut that opens and closes the assistant (`mod` is ⌘ on Apple, else Ctrl); `false` turns it off. @default 'mod+i' */
+  shortcut?: string | false;
   /** Floating popover by the launcher, centred modal, or side panel. @default 'popover' */
   mode?: Mode;
   /** Up to three questions offered in the empty state. @default [] */
@@ -78,7 +87,8 @@ export const DocsAssistant = forwardRef<AssistantHandle, DocsAssistantProps>(fun
 });
 
 const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assistant(props, ref) {
-  const { docsBaseUrl, theme = 'system', mode = 'popover', starterQuestions = [], supportUrl, showLauncher = true, container } = props;
+  const { docsBaseUrl, theme = 'system', mode = 'popover', position = 'bottom-right', shortcut = 'mod+i', starterQuestions = [], supportUrl, showLauncher = true, container } = props;
+  const shownTheme = useHostTheme(theme, props.themeSelector);
   const labels = useMemo(() => ({ ...DEFAULT_LABELS, ...props.labels }), [props.labels]);
   const chat = useDocsAssistant(props);
   const { emit } = chat;
@@ -135,7 +145,20 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     wasBusy.current = chat.busy;
   }, [chat.busy, chat.error, chat.status, labels]);
 
-  const rootProps = { className: 'da-root', 'data-theme': theme, 'data-mode': mode } as const;
+  const openRef = useRef(open);
+  openRef.current = open;
+  useEffect(() => (shortcut ? listenForShortcut(document, shortcut, () => setOpen(!openRef.current)) : undefined), [shortcut, setOpen]);
+  const parsedShortcut = useMemo(() => (shortcut ? parseShortcut(shortcut) : undefined), [shortcut]);
+  // Keys typed in the assistant are ours: the host's shortcuts (Ctrl+K opens its search) never see
+  // them. Stopped at our root, after our own handlers ran; the shortcut still closes from inside.
+  const keepKeys = (event: KeyboardEvent) => {
+    event.stopPropagation();
+    if (event.type === 'keydown' && parsedShortcut && matchesShortcut(event.nativeEvent, parsedShortcut)) {
+      event.preventDefault();
+      setOpen(!openRef.current);
+    }
+  };
+  const rootProps = { className: 'da-root', 'data-theme': shownTheme, 'data-mode': mode, 'data-position': position, onKeyDown: keepKeys, onKeyUp: keepKeys } as const;
   const starters = starterQuestions.filter((q) => q.trim()).slice(0, 3);
 
   const empty = (
