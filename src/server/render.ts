@@ -44,6 +44,17 @@ const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/|#)/i;
  * Site-absolute and relative links and images in the Markdown (`/guides/x#y`, `../api/errors`,
  * `/images/a.png`) go through the page's link strategy; external links, anchors and schemes stay.
  */
+/**
+ * URLs that run script or smuggle a document when followed. Browsers ignore ASCII whitespace and
+ * control characters inside a scheme (`java\tscript:`), so those go before the test. An image may
+ * be a `data:image/…` URL, which cannot run script.
+ */
+export function isScriptUrl(url: string, image = false): boolean {
+  const scheme = url.replace(/[\u0000-\u0020\u007f]+/g, '').toLowerCase();
+  if (/^(javascript|vbscript):/.test(scheme)) return true;
+  return scheme.startsWith('data:') && !(image && /^data:image\/(png|gif|jpe?g|webp|avif);/.test(scheme));
+}
+
 interface RenderData {
   page: DocPage;
   site: DocsSite;
@@ -66,6 +77,11 @@ function rehypeLinks() {
     visit(tree, 'element', (node: Element) => {
       const attribute = node.tagName === 'a' ? 'href' : node.tagName === 'img' ? 'src' : undefined;
       const value = attribute ? node.properties?.[attribute] : undefined;
+      if (attribute && typeof value === 'string' && isScriptUrl(value, node.tagName === 'img')) {
+        // The link's text stays; what it would run does not.
+        delete node.properties[attribute];
+        return;
+      }
       const target = typeof value === 'string' ? resolve(value) : undefined;
       if (attribute && target !== undefined) node.properties[attribute] = target;
     });
@@ -144,21 +160,44 @@ function sidebarGroups(site: DocsSite): [string, DocPage[]][] {
   return groups;
 }
 
+/** Sites up to this size list every page in every sidebar. */
+const FULL_SIDEBAR_MAX_PAGES = 200;
+/** Beyond it, a sidebar lists this many pages around the current one, and the other groups by their first page. */
+const SIDEBAR_WINDOW = 40;
+/** …and at most this many groups (those nearest the current one). */
+const SIDEBAR_MAX_GROUPS = 60;
+
+/**
+ * Every page listing every page made a big export quadratic (4,000 pages wrote ~830 MB), so a big
+ * site's sidebar is bounded: the current page's neighbourhood (with links onward, so every page
+ * stays reachable) and one link per other group. Space is then linear in the number of pages.
+ */
 function navigation(site: DocsSite, current: DocPage, links: LinkStrategy): string {
-  return sidebarGroups(site)
-    .map(
-      ([group, pages]) =>
-        `<h2>${escapeHtml(group)}</h2><ul>` +
-        pages
-          .map((page) => {
-            const label = page.title + (page.version ? ` (${page.version})` : '') + (page.language !== current.language ? ` · ${page.language}` : '');
-            const currentAttr = page === current ? ' aria-current="page"' : '';
-            return `<li><a href="${escapeHtml(links.page(page.path))}"${currentAttr}>${escapeHtml(label)}</a></li>`;
-          })
-          .join('') +
-        '</ul>',
-    )
-    .join('');
+  const item = (page: DocPage, label = page.title + (page.version ? ` (${page.version})` : '') + (page.language !== current.language ? ` · ${page.language}` : '')) =>
+    `<li><a href="${escapeHtml(links.page(page.path))}"${page === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a></li>`;
+  const groups = sidebarGroups(site);
+  if (site.pages.length <= FULL_SIDEBAR_MAX_PAGES) {
+    return groups.map(([group, pages]) => `<h2>${escapeHtml(group)}</h2><ul>${pages.map((page) => item(page)).join('')}</ul>`).join('');
+  }
+  const window = <T,>(list: T[], at: number, size: number) => {
+    const start = Math.max(0, Math.min(at - Math.floor(size / 2), list.length - size));
+    return { start, end: Math.min(list.length, start + size) };
+  };
+  const currentGroup = Math.max(0, groups.findIndex(([, pages]) => pages.includes(current)));
+  const shown = window(groups, currentGroup, SIDEBAR_MAX_GROUPS);
+  const firstOf = (index: number) => groups[index]![1][0]!;
+  const html = groups.slice(shown.start, shown.end).map(([group, pages], offset) => {
+    if (shown.start + offset !== currentGroup) {
+      return `<h2>${escapeHtml(group)}</h2><ul>${item(pages[0]!, `${pages[0]!.title}${pages.length > 1 ? ` (+${pages.length - 1} pages)` : ''}`)}</ul>`;
+    }
+    const { start, end } = window(pages, pages.indexOf(current), SIDEBAR_WINDOW);
+    const before = start > 0 ? item(pages[start - 1]!, `… ${start} earlier pages`) : '';
+    const after = end < pages.length ? item(pages[end]!, `… ${pages.length - end} more pages`) : '';
+    return `<h2>${escapeHtml(group)}</h2><ul>${before}${pages.slice(start, end).map((page) => item(page)).join('')}${after}</ul>`;
+  });
+  const earlier = shown.start > 0 ? `<ul>${item(firstOf(shown.start - 1), `… ${shown.start} earlier sections`)}</ul>` : '';
+  const later = shown.end < groups.length ? `<ul>${item(firstOf(shown.end), `… ${groups.length - shown.end} more sections`)}</ul>` : '';
+  return earlier + html.join('') + later;
 }
 
 /** A whole HTML page for one doc: sidebar, content, and whatever the caller adds. */
