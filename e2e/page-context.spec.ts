@@ -75,11 +75,10 @@ test('a hidden button cannot be clicked, and the open chat is never under one', 
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   await page.mouse.move(5, 5);
   await expect(codeButton(page)).toBeHidden();
-  // A click where the button was lands on the page, and attaches nothing.
+  // Where the hidden button was, a pointer hits the page, not our button. (A real pointer moving
+  // there would be over the block again and show it, so this asks the hit test directly.)
   const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.localName, centre);
   expect(hit).not.toBe('docs-assistant-action');
-  await page.mouse.click(centre.x, centre.y);
-  await expect(dialog(page)).toBeHidden();
 
   // Open chat over code blocks (phone size: the chat covers everything): clicks reach the chat.
   await page.setViewportSize({ width: 375, height: 700 });
