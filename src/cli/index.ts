@@ -7,6 +7,7 @@ import { ConfigError, DEMO, DIST_DIR, fileConfig, folderConfig, SAMPLE_DOCS_DIR 
 
 import { parsePageUrlRule, type PageUrlRule } from '../server/page-urls.js';
 import { listen } from '../server/serve.js';
+import { describeDatabase, postgresStores } from '../server/stores/postgres.js';
 import { HOST_USAGE, HostUsageError, runHost } from './host.js';
 import { EXPORT_USAGE, ExportUsageError, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
 
@@ -60,6 +61,12 @@ Options:
   --rate-limit-ip N   Requests per IP address per day (default: 10000)
   --trust-proxy N     Proxies you run in front of this server; the client IP is then read
                       from X-Forwarded-For, right to left (default: 0)
+  --database URL      Keep threads, export jobs and bundles, rate-limit counters and the
+                      link-signing key in PostgreSQL (postgres://…), shared by every instance
+                      that uses it; or DOCS_ASSISTANT_DATABASE_URL (keeps the password out of
+                      the process list). Without it they are files under --data.
+  --job-lease-ms N    With --database: how long a running export stays its instance's
+                      without a renewal before another instance takes it (default: 30000)
 
 Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (comma-separated).`,
   options: {
@@ -78,6 +85,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     'rate-limit-org': { type: 'string' },
     'rate-limit-ip': { type: 'string' },
     'trust-proxy': { type: 'string' },
+    database: { type: 'string' },
+    'job-lease-ms': { type: 'string' },
   },
   async run(values, _positionals, io) {
     const port = integerOption(values.port, 'port', 4321);
@@ -119,6 +128,19 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       }
       options.upstream = { baseUrl: parseUrl(upstreamUrl, '--upstream'), ...(key ? { key } : {}) };
     }
+    const databaseUrl = stringOption(values.database) ?? stringOption(io.env.DOCS_ASSISTANT_DATABASE_URL);
+    let database: ReturnType<typeof postgresStores> | undefined;
+    if (databaseUrl) {
+      if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError('--database must be a PostgreSQL URL: postgres://user:password@host:5432/database.');
+      database = postgresStores(databaseUrl, { leaseMs: integerOption(values['job-lease-ms'], 'job-lease-ms', 30_000) });
+      options.stores = database;
+    } else if (values['job-lease-ms'] !== undefined) {
+      throw new UsageError('--job-lease-ms needs --database: a single instance has no leases.');
+    }
+    const stopStores = async () => {
+      await app.close();
+      await database?.close();
+    };
     const docsPath = docsDir ? resolve(docsDir) : SAMPLE_DOCS_DIR;
     const useSample = !configFile && !upstreamUrl && docsPath === SAMPLE_DOCS_DIR;
     try {
@@ -142,8 +164,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       // A data folder that cannot be written is an error now, not a thread lost later.
       await app.ready;
     } catch (error) {
-      io.stderr.write(`Cannot use the data folder ${dataDir}: ${(error as Error).message}\n`);
-      await app.close();
+      io.stderr.write(database ? `Cannot use the database ${describeDatabase(databaseUrl!)}: ${(error as Error).message}\n` : `Cannot use the data folder ${dataDir}: ${(error as Error).message}\n`);
+      await stopStores();
       return EXIT.failed;
     }
     let server;
@@ -152,7 +174,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       io.stderr.write(code === 'EADDRINUSE' ? `Port ${port} on ${host} is already in use. Pick another with --port.\n` : `Cannot listen on ${host}:${port}: ${(error as Error).message}\n`);
-      await app.close();
+      await stopStores();
       return EXIT.failed;
     }
     const lines = [`docs-assistant reference server is running at ${server.url}/`, ''];
@@ -163,6 +185,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     }
     if (options.upstream) lines.push(`  Proxying to:     ${options.upstream.baseUrl} (key ${options.upstream.key ? 'added by this server' : 'not set'})`);
     if (useSample) lines.push(`  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (sample docs only)`);
+    if (databaseUrl) lines.push(`  Database:        ${describeDatabase(databaseUrl)} (threads, jobs, bundles, rate limits, signing key)`);
     lines.push(`  Data:            ${dataDir}`, '', 'Press Ctrl-C to stop.', '');
     io.stdout.write(lines.join('\n'));
 
@@ -171,7 +194,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       io.signal?.addEventListener('abort', () => done(), { once: true });
     });
     await server.close();
-    await app.close();
+    await stopStores();
     io.stdout.write('Server stopped.\n');
     return EXIT.ok;
   },

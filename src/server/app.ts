@@ -134,7 +134,7 @@ export function createApp(options: AppOptions = {}) {
   // Without a data folder, jobs and bundles still need disk: a private temporary folder, made when
   // the first job starts.
   const exportDir = options.dataDir ? join(options.dataDir, 'exports') : () => mkdtempSync(join(tmpdir(), 'docs-assistant-exports-'));
-  const exportService = createExportService({ dir: exportDir, store: stores.jobs, now, site: (domain) => sites.get(domain)?.docs, ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}) });
+  const exportService = createExportService({ dir: exportDir, store: stores.jobs, ...(stores.bundles ? { bundles: stores.bundles } : {}), now, site: (domain) => sites.get(domain)?.docs, ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}) });
   const retention = async () => {
     const age = (days: number) => new Date(now() - days * DAY).toISOString();
     await threads.prune({ updatedBefore: age(options.threads?.maxAgeDays ?? 30), maxThreads: options.threads?.maxThreads ?? 100_000 });
@@ -302,6 +302,7 @@ export function createApp(options: AppOptions = {}) {
     /** Saves what is buffered (rate-limit counters, pending writes). */
     close: async () => {
       clearInterval(retentionTimer);
+      exportService.close();
       await Promise.allSettled([stores.threads.close(), stores.jobs.close(), stores.rateLimits.close()]);
     },
   });

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { create as createTar } from 'tar';
 import { ulid } from 'ulid';
 import { BUNDLE_MANIFEST_FILE, type BundleManifest, type Job, type JobStatus, type StartJobRequest } from '../../protocol/index.js';
 import type { DocsSite } from '../docs.js';
-import type { JobRecord, JobStore } from '../stores/index.js';
+import type { BundleStore, JobRecord, JobStore } from '../stores/index.js';
 import { exportSite } from './site-export.js';
 
 export type { JobRecord };
@@ -20,6 +22,8 @@ export interface ExportServiceOptions {
   site(domain: string): DocsSite | undefined;
   /** Exports running at once in this process. @default 2 */
   concurrency?: number;
+  /** Where finished bundles go so every instance can serve them; this process's folder only when absent. */
+  bundles?: BundleStore;
 }
 
 /** The public view of a job (NOTES §4), without our bookkeeping. */
@@ -75,6 +79,7 @@ export function createExportService(options: ExportServiceOptions) {
       await createTar({ gzip: true, file: partial, cwd: staging, portable: true }, await readdir(staging));
       await rename(partial, bundlePath(job.jobId));
       const { size } = await stat(bundlePath(job.jobId));
+      await options.bundles?.put(job.jobId, bundlePath(job.jobId));
       await rm(staging, { recursive: true, force: true });
       await store.update(job.jobId, { status: 'completed', progress: 100, pageCount, sizeBytes: size, updatedAt: at() });
     } catch (error) {
@@ -85,6 +90,7 @@ export function createExportService(options: ExportServiceOptions) {
 
   /** Claims queued jobs while this process has free slots. */
   async function pump(): Promise<void> {
+    if (closed) return;
     if (pumping) {
       pumpAgain = true;
       return;
@@ -116,8 +122,26 @@ export function createExportService(options: ExportServiceOptions) {
    * failed, and what it left half-written (the staging folder, a `.partial` bundle) is removed.
    */
   async function recover(): Promise<void> {
-    for (const job of await store.list({ status: ['running'] })) {
-      await store.update(job.jobId, { status: 'failed', error: 'The server stopped while this export was running. Start a new export.', updatedAt: at() });
+    const { leases } = store;
+    if (leases) {
+      // Other instances may be running jobs right now: only jobs whose lease ran out are ours to recover.
+      await leases.expire(at());
+      const tick = async () => {
+        try {
+          await leases.renew(workerId);
+          await leases.expire(at());
+        } catch (error) {
+          console.error('[docs-assistant] could not renew export job leases:', error);
+        }
+        // Jobs queued by other instances (or queued again) are picked up here too.
+        await pump();
+      };
+      leaseTimer = setInterval(() => void tick(), leases.renewEveryMs);
+      leaseTimer.unref();
+    } else {
+      for (const job of await store.list({ status: ['running'] })) {
+        await store.update(job.jobId, { status: 'failed', error: 'The server stopped while this export was running. Start a new export.', updatedAt: at() });
+      }
     }
     if (typeof options.dir === 'string') {
       for (const job of await store.list({ status: ['queued', 'running', 'completed', 'failed'] })) {
@@ -128,6 +152,8 @@ export function createExportService(options: ExportServiceOptions) {
     await pump();
   }
 
+  let leaseTimer: NodeJS.Timeout | undefined;
+  let closed = false;
   let ready: Promise<void> | undefined;
   // idle() may be called before the app has opened the store and called recover().
   let recovered!: () => void;
@@ -139,6 +165,20 @@ export function createExportService(options: ExportServiceOptions) {
       return (ready ??= recover().finally(recovered));
     },
     bundlePath,
+    /** The bundle's bytes: from the bundle store when there is one, else from this machine's folder. */
+    async openBundle(jobId: string): Promise<ReadableStream<Uint8Array> | undefined> {
+      if (options.bundles) return options.bundles.read(jobId);
+      const file = bundlePath(jobId);
+      if (!(await stat(file).catch(() => undefined))) return undefined;
+      return Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+    },
+    /** A direct download link from the bundle store (object storage), when it makes them. */
+    presignBundle: options.bundles?.presign?.bind(options.bundles),
+    /** Stops renewing leases (their jobs are then recovered by another instance). */
+    close(): void {
+      closed = true;
+      clearInterval(leaseTimer);
+    },
     async start(org: string, request: StartJobRequest & { paths?: string[] }): Promise<JobRecord> {
       const time = at();
       const job: JobRecord = {

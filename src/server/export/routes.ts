@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import { createReadStream } from 'node:fs';
 import { Hono, type Context } from 'hono';
 import { describeIssues, startJobRequestSchema } from '../../protocol/index.js';
 import { authenticate, type Org } from '../auth.js';
@@ -111,7 +109,8 @@ export function exportRoutes(deps: ExportRouteDeps) {
     if (deps.now() >= expires * 1000) return errorResponse('link_expired', 'This bundle link has expired. Generate a fresh one with the bundle operation; the export itself is kept.');
     const job = await deps.service.get(jobId);
     if (!job || job.status !== 'completed' || job.sizeBytes === undefined) return jobNotFound(c);
-    const stream = Readable.toWeb(createReadStream(deps.service.bundlePath(jobId))) as ReadableStream<Uint8Array>;
+    const stream = await deps.service.openBundle(jobId);
+    if (!stream) return jobNotFound(c);
     return new Response(stream, {
       headers: {
         'Content-Type': 'application/gzip',

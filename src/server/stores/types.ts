@@ -66,6 +66,31 @@ export interface JobStore {
   list(filter: { status: Job['status'][]; org?: string }): Promise<JobRecord[]>;
   delete(jobId: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Present when several instances share the store: a running job belongs to its worker only
+   * while the worker renews its lease. Without it, every job found running at start is from a
+   * process that stopped.
+   */
+  leases?: JobLeases;
+}
+
+export interface JobLeases {
+  /** How often a worker renews its leases and looks for expired ones. */
+  renewEveryMs: number;
+  /** Extends the lease of every job `workerId` is running. */
+  renew(workerId: string): Promise<void>;
+  /** Jobs whose worker stopped renewing (killed, cut off): queued again or failed, never left running. */
+  expire(at: string): Promise<JobRecord[]>;
+}
+
+/** Where finished bundles are kept when every instance must be able to hand them out. */
+export interface BundleStore {
+  /** Stores the finished archive at `file` (which stays where it is). */
+  put(jobId: string, file: string): Promise<void>;
+  /** The archive's bytes, or undefined when this store does not have it. */
+  read(jobId: string): Promise<ReadableStream<Uint8Array> | undefined>;
+  /** A link clients download from directly (object storage); without it the server's own signed route serves the bundle. */
+  presign?(jobId: string, expiresInSeconds: number): Promise<string>;
 }
 
 export interface RateLimitStore {
@@ -91,4 +116,6 @@ export interface Stores {
   jobs: JobStore;
   rateLimits: RateLimitStore;
   signingKey: SigningKeyStore;
+  /** Bundles outside this machine's disk (a database, object storage); the export folder when absent. */
+  bundles?: BundleStore;
 }

@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+let built: Promise<string> | undefined;
+/**
+ * Compiles the server and CLI to a private folder (inside node_modules, so packages resolve) and
+ * resolves to its CLI module: real processes, without racing other tests that rebuild dist/.
+ */
+export function buildCli(): Promise<string> {
+  return (built ??= (async () => {
+    const out = join(ROOT, 'node_modules', '.cache', 'docs-assistant-test', `build-${process.pid}`, 'dist');
+    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', out, '--declaration', 'false', '--sourceMap', 'false'], { cwd: ROOT });
+    return join(out, 'cli', 'index.js');
+  })());
+}
+
+export interface ServerProcess {
+  url: string;
+  process: ChildProcess;
+  output(): string;
+}
+
+/** `docs-assistant serve --port 0 …` as a real process; resolves once it listens. */
+export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  const cli = await buildCli();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', `import { processIo, runCli } from ${JSON.stringify(cli)}; process.exitCode = await runCli(process.argv.slice(1), processIo());`, 'serve', '--port', '0', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = /running at (http:\/\/[\d.:]+)\//.exec(out);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`The server exited (${code}) before listening:\n${out}`)));
+  });
+  return { url, process: child, output: () => out };
+}
