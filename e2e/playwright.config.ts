@@ -26,11 +26,22 @@ export default defineConfig({
     },
     trace: 'off',
   },
-  webServer: {
-    command: `node bin/docs-assistant.js serve --port ${port} --data ${data}`,
-    cwd: root,
-    url: `http://127.0.0.1:${port}/healthz`,
-    reuseExistingServer: false,
-    timeout: 30_000,
-  },
+  webServer: [
+    {
+      command: `node bin/docs-assistant.js serve --port ${port} --data ${data}`,
+      cwd: root,
+      url: `http://127.0.0.1:${port}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // The same server pacing its answers like a model (as `npm start` does), at E2E_PORT + 100:
+      // what auto-scroll and progress must cope with is an answer that keeps arriving.
+      command: `node bin/docs-assistant.js serve --port ${port + 100} --data ${data}-paced --chunk-delay-ms 12`,
+      cwd: root,
+      url: `http://127.0.0.1:${port + 100}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+  ],
 });

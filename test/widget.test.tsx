@@ -64,8 +64,10 @@ describe('asking the reference server', () => {
     expect(links[0]!.textContent).toBe('1Install');
     expect(links[0]!.getAttribute('href')).toBe('http://test/docs/installation');
     expect(new Set(links.map((a) => a.getAttribute('href'))).size).toBe(links.length);
-    expect(within(answer).getByText('search').closest('.da-tool')!.getAttribute('data-state')).toBe('done');
-    expect(within(answer).getByText('Reasoning').closest('details')!.open).toBe(false);
+    // Readers see what the assistant did in one line, and its reasoning collapsed.
+    expect(within(answer).getByText(/^Searched the docs for “.*install.*”$/).getAttribute('data-state')).toBe('done');
+    expect(answer.querySelector('.da-tool')).toBeNull();
+    expect(within(answer).getByText('How I found this').closest('details')!.open).toBe(false);
 
     const { url, headers, body } = sent[0]!;
     expect(url).toBe('http://test/discovery/v1/assistant/demo/message');
@@ -132,7 +134,7 @@ describe('asking the reference server', () => {
 describe('rendering every part', () => {
   it('renders text, tables, code, reasoning (with redacted), sources, tool calls, steps and suggestions', async () => {
     const { fetch } = recorder(() => streamResponse(everyPartStream()));
-    renderWidget({ fetch, docsBaseUrl: 'https://docs.example.com/' });
+    renderWidget({ fetch, docsBaseUrl: 'https://docs.example.com/', showDeveloperDetails: true });
     await ask('threads?');
     await waitForIdle();
     const answer = lastAnswer();
@@ -153,10 +155,12 @@ describe('rendering every part', () => {
     expect(within(tools[0] as HTMLElement).getByText('2 results')).toBeTruthy();
     expect(answer.querySelectorAll('hr.da-step')).toHaveLength(1);
     const sources = within(answer).getByRole('group', { name: 'Sources' });
-    expect(within(sources).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
-      ['1Threads', 'https://docs.example.com/threads'],
-      ['2Threads guide', 'https://docs.example.com/guides/threads'],
-    ]);
+    // No [n] in the text: the source part is the source; the other search hit was only searched.
+    expect(within(sources).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([['1Threads', 'https://docs.example.com/threads']]);
+    const searched = answer.querySelector('details.da-also-searched') as HTMLDetailsElement;
+    expect(searched.open).toBe(false);
+    expect(within(searched).getByText('Also searched (1)')).toBeTruthy();
+    expect(within(searched).getByRole('link').getAttribute('href')).toBe('https://docs.example.com/guides/threads');
     const related = within(answer).getByRole('group', { name: 'Related pages' });
     expect(within(related).getByRole('link', { name: 'Threads guide' }).getAttribute('href')).toBe('https://docs.example.com/guides/threads');
     expect(within(related).queryByRole('link', { name: 'Evil' })).toBeNull();
@@ -217,8 +221,11 @@ describe('faults keep the question and the partial answer', () => {
     renderWidget({ fetch });
     await ask('How do I install it?');
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toMatch(/connection to the assistant failed/);
+    expect(alert.textContent).toMatch(/connection was lost before the answer was complete/);
     expect(within(log()).getByText(/Partial answer about installing/)).toBeTruthy();
+    // One Retry, the banner's: the failed answer has no actions of its own.
+    expect(screen.getAllByRole('button', { name: 'Retry' })).toHaveLength(1);
+    expect(lastAnswer().dataset.state).toBe('failed');
     await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(within(log()).getByRole('group', { name: 'Sources' })).toBeTruthy());
     expect(within(log()).queryByText(/Partial answer about installing/)).toBeNull();

@@ -31,6 +31,11 @@ const SPEC_PART_TYPES = new Set(['text', 'reasoning', 'step-start', 'source', 't
 
 const encoder = new TextEncoder();
 
+/** Codes of errors that end a stream partway, so the UI can say the answer is incomplete. */
+export const STREAM_ERROR = 'stream_error';
+export const STREAM_ENDED = 'stream_ended';
+export const STREAM_CUT = 'stream_cut';
+
 function threadIdIn(parsed: Extract<ParsedStreamLine, { ok: true }>): string | undefined {
   const pick = (value: unknown): string | undefined => {
     if (value && typeof value === 'object' && 'threadId' in value) {
@@ -170,7 +175,7 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
     if (parsed.code === 'd') finished = true;
     if (parsed.code === '3') {
       finished = true;
-      options.onStreamError?.(new AssistantError('server', String(parsed.value)));
+      options.onStreamError?.(new AssistantError('server', String(parsed.value), { code: STREAM_ERROR }));
     }
     flushText();
     out += line + '\n';
@@ -220,13 +225,14 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
       if (state === 'aborted') return;
       flushText();
       if (state === 'ended' && !finished) {
-        // A stream that ends without a finish part was cut (a proxy timeout, a crashed server).
-        const error = new AssistantError('network', 'The connection closed before the answer was complete.');
+        // A stream that ends without a finish part was closed by the other side (a proxy timeout, a
+        // crashed server): the reader's own connection is fine, so it is a server fault.
+        const error = new AssistantError('server', 'The connection closed before the answer was complete.', { code: STREAM_ENDED });
         options.onStreamError?.(error);
         out += formatStreamPart('error', error.message);
       }
       if (state === 'cut') {
-        const error = new AssistantError('network', 'The connection was lost before the answer was complete.');
+        const error = new AssistantError('network', 'The connection was lost before the answer was complete.', { code: STREAM_CUT });
         options.onStreamError?.(error);
         out += formatStreamPart('error', error.message);
       }

@@ -1,8 +1,21 @@
 import type { UIMessage } from '@ai-sdk/ui-utils';
+import type { ContextItem } from '../protocol/schemas.js';
 import type { ThreadIds } from './assistant-fetch.js';
 
 export interface SavedConversation extends ThreadIds {
   messages: UIMessage[];
+  /** Context items sent with each question, by user message id. */
+  context?: Record<string, ContextItem[]>;
+  /** Ids of messages whose answer was stopped. */
+  stopped?: string[];
+}
+
+function isContextMap(value: unknown): value is Record<string, ContextItem[]> {
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    Object.values(value).every((items) => Array.isArray(items) && items.every((i) => i && typeof i === 'object' && typeof i.type === 'string' && typeof i.value === 'string'))
+  );
 }
 
 /** Kept small: history is a convenience, and localStorage is ~5 MB shared with the whole site. */
@@ -37,6 +50,8 @@ export function loadConversation(domain: string): SavedConversation | undefined 
       messages,
       ...(typeof data.threadId === 'string' ? { threadId: data.threadId } : {}),
       ...(typeof data.threadKey === 'string' ? { threadKey: data.threadKey } : {}),
+      ...(isContextMap(data.context) ? { context: data.context } : {}),
+      ...(Array.isArray(data.stopped) && data.stopped.every((id) => typeof id === 'string') ? { stopped: data.stopped as string[] } : {}),
     };
   } catch {
     return undefined;

@@ -17,7 +17,7 @@ export type AssistantEvent =
   | { type: 'ask'; contextCount: number }
   | { type: 'answer'; messageId: string; threadId: string | undefined; sourceCount: number }
   | { type: 'error'; kind: AssistantErrorKind; status: number | undefined }
-  | { type: 'feedback'; messageId: string; threadId: string | undefined; value: 'up' | 'down' }
+  | { type: 'feedback'; messageId: string; threadId: string | undefined; value: 'up' | 'down'; reasons?: string[] }
   | { type: 'reset' };
 
 export interface UseDocsAssistantOptions {
@@ -50,6 +50,13 @@ export interface AskOptions {
   context?: ContextItem[];
 }
 
+/** A question asked while another was being answered: sent, in order, once the answer ends. */
+export interface QueuedQuestion {
+  id: string;
+  question: string;
+  context: ContextItem[];
+}
+
 interface QuestionBody {
   currentPath?: string;
   context?: ContextItem[];
@@ -79,8 +86,16 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
   const itemPages = useRef(new WeakMap<ContextItem, string | undefined>());
   const onPage = useCallback((items: ContextItem[], path = browserPath()) => items.filter((item) => itemPages.current.get(item) === path), []);
   useEffect(() => (typeof window === 'undefined' ? undefined : watchPath((path) => setContext((items) => onPage(items, path)))), [onPage]);
+  // What went with each sent question (by user message id), and which answers the reader stopped:
+  // neither is part of a message on the wire, so they live beside the messages (and are saved with them).
+  const [sentContext, setSentContext] = useState<Record<string, ContextItem[]>>(() => saved?.context ?? {});
+  const [stopped, setStopped] = useState<string[]>(() => saved?.stopped ?? []);
+  const [queue, setQueue] = useState<QueuedQuestion[]>([]);
   const [error, setError] = useState<AssistantError>();
   const [warning, setWarning] = useState<StreamWarning>();
+  // Set the moment a request starts, before the SDK's status catches up: two `ask` calls in one tick
+  // must not start two answers.
+  const inFlight = useRef(false);
   const streamErrorRef = useRef<AssistantError | undefined>(undefined);
   const lastQuestionRef = useRef<QuestionBody>({});
   const fetchRef = useRef(options.fetch);
@@ -130,6 +145,7 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     body,
     fetch: assistantFetch,
     onFinish: (message) => {
+      inFlight.current = false;
       emit({
         type: 'answer',
         messageId: message.id,
@@ -138,20 +154,30 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
       });
     },
     onError: (e) => {
+      inFlight.current = false;
       const typed = streamErrorRef.current ?? asAssistantError(e);
       setError(typed);
       emit({ type: 'error', kind: typed.kind, status: typed.status });
     },
   });
-  const { messages, status, append, reload, stop, setMessages } = chat;
+  const { messages, status, append, reload, stop: stopChat, setMessages } = chat;
+  const messagesRef = useRef(messages);
+  messagesRef.current = messages;
 
   // Save when an answer settles, not per token.
   useEffect(() => {
     if (!persist || status === 'submitted' || status === 'streaming') return;
-    saveConversation(domain, { messages, ...threadRef.current });
-  }, [persist, status, messages, domain, threadId]);
+    const ids = new Set(messages.map((m) => m.id));
+    const keptContext = Object.fromEntries(Object.entries(sentContext).filter(([id]) => ids.has(id)));
+    saveConversation(domain, { messages, ...threadRef.current, context: keptContext, stopped: stopped.filter((id) => ids.has(id)) });
+  }, [persist, status, messages, domain, threadId, sentContext, stopped]);
 
   const busy = status === 'submitted' || status === 'streaming';
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (wasBusy.current && !busy) inFlight.current = false;
+    wasBusy.current = busy;
+  }, [busy]);
 
   const startRequest = () => {
     streamErrorRef.current = undefined;
@@ -159,36 +185,78 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     setWarning(undefined);
   };
 
-  const ask = useCallback(
-    (question: string, askOptions: AskOptions = {}): boolean => {
-      const text = question.trim();
-      if (!text || busy) return false;
-      const items = askOptions.context ?? onPage(context);
+  const send = useCallback(
+    ({ id, question, context: items }: QueuedQuestion) => {
       const path = options.currentPath ?? browserPath();
       const questionBody: QuestionBody = {
         ...(path ? { currentPath: clampCurrentPath(path) } : {}),
         ...(items.length ? { context: items } : {}),
       };
       lastQuestionRef.current = questionBody;
+      inFlight.current = true;
       startRequest();
-      setContext([]);
+      if (items.length) setSentContext((all) => ({ ...all, [id]: items }));
       emit({ type: 'ask', contextCount: items.length });
-      void append({ role: 'user', content: text }, { body: questionBody });
+      void append({ id, role: 'user', content: question }, { body: questionBody });
+    },
+    [options.currentPath, append, emit],
+  );
+
+  /**
+   * Asks a question. While another is being answered it is queued (shown as pending) and sent, in
+   * order, when the answers before it end: a page's own "Ask AI" buttons never lose a question.
+   * Returns false only for an empty question.
+   */
+  const ask = useCallback(
+    (question: string, askOptions: AskOptions = {}): boolean => {
+      const text = question.trim();
+      if (!text) return false;
+      const entry: QueuedQuestion = { id: generateId(), question: text, context: askOptions.context ?? onPage(context) };
+      setContext([]);
+      if (busy || inFlight.current || queue.length > 0) setQueue((items) => [...items, entry]);
+      else send(entry);
       return true;
     },
-    [busy, context, onPage, options.currentPath, append, emit],
+    [busy, queue.length, context, onPage, send],
   );
+
+  // The next queued question goes once the answer before it has ended (stopped or finished). After
+  // an error the queue waits: the reader sees the error and retries (or removes the questions).
+  useEffect(() => {
+    if (status !== 'ready' || inFlight.current || queue.length === 0) return;
+    const [next, ...rest] = queue;
+    setQueue(rest);
+    send(next!);
+  }, [status, queue, send]);
+
+  const unqueue = useCallback((id: string) => setQueue((items) => items.filter((item) => item.id !== id)), []);
+
+  /** Stops the answer being written; it stays on screen, marked as stopped. */
+  const stop = useCallback(() => {
+    if (!busy) return;
+    stopChat();
+    inFlight.current = false;
+    const last = messagesRef.current.at(-1);
+    if (last) setStopped((ids) => [...ids, last.id]);
+  }, [busy, stopChat]);
 
   /** Asks again for the last question, replacing its answer (per-request body is not kept by reload). */
   const retry = useCallback(() => {
-    if (busy || messages.length === 0) return;
+    if (busy || inFlight.current || messages.length === 0) return;
+    inFlight.current = true;
     startRequest();
+    const last = messages.at(-1)!;
+    setStopped((ids) => ids.filter((id) => id !== last.id));
     void reload({ body: lastQuestionRef.current });
-  }, [busy, messages.length, reload]);
+  }, [busy, messages, reload]);
 
   const reset = useCallback(() => {
-    stop();
+    stopChat();
+    inFlight.current = false;
     setMessages([]);
+    setQueue([]);
+    setSentContext({});
+    setStopped([]);
     threadRef.current = {};
     setThreadId(undefined);
     setContext([]);
@@ -196,7 +264,7 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     lastQuestionRef.current = {};
     clearConversation(domain);
     emit({ type: 'reset' });
-  }, [stop, setMessages, domain, emit]);
+  }, [stopChat, setMessages, domain, emit]);
 
   const addContext = useCallback((item: ContextItem) => {
     itemPages.current.set(item, browserPath());
@@ -214,6 +282,13 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     warning,
     threadId,
     context,
+    /** Context items sent with each question, by user message id. */
+    sentContext,
+    /** Ids of messages whose answer the reader stopped (an assistant message, or the question when nothing had arrived). */
+    stopped,
+    /** Questions waiting for the current answer to end, in order. */
+    queue,
+    unqueue,
     addContext,
     removeContext,
     ask,

@@ -281,10 +281,15 @@ function createApi(): DocsAssistantApi {
       cancelPreload();
     });
 
-    // `?assistant` opens the assistant; `?assistant=question` asks it.
-    const param = new URLSearchParams(location.search).get('assistant');
+    // `?assistant` opens the assistant; `?assistant=question` asks it. Once used it leaves the URL,
+    // so a reload or a shared link does not ask the same question again.
+    const params = new URLSearchParams(location.search);
+    const param = params.get('assistant');
     if (param !== null) {
       const question = param.trim();
+      params.delete('assistant');
+      const query = params.toString();
+      history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
       withChat((chat) => (question ? chat.handle.ask(question) : chat.handle.open()));
     }
   }

@@ -59,8 +59,11 @@ const BlockGroup = memo(function BlockGroup({ blocks, formatted, labels, docsBas
   );
 }, sameGroup);
 
-/** Answer text: Markdown per block once the renderer is there, plain text for the moment before. */
-export function AnswerText({ text, labels, docsBaseUrl }: MarkdownProps) {
+/**
+ * Answer text: Markdown per block once the renderer is there, plain text for the moment before.
+ * `streaming` marks the text still being written, which shows the cursor after its last block.
+ */
+export function AnswerText({ text, labels, docsBaseUrl, streaming = false }: MarkdownProps & { streaming?: boolean }) {
   const [module, setModule] = useState(loaded);
   const [formatted, setFormatted] = useState(0);
   useEffect(() => {
@@ -77,11 +80,17 @@ export function AnswerText({ text, labels, docsBaseUrl }: MarkdownProps) {
     const timer = setTimeout(() => setFormatted(limit), 0);
     return () => clearTimeout(timer);
   }, [module, limit, formatted]);
-  if (!module) return <p className="da-plain-text">{text}</p>;
+  const live = streaming ? { 'data-streaming': '' } : {};
+  if (!module)
+    return (
+      <p className="da-plain-text" {...live}>
+        {text}
+      </p>
+    );
   const groups: number[] = [];
   for (let start = 0; start < blocks.length; start += GROUP_SIZE) groups.push(start);
   return (
-    <div className="da-markdown">
+    <div className="da-markdown" {...live}>
       {groups.map((start) => (
         <BlockGroup
           key={start}

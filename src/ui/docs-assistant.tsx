@@ -7,7 +7,8 @@ import { Composer } from './composer.js';
 import { DEFAULT_LABELS, errorSentence, type LabelsInput } from './labels.js';
 import { loadMarkdown } from './answer-text.js';
 import { CloseIcon, NewIcon, SparkleIcon } from './icons.js';
-import { MessageList } from './message-list.js';
+import { MessageList, type FeedbackReason } from './message-list.js';
+import type { PartComponents } from './parts.js';
 import { listenForShortcut, matchesShortcut, parseShortcut } from './shortcut.js';
 import { useHostTheme } from './use-host-theme.js';
 
@@ -19,6 +20,10 @@ export interface Feedback {
   messageId: string;
   threadId: string | undefined;
   value: 'up' | 'down';
+  /** After a thumbs-down, what the reader said was wrong (a second call for the same message). */
+  reasons?: FeedbackReason[];
+  /** The reader's own words, when they wrote any. Never part of `onEvent`. */
+  comment?: string;
 }
 
 export interface DocsAssistantProps extends UseDocsAssistantOptions {
@@ -44,8 +49,17 @@ export interface DocsAssistantProps extends UseDocsAssistantOptions {
   defaultOpen?: boolean;
   /** Called when the dialog wants to open or close. @default undefined */
   onOpenChange?: (open: boolean) => void;
-  /** Called for thumbs up/down on an answer. @default undefined */
+  /**
+   * Called for thumbs up/down on an answer; after a thumbs-down, called again for the same message
+   * with `reasons` and `comment` if the reader says what was wrong. @default undefined
+   */
   onFeedback?: (feedback: Feedback) => void;
+  /** Open citation, source and answer links in a new tab, so the conversation stays. Links to other sites always do. @default true */
+  openLinksInNewTab?: boolean;
+  /** Show tool calls as raw cards, reasoning as "Reasoning" and lines between steps, instead of the reader's one-line summaries. @default false */
+  showDeveloperDetails?: boolean;
+  /** Custom renderers per message part and per tool name, e.g. `{ tools: { search: MySearch } }`. @default undefined */
+  components?: PartComponents;
   /** Support page; `{threadId}` in it is replaced, else `threadId` is added as a query parameter. @default undefined */
   supportUrl?: string;
   /** Render the floating launcher button. @default true */
@@ -60,7 +74,10 @@ export interface AssistantHandle {
   open(): void;
   close(): void;
   toggle(): void;
-  /** Opens the dialog and asks; returns false when a question is already being answered. */
+  /**
+   * Opens the dialog and asks. While an answer is being written the question waits, visibly, and is
+   * sent when that answer ends (in order). Returns false only for an empty question.
+   */
   ask(question: string, options?: AskOptions): boolean;
   addContext(item: ContextItem): void;
   reset(): void;
@@ -87,7 +104,7 @@ export const DocsAssistant = forwardRef<AssistantHandle, DocsAssistantProps>(fun
 });
 
 const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assistant(props, ref) {
-  const { docsBaseUrl, theme = 'system', mode = 'popover', position = 'bottom-right', shortcut = 'mod+i', starterQuestions = [], supportUrl, showLauncher = true, container } = props;
+  const { docsBaseUrl, theme = 'system', mode = 'popover', position = 'bottom-right', shortcut = 'mod+i', starterQuestions = [], supportUrl, showLauncher = true, container, openLinksInNewTab = true, showDeveloperDetails = false, components } = props;
   const shownTheme = useHostTheme(theme, props.themeSelector);
   const labels = useMemo(() => ({ ...DEFAULT_LABELS, ...props.labels }), [props.labels]);
   const chat = useDocsAssistant(props);
@@ -141,9 +158,19 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
   const wasBusy = useRef(chat.busy);
   useEffect(() => {
     if (chat.busy && !wasBusy.current) setAnnouncement(labels.answering);
-    if (!chat.busy && wasBusy.current) setAnnouncement(chat.error ? '' : chat.status === 'ready' ? labels.answered : '');
+    if (!chat.busy && wasBusy.current) {
+      const last = chat.messages.at(-1);
+      // A stopped answer is not "ready": say it was stopped. Errors speak through their alert.
+      setAnnouncement(chat.error ? '' : last && chat.stopped.includes(last.id) ? labels.stopped : chat.status === 'ready' ? labels.answered : '');
+    }
     wasBusy.current = chat.busy;
-  }, [chat.busy, chat.error, chat.status, labels]);
+  }, [chat.busy, chat.error, chat.status, chat.messages, chat.stopped, labels]);
+
+  const newConversation = () => {
+    chat.reset();
+    // The button disables itself once the conversation is empty; focus would fall to the page.
+    input.current?.focus();
+  };
 
   const openRef = useRef(open);
   openRef.current = open;
@@ -243,7 +270,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
                     {labels.support}
                   </a>
                 )}
-                <button type="button" className="da-icon-button" title={labels.newConversation} onClick={chat.reset} disabled={chat.messages.length === 0 && !chat.threadId}>
+                <button type="button" className="da-icon-button" title={labels.newConversation} onClick={newConversation} disabled={chat.messages.length === 0 && !chat.threadId}>
                   <NewIcon />
                   <span className="da-collapsible-label">{labels.newConversation}</span>
                 </button>
@@ -255,13 +282,23 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
             <MessageList
               messages={chat.messages}
               busy={chat.busy}
+              failed={!!chat.error}
+              stopped={chat.stopped}
+              queue={chat.queue}
+              sentContext={chat.sentContext}
               labels={labels}
               docsBaseUrl={docsBaseUrl}
+              newTab={openLinksInNewTab}
+              showDeveloperDetails={showDeveloperDetails}
+              components={components}
               onRetry={chat.retry}
-              onFeedback={(message, value) => {
-                const feedback = { messageId: message.id, threadId: chat.threadId, value };
+              onUnqueue={chat.unqueue}
+              onFeedback={(message, details) => {
+                const feedback: Feedback = { messageId: message.id, threadId: chat.threadId, ...details };
                 props.onFeedback?.(feedback);
-                emit({ type: 'feedback', ...feedback });
+                // Events carry no reader text: the comment goes to onFeedback only.
+                const { comment: _comment, ...event } = feedback;
+                emit({ type: 'feedback', ...event });
               }}
               footer={banner}
               empty={empty}

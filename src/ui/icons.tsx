@@ -17,3 +17,4 @@ export const RetryIcon = () => <Icon d="M3 12a9 9 0 1 0 3-6.7M3 4v5h5" />;
 export const NewIcon = () => <Icon d="M12 5v14M5 12h14" />;
 export const CloseIcon = () => <Icon d="M6 6l12 12M18 6 6 18" />;
 export const SparkleIcon = () => <Icon d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9L12 3Zm7 12 .9 2.1L22 18l-2.1.9L19 21l-.9-2.1L16 18l2.1-.9L19 15Z" />;
+export const ArrowDownIcon = () => <Icon d="M12 5v14m-6-6 6 6 6-6" />;

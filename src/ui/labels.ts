@@ -1,4 +1,5 @@
 import type { AssistantError, AssistantErrorKind } from '../client/errors.js';
+import { STREAM_CUT, STREAM_ENDED, STREAM_ERROR } from '../chat/assistant-fetch.js';
 
 /** Every string the widget shows; override any of them through the `labels` prop. */
 export const DEFAULT_LABELS = {
@@ -24,6 +25,32 @@ export const DEFAULT_LABELS = {
   notHelpful: 'Not helpful',
   sources: 'Sources',
   reasoning: 'Reasoning',
+  howIFound: 'How I found this',
+  thinking: 'Thinking…',
+  writing: 'Writing the answer…',
+  searching: 'Searching the docs…',
+  searchingFor: 'Searching the docs for “{query}”…',
+  searched: 'Searched the docs',
+  searchedFor: 'Searched the docs for “{query}”',
+  usingTool: 'Using {tool}…',
+  usedTool: 'Used {tool}',
+  alsoSearched: 'Also searched ({count})',
+  citation: 'Source {n}: {title}',
+  jumpToLatest: 'Jump to latest',
+  stoppedMarker: 'Stopped',
+  queued: 'Waiting to be asked',
+  removeQueued: 'Don’t ask this',
+  followUps: 'Ask next',
+  followUpAbout: 'Tell me more about {title}',
+  feedbackTitle: 'What was wrong?',
+  feedbackWrong: 'Incorrect or outdated',
+  feedbackUnrelated: 'Didn’t answer my question',
+  feedbackSources: 'Missing or wrong sources',
+  feedbackUnclear: 'Hard to understand',
+  feedbackComment: 'Anything else? (optional)',
+  feedbackSend: 'Send feedback',
+  feedbackCancel: 'Skip',
+  feedbackThanks: 'Thanks for the feedback.',
   redacted: 'redacted',
   toolRunning: 'Running…',
   toolDone: 'Done',
@@ -33,6 +60,7 @@ export const DEFAULT_LABELS = {
   answered: 'Answer ready.',
   stopped: 'Stopped.',
   attached: 'Attached context',
+  sentWith: 'Sent with this question',
   removeContext: 'Remove {what}',
   contextCode: 'code',
   contextSelection: 'selection',
@@ -46,6 +74,8 @@ export const DEFAULT_LABELS = {
   errorBadRequest: 'The assistant could not accept this question.',
   errorServer: 'The assistant had a problem answering.',
   errorNetwork: 'The connection to the assistant failed. Check your connection and try again.',
+  errorCut: 'The connection was lost before the answer was complete. Check your connection and try again.',
+  errorServerPartial: 'The assistant ran into a problem and stopped partway through this answer.',
   errorProtocol: 'The assistant’s answer could not be read.',
   seconds: '{n} seconds',
   minutes: '{n} minutes',
@@ -77,6 +107,9 @@ const KIND_LABEL: Record<Exclude<AssistantErrorKind, 'rate_limited'>, keyof Labe
 
 /** The UI's sentence for a typed error; the server's own words stay in logs and `error.message`. */
 export function errorSentence(error: AssistantError, labels: Labels): string {
+  // An answer that broke off partway: say so, and whose side it broke on.
+  if (error.code === STREAM_CUT) return labels.errorCut;
+  if (error.code === STREAM_ENDED || error.code === STREAM_ERROR) return labels.errorServerPartial;
   if (error.kind === 'rate_limited') {
     return error.retryAfterSeconds ? fill(labels.errorRateLimited, { time: duration(error.retryAfterSeconds, labels) }) : labels.errorRateLimitedSoon;
   }

@@ -1,19 +1,42 @@
 import type { UIMessage } from '@ai-sdk/ui-utils';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { QueuedQuestion } from '../chat/use-docs-assistant.js';
+import type { ContextItem } from '../protocol/schemas.js';
 import { CopyButton } from './copy-button.js';
-import { RetryIcon, ThumbDownIcon, ThumbUpIcon } from './icons.js';
+import { ArrowDownIcon, CloseIcon, RetryIcon, ThumbDownIcon, ThumbUpIcon } from './icons.js';
 import type { Labels } from './labels.js';
-import { Citations, citationsOf, MessageParts } from './parts.js';
+import { Citations, citationsOf, citedNumbers, MessageParts, type PartComponents } from './parts.js';
 
 export type FeedbackValue = 'up' | 'down';
+
+/** Why an answer was not helpful, as the reader picked it. */
+export type FeedbackReason = 'incorrect' | 'unrelated' | 'sources' | 'unclear';
+
+export interface FeedbackDetails {
+  value: FeedbackValue;
+  reasons?: FeedbackReason[];
+  comment?: string;
+}
+
+/** How an answer ended, shown as `data-state` on its list item. */
+export type AnswerState = 'streaming' | 'done' | 'stopped' | 'failed';
 
 export interface MessageListProps {
   messages: UIMessage[];
   busy: boolean;
+  /** The last request failed (its banner, with the one Retry, is the footer). */
+  failed: boolean;
+  stopped: string[];
+  queue: QueuedQuestion[];
+  sentContext: Record<string, ContextItem[]>;
   labels: Labels;
   docsBaseUrl: string | undefined;
+  newTab: boolean;
+  showDeveloperDetails: boolean;
+  components: PartComponents | undefined;
   onRetry(): void;
-  onFeedback(message: UIMessage, value: FeedbackValue): void;
+  onUnqueue(id: string): void;
+  onFeedback(message: UIMessage, feedback: FeedbackDetails): void;
   /** Shown after the last message (error banner). */
   footer?: ReactNode;
   /** Shown when there are no messages. */
@@ -27,122 +50,297 @@ function answerText(message: UIMessage): string {
   return (message.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n') || message.content;
 }
 
-function AnswerActions({ message, isLast, busy, labels, onRetry, onFeedback }: { message: UIMessage; isLast: boolean; busy: boolean; labels: Labels; onRetry(): void; onFeedback(value: FeedbackValue): void }) {
+const REASONS: [FeedbackReason, keyof Labels][] = [
+  ['incorrect', 'feedbackWrong'],
+  ['unrelated', 'feedbackUnrelated'],
+  ['sources', 'feedbackSources'],
+  ['unclear', 'feedbackUnclear'],
+];
+
+/** After a thumbs-down: a few reasons and an optional comment, sent as a second, richer feedback. */
+function FeedbackForm({ labels, onSend, onClose }: { labels: Labels; onSend(reasons: FeedbackReason[], comment: string): void; onClose(): void }) {
+  const [reasons, setReasons] = useState<FeedbackReason[]>([]);
+  const [comment, setComment] = useState('');
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  return (
+    <form
+      className="da-feedback"
+      aria-label={labels.feedbackTitle}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSend(reasons, comment.trim());
+      }}
+    >
+      <fieldset>
+        <legend>{labels.feedbackTitle}</legend>
+        {REASONS.map(([reason, label], i) => (
+          <label key={reason} className="da-feedback-reason">
+            <input
+              ref={i === 0 ? first : undefined}
+              type="checkbox"
+              checked={reasons.includes(reason)}
+              onChange={(event) => setReasons((all) => (event.target.checked ? [...all, reason] : all.filter((r) => r !== reason)))}
+            />
+            {labels[label]}
+          </label>
+        ))}
+      </fieldset>
+      <textarea className="da-feedback-comment" rows={2} aria-label={labels.feedbackComment} placeholder={labels.feedbackComment} value={comment} onChange={(event) => setComment(event.target.value)} />
+      <div className="da-feedback-buttons">
+        <button type="button" className="da-text-button" onClick={onClose}>
+          {labels.feedbackCancel}
+        </button>
+        <button type="submit" className="da-text-button" data-variant="primary" disabled={reasons.length === 0 && !comment.trim()}>
+          {labels.feedbackSend}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function AnswerActions({ message, state, isLast, busy, labels, onRetry, onFeedback }: { message: UIMessage; state: AnswerState; isLast: boolean; busy: boolean; labels: Labels; onRetry(): void; onFeedback(feedback: FeedbackDetails): void }) {
   const [feedback, setFeedback] = useState<FeedbackValue>();
+  const [form, setForm] = useState<'closed' | 'open' | 'sent'>('closed');
   const give = (value: FeedbackValue) => {
     if (feedback === value) return;
     setFeedback(value);
-    onFeedback(value);
+    setForm(value === 'down' ? 'open' : 'closed');
+    onFeedback({ value });
   };
+  const text = answerText(message);
   return (
-    <div className="da-actions">
-      <CopyButton text={() => answerText(message)} label={labels.copyAnswer} copiedLabel={labels.copied} iconOnly />
-      <button type="button" className="da-icon-button" aria-pressed={feedback === 'up'} aria-label={labels.helpful} title={labels.helpful} onClick={() => give('up')}>
-        <ThumbUpIcon />
-      </button>
-      <button type="button" className="da-icon-button" aria-pressed={feedback === 'down'} aria-label={labels.notHelpful} title={labels.notHelpful} onClick={() => give('down')}>
-        <ThumbDownIcon />
-      </button>
-      {isLast && (
-        <button type="button" className="da-icon-button" disabled={busy} onClick={onRetry}>
-          <RetryIcon />
-          <span>{labels.retry}</span>
-        </button>
+    <>
+      <div className="da-actions">
+        {state === 'stopped' && <span className="da-stopped-marker">{labels.stoppedMarker}</span>}
+        {text && <CopyButton text={() => text} label={labels.copyAnswer} copiedLabel={labels.copied} iconOnly />}
+        {state === 'done' && (
+          <>
+            <button type="button" className="da-icon-button" aria-pressed={feedback === 'up'} aria-label={labels.helpful} title={labels.helpful} onClick={() => give('up')}>
+              <ThumbUpIcon />
+            </button>
+            <button type="button" className="da-icon-button" aria-pressed={feedback === 'down'} aria-label={labels.notHelpful} title={labels.notHelpful} onClick={() => give('down')}>
+              <ThumbDownIcon />
+            </button>
+          </>
+        )}
+        {isLast && (
+          <button type="button" className="da-icon-button" disabled={busy} onClick={onRetry}>
+            <RetryIcon />
+            <span>{labels.retry}</span>
+          </button>
+        )}
+      </div>
+      {form === 'open' && (
+        <FeedbackForm
+          labels={labels}
+          onClose={() => setForm('closed')}
+          onSend={(reasons, comment) => {
+            onFeedback({ value: 'down', ...(reasons.length ? { reasons } : {}), ...(comment ? { comment } : {}) });
+            setForm('sent');
+          }}
+        />
       )}
-    </div>
+      {form === 'sent' && (
+        <p className="da-feedback-thanks" role="status">
+          {labels.feedbackThanks}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** What went with a question: compact chips that open to show the whole snippet. */
+function SentContext({ items, labels }: { items: ContextItem[]; labels: Labels }) {
+  return (
+    <ul className="da-sent-context" aria-label={labels.sentWith}>
+      {items.map((item, i) => {
+        const preview = item.value.trim().split('\n')[0]!.slice(0, 60);
+        return (
+          <li key={i} data-type={item.type}>
+            <details className="da-sent-chip">
+              <summary>
+                <span className="da-sent-chip-kind">{item.type === 'code' ? labels.contextCode : labels.contextSelection}</span>
+                <span className="da-sent-chip-preview">{preview}</span>
+              </summary>
+              {item.type === 'code' ? <pre>{item.value}</pre> : <blockquote>{item.value}</blockquote>}
+            </details>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 
 /**
- * The conversation as a `role="log"`. It is not a live region: answers are announced once when
- * they start and once when they end (by the status region), never token by token.
- * Auto-scroll follows the answer until the reader scrolls up, and resumes at the bottom.
+ * Keeps the view at the end of a growing conversation unless the reader scrolled up. Only a move
+ * *up* unpins: content that grows between our scroll and its event (a lazy Markdown renderer, a
+ * formatted burst, the sources and buttons at the end) used to read as "the reader left the bottom".
  */
-export function MessageList({ messages, busy, labels, docsBaseUrl, onRetry, onFeedback, footer, empty }: MessageListProps) {
+function useStickToBottom(busy: boolean, messageCount: number) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const lastTop = useRef(0);
   const frame = useRef(0);
+  const [away, setAway] = useState(false);
 
   // Reading scrollHeight forces a layout of the whole log; doing it on every streamed update made
   // layout the main cost of an answer. Once per frame, where the browser lays out anyway.
-  const stickToBottom = useRef(() => {
+  const stick = useRef(() => {
     if (!pinned.current || frame.current || typeof requestAnimationFrame === 'undefined') return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;
       const el = scroller.current;
-      if (el && pinned.current) el.scrollTop = el.scrollHeight;
+      if (el && pinned.current) {
+        el.scrollTop = el.scrollHeight;
+        lastTop.current = el.scrollTop;
+      }
     });
   }).current;
   // Follow the content's size, not this component's renders: an answer also grows when the
   // Markdown renderer arrives and as formatting catches up, without the list re-rendering.
   useEffect(() => {
     if (typeof ResizeObserver === 'undefined' || !content.current) return;
-    const observer = new ResizeObserver(stickToBottom);
+    const observer = new ResizeObserver(() => {
+      stick();
+      // Content that grows under a reader who scrolled up puts news below them.
+      const el = scroller.current;
+      if (el && !pinned.current) setAway(el.scrollHeight - el.scrollTop - el.clientHeight > PIN_SLACK_PX);
+    });
     observer.observe(content.current);
     return () => {
       observer.disconnect();
       cancelAnimationFrame(frame.current);
     };
-  }, [stickToBottom]);
+  }, [stick]);
   useEffect(() => {
     // Without ResizeObserver (old browsers, jsdom), renders are the best signal there is.
-    if (typeof ResizeObserver === 'undefined') stickToBottom();
+    if (typeof ResizeObserver === 'undefined') stick();
   });
+  // A new question (or one sent from the queue) is the reader's: show it and follow its answer.
   useEffect(() => {
-    if (busy) pinned.current = true;
-  }, [busy]);
+    if (!busy) return;
+    pinned.current = true;
+    setAway(false);
+    stick();
+  }, [busy, messageCount, stick]);
 
-  const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
-  return (
-    <div
-      ref={scroller}
-      className="da-scroll"
-      onScroll={(event) => {
-        const el = event.currentTarget;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight <= PIN_SLACK_PX;
-      }}
-    >
-      <div ref={content} className="da-scroll-content">
-        {messages.length === 0 ? (
-          empty
-        ) : (
-          <div role="log" aria-live="off" aria-label={labels.title}>
-            <ol className="da-log">
-              {messages.map((message, index) => {
-                const streaming = busy && index === messages.length - 1 && message.role === 'assistant';
-                if (message.role === 'user') {
-                  return (
-                    <li key={index} className="da-message" data-role="user">
-                      <span className="da-visually-hidden">{labels.you}: </span>
-                      <p className="da-user-text">{message.content}</p>
-                    </li>
-                  );
-                }
-                if (message.role !== 'assistant') return null;
-                return (
-                  <li key={index} className="da-message" data-role="assistant" data-state={streaming ? 'streaming' : 'done'}>
-                    <span className="da-visually-hidden">{labels.assistant}: </span>
-                    <MessageParts message={message} labels={labels} docsBaseUrl={docsBaseUrl} />
-                    <Citations citations={citationsOf(message, docsBaseUrl)} labels={labels} />
-                    {!streaming && (
-                      <AnswerActions
-                        message={message}
-                        isLast={index === lastAssistant && index === messages.length - 1}
-                        busy={busy}
-                        labels={labels}
-                        onRetry={onRetry}
-                        onFeedback={(value) => onFeedback(message, value)}
-                      />
-                    )}
-                  </li>
-                );
-              })}
-            </ol>
-          </div>
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+    if (distance <= PIN_SLACK_PX) pinned.current = true;
+    else if (el.scrollTop < lastTop.current - 1) pinned.current = false;
+    lastTop.current = el.scrollTop;
+    setAway(!pinned.current && distance > PIN_SLACK_PX);
+  };
+  const jump = () => {
+    const el = scroller.current;
+    if (!el) return;
+    pinned.current = true;
+    setAway(false);
+    const smooth = typeof matchMedia !== 'undefined' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
+    el.scrollTo({ top: el.scrollHeight, behavior: smooth ? 'smooth' : 'auto' });
+  };
+  return { scroller, content, away, onScroll, jump };
+}
+
+/**
+ * The conversation as a `role="log"`. It is not a live region: answers are announced once when
+ * they start and once when they end (by the status region), never token by token.
+ */
+export function MessageList(props: MessageListProps) {
+  const { messages, busy, failed, stopped, queue, sentContext, labels, docsBaseUrl, newTab, showDeveloperDetails, components, onRetry, onUnqueue, onFeedback, footer, empty } = props;
+  const { scroller, content, away, onScroll, jump } = useStickToBottom(busy, messages.length + queue.length);
+  const last = messages.at(-1);
+  // Between sending and the first part there is no assistant message yet: show one that says so.
+  const pending = busy && last?.role === 'user';
+  const stoppedBeforeAnswer = !busy && last?.role === 'user' && stopped.includes(last.id);
+
+  const assistantItem = (message: UIMessage, index: number) => {
+    const isLast = index === messages.length - 1;
+    const state: AnswerState = busy && isLast ? 'streaming' : stopped.includes(message.id) ? 'stopped' : failed && isLast ? 'failed' : 'done';
+    const citations = citationsOf(message, docsBaseUrl);
+    return (
+      <li key={index} className="da-message" data-role="assistant" data-state={state}>
+        <span className="da-visually-hidden">{labels.assistant}: </span>
+        <MessageParts message={message} labels={labels} docsBaseUrl={docsBaseUrl} streaming={state === 'streaming'} showDeveloperDetails={showDeveloperDetails} components={components} />
+        <Citations citations={citations} cited={citedNumbers(message)} labels={labels} newTab={newTab} />
+        {/* A failed answer has one Retry: the banner's. */}
+        {(state === 'done' || state === 'stopped') && (
+          <AnswerActions message={message} state={state} isLast={isLast} busy={busy} labels={labels} onRetry={onRetry} onFeedback={(feedback) => onFeedback(message, feedback)} />
         )}
-        {footer}
+      </li>
+    );
+  };
+
+  return (
+    <div className="da-log-area">
+      <div ref={scroller} className="da-scroll" onScroll={onScroll}>
+        <div ref={content} className="da-scroll-content">
+          {messages.length === 0 && queue.length === 0 ? (
+            empty
+          ) : (
+            <div role="log" aria-live="off" aria-label={labels.title}>
+              <ol className="da-log">
+                {messages.map((message, index) => {
+                  if (message.role === 'user') {
+                    const items = sentContext[message.id];
+                    return (
+                      <li key={index} className="da-message" data-role="user">
+                        <span className="da-visually-hidden">{labels.you}: </span>
+                        <p className="da-user-text">{message.content}</p>
+                        {items && items.length > 0 && <SentContext items={items} labels={labels} />}
+                      </li>
+                    );
+                  }
+                  return message.role === 'assistant' ? assistantItem(message, index) : null;
+                })}
+                {pending && (
+                  <li className="da-message" data-role="assistant" data-state="streaming">
+                    <span className="da-visually-hidden">{labels.assistant}: </span>
+                    <p className="da-status" data-state="running">
+                      {labels.thinking}
+                    </p>
+                  </li>
+                )}
+                {stoppedBeforeAnswer && (
+                  <li className="da-message" data-role="assistant" data-state="stopped">
+                    <div className="da-actions">
+                      <span className="da-stopped-marker">{labels.stoppedMarker}</span>
+                      <button type="button" className="da-icon-button" onClick={onRetry}>
+                        <RetryIcon />
+                        <span>{labels.retry}</span>
+                      </button>
+                    </div>
+                  </li>
+                )}
+                {queue.map((item) => (
+                  <li key={item.id} className="da-message" data-role="user" data-state="queued">
+                    <span className="da-visually-hidden">{labels.you}: </span>
+                    <p className="da-user-text">{item.question}</p>
+                    {item.context.length > 0 && <SentContext items={item.context} labels={labels} />}
+                    <p className="da-queued">
+                      <span>{labels.queued}</span>
+                      <button type="button" className="da-icon-button" aria-label={`${labels.removeQueued}: ${item.question}`} title={labels.removeQueued} onClick={() => onUnqueue(item.id)}>
+                        <CloseIcon />
+                      </button>
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            </div>
+          )}
+          {footer}
+        </div>
       </div>
+      {away && (
+        <button type="button" className="da-jump" onClick={jump}>
+          <ArrowDownIcon />
+          {labels.jumpToLatest}
+        </button>
+      )}
     </div>
   );
 }

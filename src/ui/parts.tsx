@@ -1,61 +1,141 @@
 import type { UIMessage } from '@ai-sdk/ui-utils';
+import type { ComponentType } from 'react';
 import { fill, type Labels } from './labels.js';
 import { AnswerText } from './answer-text.js';
-import { safeUrl, urlLabel, isExternal } from './urls.js';
+import { linkTargetProps, safeUrl, urlLabel } from './urls.js';
 
-type Part = UIMessage['parts'][number];
-type ToolInvocation = Extract<Part, { type: 'tool-invocation' }>['toolInvocation'];
+export type Part = UIMessage['parts'][number];
+export type TextPart = Extract<Part, { type: 'text' }>;
+export type ReasoningPart = Extract<Part, { type: 'reasoning' }>;
+export type ToolInvocation = Extract<Part, { type: 'tool-invocation' }>['toolInvocation'];
 
 export interface Citation {
+  /** The number answers cite it by: `[n]`. */
+  n: number;
   url: string;
   title: string;
+  /** Path on the docs site, when the source names one. */
+  path?: string;
+  /** A passage of the page, when the search result carries one. */
+  snippet?: string;
+  /** A source part (the answer says it used it) rather than a search hit. */
+  fromSource: boolean;
 }
 
+/** Props every custom part renderer gets. */
+export interface ToolRendererProps {
+  invocation: ToolInvocation;
+  message: UIMessage;
+}
+
+/**
+ * Replace how a part is drawn (in the spirit of assistant-ui's message-part components). A renderer
+ * for a tool by name wins over `toolInvocation`, which wins over the built-in line or card.
+ */
+export interface PartComponents {
+  text?: ComponentType<{ part: TextPart; message: UIMessage; streaming: boolean }>;
+  reasoning?: ComponentType<{ part: ReasoningPart; message: UIMessage }>;
+  toolInvocation?: ComponentType<ToolRendererProps>;
+  tools?: Record<string, ComponentType<ToolRendererProps>>;
+}
+
+interface Hit {
+  url?: string;
+  path?: string;
+  title?: string;
+  snippet?: string;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value : undefined);
+
 /** The two result shapes a `search` tool returns (NOTES §2): an array, or `{type:'search', results}`. */
-function searchHits(result: unknown): { url?: string; path?: string; title?: string }[] {
+function searchHits(result: unknown): Hit[] {
   const list = Array.isArray(result) ? result : result && typeof result === 'object' && Array.isArray((result as { results?: unknown }).results) ? (result as { results: unknown[] }).results : [];
   return list.flatMap((hit) => {
     if (!hit || typeof hit !== 'object') return [];
-    const h = hit as { url?: unknown; path?: unknown; title?: unknown; metadata?: { title?: unknown } };
-    const url = typeof h.url === 'string' ? h.url : undefined;
-    const path = typeof h.path === 'string' ? h.path : undefined;
-    const title = typeof h.title === 'string' ? h.title : typeof h.metadata?.title === 'string' ? h.metadata.title : undefined;
-    return url || path ? [{ ...(url ? { url } : {}), ...(path ? { path } : {}), ...(title ? { title } : {}) }] : [];
+    const h = hit as Record<string, unknown> & { metadata?: Record<string, unknown> };
+    const url = str(h.url);
+    const path = str(h.path);
+    const title = str(h.title) ?? str(h.metadata?.title);
+    const snippet = str(h.snippet) ?? str(h.content) ?? str(h.text) ?? str(h.metadata?.description);
+    return url || path ? [{ ...(url ? { url } : {}), ...(path ? { path } : {}), ...(title ? { title } : {}), ...(snippet ? { snippet } : {}) }] : [];
   });
+}
+
+function pathOf(url: string): string | undefined {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Numbered, de-duplicated citations of a message: its source parts, then the pages its search
- * tool found. URLs that are not http(s) or relative are left out: they cannot be links.
+ * tool found (answers number them in that order). URLs that are not http(s) or relative are left
+ * out: they cannot be links. A search hit adds its path and snippet to a source of the same page.
  */
 export function citationsOf(message: UIMessage, docsBaseUrl: string | undefined): Citation[] {
   const seen = new Map<string, Citation>();
-  const add = (raw: string | undefined, title: string | undefined) => {
+  const add = (raw: string | undefined, hit: Hit, fromSource: boolean) => {
     const url = safeUrl(raw, docsBaseUrl);
     if (!url) return;
     const key = url.replace(/#.*$/, '');
-    if (!seen.has(key)) seen.set(key, { url: key, title: title || urlLabel(key) });
+    const known = seen.get(key);
+    if (known) {
+      known.path ??= hit.path;
+      known.snippet ??= hit.snippet;
+      return;
+    }
+    const path = hit.path ?? pathOf(key);
+    seen.set(key, { n: seen.size + 1, url: key, title: hit.title || urlLabel(key), fromSource, ...(path ? { path } : {}), ...(hit.snippet ? { snippet: hit.snippet } : {}) });
   };
   for (const part of message.parts ?? []) {
-    if (part.type === 'source') add(part.source.url, part.source.title);
+    if (part.type === 'source') add(part.source.url, { ...(part.source.title ? { title: part.source.title } : {}) }, true);
   }
   for (const part of message.parts ?? []) {
     if (part.type === 'tool-invocation' && part.toolInvocation.state === 'result' && part.toolInvocation.toolName === 'search') {
-      for (const hit of searchHits(part.toolInvocation.result)) add(hit.url ?? hit.path, hit.title);
+      for (const hit of searchHits(part.toolInvocation.result)) add(hit.url ?? hit.path, hit, false);
     }
   }
   return [...seen.values()];
 }
 
+/** The `[n]` markers in an answer's text (not inside code). */
+export function citedNumbers(message: UIMessage): Set<number> {
+  const numbers = new Set<number>();
+  for (const part of message.parts ?? []) {
+    if (part.type !== 'text') continue;
+    const prose = part.text.replace(/```[\s\S]*?(```|$)/g, '').replace(/`[^`\n]*`/g, '');
+    for (const match of prose.matchAll(/\[(\d{1,3})\](?![(:[])/g)) numbers.add(Number(match[1]));
+  }
+  return numbers;
+}
+
+/**
+ * Which citations are the answer's sources and which were only searched: the ones its text cites
+ * by `[n]`; if it cites none by number, the source parts; if there are none, every hit (nothing
+ * says which were used, so none is hidden).
+ */
+export function splitCitations(citations: Citation[], cited: Set<number>): { sources: Citation[]; searched: Citation[] } {
+  const known = citations.filter((c) => cited.has(c.n));
+  const isSource = known.length > 0 ? (c: Citation) => cited.has(c.n) : citations.some((c) => c.fromSource) ? (c: Citation) => c.fromSource : () => true;
+  return { sources: citations.filter(isSource), searched: citations.filter((c) => !isSource(c)) };
+}
+
+function queryOf(args: unknown): string | undefined {
+  return args && typeof args === 'object' && 'query' in args && typeof (args as { query: unknown }).query === 'string' ? (args as { query: string }).query.replace(/\s+/g, ' ').trim() : undefined;
+}
+
 function summarizeArgs(args: unknown): string {
   if (args === undefined) return '';
-  if (args && typeof args === 'object' && 'query' in args && typeof (args as { query: unknown }).query === 'string') {
-    return (args as { query: string }).query.replace(/\s+/g, ' ');
-  }
+  const query = queryOf(args);
+  if (query !== undefined) return query;
   const json = JSON.stringify(args) ?? '';
   return json.length > 160 ? json.slice(0, 157) + '…' : json;
 }
 
+/** The developer's view of a tool call: name, arguments, state. */
 function ToolCard({ invocation, labels }: { invocation: ToolInvocation; labels: Labels }) {
   const done = invocation.state === 'result';
   const hits = done && invocation.toolName === 'search' ? searchHits(invocation.result) : undefined;
@@ -70,11 +150,30 @@ function ToolCard({ invocation, labels }: { invocation: ToolInvocation; labels: 
   );
 }
 
-function Reasoning({ part, labels }: { part: Extract<Part, { type: 'reasoning' }>; labels: Labels }) {
+/** The reader's view of a tool call: one quiet line saying what the assistant did. */
+function ToolLine({ invocation, labels }: { invocation: ToolInvocation; labels: Labels }) {
+  const done = invocation.state === 'result';
+  const query = invocation.toolName === 'search' ? queryOf(invocation.args) : undefined;
+  const text =
+    invocation.toolName === 'search'
+      ? query
+        ? fill(done ? labels.searchedFor : labels.searchingFor, { query })
+        : done
+          ? labels.searched
+          : labels.searching
+      : fill(done ? labels.usedTool : labels.usingTool, { tool: invocation.toolName.replace(/[_-]+/g, ' ') });
+  return (
+    <p className="da-status" data-state={done ? 'done' : 'running'} data-tool={invocation.toolName}>
+      {text}
+    </p>
+  );
+}
+
+function Reasoning({ part, label, redacted }: { part: ReasoningPart; label: string; redacted: string }) {
   const details = part.details ?? [];
   return (
     <details className="da-reasoning">
-      <summary>{labels.reasoning}</summary>
+      <summary>{label}</summary>
       {details.length === 0 ? (
         <p>{part.reasoning}</p>
       ) : (
@@ -83,7 +182,7 @@ function Reasoning({ part, labels }: { part: Extract<Part, { type: 'reasoning' }
             <p key={i}>{detail.text}</p>
           ) : (
             <p key={i} className="da-redacted">
-              [{labels.redacted}]
+              [{redacted}]
             </p>
           ),
         )
@@ -92,52 +191,102 @@ function Reasoning({ part, labels }: { part: Extract<Part, { type: 'reasoning' }
   );
 }
 
-export function Citations({ citations, labels }: { citations: Citation[]; labels: Labels }) {
-  if (citations.length === 0) return null;
+function SourceLinks({ citations, newTab }: { citations: Citation[]; newTab: boolean }) {
   return (
-    // A group, not a <nav>: every answer has one, and landmarks must have unique names.
-    <div className="da-sources" role="group" aria-label={labels.sources}>
-      <p className="da-sources-title">{labels.sources}</p>
-      <ol>
-        {citations.map((c, i) => (
-          <li key={c.url}>
-            <a href={c.url} {...(isExternal(c.url) ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
-              <span className="da-source-number">{i + 1}</span>
-              <span className="da-source-title">{c.title}</span>
-            </a>
-          </li>
-        ))}
-      </ol>
-    </div>
+    <ol>
+      {citations.map((c) => (
+        <li key={c.url}>
+          <a href={c.url} {...linkTargetProps(c.url, newTab)}>
+            <span className="da-source-number">{c.n}</span>
+            <span className="da-source-title">{c.title}</span>
+          </a>
+        </li>
+      ))}
+    </ol>
   );
 }
 
-/** Renders every part of an assistant message, keyed by index (message ids change mid-stream). */
-export function MessageParts({ message, labels, docsBaseUrl }: { message: UIMessage; labels: Labels; docsBaseUrl: string | undefined }) {
-  let shown = 0;
+/** The answer's sources, then (collapsed) what was searched but not cited. */
+export function Citations({ citations, cited, labels, newTab }: { citations: Citation[]; cited: Set<number>; labels: Labels; newTab: boolean }) {
+  if (citations.length === 0) return null;
+  const { sources, searched } = splitCitations(citations, cited);
   return (
     <>
-      {(message.parts ?? []).map((part, index) => {
-        switch (part.type) {
-          case 'text':
-            if (!part.text) return null;
-            shown++;
-            return <AnswerText key={index} text={part.text} labels={labels} docsBaseUrl={docsBaseUrl} />;
-          case 'reasoning':
-            shown++;
-            return <Reasoning key={index} part={part} labels={labels} />;
-          case 'tool-invocation':
-            shown++;
-            return <ToolCard key={index} invocation={part.toolInvocation} labels={labels} />;
-          case 'step-start':
-            // A quiet line between steps; none before the first thing shown.
-            return shown > 0 ? <hr key={index} className="da-step" aria-hidden="true" /> : null;
-          case 'source':
-            return null; // gathered into the numbered citations below the message
-          default:
-            return null; // unknown part types (file, future ones) are skipped, never fatal
-        }
-      })}
+      {sources.length > 0 && (
+        // A group, not a <nav>: every answer has one, and landmarks must have unique names.
+        <div className="da-sources" role="group" aria-label={labels.sources}>
+          <p className="da-sources-title">{labels.sources}</p>
+          <SourceLinks citations={sources} newTab={newTab} />
+        </div>
+      )}
+      {searched.length > 0 && (
+        <details className="da-sources da-also-searched">
+          <summary className="da-sources-title">{fill(labels.alsoSearched, { count: searched.length })}</summary>
+          <SourceLinks citations={searched} newTab={newTab} />
+        </details>
+      )}
+    </>
+  );
+}
+
+export interface MessagePartsProps {
+  message: UIMessage;
+  labels: Labels;
+  docsBaseUrl: string | undefined;
+  streaming: boolean;
+  showDeveloperDetails: boolean;
+  components: PartComponents | undefined;
+}
+
+/**
+ * Renders every part of an assistant message, keyed by index (message ids change mid-stream).
+ * Readers see what the assistant did as quiet lines and its reasoning collapsed; developers can ask
+ * for the raw tool cards and step lines.
+ */
+export function MessageParts({ message, labels, docsBaseUrl, streaming, showDeveloperDetails, components = {} }: MessagePartsProps) {
+  const parts = message.parts ?? [];
+  const lastText = parts.findLastIndex((p) => p.type === 'text' && p.text);
+  let shown = 0;
+  const rendered = parts.map((part, index) => {
+    switch (part.type) {
+      case 'text': {
+        if (!part.text) return null;
+        shown++;
+        const live = streaming && index === lastText;
+        const Custom = components.text;
+        return Custom ? <Custom key={index} part={part} message={message} streaming={live} /> : <AnswerText key={index} text={part.text} labels={labels} docsBaseUrl={docsBaseUrl} streaming={live} />;
+      }
+      case 'reasoning': {
+        shown++;
+        const Custom = components.reasoning;
+        return Custom ? <Custom key={index} part={part} message={message} /> : <Reasoning key={index} part={part} label={showDeveloperDetails ? labels.reasoning : labels.howIFound} redacted={labels.redacted} />;
+      }
+      case 'tool-invocation': {
+        shown++;
+        const invocation = part.toolInvocation;
+        const Custom = components.tools?.[invocation.toolName] ?? components.toolInvocation;
+        if (Custom) return <Custom key={index} invocation={invocation} message={message} />;
+        return showDeveloperDetails ? <ToolCard key={index} invocation={invocation} labels={labels} /> : <ToolLine key={index} invocation={invocation} labels={labels} />;
+      }
+      case 'step-start':
+        // A quiet line between steps for developers; none before the first thing shown.
+        return showDeveloperDetails && shown > 0 ? <hr key={index} className="da-step" aria-hidden="true" /> : null;
+      case 'source':
+        return null; // gathered into the numbered citations below the message
+      default:
+        return null; // unknown part types (file, future ones) are skipped, never fatal
+    }
+  });
+  // Between the question and the first words, say what is happening: never a blank space.
+  const waiting = streaming && lastText < 0 && !parts.some((p) => p.type === 'tool-invocation' && p.toolInvocation.state !== 'result');
+  return (
+    <>
+      {rendered}
+      {waiting && (
+        <p className="da-status" data-state="running">
+          {parts.some((p) => p.type === 'tool-invocation') ? labels.writing : labels.thinking}
+        </p>
+      )}
     </>
   );
 }

@@ -35,3 +35,11 @@ export function isExternal(url: string): boolean {
     return true;
   }
 }
+
+/**
+ * Where a link from an answer opens. In a new tab by default, so the conversation stays on screen;
+ * otherwise only other origins do. `noopener noreferrer` on every new tab.
+ */
+export function linkTargetProps(url: string, newTab: boolean): { target?: '_blank'; rel?: string } {
+  return newTab || isExternal(url) ? { target: '_blank', rel: 'noopener noreferrer' } : {};
+}

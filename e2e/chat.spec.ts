@@ -1,0 +1,138 @@
+import { expect, test, type Page } from '@playwright/test';
+import type {} from '../src/embed/loader.js';
+import { answers, askQuestion, dialog, input, launcher, recordAsks, waitForAnswer } from './helpers.js';
+
+/** The reference server pacing its answers like a model (see playwright.config.ts). */
+const PACED = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4455) + 100}`;
+const scroller = (page: Page) => page.locator('.da-scroll');
+const distanceToEnd = (page: Page) => scroller(page).evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
+const ready = (page: Page) => page.locator('.da-dialog[data-status="ready"]').waitFor();
+
+/** The element is inside the scroller's visible area (not cut off below it). */
+async function fullyInView(page: Page, selector: string) {
+  return page.evaluate((sel) => {
+    const root = document.querySelector('docs-assistant-root')?.shadowRoot ?? document;
+    const scroll = root.querySelector('.da-scroll')!.getBoundingClientRect();
+    const all = root.querySelectorAll(sel);
+    const target = all[all.length - 1]!.getBoundingClientRect();
+    return target.top >= scroll.top - 1 && target.bottom <= scroll.bottom + 1;
+  }, selector);
+}
+
+test.describe('auto-scroll follows an answer to its very end', () => {
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    test(`a long paced answer ends with its sources and buttons in view (${width}×${height})`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${PACED}/docs/guides/theming`);
+      await launcher(page).click();
+      // A short answer first (nothing matches: one sentence), then a long one after it.
+      await input(page).fill('zzqx qqvv');
+      await input(page).press('Enter');
+      await expect(answers(page).first()).toContainText('couldn');
+      await ready(page);
+      await expect.poll(() => distanceToEnd(page)).toBeLessThanOrEqual(2);
+      await askQuestion(page, 'How do I change the accent colour of the widget?', 2);
+      await expect.poll(() => distanceToEnd(page)).toBeLessThanOrEqual(2);
+      expect(await scroller(page).evaluate((el) => el.scrollHeight > el.clientHeight * 1.2)).toBe(true);
+      expect(await fullyInView(page, '.da-message[data-role="assistant"] .da-actions')).toBe(true);
+      await page.screenshot({ path: `e2e/screenshots/chat-scroll-${width}.png` });
+    });
+  }
+
+  test('an answer that grows after it ends (the Markdown renderer arrives late) is followed too', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Hold back the React app's lazy Markdown chunk until the answer has finished streaming as plain text.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/markdown-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${PACED}/react/guides/theming`);
+    await launcher(page).click();
+    await input(page).fill('How do I change the accent colour of the widget?');
+    await input(page).press('Enter');
+    await ready(page);
+    await expect(answers(page).first().locator('.da-plain-text').first()).toBeVisible();
+    const before = await scroller(page).evaluate((el) => el.scrollHeight);
+    release();
+    await expect(answers(page).first().locator('.da-markdown .da-code').first()).toBeVisible();
+    await expect(answers(page).first().locator('[data-pending]')).toHaveCount(0);
+    // Formatting changed the height; the view still ends at the end.
+    expect(await scroller(page).evaluate((el) => el.scrollHeight)).not.toBe(before);
+    await expect.poll(() => distanceToEnd(page)).toBeLessThanOrEqual(2);
+    expect(await fullyInView(page, '.da-message[data-role="assistant"] .da-actions')).toBe(true);
+  });
+
+  test('a reader who scrolls up stays put, and "Jump to latest" takes them to the end', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${PACED}/docs/guides/theming`);
+    await launcher(page).click();
+    await askQuestion(page, 'How do I change the accent colour of the widget?');
+    await input(page).fill('How do I use the dark theme and the system theme?');
+    await input(page).press('Enter');
+    // While the second answer streams, the reader scrolls up to re-read the first.
+    await expect(answers(page)).toHaveCount(2);
+    await scroller(page).hover();
+    await page.mouse.wheel(0, -600);
+    await expect.poll(() => scroller(page).evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    await expect(jump).toBeVisible();
+    await ready(page);
+    const top = await scroller(page).evaluate((el) => el.scrollTop);
+    expect(await distanceToEnd(page)).toBeGreaterThan(100);
+    await page.waitForTimeout(300);
+    expect(await scroller(page).evaluate((el) => el.scrollTop)).toBe(top);
+    await jump.click();
+    await expect.poll(() => distanceToEnd(page)).toBeLessThanOrEqual(2);
+    await expect(jump).toBeHidden();
+  });
+});
+
+test.describe('asking', () => {
+  test('?assistant=… asks once and leaves the URL, keeping the rest of it', async ({ page }) => {
+    const asks = recordAsks(page);
+    await page.goto(`/docs/guides/theming?x=1&assistant=${encodeURIComponent('How do I install it?')}#colours`);
+    await waitForAnswer(page);
+    expect(new URL(page.url()).search).toBe('?x=1');
+    expect(new URL(page.url()).hash).toBe('#colours');
+    await page.reload();
+    await launcher(page).click();
+    await expect(dialog(page)).toBeVisible();
+    await page.waitForTimeout(500);
+    expect(asks).toHaveLength(1);
+  });
+
+  test('shows a cursor on the text being written in every frame while it streams', async ({ page }) => {
+    await page.goto(`${PACED}/docs/guides/theming`);
+    await launcher(page).click();
+    // Every frame while text streams, count the cursors drawn in the answer.
+    await page.evaluate(() => {
+      const samples: number[] = [];
+      (window as unknown as { __cursors: number[] }).__cursors = samples;
+      const root = document.querySelector('docs-assistant-root')!.shadowRoot!;
+      const sample = () => {
+        const live = root.querySelector('[data-streaming]');
+        if (live) {
+          const answer = live.closest('.da-message')!;
+          samples.push([answer, ...answer.querySelectorAll('*')].filter((el) => getComputedStyle(el, '::after').content === '"▍"').length);
+        }
+        if (!root.querySelector('.da-dialog[data-status="ready"] .da-actions')) requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
+    await input(page).fill('How do I change the accent colour of the widget?');
+    await input(page).press('Enter');
+    await ready(page);
+    await expect(answers(page).first().locator('.da-actions')).toBeVisible();
+    const samples = await page.evaluate(() => (window as unknown as { __cursors: number[] }).__cursors);
+    // Text streamed over several frames, and in every one of them exactly one cursor showed.
+    expect(samples.length).toBeGreaterThan(1);
+    expect(new Set(samples)).toEqual(new Set([1]));
+    await expect(answers(page).first().locator('[data-streaming]')).toHaveCount(0);
+    await expect(answers(page).first().locator('.da-status').first()).toHaveText(/^Searched the docs for “.+”$/);
+  });
+});

@@ -1,0 +1,293 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { createRef } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEMO } from '../src/server/config.js';
+import { DocsAssistant, type AssistantHandle, type DocsAssistantProps } from '../src/index.js';
+import { demoApp, type TestApp } from './helpers/server.js';
+import { finish, gatedStream, part, streamResponse } from './helpers/streams.js';
+
+let app: TestApp;
+beforeEach(async () => {
+  app = await demoApp();
+  localStorage.clear();
+});
+afterEach(() => cleanup());
+
+type Body = { messages: { role: string; content: string }[]; context?: unknown[] };
+/** Every request the widget sends, answered by `respond` (the real reference server by default). */
+function recorder(respond?: (n: number, url: string, init: RequestInit) => Response | Promise<Response>) {
+  const bodies: Body[] = [];
+  const fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+    bodies.push(JSON.parse(String(init!.body)));
+    return respond ? respond(bodies.length, String(url), init!) : app.request(String(url), init);
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, bodies };
+}
+
+function renderWidget(props: Partial<DocsAssistantProps> & { fetch: typeof fetch }) {
+  const ref = createRef<AssistantHandle>();
+  const utils = render(<DocsAssistant ref={ref} domain={DEMO.domain} apiKey={DEMO.assistantKey} baseUrl="http://test" defaultOpen {...props} />);
+  return { ...utils, ref };
+}
+
+async function ask(question: string) {
+  const user = userEvent.setup();
+  await user.type(screen.getByRole('textbox', { name: 'Your question' }), question);
+  await user.keyboard('{Enter}');
+}
+
+const log = () => screen.getByRole('log');
+const answersShown = () => within(log()).queryAllByRole('listitem').filter((li) => li.dataset.role === 'assistant');
+const lastAnswer = () => answersShown().at(-1)!;
+const waitForIdle = () => waitFor(() => expect(screen.getByRole('dialog').dataset.status).toMatch(/ready|error/));
+const search = (query: string) => [part('start_step', { messageId: 'm1' }), part('tool_call', { toolCallId: 'c1', toolName: 'search', args: { query } })];
+const searchResult = part('tool_result', {
+  toolCallId: 'c1',
+  result: [
+    { url: 'https://docs.example.com/install', path: '/install', title: 'Install', snippet: 'Run npm install docs-assistant.' },
+    { url: 'https://docs.example.com/theming', path: '/theming', title: 'Theming' },
+    { url: 'https://docs.example.com/threads', path: '/threads', title: 'Threads' },
+  ],
+});
+
+describe('progress from the moment a question is sent', () => {
+  it('says it is thinking, then searching the docs for the query, then shows a cursor while text streams', async () => {
+    let respond!: (r: Response) => void;
+    const stream = gatedStream([...search('install react'), searchResult, part('finish_step', { finishReason: 'tool-calls', isContinued: false }), part('start_step', { messageId: 'm1' }), part('text', 'Run the installer ')], [part('text', 'and you are done [1].'), finish()]);
+    const { fetch } = recorder(() => new Promise<Response>((resolve) => (respond = resolve)));
+    renderWidget({ fetch });
+    await ask('How do I install it?');
+    // Nothing has arrived yet: the area under the question is not blank.
+    expect(within(lastAnswer()).getByText('Thinking…').dataset.state).toBe('running');
+
+    const searching = gatedStream(search('install react'));
+    respond(searching.response());
+    await waitFor(() => expect(within(lastAnswer()).getByText('Searching the docs for “install react”…').dataset.state).toBe('running'));
+    expect(within(lastAnswer()).queryByText('Thinking…')).toBeNull();
+    searching.release();
+    await waitForIdle();
+
+    // The next answer streams text: the cursor is on the text still being written, and leaves with it.
+    const { fetch: fetch2 } = recorder(stream.response);
+    cleanup();
+    renderWidget({ fetch: fetch2, persist: false });
+    await ask('And then?');
+    await waitFor(() => expect(within(lastAnswer()).getByText('Searched the docs for “install react”').dataset.state).toBe('done'));
+    await waitFor(() => expect(lastAnswer().querySelector('[data-streaming]')?.textContent).toContain('Run the installer'));
+    stream.release();
+    await waitForIdle();
+    expect(lastAnswer().querySelector('[data-streaming]')).toBeNull();
+  });
+
+  it('announces the answer once when it starts and once when it ends', async () => {
+    const stream = gatedStream([part('text', 'One ')], [part('text', 'two.'), finish()]);
+    const { fetch } = recorder(stream.response);
+    renderWidget({ fetch });
+    const status = screen.getByRole('status');
+    const seen: string[] = [];
+    const observer = new MutationObserver(() => seen.push(status.textContent ?? ''));
+    observer.observe(status, { childList: true, subtree: true, characterData: true });
+    await ask('Count?');
+    await waitFor(() => expect(within(log()).getByText(/One/)).toBeTruthy());
+    stream.release();
+    await waitFor(() => expect(status.textContent).toBe('Answer ready.'));
+    observer.disconnect();
+    expect(seen).toEqual(['Answering…', 'Answer ready.']);
+  });
+});
+
+describe('stop, new conversation', () => {
+  it('leaves a visibly stopped answer: a Stopped marker, no thumbs, a Retry, and no "Answer ready"', async () => {
+    const stream = gatedStream([part('text', 'Half an answer')]);
+    const { fetch, bodies } = recorder((n, url, init) => (n === 1 ? stream.response() : app.request(url, init)));
+    renderWidget({ fetch });
+    const status = screen.getByRole('status');
+    await ask('How do I install it?');
+    await waitFor(() => expect(within(log()).getByText('Half an answer')).toBeTruthy());
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(lastAnswer().dataset.state).toBe('stopped'));
+    const answer = lastAnswer();
+    expect(within(answer).getByText('Stopped')).toBeTruthy();
+    expect(within(answer).getByText('Half an answer')).toBeTruthy();
+    expect(within(answer).queryByRole('button', { name: 'Helpful' })).toBeNull();
+    expect(within(answer).queryByRole('button', { name: 'Not helpful' })).toBeNull();
+    expect(status.textContent).toBe('Stopped.');
+    await userEvent.setup().click(within(answer).getByRole('button', { name: 'Retry' }));
+    await waitForIdle();
+    expect(bodies).toHaveLength(2);
+    expect(answersShown()).toHaveLength(1);
+    expect(lastAnswer().dataset.state).toBe('done');
+    expect(within(lastAnswer()).queryByText('Stopped')).toBeNull();
+    stream.release();
+  });
+
+  it('marks a question stopped before anything arrived, with a Retry', async () => {
+    const { fetch } = recorder((_n, _url, init) => new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError')))));
+    renderWidget({ fetch });
+    await ask('Slow server?');
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(lastAnswer().dataset.state).toBe('stopped'));
+    expect(within(lastAnswer()).getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it('puts focus in the question box after "New conversation"', async () => {
+    const { fetch } = recorder();
+    renderWidget({ fetch });
+    await ask('How do I install it?');
+    await waitForIdle();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'New conversation' }));
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Your question' }));
+  });
+});
+
+describe('failed answers', () => {
+  it('keeps a partial answer formatted and says the server stopped when the stream ends early', async () => {
+    const { fetch } = recorder(() => streamResponse([part('text', '## Install\n\nRun **npm install**.\n\n')]));
+    renderWidget({ fetch });
+    await ask('How do I install it?');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/ran into a problem and stopped partway/);
+    await waitFor(() => expect(within(lastAnswer()).getByRole('heading', { name: 'Install' })).toBeTruthy());
+    expect(within(lastAnswer()).getByText('npm install').tagName).toBe('STRONG');
+    expect(screen.getAllByRole('button', { name: 'Retry' })).toHaveLength(1);
+  });
+
+  it('says the server failed when the stream carries an error part', async () => {
+    const { fetch } = recorder(() => streamResponse([part('text', 'So far '), part('error', 'model overloaded')]));
+    renderWidget({ fetch });
+    await ask('How do I install it?');
+    expect((await screen.findByRole('alert')).textContent).toMatch(/ran into a problem and stopped partway/);
+  });
+});
+
+describe('context on sent messages', () => {
+  it('shows the context that went with a question as compact chips that expand', async () => {
+    const { fetch, bodies } = recorder();
+    const { ref } = renderWidget({ fetch });
+    act(() => ref.current!.addContext({ type: 'code', value: 'npx docs-assistant export status se_1\n# prints the job', path: '/static-export/cli' }));
+    await ask('What does this do?');
+    await waitForIdle();
+    expect(bodies[0]!.context).toHaveLength(1);
+    const question = within(log()).getAllByRole('listitem').find((li) => li.dataset.role === 'user')!;
+    const chips = within(question).getByRole('list', { name: 'Sent with this question' });
+    const chip = chips.querySelector('details')!;
+    expect(chip.open).toBe(false);
+    expect(within(chip).getByText('npx docs-assistant export status se_1')).toBeTruthy();
+    await userEvent.setup().click(within(chip).getByText('code'));
+    expect(chip.open).toBe(true);
+    expect(chip.querySelector('pre')!.textContent).toContain('# prints the job');
+  });
+});
+
+describe('ask() while an answer is being written', () => {
+  it('queues the question, shows it as waiting, and sends the queue in order', async () => {
+    const first = gatedStream([part('text', 'First answer.')], [finish()]);
+    const { fetch, bodies } = recorder((n, url, init) => (n === 1 ? first.response() : app.request(url, init)));
+    const { ref } = renderWidget({ fetch });
+    let accepted: boolean[] = [];
+    act(() => {
+      // Two calls in one tick, as a page's own "Ask AI" buttons might make.
+      accepted = [ref.current!.ask('How do I install it?'), ref.current!.ask('How do I theme it?')];
+    });
+    act(() => void accepted.push(ref.current!.ask('What is static export?')));
+    expect(accepted).toEqual([true, true, true]);
+    await waitFor(() => expect(within(log()).getByText('First answer.')).toBeTruthy());
+    const waiting = within(log()).getAllByRole('listitem').filter((li) => li.dataset.state === 'queued');
+    expect(waiting.map((li) => li.querySelector('.da-user-text')!.textContent)).toEqual(['How do I theme it?', 'What is static export?']);
+    expect(within(waiting[0]!).getByText('Waiting to be asked')).toBeTruthy();
+    expect(bodies).toHaveLength(1);
+    first.release();
+    await waitFor(() => expect(bodies).toHaveLength(3), { timeout: 10_000 });
+    await waitForIdle();
+    expect(bodies.map((b) => b.messages.at(-1)!.content)).toEqual(['How do I install it?', 'How do I theme it?', 'What is static export?']);
+    expect(bodies[2]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    expect(answersShown()).toHaveLength(3);
+    expect(within(log()).queryAllByRole('listitem').filter((li) => li.dataset.state === 'queued')).toHaveLength(0);
+  });
+
+  it('lets the reader take a waiting question back', async () => {
+    const first = gatedStream([part('text', 'First answer.')], [finish()]);
+    const { fetch, bodies } = recorder((n, url, init) => (n === 1 ? first.response() : app.request(url, init)));
+    const { ref } = renderWidget({ fetch });
+    act(() => void ref.current!.ask('How do I install it?'));
+    act(() => void ref.current!.ask('Never mind this one'));
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Don’t ask this: Never mind this one' }));
+    first.release();
+    await waitForIdle();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(bodies).toHaveLength(1);
+  });
+});
+
+describe('reader-facing parts and custom renderers', () => {
+  const stream = () =>
+    streamResponse([
+      ...search('threads'),
+      searchResult,
+      part('finish_step', { finishReason: 'tool-calls', isContinued: false }),
+      part('start_step', { messageId: 'm1' }),
+      part('reasoning', 'The threads page answers this.'),
+      part('tool_call', { toolCallId: 'c2', toolName: 'fetch_page', args: { path: '/threads' } }),
+      part('tool_result', { toolCallId: 'c2', result: 'ok' }),
+      part('text', 'Every conversation gets a `threadId` [3].'),
+      finish(),
+    ]);
+
+  it('shows tool calls as lines and reasoning under "How I found this"; developer details show the raw cards', async () => {
+    const { fetch } = recorder(stream);
+    renderWidget({ fetch });
+    await ask('threads?');
+    await waitForIdle();
+    const answer = lastAnswer();
+    expect([...answer.querySelectorAll('.da-status')].map((p) => p.textContent)).toEqual(['Searched the docs for “threads”', 'Used fetch page']);
+    expect(answer.querySelector('.da-tool, hr')).toBeNull();
+    expect(within(answer).getByText('How I found this').closest('details')!.open).toBe(false);
+    cleanup();
+    renderWidget({ fetch: recorder(stream).fetch, showDeveloperDetails: true, persist: false });
+    await ask('threads?');
+    await waitForIdle();
+    expect([...lastAnswer().querySelectorAll('.da-tool')].map((t) => t.getAttribute('data-tool'))).toEqual(['search', 'fetch_page']);
+    expect(within(lastAnswer()).getByText('Reasoning')).toBeTruthy();
+  });
+
+  it('renders a custom component per tool name, and one for any other tool', async () => {
+    const { fetch } = recorder(stream);
+    renderWidget({
+      fetch,
+      components: {
+        tools: { search: ({ invocation }) => <p data-testid="custom-search">Looked for {String((invocation.args as { query: string }).query)}</p> },
+        toolInvocation: ({ invocation }) => <p data-testid="custom-tool">{invocation.toolName} ran</p>,
+      },
+    });
+    await ask('threads?');
+    await waitForIdle();
+    expect(screen.getByTestId('custom-search').textContent).toBe('Looked for threads');
+    expect(screen.getByTestId('custom-tool').textContent).toBe('fetch_page ran');
+    expect(lastAnswer().querySelector('.da-status')).toBeNull();
+  });
+});
+
+describe('feedback', () => {
+  it('asks what was wrong after a thumbs-down and reports reasons and comment through onFeedback', async () => {
+    const onFeedback = vi.fn();
+    const events: { type: string }[] = [];
+    const { fetch } = recorder();
+    renderWidget({ fetch, onFeedback, onEvent: (e) => events.push(e) });
+    await ask('How do I install it?');
+    await waitForIdle();
+    const user = userEvent.setup();
+    await user.click(within(lastAnswer()).getByRole('button', { name: 'Not helpful' }));
+    expect(onFeedback).toHaveBeenLastCalledWith(expect.objectContaining({ value: 'down' }));
+    const form = within(lastAnswer()).getByRole('form', { name: 'What was wrong?' });
+    expect(document.activeElement).toBe(within(form).getByRole('checkbox', { name: 'Incorrect or outdated' }));
+    await user.click(within(form).getByRole('checkbox', { name: 'Missing or wrong sources' }));
+    await user.type(within(form).getByRole('textbox', { name: 'Anything else? (optional)' }), 'Needs the pnpm command');
+    await user.click(within(form).getByRole('button', { name: 'Send feedback' }));
+    expect(onFeedback).toHaveBeenCalledTimes(2);
+    expect(onFeedback).toHaveBeenLastCalledWith({ messageId: expect.any(String), threadId: expect.any(String), value: 'down', reasons: ['sources'], comment: 'Needs the pnpm command' });
+    expect(within(lastAnswer()).getByText('Thanks for the feedback.')).toBeTruthy();
+    expect(JSON.stringify(events)).not.toContain('pnpm');
+  });
+});
