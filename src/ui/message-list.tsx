@@ -177,7 +177,7 @@ function SentContext({ items, labels }: { items: ContextItem[]; labels: Labels }
  * *up* unpins: content that grows between our scroll and its event (a lazy Markdown renderer, a
  * formatted burst, the sources and buttons at the end) used to read as "the reader left the bottom".
  */
-function useStickToBottom(busy: boolean, messageCount: number) {
+function useStickToBottom(busy: boolean, questionCount: number) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -224,7 +224,7 @@ function useStickToBottom(busy: boolean, messageCount: number) {
     pinned.current = true;
     setAway(false);
     stick();
-  }, [busy, messageCount, stick]);
+  }, [busy, questionCount, stick]);
 
   const onScroll = () => {
     const el = scroller.current;
@@ -252,7 +252,9 @@ function useStickToBottom(busy: boolean, messageCount: number) {
  */
 export function MessageList(props: MessageListProps) {
   const { messages, busy, failed, stopped, queue, sentContext, labels, docsBaseUrl, newTab, showDeveloperDetails, components, onRetry, onUnqueue, onFeedback, footer, empty } = props;
-  const { scroller, content, away, onScroll, jump } = useStickToBottom(busy, messages.length + queue.length);
+  // Re-pin for a new question only: an answer's first part arriving is not the reader's doing.
+  const questions = messages.reduce((n, m) => n + (m.role === 'user' ? 1 : 0), 0) + queue.length;
+  const { scroller, content, away, onScroll, jump } = useStickToBottom(busy, questions);
   const last = messages.at(-1);
   // Between sending and the first part there is no assistant message yet: show one that says so.
   const pending = busy && last?.role === 'user';
