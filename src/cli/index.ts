@@ -48,7 +48,8 @@ Options:
   --port N            Port (default: 4321; 0 picks a free one)
   --host HOST         Interface (default: 127.0.0.1)
   --data DIR          Where threads are stored (default: .docs-assistant)
-  --public-url URL    Origin used in answer links (default: the request's origin); with a
+  --public-url URL    Origin used in answer, page and bundle links (recommended; default:
+                      the request's Host header); with a
                       URL style, the docs' public root, e.g. https://example.com/docs
   --url-style STYLE   Link citations the way the site's generator routes pages:
                       plain, vitepress, vitepress-clean, docusaurus or starlight
@@ -186,7 +187,12 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     if (options.upstream) lines.push(`  Proxying to:     ${options.upstream.baseUrl} (key ${options.upstream.key ? 'added by this server' : 'not set'})`);
     if (useSample) lines.push(`  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (sample docs only)`);
     if (databaseUrl) lines.push(`  Database:        ${describeDatabase(databaseUrl)} (threads, jobs, bundles, rate limits, signing key)`);
-    lines.push(`  Data:            ${dataDir}`, '', 'Press Ctrl-C to stop.', '');
+    lines.push(`  Data:            ${dataDir}`, '');
+    if (!options.publicUrl && !/^(127\.|\[::1\]|localhost)/.test(host)) {
+      // Without it, links in answers, pages and bundle links are built from the request's Host header.
+      lines.push('  Tip: pass --public-url https://your.host so links never depend on the Host header.', '');
+    }
+    lines.push('Press Ctrl-C to stop.', '');
     io.stdout.write(lines.join('\n'));
 
     await new Promise<void>((done) => {

@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   internal: 500,
   upstream_error: 502,
   storage_unavailable: 503,
+  request_timeout: 408,
+  headers_too_large: 431,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -11,7 +11,8 @@ import { createExportService } from './export/jobs.js';
 import { exportRoutes } from './export/routes.js';
 import { createSigner } from './export/signing.js';
 import { normalizePagePath, type DocSection, type DocsSite } from './docs.js';
-import { clientIp, errorResponse, readBody, readJson } from './http.js';
+import { clientIp, errorResponse, readJson } from './http.js';
+import { createForwarder, type UpstreamConfig } from './proxy.js';
 import { createRateLimiter } from './rate-limit.js';
 import { escapeHtml, prefixedLinks, renderDocsPage } from './render.js';
 import { readStatic } from './static.js';
@@ -20,6 +21,7 @@ import { defaultStores, type Stores } from './stores/index.js';
 import { createPageUrls, type PageUrlRule } from './page-urls.js';
 
 export type Plan = Org['plan'];
+export type { UpstreamConfig };
 
 /** An organisation: its plan and its assistant (`svc_dsc_…`) and admin (`svc_…`) keys. */
 export type OrgConfig = Org;
@@ -32,14 +34,6 @@ export interface SiteConfig {
   pageUrls?: PageUrlRule;
   /** Public URL of this site's docs (origin and base path) for citations. @default the server's publicUrl */
   publicUrl?: string;
-}
-
-export interface UpstreamConfig {
-  /** API root of the service to forward to ({base_url}). */
-  baseUrl: string;
-  /** Assistant key added on the server, so pages never carry it. */
-  key?: string;
-  fetch?: typeof fetch;
 }
 
 export interface AppOptions {
@@ -107,8 +101,6 @@ export const REACT_BASE_PATH = '/react';
 const STARTER_QUESTIONS = ['How do I install it?', 'How do I change the theme?', 'What is static export?'];
 /** Headers a browser page must be able to read across origins (NOTES §1: threadId lives in them). */
 const EXPOSED_HEADERS = ['X-Thread-Id', 'X-Thread-Key', 'Retry-After', 'X-Vercel-AI-Data-Stream'];
-/** Headers of an upstream answer that the proxy passes on unchanged. */
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'x-vercel-ai-data-stream', 'x-thread-id', 'x-thread-key', 'retry-after', 'cache-control'];
 
 export function createApp(options: AppOptions = {}) {
   const now = options.now ?? Date.now;
@@ -119,6 +111,7 @@ export function createApp(options: AppOptions = {}) {
   const ipLimiter = createRateLimiter(stores.rateLimits, 'ip', options.limits?.ipPerDay ?? 10_000, DAY);
   const ipOrgLimiter = createRateLimiter(stores.rateLimits, 'ip-org', options.limits?.ipPerOrgHour ?? Math.max(1, Math.ceil(orgPerHour / 5)), HOUR);
   const threads = stores.threads;
+  const forward = options.upstream ? createForwarder(options.upstream) : undefined;
 
   const orgByKey = new Map<string, Org>();
   for (const org of options.orgs ?? []) for (const key of org.keys) orgByKey.set(key, org);
@@ -196,7 +189,7 @@ export function createApp(options: AppOptions = {}) {
       return errorResponse('rate_limited', 'Too many requests from this IP address today.', { retryAfterSeconds: ipLimit.retryAfterSeconds });
     }
     const domain = c.req.param('domain');
-    if (options.upstream) return forward(c, options.upstream, domain, maxBodyBytes);
+    if (forward) return forward(c, domain, ip, maxBodyBytes);
 
     const auth = authenticate(c.req.header('authorization'), orgByKey, 'assistant');
     if (!auth.ok) return auth.response;
@@ -306,31 +299,6 @@ export function createApp(options: AppOptions = {}) {
       await Promise.allSettled([stores.threads.close(), stores.jobs.close(), stores.rateLimits.close()]);
     },
   });
-}
-
-/**
- * Proxy mode: the body goes upstream byte for byte with the server's key, and the stream comes
- * back unchanged, thread headers included. The page never sees the key.
- */
-async function forward(c: Context, upstream: UpstreamConfig, domain: string, maxBodyBytes: number): Promise<Response> {
-  const body = await readBody(c.req.raw, maxBodyBytes);
-  if (!body.ok) return body.response;
-  const url = `${upstream.baseUrl.replace(/\/+$/, '')}/discovery/v1/assistant/${encodeURIComponent(domain)}/message`;
-  const headers: Record<string, string> = { 'Content-Type': c.req.header('content-type') ?? 'application/json' };
-  if (upstream.key) headers.Authorization = `Bearer ${upstream.key}`;
-  let response: Response;
-  try {
-    response = await (upstream.fetch ?? fetch)(url, { method: 'POST', headers, body: body.bytes, signal: c.req.raw.signal });
-  } catch (error) {
-    console.error('[docs-assistant] upstream request failed:', error);
-    return errorResponse('upstream_error', 'The upstream assistant service could not be reached.');
-  }
-  const passed = new Headers();
-  for (const name of FORWARDED_RESPONSE_HEADERS) {
-    const value = response.headers.get(name);
-    if (value !== null) passed.set(name, value);
-  }
-  return new Response(response.body, { status: response.status, headers: passed });
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -27,7 +27,14 @@ export async function readBody(request: Request, maxBytes: number): Promise<Body
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      // The client went away or sent a broken body (bad chunking): its fault, never a 500.
+      return { ok: false, response: errorResponse('invalid_request', 'The request body could not be read to its end.') };
+    }
+    const { done, value } = next;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

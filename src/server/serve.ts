@@ -1,5 +1,6 @@
 import { serve } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../protocol/index.js';
 import type { App } from './app.js';
 
 export interface RunningServer {
@@ -7,21 +8,68 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface ConnectionLimits {
+  /** Open connections at most; more are refused. @default 1000 */
+  maxConnections?: number;
+  /** Time a client has to send its request headers. @default 10000 */
+  headersTimeoutMs?: number;
+  /** Time a client has to send its whole request (headers and body; the answer is not counted). @default 30000 */
+  requestTimeoutMs?: number;
+}
+
+/** Node's own answers to a request it could not parse, in our `{error,message}` shape. */
+function clientErrorAnswer(error: NodeJS.ErrnoException): { code: ErrorCode; message: string } {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { code: 'headers_too_large', message: 'The request headers are too large.' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { code: 'request_timeout', message: 'The request took too long to arrive.' };
+    default:
+      return { code: 'invalid_request', message: 'The request is not valid HTTP.' };
+  }
+}
+
 /** The only module that touches node:http: everything else is a Web-standard handler. */
-export function listen(app: Pick<App, 'fetch'>, { port, host }: { port: number; host: string }): Promise<RunningServer> {
+export function listen(app: Pick<App, 'fetch'>, { port, host, limits = {} }: { port: number; host: string; limits?: ConnectionLimits }): Promise<RunningServer> {
+  const headersTimeout = limits.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(limits.requestTimeoutMs ?? 30_000, headersTimeout);
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
-      server.off('error', reject);
-      const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-      resolve({
-        url: `http://${shownHost}:${info.port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            // Open keep-alive and streaming connections would hold close() forever.
-            if ('closeAllConnections' in server) server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
+    const server = serve(
+      {
+        fetch: app.fetch,
+        port,
+        hostname: host,
+        // Node checks these timeouts every connectionsCheckingInterval (30 s by default); check
+        // often enough that a short limit means what it says.
+        serverOptions: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) },
+      },
+      (info: AddressInfo) => {
+        server.off('error', reject);
+        const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        resolve({
+          url: `http://${shownHost}:${info.port}`,
+          close: () =>
+            new Promise<void>((done) => {
+              // Open keep-alive and streaming connections would hold close() forever.
+              if ('closeAllConnections' in server) server.closeAllConnections();
+              server.close(() => done());
+            }),
+        });
+      },
+    );
+    if ('maxConnections' in server) server.maxConnections = limits.maxConnections ?? 1000;
+    // Without a listener Node answers a bad request with a bare status line; give it our body.
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+      if (error.code === 'ECONNRESET' || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const answer = clientErrorAnswer(error);
+      const body = JSON.stringify({ error: answer.code, message: answer.message } satisfies ErrorBody);
+      socket.end(
+        `HTTP/1.1 ${ERROR_CODES[answer.code]} ${answer.code}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     });
     server.once('error', reject);
   });
