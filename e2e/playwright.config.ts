@@ -10,6 +10,8 @@ const data = mkdtempSync(join(tmpdir(), 'da-e2e-'));
 /** Real Chromium (Debian's package; playwright cannot download browsers here) against the real server. */
 export default defineConfig({
   testDir: '.',
+  // The framework fixtures have their own config (npm run e2e:sites).
+  testIgnore: 'sites/**',
   outputDir: join(root, 'test-results'),
   timeout: 60_000,
   expect: { timeout: 15_000 },

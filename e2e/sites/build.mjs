@@ -1,0 +1,45 @@
+// Builds the framework fixtures from their lockfiles (npm only).
+//   node e2e/sites/build.mjs nextjs   the Next.js app against this checkout's packed package (CI, every run)
+//   node e2e/sites/build.mjs static   VitePress, Docusaurus and Starlight (checked in; rerun after editing them)
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const here = import.meta.dirname;
+const root = resolve(here, '../..');
+const run = (cwd, command, args) => {
+  console.log(`\n[${cwd.slice(root.length + 1)}] ${command} ${args.join(' ')}`);
+  execFileSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ASTRO_TELEMETRY_DISABLED: '1' } });
+};
+const install = (dir) => {
+  if (!existsSync(join(dir, 'node_modules'))) run(dir, 'npm', ['ci', '--no-audit', '--no-fund']);
+};
+
+function nextjs() {
+  const dir = join(here, 'nextjs');
+  install(dir);
+  // What a user installs: the packed package (needs `npm run build` first), not a link to the source.
+  for (const old of readdirSync(dir).filter((f) => f.endsWith('.tgz'))) rmSync(join(dir, old));
+  run(root, 'npm', ['pack', '--pack-destination', dir]);
+  const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+  run(dir, 'npm', ['install', '--no-save', '--no-audit', '--no-fund', `./${tarball}`]);
+  run(dir, 'npx', ['next', 'build']);
+}
+
+function staticSites() {
+  for (const name of ['vitepress', 'docusaurus', 'starlight']) {
+    const dir = join(here, name);
+    install(dir);
+    // Starlight 0.42 needs Astro 7 and Node >= 22.12: its devDependency `node` puts Node 22 first on
+    // the PATH of `npm run`, for this build only.
+    run(dir, 'npm', ['run', 'build']);
+  }
+}
+
+const target = process.argv[2];
+if (target === 'nextjs') nextjs();
+else if (target === 'static') staticSites();
+else {
+  console.error('Usage: node e2e/sites/build.mjs nextjs|static');
+  process.exit(2);
+}

@@ -1,0 +1,1 @@
+"use strict";(self.webpackChunkda_fixture_docusaurus=self.webpackChunkda_fixture_docusaurus||[]).push([[647],{7121(e,u,s){s.r(u),s.d(u,{default:()=>f});s(6540);var r=s(4164),a=s(7559),c=s(5500),d=s(2831),t=s(1656),n=s(4848);function f(e){return(0,n.jsx)(c.e3,{className:(0,r.A)(a.G.wrapper.docsPages),children:(0,n.jsx)(t.A,{children:(0,d.v)(e.route.routes)})})}}}]);

@@ -1,0 +1,1 @@
+"use strict";(self.webpackChunkda_fixture_docusaurus=self.webpackChunkda_fixture_docusaurus||[]).push([[742],{7093(u){u.exports=JSON.parse('{"name":"docusaurus-plugin-content-docs","id":"default"}')}}]);

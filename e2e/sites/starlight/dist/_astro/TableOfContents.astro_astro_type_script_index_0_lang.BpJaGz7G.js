@@ -1,0 +1,1 @@
+import"./starlight-toc.D4UDIxQL.js";
