@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const names = process.argv.slice(2);
+// Arguments after `--` belong to the benchmark (`node bench/run.mjs eval -- --verbose`).
+const args = process.argv.slice(2);
+const names = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
 if (names.length === 0) {
   console.error('Usage: node bench/run.mjs <size|stream|page|server> [...]');
   process.exit(2);

@@ -39,7 +39,7 @@ describe('questions of any size within the body limit', () => {
     expect(terms).toHaveLength(MAX_QUERY_TERMS);
     expect(Math.max(...terms.map((t) => t.length))).toBe(MAX_TERM_CHARS);
     // A real question still finds its page.
-    expect(retriever.search('How do I install it?', { limit: 3 })[0]?.section.pagePath).toMatch(/install/);
+    expect(retriever.search('How do I install it?', { limit: 3 }).hits[0]?.section.pagePath).toMatch(/install/);
   });
 });
 

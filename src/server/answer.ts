@@ -1,5 +1,5 @@
-import type { DocSection } from './docs.js';
-import type { SearchHit } from './retrieval.js';
+import type { DocBlock, DocSection } from './docs.js';
+import type { SearchHit, SearchResult } from './retrieval.js';
 
 export interface CitedPage {
   path: string;
@@ -13,42 +13,42 @@ export interface ComposedAnswer {
   cited: CitedPage[];
   /** One sentence for the reasoning part: what was found and why it was chosen. */
   rationale: string;
+  /** True when the docs do not cover the question and the answer says so. */
+  refused: boolean;
 }
+
+/** The sentence every "not covered" answer starts with, for people and for the eval alike. */
+export const REFUSAL_SENTENCE = "The docs don't cover this.";
+
+/**
+ * Below this coverage (the idf-weighted share of the question's words that one of the best pages
+ * carries) the question counts as not covered. Chosen with `npm run eval`: every out-of-scope
+ * question of both corpora scored 0.40 or less; 4 of 73 answerable ones score under it too, and
+ * get the nearest pages instead of an answer (see README, "Answer quality").
+ */
+export const MIN_COVERAGE = 0.42;
 
 /** How many sections the answer quotes; the rest become follow-up suggestions. */
 const QUOTED_SECTIONS = 3;
-const SENTENCES_PER_SECTION = 3;
-const MAX_CODE_LINES = 25;
+/** A section scoring under this share of the best one is not quoted (it is listed to read next). */
+const QUOTE_RELATIVE_SCORE = 0.45;
+const BLOCKS_PER_SECTION = 2;
+const MAX_CODE_LINES = 30;
+const MAX_TABLE_ROWS = 15;
+const MAX_LIST_ITEMS = 15;
+const MAX_PARAGRAPH_CHARS = 700;
+const NEAREST_PAGES = 3;
+/** A page intro this short is a promise ("There are two ways…") that the next sections keep. */
+const SHORT_INTRO_CHARS = 200;
+const INTRO_SECTIONS = 3;
 
-function sentencesOf(text: string): string[] {
-  return text
-    .split(/\n+/)
-    .flatMap((line) => (line.startsWith('- ') || line.includes(' | ') ? [line] : line.split(/(?<=[.!?])\s+(?=[A-Z`"(])/)))
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-function matchesTerm(sentence: string, term: string): boolean {
+function matchesTerm(text: string, term: string): boolean {
   // Prefix match on words, the same leniency as the index (install ~ installation).
   const stem = term.slice(0, Math.max(4, term.length - 2));
-  return sentence.toLowerCase().split(/[^\p{L}\p{N}_]+/u).some((word) => word.startsWith(stem));
+  return text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).some((word) => word.startsWith(stem));
 }
 
-/** The sentences that carry the most query terms, kept in the order the docs wrote them. */
-function bestSentences(section: DocSection, terms: string[]): string[] {
-  const sentences = sentencesOf(section.text);
-  const scored = sentences.map((sentence, index) => ({
-    sentence,
-    index,
-    score: terms.filter((term) => matchesTerm(sentence, term)).length,
-  }));
-  const chosen = scored
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score || a.index - b.index)
-    .slice(0, SENTENCES_PER_SECTION);
-  const picked = chosen.length > 0 ? chosen : scored.slice(0, 2);
-  return picked.sort((a, b) => a.index - b.index).map((s) => s.sentence);
-}
+const termsIn = (text: string, terms: string[]) => terms.filter((term) => matchesTerm(text, term)).length;
 
 function fence(lang: string, value: string): string {
   const lines = value.split('\n');
@@ -59,71 +59,176 @@ function fence(lang: string, value: string): string {
   return `${ticks}${lang}\n${body}\n${ticks}`;
 }
 
+/** Sentences of a Markdown paragraph, never split inside an inline code span. */
+function sentencesOf(markdown: string): string[] {
+  const sentences: string[] = [];
+  let start = 0;
+  let inCode = false;
+  for (let i = 0; i < markdown.length; i++) {
+    const char = markdown[i];
+    if (char === '`') inCode = !inCode;
+    else if (!inCode && (char === '.' || char === '!' || char === '?') && /\s/.test(markdown[i + 1] ?? '') && /[A-Z`*[(]/.test(markdown.slice(i + 1).trimStart()[0] ?? '')) {
+      sentences.push(markdown.slice(start, i + 1).trim());
+      start = i + 1;
+    }
+  }
+  sentences.push(markdown.slice(start).trim());
+  return sentences.filter(Boolean);
+}
+
+/** A block as quoted: whole, or cut to what a reader needs while keeping its Markdown shape. */
+function quoteBlock(block: DocBlock, terms: string[]): string {
+  switch (block.kind) {
+    case 'code':
+      return fence(block.lang ?? '', block.text);
+    case 'table': {
+      const rows = block.markdown.split('\n');
+      if (rows.length - 2 <= MAX_TABLE_ROWS) return block.markdown;
+      // Header and delimiter rows keep it a table; then the rows that carry the question's words.
+      const body = rows.slice(2).filter((row) => termsIn(row, terms) > 0).slice(0, MAX_TABLE_ROWS);
+      return [...rows.slice(0, 2), ...(body.length ? body : rows.slice(2, 2 + MAX_TABLE_ROWS))].join('\n');
+    }
+    case 'list': {
+      // Items start at the list's own indentation; nested lines stay with their item.
+      const items = block.markdown.split(/\n(?=(?:[-*+]|\d+[.)]) )/);
+      if (items.length <= MAX_LIST_ITEMS) return block.markdown;
+      const matching = items.filter((item) => termsIn(item, terms) > 0);
+      return (matching.length ? matching : items).slice(0, MAX_LIST_ITEMS).join('\n');
+    }
+    case 'paragraph':
+    case 'quote': {
+      if (block.markdown.length <= MAX_PARAGRAPH_CHARS) return block.markdown;
+      const sentences = sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' '));
+      const best = sentences.map((s, i) => ({ s, i, n: termsIn(s, terms) })).sort((a, b) => b.n - a.n || a.i - b.i).slice(0, 3).sort((a, b) => a.i - b.i);
+      return best.map((b) => b.s).join(' … ');
+    }
+    default:
+      return block.kind satisfies never;
+  }
+}
+
+/**
+ * The blocks of a section worth quoting: those that carry the most query terms, in page order,
+ * each with what belongs to it: a sentence that introduces something (ends with ":") keeps the
+ * list, table or code that follows it, and quoted prose keeps the code sample right after it.
+ */
+export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
+  const { blocks } = section;
+  const scored = blocks.map((block, index) => ({ index, score: termsIn(block.text, terms) * (block.kind === 'code' ? 0.5 : 1) }));
+  let chosen = scored
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, BLOCKS_PER_SECTION)
+    .map((s) => s.index);
+  if (chosen.length === 0) chosen = blocks.length ? [0] : [];
+  const picked = new Set(chosen);
+  for (const index of chosen) {
+    const block = blocks[index]!;
+    const next = blocks[index + 1];
+    if (!next || block.kind === 'code') continue;
+    const introduces = /:\s*$/.test(block.text);
+    if (introduces || next.kind === 'code') picked.add(index + 1);
+    // "…three chart values:" then a code sample, then the list that explains it.
+    const after = blocks[index + 2];
+    if (introduces && next.kind === 'code' && after && after.kind === 'list') picked.add(index + 2);
+  }
+  // A code block chosen alone keeps the sentence that introduces it.
+  for (const index of chosen) {
+    const before = blocks[index - 1];
+    if (blocks[index]!.kind === 'code' && before && before.kind === 'paragraph') picked.add(index - 1);
+  }
+  return [...picked].sort((a, b) => a - b).map((index) => blocks[index]!);
+}
+
+const quote = (markdown: string) =>
+  markdown
+    .split('\n')
+    .map((line) => (line ? `> ${line}` : '>'))
+    .join('\n');
+
 function escapeLinkText(text: string): string {
   return text.replace(/([\\[\]*_`])/g, '\\$1');
 }
 
+const labelOf = (hit: SearchHit) => (hit.section.heading === hit.section.pageTitle ? hit.title : `${hit.title} › ${hit.section.heading}`);
+
 /**
- * Builds an extractive answer: the best passages of the top sections, quoted with links to their
- * pages, and code from the docs kept as fenced code. No model, so nothing is invented.
+ * Builds an extractive answer: the best passages of the top sections, quoted with their Markdown
+ * intact and linked to their pages. No model, so nothing is invented; and when the docs do not
+ * cover the question it says so and points at the nearest pages instead of quoting them.
  */
-export function composeAnswer(question: string, hits: SearchHit[], pageUrl: (section: DocSection) => string): ComposedAnswer {
-  if (hits.length === 0) {
-    const shown = question.length > 120 ? question.slice(0, 117) + '…' : question;
+export function composeAnswer(
+  result: SearchResult,
+  terms: string[],
+  { pageUrl, sectionsOf }: { pageUrl: (section: DocSection) => string; sectionsOf: (pagePath: string) => DocSection[] },
+): ComposedAnswer {
+  const { hits } = result;
+  const pages = hits.filter((hit, i) => hits.findIndex((other) => other.section.pagePath === hit.section.pagePath) === i);
+  if (hits.length === 0 || result.coverage < MIN_COVERAGE) {
+    const nearest = pages.slice(0, NEAREST_PAGES);
     return {
       markdown:
-        `I couldn't find anything in these docs about “${shown.replace(/[\r\n]+/g, ' ')}”. ` +
-        'Try other words (a feature name, an option, an error message), or ask about a topic the docs cover.',
+        `${REFUSAL_SENTENCE} No page answers this question, so I won't guess.` +
+        (nearest.length
+          ? `\n\nYou might look at:\n\n${nearest.map((hit) => `- [${escapeLinkText(hit.title)}](${pageUrl({ ...hit.section, anchor: '' })})`).join('\n')}`
+          : '\n\nTry other words: a feature name, an option or an error message.'),
       cited: [],
-      rationale: 'No section of the docs matched, so I say so rather than guess.',
+      rationale: hits.length
+        ? `The closest sections share only ${Math.round(result.coverage * 100)}% of the question's distinctive words, so I say the docs don't cover it rather than quote them as an answer.`
+        : 'No section of the docs matched, so I say so rather than guess.',
+      refused: true,
     };
   }
   const cited: CitedPage[] = [];
-  const citationOf = (section: DocSection): number => {
-    let index = cited.findIndex((page) => page.path === section.pagePath);
-    if (index < 0) {
-      index = cited.push({ path: section.pagePath, title: section.pageTitle, url: pageUrl({ ...section, anchor: '' }) }) - 1;
-    }
+  const citationOf = (hit: SearchHit): number => {
+    let index = cited.findIndex((page) => page.path === hit.section.pagePath);
+    if (index < 0) index = cited.push({ path: hit.section.pagePath, title: hit.title, url: pageUrl({ ...hit.section, anchor: '' }) }) - 1;
     return index + 1;
   };
-  const quoted = hits.slice(0, QUOTED_SECTIONS);
+  const best = hits[0]!.score;
+  const quoted = hits.slice(0, QUOTED_SECTIONS).filter((hit, i) => i === 0 || hit.score >= QUOTE_RELATIVE_SCORE * best);
   const blocks: string[] = [];
-  let codeShown = 0;
-  for (const [position, { section, terms }] of quoted.entries()) {
-    const n = citationOf(section);
-    const label = section.heading === section.pageTitle ? section.pageTitle : `${section.pageTitle} › ${section.heading}`;
-    const lines = bestSentences(section, terms);
+  for (const [position, hit] of quoted.entries()) {
+    const n = citationOf(hit);
+    const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])]);
     const intro = position === 0 ? 'From' : 'See also';
-    const parts = [`${intro} **[${escapeLinkText(label)}](${pageUrl(section)})** [${n}]:`];
-    if (lines.length) parts.push(lines.map((line) => `> ${line}`).join('\n>\n'));
-    // Code is what readers copy: keep the first sample of the top sections verbatim.
-    const sample = section.code[0];
-    if (sample && codeShown < 2) {
-      parts.push(fence(sample.lang, sample.value));
-      codeShown++;
+    const parts = [`${intro} **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]:`];
+    // Prose is quoted; code stays outside the quote, as a plain fence a reader can copy.
+    let prose: string[] = [];
+    for (const block of passage) {
+      if (block.kind !== 'code') {
+        prose.push(quoteBlock(block, terms));
+        continue;
+      }
+      if (prose.length) parts.push(quote(prose.join('\n\n')));
+      prose = [];
+      parts.push(quoteBlock(block, terms));
+    }
+    if (prose.length) parts.push(quote(prose.join('\n\n')));
+    // "There are two ways to install it." A short page intro promises the sections after it:
+    // show how each begins, rather than leave the reader with the promise.
+    if (hit.section.anchor === '' && hit.section.text.length <= SHORT_INTRO_CHARS) {
+      const following = sectionsOf(hit.section.pagePath).slice(1, 1 + INTRO_SECTIONS);
+      for (const next of following.filter((section) => !quoted.some((q) => q.section === section))) {
+        parts.push(`**${escapeLinkText(next.heading)}**`);
+        for (const block of next.blocks.slice(0, 2)) parts.push(block.kind === 'code' ? quoteBlock(block, terms) : quote(quoteBlock(block, terms)));
+      }
     }
     blocks.push(parts.join('\n\n'));
   }
-  const related = hits
-    .slice(QUOTED_SECTIONS)
-    .filter((hit, i, all) => all.findIndex((other) => other.section.pagePath === hit.section.pagePath) === i)
-    .filter((hit) => !quoted.some((q) => q.section.pagePath === hit.section.pagePath));
+  const related = pages.filter((hit) => !quoted.some((q) => q.section.pagePath === hit.section.pagePath));
   // NOTES §2: follow-up pages go in a `suggestions` block using the inverted link form.
   if (related.length) {
-    blocks.push(
-      fence(
-        'suggestions',
-        related.map(({ section }) => `(${section.heading === section.pageTitle ? section.pageTitle : `${section.pageTitle}: ${section.heading}`})[${pageUrl(section)}]`).join('\n'),
-      ),
-    );
+    blocks.push(fence('suggestions', related.map((hit) => `(${labelOf(hit)})[${pageUrl(hit.section)}]`).join('\n')));
   }
-  const top = quoted[0]!.section;
+  const top = quoted[0]!;
   return {
     markdown: blocks.join('\n\n'),
     cited,
     rationale:
-      `The best match is “${top.heading}” on ${top.pageTitle} (${top.pagePath}); ` +
+      `The best match is “${top.section.heading}” on ${top.title} (${top.section.pagePath}); ` +
       `I quote the ${quoted.length === 1 ? 'passage' : `top ${quoted.length} passages`} and link every page I used` +
       (related.length ? `, and list ${related.length} related ${related.length === 1 ? 'page' : 'pages'} to read next.` : '.'),
+    refused: false,
   };
 }

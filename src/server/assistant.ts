@@ -61,9 +61,39 @@ export function chunkText(text: string, size = TEXT_CHUNK_CHARS): string[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function describeFilter(request: AssistantRequest): string {
-  const parts = [request.filter?.version && `version ${request.filter.version}`, request.filter?.language && `language ${request.filter.language}`].filter(Boolean);
-  return parts.length ? ` limited to ${parts.join(' and ')}` : '';
+/** Earlier questions, newest first: from the server's thread, else from the messages the client sent. */
+function earlierQuestions(thread: ThreadRecord | undefined, messages: Message[], last: Message): string[] {
+  if (thread?.turns.length) return thread.turns.map((turn) => turn.question).reverse();
+  return messages
+    .filter((m) => m.role === 'user' && m !== last)
+    .map(questionOf)
+    .filter(Boolean)
+    .reverse();
+}
+
+// "And then?", "What about Vue?", "Can I do the same for the reply?": words that lean on what came before.
+const CONTINUES = /^\s*(and|but|also|so|then|or|what about|how about|what if|same|ok|okay|now)\b/i;
+const REFERS_BACK = /\b(it|that|this|those|these|them|there|one|same)\b/i;
+/** Content words at most this many, plus a word pointing back, and a question leans on the thread. */
+const FEW_TERMS = 2;
+
+/**
+ * The subject a follow-up depends on, or undefined when the question stands on its own. A
+ * question that depends on the thread brings the earlier question's words into the search (as a
+ * weaker second query); one that stands alone is searched alone, so an unrelated new question is
+ * not answered with the previous topic.
+ */
+export function followUpSubject(question: string, terms: string[], earlier: string[]): string | undefined {
+  if (earlier.length === 0) return undefined;
+  const depends = CONTINUES.test(question) || terms.length === 0 || (terms.length <= FEW_TERMS && REFERS_BACK.test(question));
+  if (!depends) return undefined;
+  // The previous question may itself have been a follow-up ("and in v1?" after "and then?").
+  const subject: string[] = [];
+  for (const before of earlier) {
+    subject.unshift(before);
+    if (!CONTINUES.test(before) || subject.length >= 2) break;
+  }
+  return subject.join('\n');
 }
 
 /**
@@ -88,19 +118,13 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
   }
 
   const limit = request.retrievalPageSize ?? DEFAULT_RETRIEVAL_PAGE_SIZE;
-  const searchOptions = { limit, filter: request.filter, currentPath: request.currentPath };
-  let query = queryOf(question, request.context);
-  let hits: SearchHit[] = site.retriever.search(query, searchOptions);
-  let usedEarlierQuestion = false;
-  // A short follow-up ("and in v1?") often names nothing the docs contain; the thread's last question does.
-  const earlier = thread?.turns.at(-1)?.question;
-  if (hits.length === 0 && earlier) {
-    query = `${earlier}\n${query}`;
-    hits = site.retriever.search(query, searchOptions);
-    usedEarlierQuestion = hits.length > 0;
-  }
-
-  const composed = composeAnswer(question, hits, deps.pageUrl);
+  const query = queryOf(question, request.context);
+  const earlier = followUpSubject(question, site.retriever.terms(question), earlierQuestions(thread, request.messages, lastUser));
+  const searchOptions = { limit, filter: request.filter, currentPath: request.currentPath, ...(earlier ? { earlier } : {}) };
+  const result = site.retriever.search(query, searchOptions);
+  const { hits } = result;
+  const terms = site.retriever.terms(query);
+  const composed = composeAnswer(result, terms, { pageUrl: deps.pageUrl, sectionsOf: site.retriever.sectionsOf });
   const now = deps.now();
   const at = new Date(now).toISOString();
   const threadId = thread?.threadId ?? ulid(now);
@@ -127,22 +151,22 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
   );
 
   const toolCallId = `call_${ulid(now)}`;
-  const terms = site.retriever.terms(query);
   const reasoning =
     `I searched the docs for ${terms.length ? terms.map((t) => `“${t}”`).join(', ') : 'the question'}` +
     (request.context?.length ? `, including the ${request.context.length} attached context item${request.context.length === 1 ? '' : 's'}` : '') +
-    describeFilter(request) +
-    (request.currentPath ? `, favouring the page the reader is on (${request.currentPath})` : '') +
-    (usedEarlierQuestion ? ', adding the previous question of this thread because the new one matched nothing alone' : '') +
+    (earlier ? `, together with the subject of the earlier question “${earlier.slice(0, 120)}”, because this one follows up on it` : '') +
+    `, in ${result.language} pages${result.version ? ` of version ${result.version}` : ''}` +
+    (request.filter?.version || request.filter?.language ? ' (as the request\'s filter asks)' : '') +
+    (request.currentPath ? `, with the page the reader is on (${request.currentPath}) breaking ties` : '') +
     `, and kept the top ${limit} section${limit === 1 ? '' : 's'}: ${hits.length} matched. ${composed.rationale}`;
 
-  const results = hits.map(({ section, score }) => ({
+  const results = hits.map(({ section, score, title }) => ({
     url: deps.pageUrl(section),
     path: section.pagePath,
-    title: section.pageTitle,
+    title,
     section: section.heading,
     score: Math.round(score * 100) / 100,
-    metadata: { title: section.pageTitle },
+    metadata: { title },
   }));
 
   const usage = { promptTokens: Math.ceil(query.length / 4), completionTokens: Math.ceil(composed.markdown.length / 4) };
@@ -156,7 +180,7 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
     };
     lines.push(
       formatDataStreamPart('start_step', { messageId }),
-      formatDataStreamPart('tool_call', { toolCallId, toolName: 'search', args: { query, ...searchOptions } }),
+      formatDataStreamPart('tool_call', { toolCallId, toolName: 'search', args: { query, ...searchOptions, filter: { language: result.language, ...(result.version ? { version: result.version } : {}) } } }),
       formatDataStreamPart('tool_result', { toolCallId, result: results }),
       formatDataStreamPart('finish_step', { finishReason: 'tool-calls', usage, isContinued: false }),
       formatDataStreamPart('start_step', { messageId }),

@@ -13,6 +13,18 @@ export interface CodeSample {
   value: string;
 }
 
+/**
+ * One block of a section as the page wrote it: answers quote `markdown` (inline code, whole lists,
+ * tables and fences intact); retrieval and sentence picking read `text`.
+ */
+export interface DocBlock {
+  kind: 'paragraph' | 'list' | 'table' | 'code' | 'quote';
+  markdown: string;
+  text: string;
+  /** Language of a code block. */
+  lang?: string;
+}
+
 /** One heading's worth of a page: the unit that retrieval ranks and answers quote. */
 export interface DocSection {
   id: string;
@@ -23,6 +35,7 @@ export interface DocSection {
   anchor: string;
   text: string;
   code: CodeSample[];
+  blocks: DocBlock[];
   version?: string;
   language: string;
 }
@@ -103,58 +116,57 @@ const flat = (node: Parameters<typeof toString>[0]) => toString(node, { includeI
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
-/** Splits a page at its h1–h3 headings; code stays code so answers can quote it as fenced blocks. */
-function sectionsOf(tree: Root, page: Omit<DocPage, 'sections' | 'markdown' | 'file'>): DocSection[] {
+/**
+ * Splits a page at every heading (reference pages put one option or method under each h4/h5, and
+ * that is the unit a question is about); code stays code so answers can quote it as fenced blocks.
+ */
+function sectionsOf(tree: Root, source: string, page: Omit<DocPage, 'sections' | 'markdown' | 'file'>): DocSection[] {
   const slugger = new GithubSlugger();
   const sections: DocSection[] = [];
-  let current: { heading: string; anchor: string; text: string[]; code: CodeSample[] } = {
-    heading: '',
-    anchor: '',
-    text: [],
-    code: [],
-  };
+  let current: { heading: string; anchor: string; blocks: DocBlock[] } = { heading: '', anchor: '', blocks: [] };
   const flush = () => {
-    const text = current.text.join('\n').trim();
-    if (!text && current.code.length === 0) return;
+    const { blocks } = current;
+    if (blocks.length === 0) return;
     sections.push({
       id: `${page.path}#${current.anchor}`,
       pagePath: page.path,
       pageTitle: page.title,
       heading: current.heading || page.title,
       anchor: current.anchor,
-      text,
-      code: current.code,
+      text: blocks.filter((block) => block.kind !== 'code').map((block) => block.text).join('\n'),
+      code: blocks.flatMap((block) => (block.kind === 'code' ? [{ lang: block.lang ?? '', value: block.text }] : [])),
+      blocks,
       ...(page.version ? { version: page.version } : {}),
       language: page.language,
     });
   };
+  const sourceOf = (node: RootContent) =>
+    node.position?.start.offset !== undefined && node.position.end.offset !== undefined ? source.slice(node.position.start.offset, node.position.end.offset) : toString(node);
   const visit = (node: RootContent) => {
     if (node.type === 'heading') {
-      const heading = toString(node);
-      const anchor = slugger.slug(heading);
-      if (node.depth <= 3) {
-        flush();
-        current = { heading: node.depth === 1 ? page.title : heading, anchor: node.depth === 1 ? '' : anchor, text: [], code: [] };
-      } else {
-        current.text.push(heading);
-      }
-      return;
-    }
-    if (node.type === 'code') {
-      current.code.push({ lang: node.lang ?? '', value: node.value });
+      const heading = flat(node);
+      const anchor = slugger.slug(toString(node));
+      flush();
+      current = { heading: node.depth === 1 ? page.title : heading, anchor: node.depth === 1 ? '' : anchor, blocks: [] };
       return;
     }
     // Raw HTML and MDX syntax carry no prose worth quoting.
-    if (node.type === 'html' || node.type === 'yaml') return;
+    if (node.type === 'html' || node.type === 'yaml' || node.type === 'thematicBreak' || node.type === 'definition') return;
+    if (node.type === 'code') {
+      current.blocks.push({ kind: 'code', markdown: sourceOf(node), text: node.value, lang: node.lang ?? '' });
+      return;
+    }
     if (node.type === 'table') {
-      for (const row of node.children) current.text.push(row.children.map((cell) => toString(cell)).join(' | '));
+      const text = node.children.map((row) => row.children.map((cell) => toString(cell)).join(' | ')).join('\n');
+      current.blocks.push({ kind: 'table', markdown: sourceOf(node), text });
       return;
     }
     if (node.type === 'list') {
-      for (const item of node.children) current.text.push('- ' + flat(item));
+      const text = node.children.map((item) => '- ' + flat(item)).join('\n');
+      current.blocks.push({ kind: 'list', markdown: sourceOf(node), text });
       return;
     }
-    current.text.push(flat(node));
+    current.blocks.push({ kind: node.type === 'blockquote' ? 'quote' : 'paragraph', markdown: sourceOf(node), text: flat(node) });
   };
   tree.children.forEach(visit);
   flush();
@@ -166,13 +178,20 @@ function stripMdxStatements(body: string): string {
   return body.replace(/^(import|export)\s[^\n]*\n/gm, '');
 }
 
+/** `Reference/Validation-and-Serialization.md` → "Validation and Serialization"; an index page takes its folder's name. */
+function titleFromFile(file: string): string {
+  const parts = file.replace(PAGE_EXTENSIONS, '').split(/[\\/]/);
+  const name = (/^index$/i.test(parts.at(-1) ?? '') && parts.length > 1 ? parts.at(-2) : parts.at(-1)) ?? file;
+  return name.replace(/[-_]+/g, ' ').trim() || file;
+}
+
 export function parsePage(file: string, source: string, defaultLanguage = DEFAULT_LANGUAGE): DocPage {
   const { data, body: rawBody } = splitFrontmatter(source);
   const markdown = /\.mdx$/i.test(file) ? stripMdxStatements(rawBody) : rawBody;
   const tree = parser.parse(markdown);
   const firstHeading = tree.children.find((node) => node.type === 'heading' && node.depth === 1);
   const path = pagePathOf(file);
-  const title = optionalString(data.title) ?? (firstHeading ? toString(firstHeading) : path);
+  const title = optionalString(data.title) ?? (firstHeading ? toString(firstHeading) : titleFromFile(file));
   const version = optionalString(data.version);
   const description = optionalString(data.description);
   const meta = {
@@ -182,7 +201,7 @@ export function parsePage(file: string, source: string, defaultLanguage = DEFAUL
     ...(version ? { version } : {}),
     language: optionalString(data.language) ?? defaultLanguage,
   };
-  return { ...meta, markdown, file, frontmatter: data, sections: sectionsOf(tree, meta) };
+  return { ...meta, markdown, file, frontmatter: data, sections: sectionsOf(tree, markdown, meta) };
 }
 
 export function createSite(pages: DocPage[], files: string[] = [], dir?: string): DocsSite {

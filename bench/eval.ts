@@ -1,0 +1,126 @@
+// `npm run eval`: scores retrieval and answers on the sample docs and on a real third-party docs set
+// (Fastify's own docs, shipped as Markdown in its npm package; see test/fixtures/corpus/fastify).
+// It drives the real app in-process and reads the stream with the SDK's own parser, so what is
+// scored is what a client receives. A benchmark: it prints figures, it asserts nothing.
+//
+//   npm run eval                      the no-model default
+//   npm run eval -- --verbose         also list every miss
+import { processDataStream } from '@ai-sdk/ui-utils';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApp, type AppOptions } from '../src/server/app.js';
+import { loadDocsSite } from '../src/server/docs.js';
+import { REFUSAL_SENTENCE } from '../src/server/answer.js';
+
+interface EvalCase {
+  q: string;
+  /** Pages that answer it; empty means the docs do not cover it. */
+  expect: string[];
+  /** Words a good answer contains. */
+  terms?: string[];
+  /** Earlier questions of the same thread (a follow-up). */
+  thread?: string[];
+  currentPath?: string;
+  filter?: { version?: string; language?: string };
+}
+
+interface Reply {
+  text: string;
+  sources: string[];
+  searched: string[];
+}
+
+const root = join(import.meta.dirname, '..');
+const KEY = 'svc_dsc_eval';
+
+async function ask(app: ReturnType<typeof createApp>, domain: string, messages: { role: 'user' | 'assistant'; content: string }[], extra: Record<string, unknown>): Promise<Reply & { threadId: string | null }> {
+  const response = await app.request(`http://eval/discovery/v1/assistant/${domain}/message`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${KEY}` },
+    body: JSON.stringify({
+      fp: 'anonymous',
+      messages: messages.map((m, i) => ({ id: `m${i}`, role: m.role, content: m.content, parts: [{ type: 'text', text: m.content }] })),
+      ...extra,
+    }),
+  });
+  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+  const reply: Reply = { text: '', sources: [], searched: [] };
+  const pathOf = (url: string) => new URL(url).pathname.replace(/^\/docs/, '') || '/';
+  await processDataStream({
+    stream: response.body,
+    onTextPart: (text) => void (reply.text += text),
+    onSourcePart: (source) => void reply.sources.push(pathOf(source.url)),
+    onToolResultPart: ({ result }) => {
+      if (Array.isArray(result)) for (const hit of result as { url?: string }[]) if (hit.url) reply.searched.push(pathOf(hit.url));
+    },
+    onErrorPart: (error) => {
+      throw new Error(`stream error: ${error}`);
+    },
+  });
+  return { ...reply, threadId: response.headers.get('x-thread-id') };
+}
+
+async function score(name: string, app: ReturnType<typeof createApp>, domain: string, cases: EvalCase[], verbose: boolean) {
+  let inScope = 0, hits = 0, cited = 0, termTotal = 0, termFound = 0, outOfScope = 0, refused = 0, falseRefusals = 0;
+  const misses: string[] = [];
+  for (const c of cases) {
+    const extra = { ...(c.currentPath ? { currentPath: c.currentPath } : {}), ...(c.filter ? { filter: c.filter } : {}) };
+    const messages: { role: 'user' | 'assistant'; content: string }[] = [];
+    let threadId: string | null = null;
+    for (const earlier of c.thread ?? []) {
+      messages.push({ role: 'user', content: earlier });
+      const reply = await ask(app, domain, messages, { ...extra, ...(threadId ? { threadId } : {}) });
+      threadId = reply.threadId;
+      messages.push({ role: 'assistant', content: reply.text });
+    }
+    messages.push({ role: 'user', content: c.q });
+    const reply = await ask(app, domain, messages, { ...extra, ...(threadId ? { threadId } : {}) });
+    const refusedHere = reply.text.includes(REFUSAL_SENTENCE);
+    const label = `${c.thread ? `[after “${c.thread.at(-1)}”] ` : ''}${c.q}`;
+    if (c.expect.length === 0) {
+      outOfScope++;
+      if (refusedHere && reply.sources.length === 0) refused++;
+      else misses.push(`  answered out-of-scope: ${label} → cited ${reply.sources.join(', ') || 'nothing'}`);
+      continue;
+    }
+    inScope++;
+    if (refusedHere) falseRefusals++;
+    const top5 = [...new Set([...reply.sources, ...reply.searched])].slice(0, 5);
+    const hit = top5.some((path) => c.expect.includes(path));
+    if (hit) hits++;
+    if (reply.sources[0] && c.expect.includes(reply.sources[0])) cited++;
+    else misses.push(`  cite@1 miss${hit ? '' : ' (and hit@5)'}: ${label} → ${reply.sources[0] ?? (refusedHere ? 'refused' : 'nothing')} (want ${c.expect.join(' | ')})`);
+    for (const term of c.terms ?? []) {
+      termTotal++;
+      if (reply.text.toLowerCase().includes(term.toLowerCase())) termFound++;
+      else if (verbose) misses.push(`  term “${term}” missing: ${label}`);
+    }
+  }
+  const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : 'n/a').padStart(6);
+  console.log(
+    `${name.padEnd(22)} ${String(cases.length).padStart(5)}  hit@5 ${pct(hits, inScope)}  cite@1 ${pct(cited, inScope)}  ` +
+      `answer terms ${pct(termFound, termTotal)}  honest refusals ${pct(refused, outOfScope)}  false refusals ${pct(falseRefusals, inScope)}`,
+  );
+  if (verbose) for (const line of misses) console.log(line);
+}
+
+export async function main() {
+  const { values } = parseArgs({
+    args: process.argv.includes('--') ? process.argv.slice(process.argv.indexOf('--') + 1) : [],
+    options: { verbose: { type: 'boolean', short: 'v' } },
+  });
+  const corpora = [
+    { name: 'sample docs', domain: 'demo', dir: join(root, 'demo/docs'), cases: 'sample.json' },
+    { name: 'fastify docs (3rd p.)', domain: 'fastify', dir: join(root, 'test/fixtures/corpus/fastify'), cases: 'fastify.json' },
+  ];
+  const sites: AppOptions['sites'] = [];
+  for (const corpus of corpora) sites.push({ domain: corpus.domain, org: 'eval', docs: await loadDocsSite(corpus.dir) });
+  const app = createApp({ orgs: [{ id: 'eval', plan: 'enterprise', keys: [KEY] }], sites });
+  console.log('answers by: the no-model default (extractive)');
+  console.log(`${'corpus'.padEnd(22)} cases`);
+  for (const corpus of corpora) {
+    const cases = JSON.parse(readFileSync(join(root, 'bench/eval', corpus.cases), 'utf8')) as EvalCase[];
+    await score(corpus.name, app, corpus.domain, cases, values.verbose ?? false);
+  }
+}
