@@ -68,7 +68,8 @@ describe('page URLs the way each docs generator routes them', () => {
 
 describe('citations of a site served with a URL style', () => {
   const docs = createSite([
-    parsePage('index.md', '---\ntitle: Home\n---\nWelcome. Dashboards load in seconds, and seconds matter.\n'),
+    // The same sentence on both pages: which one the reader is on decides (currentPath breaks ties).
+    parsePage('index.md', '---\ntitle: Home\n---\nThe refresh interval is in seconds and defaults to 30.\n'),
     parsePage('guides/Widget-Setup.md', '---\ntitle: Widget setup\n---\n## Refresh interval\n\nThe refresh interval is in seconds and defaults to 30.\n'),
   ]);
   const app = createApp({
@@ -86,7 +87,7 @@ describe('citations of a site served with a URL style', () => {
 
   it('favour the page the reader is on, known by its public URL', async () => {
     const top = async (extra: Record<string, unknown>) => searchResultsOf(await readStream(await ask(askBody('seconds', extra))))[0]?.path;
-    expect(await top({})).toBe('/');
+    expect(await top({ currentPath: '/' })).toBe('/');
     expect(await top({ currentPath: '/guides/widget-setup/' })).toBe('/guides/Widget-Setup');
   });
 });
