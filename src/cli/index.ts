@@ -8,6 +8,7 @@ import { ConfigError, DEMO, DIST_DIR, fileConfig, folderConfig, SAMPLE_DOCS_DIR 
 import { parsePageUrlRule, type PageUrlRule } from '../server/page-urls.js';
 import { listen } from '../server/serve.js';
 import { describeDatabase, postgresStores } from '../server/stores/postgres.js';
+import { parseS3Url, s3BundleStore } from '../server/stores/s3.js';
 import { HOST_USAGE, HostUsageError, runHost } from './host.js';
 import { EXPORT_USAGE, ExportUsageError, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
 
@@ -68,6 +69,12 @@ Options:
                       the process list). Without it they are files under --data.
   --job-lease-ms N    With --database: how long a running export stays its instance's
                       without a renewal before another instance takes it (default: 30000)
+  --bundle-store URL  Keep export bundles in S3-compatible object storage (s3://bucket/prefix)
+                      and hand out presigned links to it; credentials and region from the
+                      standard AWS environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+                      AWS_REGION, profiles, roles)
+  --s3-endpoint URL   Another S3-compatible service (MinIO, …); path-style addressing.
+                      Also AWS_ENDPOINT_URL_S3
 
 Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (comma-separated).`,
   options: {
@@ -88,6 +95,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     'trust-proxy': { type: 'string' },
     database: { type: 'string' },
     'job-lease-ms': { type: 'string' },
+    'bundle-store': { type: 'string' },
+    's3-endpoint': { type: 'string' },
   },
   async run(values, _positionals, io) {
     const port = integerOption(values.port, 'port', 4321);
@@ -138,6 +147,16 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     } else if (values['job-lease-ms'] !== undefined) {
       throw new UsageError('--job-lease-ms needs --database: a single instance has no leases.');
     }
+    const bundleStore = stringOption(values['bundle-store']);
+    if (bundleStore) {
+      const location = parseS3Url(bundleStore);
+      if (!location) throw new UsageError(`--bundle-store must be s3://bucket/prefix, got "${bundleStore}".`);
+      const endpoint = stringOption(values['s3-endpoint']) ?? stringOption(io.env.AWS_ENDPOINT_URL_S3);
+      const bundles = s3BundleStore({ ...location, client: endpoint ? { endpoint: parseUrl(endpoint, '--s3-endpoint'), forcePathStyle: true } : {} });
+      options.stores = { ...options.stores, bundles };
+    } else if (values['s3-endpoint'] !== undefined) {
+      throw new UsageError('--s3-endpoint needs --bundle-store s3://bucket/prefix.');
+    }
     const stopStores = async () => {
       await app.close();
       await database?.close();
@@ -186,6 +205,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     }
     if (options.upstream) lines.push(`  Proxying to:     ${options.upstream.baseUrl} (key ${options.upstream.key ? 'added by this server' : 'not set'})`);
     if (useSample) lines.push(`  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (sample docs only)`);
+    if (bundleStore) lines.push(`  Bundles:         ${bundleStore} (presigned links)`);
     if (databaseUrl) lines.push(`  Database:        ${describeDatabase(databaseUrl)} (threads, jobs, bundles, rate limits, signing key)`);
     lines.push(`  Data:            ${dataDir}`, '');
     if (!options.publicUrl && !/^(127\.|\[::1\]|localhost)/.test(host)) {

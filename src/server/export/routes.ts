@@ -89,10 +89,13 @@ export function exportRoutes(deps: ExportRouteDeps) {
       return errorResponse('job_not_completed', `The bundle can be generated once the job is completed: ${detail}.`);
     }
     const expires = Math.floor(deps.now() / 1000) + deps.linkTtlSeconds;
-    const signature = (await deps.signer).sign(job.jobId, expires);
+    // Object storage signs its own links (SigV4); otherwise this server's HMAC route serves the bundle.
+    const bundleUrl = deps.service.presignBundle
+      ? await deps.service.presignBundle(job.jobId, deps.linkTtlSeconds, new Date(deps.now()))
+      : `${deps.origin(c)}/v1/static-export/bundles/${job.jobId}.tar.gz?expires=${expires}&signature=${(await deps.signer).sign(job.jobId, expires)}`;
     return c.json({
       jobId: job.jobId,
-      bundleUrl: `${deps.origin(c)}/v1/static-export/bundles/${job.jobId}.tar.gz?expires=${expires}&signature=${signature}`,
+      bundleUrl,
       sizeBytes: job.sizeBytes,
       expiresAt: new Date(expires * 1000).toISOString(),
     });

@@ -90,7 +90,7 @@ export interface BundleStore {
   /** The archive's bytes, or undefined when this store does not have it. */
   read(jobId: string): Promise<ReadableStream<Uint8Array> | undefined>;
   /** A link clients download from directly (object storage); without it the server's own signed route serves the bundle. */
-  presign?(jobId: string, expiresInSeconds: number): Promise<string>;
+  presign?(jobId: string, expiresInSeconds: number, signedAt: Date): Promise<string>;
 }
 
 export interface RateLimitStore {
