@@ -11,8 +11,11 @@ export function watchPath(onChange: (path: string) => void): () => void {
   };
   const navigation = (window as { navigation?: EventTarget }).navigation;
   if (navigation) {
-    navigation.addEventListener('currententrychange', check);
-    return () => navigation.removeEventListener('currententrychange', check);
+    // The event fires inside history.pushState, which Next.js calls from a useInsertionEffect;
+    // updating React state there is an error in development. A microtask runs right after it.
+    const later = () => queueMicrotask(check);
+    navigation.addEventListener('currententrychange', later);
+    return () => navigation.removeEventListener('currententrychange', later);
   }
   addEventListener('popstate', check);
   const poll = setInterval(check, 1000);
