@@ -8,6 +8,11 @@ describe('public React API', () => {
     expect(Object.keys(api).sort()).toEqual(['AssistantError', 'DEFAULT_LABELS', 'DocsAssistant', 'useDocsAssistant', 'usePageContext']);
   });
 
+  it('exports exactly these names from docs-assistant/client (browser-safe) and docs-assistant/client/node', async () => {
+    expect(Object.keys(await import('../src/client/index.js')).sort()).toEqual(['AssistantError', 'assertBrowserSafeKey', 'assistantMessageUrl', 'errorFromResponse', 'kindOfStatus', 'parseRetryAfter']);
+    expect(Object.keys(await import('../src/client/node.js')).sort()).toEqual(['StaticExportError', 'createStaticExportClient']);
+  });
+
   it('is marked "use client" and imports without a window or document (server rendering)', async () => {
     expect(typeof window).toBe('undefined');
     expect(typeof document).toBe('undefined');
@@ -19,12 +24,11 @@ describe('public React API', () => {
   });
 
   it('ships types first in the exports map, a stylesheet, and React as a peer', async () => {
-    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+    const pkg = JSON.parse(await readFile(new URL('../packages/docs-assistant/package.json', import.meta.url), 'utf8'));
     expect(Object.keys(pkg.exports['.'])[0]).toBe('types');
     expect(pkg.exports['./styles.css']).toBe('./dist/styles.css');
     expect(pkg.peerDependencies).toHaveProperty('react');
     expect(pkg.dependencies).not.toHaveProperty('react');
-    expect(pkg.dependencies.ai).toBe('4.3.19');
     expect(pkg.dependencies['@ai-sdk/react']).toBe('1.2.12');
   });
 

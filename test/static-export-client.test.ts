@@ -1,7 +1,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createStaticExportClient, StaticExportError } from '../src/client/index.js';
+import { createStaticExportClient, StaticExportError } from '../src/client/node.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite } from '../src/server/docs.js';
 import { ADMIN, exportApp, unpack } from './helpers/export.js';

@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { list as listTar } from 'tar';
-import { createStaticExportClient, StaticExportError, type StaticExportClient } from '../client/index.js';
+import { createStaticExportClient, StaticExportError, type StaticExportClient } from '../client/node.js';
 import { classifyKey } from '../protocol/keys.js';
 import type { Job } from '../protocol/schemas.js';
 import type { CliIo } from './index.js';

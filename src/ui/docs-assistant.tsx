@@ -10,6 +10,7 @@ import { CloseIcon, NewIcon, SparkleIcon } from './icons.js';
 import { MessageList, type FeedbackReason } from './message-list.js';
 import type { PartComponents } from './parts.js';
 import { listenForShortcut, matchesShortcut, parseShortcut } from './shortcut.js';
+import { warnIfUnstyled } from './styles-check.js';
 import { useHostTheme } from './use-host-theme.js';
 
 export type Theme = 'light' | 'dark' | 'system' | 'auto';
@@ -185,7 +186,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
       setOpen(!openRef.current);
     }
   };
-  const rootProps = { className: 'da-root', 'data-theme': shownTheme, 'data-mode': mode, 'data-position': position, onKeyDown: keepKeys, onKeyUp: keepKeys } as const;
+  const rootProps = { className: 'da-root', 'data-theme': shownTheme, 'data-mode': mode, 'data-position': position, onKeyDown: keepKeys, onKeyUp: keepKeys, ref: warnIfUnstyled } as const;
   const starters = starterQuestions.filter((q) => q.trim()).slice(0, 3);
 
   const empty = (

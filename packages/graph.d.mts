@@ -1,0 +1,15 @@
+export declare const ROOT: string;
+export declare function packageName(specifier: string): string;
+export declare function readJson(path: string): any;
+export declare function entryPoints(pkg: { exports?: unknown; bin?: unknown }): string[];
+export declare function isAsset(target: string): boolean;
+export declare function moduleGraph(targets: string[]): {
+  /** Source files (src/…, bin/…) reachable from the targets. */
+  sources: Set<string>;
+  /** Package name → the source files that import it at run time. */
+  bare: Map<string, Set<string>>;
+  /** Package name → the source files that import it with `import type` only. */
+  typeOnly: Map<string, Set<string>>;
+  /** `file imports node:x`, for each Node built-in import. */
+  builtins: Set<string>;
+};
