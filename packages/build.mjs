@@ -18,7 +18,7 @@ export function publishedPackages() {
 }
 
 /**
- * Copies one built file. Maps of tsc output embed their sources (`inlineSources`), so they ship;
+ * Copies one built file. Maps of tsc output ship with their sources embedded;
  * the script-tag bundles ship without their 1.5 MB of maps (a React user installs them unused).
  */
 function copy(rel, into) {
@@ -32,7 +32,12 @@ function copy(rel, into) {
   }
   if (!existsSync(join(ROOT, rel))) throw new Error(`${rel} is missing: run \`npm run build\` first.`);
   cpSync(join(ROOT, rel), to);
-  if (existsSync(join(ROOT, `${rel}.map`))) cpSync(join(ROOT, `${rel}.map`), `${to}.map`);
+  const map = join(ROOT, `${rel}.map`);
+  if (!existsSync(map)) return;
+  // The map points at src/, which is not shipped: embed the sources so it works where it lands.
+  const json = readJson(map);
+  json.sourcesContent = json.sources.map((source) => readFileSync(join(dirname(map), source), 'utf8'));
+  writeFileSync(`${to}.map`, JSON.stringify(json));
 }
 
 export function buildPackage({ dir, pkg }) {
