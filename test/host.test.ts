@@ -304,6 +304,25 @@ describe('docs-assistant host (the command)', () => {
     expect(await exit).toBe(0);
   });
 
+  it('keeps trying an unreachable link, and turns ready once it answers', async () => {
+    const { app, bundleUrl } = await exportedBundle();
+    const dir = await tempDir();
+    await writeFile(join(dir, 'values.yaml'), chartValues(bundleUrl, undefined));
+    const cli = captureIo({});
+    let calls = 0;
+    cli.io.fetch = (async (url: string, init?: RequestInit) => {
+      if (++calls === 1) throw new TypeError('fetch failed: ECONNREFUSED');
+      return app.request(url, init);
+    }) as typeof fetch;
+    const exit = runCli(['host', '--values', join(dir, 'values.yaml'), '--port', '0', '--cache', join(dir, 'cache'), '--retry-seconds', '1'], cli.io);
+    const [, url] = await cli.waitFor(/running at (http:\/\/[\d.:]+)\//);
+    while ((await fetch(`${url}/readyz`)).status !== 200) await new Promise((wake) => setTimeout(wake, 50));
+    expect(cli.err).toMatch(/unreachable[\s\S]*no cached version[\s\S]*Trying the bundle link again[\s\S]*Serving bundle/);
+    expect(calls).toBe(2);
+    cli.interrupt();
+    expect(await exit).toBe(0);
+  });
+
   it('exits 2 with a clear message on bad values, and lists every environment variable in --help', async () => {
     const bad = captureIo({ DOCS_ASSISTANT_DEPLOYMENT_TYPE: 'moon' });
     expect(await runCli(['host', '--port', '0'], bad.io)).toBe(2);

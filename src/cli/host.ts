@@ -19,6 +19,9 @@ Options:
   --port N        Port (default: 8080)
   --host H        Interface (default: 127.0.0.1; 0.0.0.0 in a container)
   --cache DIR     Unpacked versions, kept across restarts (default: .docs-assistant-host)
+  --retry-seconds N
+                  While the wanted bundle is not active, try again after N seconds,
+                  doubling up to 5 minutes (default: 10)
 
 Every value can also come from the environment (it wins over the file):
 ${VALUE_KEYS.map((key) => `  ${envNameOf(key).padEnd(44)} ${key}`).join('\n')}
@@ -32,6 +35,8 @@ export async function runHost(values: Values, io: CliIo): Promise<number> {
   const port = values.port === undefined ? 8080 : Number(values.port);
   if (typeof values.port === 'string' && (!/^\d+$/.test(values.port) || port > 65535)) throw new HostUsageError('--port must be a whole number between 0 and 65535.');
   const hostName = typeof values.host === 'string' && values.host ? values.host : '127.0.0.1';
+  const retrySeconds = values['retry-seconds'] === undefined ? 10 : Number(values['retry-seconds']);
+  if (!Number.isInteger(retrySeconds) || retrySeconds < 1) throw new HostUsageError('--retry-seconds must be a whole number of seconds, at least 1.');
   const cacheDir = resolve(typeof values.cache === 'string' && values.cache ? values.cache : '.docs-assistant-host');
   const log = (line: string) => io.stderr.write(`[docs-assistant host] ${line}\n`);
 
@@ -68,12 +73,25 @@ export async function runHost(values: Values, io: CliIo): Promise<number> {
     return 1;
   }
   io.stdout.write(`docs-assistant host is running at ${server.url}/ (cache ${cacheDir})\n`);
-  const installed = host.install();
-  await new Promise<void>((done) => {
+  const stopped = new Promise<void>((done) => {
     if (io.signal?.aborted) return done();
     io.signal?.addEventListener('abort', () => done(), { once: true });
   });
-  await installed.catch(() => {});
+  // Until the wanted bundle is active, try again now and then (a link fixed in storage, a network
+  // back): --retry-seconds, doubling to 5 min. A stale version keeps being served meanwhile.
+  const installing = (async () => {
+    let delayMs = retrySeconds * 1000;
+    for (let state = await host.install(); state.status === 'unavailable' || state.status === 'stale'; state = await host.install()) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = await Promise.race([stopped.then(() => 'stopped' as const), new Promise<'retry'>((wake) => (timer = setTimeout(() => wake('retry'), delayMs)))]);
+      clearTimeout(timer);
+      if (waited === 'stopped') return;
+      log("Trying the bundle link again.");
+      delayMs = Math.min(delayMs * 2, 300_000);
+    }
+  })();
+  await stopped;
+  await installing.catch(() => {});
   await server.close();
   io.stdout.write('Host stopped.\n');
   return 0;

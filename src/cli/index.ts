@@ -258,6 +258,7 @@ const hostCommand: Command = {
     port: { type: 'string' },
     host: { type: 'string' },
     cache: { type: 'string' },
+    'retry-seconds': { type: 'string' },
   },
   async run(values, _positionals, io) {
     try {

@@ -131,22 +131,22 @@ export function createHostApp(options: HostAppOptions) {
     }
   };
 
-  async function representation(active: ActiveVersion, file: string, tag: string | undefined): Promise<Representation> {
-    const key = `${active.name}\0${file}`;
-    const hit = cache.get(key);
+  /** A file as sent: read once, with the script tag added to pages, its validators, and encodings made on demand. */
+  async function representation(cacheKey: string, file: string, page?: { tag: string; changedAt: number }): Promise<Representation> {
+    const hit = cache.get(cacheKey);
     if (hit) return hit;
     const info = await stat(file);
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     let body = await readFile(file);
     let lastModified = info.mtimeMs;
-    if (tag && extname(file) === '.html') {
-      body = Buffer.from(injectTag(body.toString('utf8'), tag));
+    if (page && extname(file) === '.html') {
+      body = Buffer.from(injectTag(body.toString('utf8'), page.tag));
       // The page changes when the host's settings do, not only when the bundle does.
-      lastModified = Math.max(lastModified, active.activatedAt);
+      lastModified = Math.max(lastModified, page.changedAt);
     }
     const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     const value: Representation = { body, type, etag, lastModified: Math.floor(lastModified / 1000) * 1000, encoded: {} };
-    remember(key, value);
+    remember(cacheKey, value);
     return value;
   }
 
@@ -233,7 +233,7 @@ export function createHostApp(options: HostAppOptions) {
       if (!/^[\w.-]+$/.test(name)) return c.notFound();
       const file = join(embedDir, name);
       if (!(await stat(file).catch(() => undefined))?.isFile()) return c.notFound();
-      return send(c, await representation({ name: '_embed', dir: embedDir, activatedAt: 0, manifest: { jobId: '', domain: '', createdAt: '', pageCount: 0 } }, file, undefined), 'no-cache');
+      return send(c, await representation(`embed\0${name}`, file), 'no-cache');
     });
   }
 
@@ -247,7 +247,8 @@ export function createHostApp(options: HostAppOptions) {
     if (!found) return c.html('<!doctype html><title>Not found</title><h1>Not found</h1><p>There is no page at this address. <a href="/">Start page</a></p>', 404);
     if ('redirect' in found) return c.redirect(found.redirect, 301);
     const tag = embedDir ? scriptTag(assistant, state.active.manifest) : undefined;
-    return send(c, await representation(state.active, found.file, tag), 'no-cache');
+    const { name, activatedAt } = state.active;
+    return send(c, await representation(`bundle\0${name}\0${found.file}`, found.file, tag ? { tag, changedAt: activatedAt } : undefined), 'no-cache');
   });
 
   return app;
