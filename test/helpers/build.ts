@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -12,7 +12,10 @@ let built: Promise<string> | undefined;
  */
 export function buildCli(): Promise<string> {
   return (built ??= (async () => {
-    const out = join(ROOT, 'node_modules', '.cache', 'docs-assistant-test', `build-${process.pid}`, 'dist');
+    const parent = join(ROOT, 'node_modules', '.cache', 'docs-assistant-test');
+    // Earlier runs' builds go; only the test file using this helper builds here.
+    await rm(parent, { recursive: true, force: true });
+    const out = join(parent, `build-${process.pid}`, 'dist');
     await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', out, '--declaration', 'false', '--sourceMap', 'false'], { cwd: ROOT });
     return join(out, 'cli', 'index.js');
   })());
