@@ -23,6 +23,22 @@ test.describe('script tag', () => {
     expect(asks[1]!.body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
   });
 
+  test('completed answers never show as cancelled in the network log', async ({ page }) => {
+    // Seen in DevTools as "(canceled)" / net::ERR_ABORTED for 1–2 of every 5 answers (issue #9).
+    const failed: string[] = [];
+    page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText}`));
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    cdp.on('Network.loadingFailed', (event) => failed.push(`${event.type} ${event.errorText}`));
+    const asks = recordAsks(page);
+    await page.goto(PAGE);
+    await launcher(page).click();
+    for (let n = 1; n <= 5; n++) await askQuestion(page, `How do I install it? (${n})`, n);
+    // loadingFinished / loadingFailed arrive after the body's end: let the last one land.
+    await expect.poll(() => Promise.all(asks.map((ask) => ask.request.response().then((r) => r?.finished())))).toEqual([null, null, null, null, null]);
+    expect(failed).toEqual([]);
+  });
+
   test('selected text and code blocks attach context items that the next question carries', async ({ page }) => {
     const asks = recordAsks(page);
     await page.goto(PAGE);

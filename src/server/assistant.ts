@@ -207,7 +207,10 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
   };
   return createDataStreamResponse({
     status: 200,
-    headers: { 'X-Thread-Id': threadId, 'Cache-Control': 'no-store' },
+    // no-cache, not no-store: Chromium reports a no-store response whose body a page reads as a
+    // stream (the SDK does) as "(canceled)" / net::ERR_ABORTED once it is read to the end, so every
+    // completed answer looked cancelled in DevTools. A POST answer is never reused either way.
+    headers: { 'X-Thread-Id': threadId, 'Cache-Control': 'no-cache' },
     execute,
     onError: () => 'The answer was cut short by a server error. Please ask again.',
   });
