@@ -5,10 +5,12 @@ import { classifyKey } from '../protocol/index.js';
 import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/app.js';
 import { ConfigError, DEMO, DIST_DIR, fileConfig, folderConfig, SAMPLE_DOCS_DIR } from '../server/config.js';
 
+import { isClusterWorker, leaveCluster, startWorkers, workerStores } from '../server/cluster.js';
 import { parsePageUrlRule, type PageUrlRule } from '../server/page-urls.js';
 import { listen } from '../server/serve.js';
 import { describeDatabase, postgresStores } from '../server/stores/postgres.js';
 import { parseS3Url, s3BundleStore } from '../server/stores/s3.js';
+import { defaultStores } from '../server/stores/index.js';
 import { HOST_USAGE, HostUsageError, runHost } from './host.js';
 import { EXPORT_USAGE, ExportUsageError, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
 
@@ -75,6 +77,9 @@ Options:
                       AWS_REGION, profiles, roles)
   --s3-endpoint URL   Another S3-compatible service (MinIO, …); path-style addressing.
                       Also AWS_ENDPOINT_URL_S3
+  --workers N         Server processes sharing the port, e.g. one per core (default: 1);
+                      threads, rate limits and export jobs stay in the first process, so
+                      every worker sees the same ones
 
 Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (comma-separated).`,
   options: {
@@ -97,6 +102,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     'job-lease-ms': { type: 'string' },
     'bundle-store': { type: 'string' },
     's3-endpoint': { type: 'string' },
+    workers: { type: 'string' },
   },
   async run(values, _positionals, io) {
     const port = integerOption(values.port, 'port', 4321);
@@ -110,6 +116,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     if (docsDir && configFile) throw new UsageError('Give --docs or --config, not both.');
     if (!/^[\w.-]{1,100}$/.test(domain)) throw new UsageError('--domain may hold letters, digits, ".", "_" and "-" only.');
 
+    const workers = integerOption(values.workers, 'workers', 1);
+    if (workers < 1) throw new UsageError('--workers must be at least 1.');
     const linkTtlSeconds = integerOption(values['link-ttl'], 'link-ttl', 3600);
     if (linkTtlSeconds < 1) throw new UsageError('--link-ttl must be at least 1 second.');
     const options: AppOptions = {
@@ -179,6 +187,9 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       if (key) options.demoKey = key;
     }
 
+    if (workers > 1 && !isClusterWorker) return servePrimary(options, workers, host, port, io, database);
+    // With a database every worker uses it directly; with files, the primary's stores over IPC.
+    if (isClusterWorker && !database) options.stores = workerStores();
     const app = createApp(options);
     try {
       // A data folder that cannot be written is an error now, not a thread lost later.
@@ -213,18 +224,53 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       lines.push('  Tip: pass --public-url https://your.host so links never depend on the Host header.', '');
     }
     lines.push('Press Ctrl-C to stop.', '');
-    io.stdout.write(lines.join('\n'));
+    // Workers print nothing: the primary says where the server runs.
+    if (!isClusterWorker) io.stdout.write(lines.join('\n'));
 
-    await new Promise<void>((done) => {
-      if (io.signal?.aborted) return done();
-      io.signal?.addEventListener('abort', () => done(), { once: true });
-    });
+    await untilAborted(io);
     await server.close();
     await stopStores();
-    io.stdout.write('Server stopped.\n');
+    if (isClusterWorker) leaveCluster();
+    else io.stdout.write('Server stopped.\n');
     return EXIT.ok;
   },
 };
+
+const untilAborted = (io: CliIo) =>
+  new Promise<void>((done) => {
+    if (io.signal?.aborted) return done();
+    io.signal?.addEventListener('abort', () => done(), { once: true });
+  });
+
+/**
+ * `serve --workers N`: N forked processes run the app on one port. This process owns the file (or
+ * memory) stores they share; with a database, the workers use it directly and this one needs none.
+ */
+async function servePrimary(options: AppOptions, count: number, host: string, port: number, io: CliIo, database: { close(): Promise<void> } | undefined): Promise<number> {
+  await database?.close();
+  const stores = database ? undefined : defaultStores(options.dataDir);
+  try {
+    await Promise.all([stores?.threads.open(), stores?.jobs.open(), stores?.rateLimits.open()]);
+  } catch (error) {
+    io.stderr.write(`Cannot use the data folder ${options.dataDir}: ${(error as Error).message}\n`);
+    return EXIT.failed;
+  }
+  const close = () => Promise.allSettled([stores?.threads.close(), stores?.jobs.close(), stores?.rateLimits.close()]);
+  let workers;
+  try {
+    workers = await startWorkers(count, stores, host);
+  } catch (error) {
+    io.stderr.write(`Cannot start the server on ${host}:${port}: ${(error as Error).message}\n`);
+    await close();
+    return EXIT.failed;
+  }
+  io.stdout.write(`docs-assistant reference server is running at ${workers.url}/ with ${count} worker processes\n  Data:            ${options.dataDir}\n\nPress Ctrl-C to stop.\n`);
+  await untilAborted(io);
+  await workers.close();
+  await close();
+  io.stdout.write('Server stopped.\n');
+  return EXIT.ok;
+}
 
 const exportCommand: Command = {
   summary: 'Export a docs site as a static bundle (start, progress, download, chart values).',

@@ -1,0 +1,68 @@
+import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DEMO } from '../src/server/config.js';
+import { askBody, readStream, tempDir, textOf } from './helpers/server.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** The CLI as one file, so node:cluster can fork it as a real process (packages stay in node_modules). */
+async function cliScript(): Promise<string> {
+  const dir = join(ROOT, 'node_modules', '.cache', 'docs-assistant-test');
+  mkdirSync(dir, { recursive: true });
+  const entry = join(dir, 'cli-entry.ts');
+  await writeFile(entry, `import { processIo, runCli } from ${JSON.stringify(join(ROOT, 'src/cli/index.ts'))};\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());\n`);
+  const outfile = join(dir, 'cli.mjs');
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'silent', define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(ROOT, 'src/server/config.ts')).href) } });
+  return outfile;
+}
+
+describe('serve --workers', () => {
+  it('shares threads and rate-limit counters between worker processes', async () => {
+    const data = await tempDir();
+    const child = spawn(process.execPath, [await cliScript(), 'serve', '--workers', '2', '--port', '0', '--data', data], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (chunk) => (err += chunk));
+    const url = await new Promise<string>((done, fail) => {
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        const match = /running at (http:\/\/[^/\s]+)\/ with 2 worker processes/.exec(out);
+        if (match) done(match[1]!);
+      });
+      child.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${err}`)));
+    });
+    try {
+      const ask = (question: string, thread: Record<string, string>) =>
+        fetch(`${url}/discovery/v1/assistant/${DEMO.domain}/message`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${DEMO.assistantKey}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(askBody(question, thread)),
+        });
+      const first = await ask('How do I install it?', {});
+      expect(first.status).toBe(200);
+      const thread = { threadId: first.headers.get('x-thread-id')!, ...(first.headers.get('x-thread-key') ? { threadKey: first.headers.get('x-thread-key')! } : {}) };
+      expect(textOf(await readStream(first)).length).toBeGreaterThan(0);
+      // Connections go round-robin: follow-ups land on both workers, each must see every turn so far.
+      for (let i = 1; i < 6; i++) {
+        const response = await ask(`Follow-up ${i}: and the theme?`, thread);
+        expect(response.status, `follow-up ${i}`).toBe(200);
+        await readStream(response);
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((done) => child.once('exit', done));
+    }
+    expect(out).toContain('Server stopped.');
+    // One owner wrote the stores: the thread has all six turns in order, and the org counter all six hits.
+    const [file] = (await readdir(join(data, 'threads'))).filter((name) => name.endsWith('.json'));
+    const stored = JSON.parse(await readFile(join(data, 'threads', file!), 'utf8')) as { turns: { question: string }[] };
+    expect(stored.turns.map((turn) => turn.question)).toEqual(['How do I install it?', ...[1, 2, 3, 4, 5].map((i) => `Follow-up ${i}: and the theme?`)]);
+    const counters = JSON.parse(await readFile(join(data, 'rate-limits.json'), 'utf8')) as Record<string, { count: number }>;
+    expect(counters[`org:${DEMO.org}`]?.count).toBe(6);
+  }, 60_000);
+});
