@@ -5,7 +5,7 @@ import { classifyKey } from '../protocol/index.js';
 import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/app.js';
 import { ConfigError, DEMO, DIST_DIR, fileConfig, folderConfig, SAMPLE_DOCS_DIR } from '../server/config.js';
 
-import { isClusterWorker, leaveCluster, startWorkers, workerStores } from '../server/cluster.js';
+import { isClusterWorker, leaveCluster, recoversOnStart, startWorkers, workerStores } from '../server/cluster.js';
 import { parsePageUrlRule, type PageUrlRule } from '../server/page-urls.js';
 import { listen } from '../server/serve.js';
 import { describeDatabase, postgresStores } from '../server/stores/postgres.js';
@@ -189,7 +189,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
 
     if (workers > 1 && !isClusterWorker) return servePrimary(options, workers, host, port, io, database);
     // With a database every worker uses it directly; with files, the primary's stores over IPC.
-    if (isClusterWorker && !database) options.stores = workerStores();
+    if (isClusterWorker) Object.assign(options, { recoverOnStart: recoversOnStart, ...(database ? {} : { stores: workerStores() }) });
     const app = createApp(options);
     try {
       // A data folder that cannot be written is an error now, not a thread lost later.

@@ -43,6 +43,11 @@ export interface AppOptions {
   dataDir?: string;
   /** Stores to use instead of the files under `dataDir` (e.g. a database shared by several instances). */
   stores?: Partial<Stores>;
+  /**
+   * Fail the export jobs left running and remove their half-written files at start. Of several
+   * processes sharing the stores, only the first may: the others would fail live jobs. @default true
+   */
+  recoverOnStart?: boolean;
   /** Thread retention. */
   threads?: {
     /** Turns kept per thread; older turns are dropped. @default 100 */
@@ -138,7 +143,7 @@ export function createApp(options: AppOptions = {}) {
   const ready = (async () => {
     await Promise.all([stores.threads.open(), stores.jobs.open(), stores.rateLimits.open()]);
     const signer = createSigner(await stores.signingKey.getOrCreate(randomBytes(32)));
-    await exportService.recover();
+    if (options.recoverOnStart !== false) await exportService.recover();
     await retention();
     retentionTimer = setInterval(() => retention().catch((error: unknown) => console.error('[docs-assistant] retention failed:', error)), HOUR).unref();
     return signer;

@@ -5,6 +5,12 @@ import { remoteStores, serveStores } from './stores/remote.js';
 /** True in a process forked by `startWorkers`: it serves HTTP with the primary's stores. */
 export const isClusterWorker = cluster.isWorker;
 
+/**
+ * Whether this process recovers export jobs at start: a single server does, and of the workers only
+ * the first one forked at start; a replacement for a crashed worker must not fail live jobs.
+ */
+export const recoversOnStart = !cluster.isWorker || process.env.DA_CLUSTER_RECOVER === '1';
+
 /** The stores a cluster worker uses: the primary's, over IPC. */
 export const workerStores = (): Stores => remoteStores();
 
@@ -20,14 +26,15 @@ export interface Workers {
 
 /**
  * `serve --workers N`: forks N processes that run the same command and share its port (node:cluster
- * hands connections out round-robin), with `stores` (already open) owned by this one, if given. A worker
- * that dies is replaced; a worker that cannot start makes this reject with its exit code.
+ * hands connections out round-robin), with `stores` (already open) owned by this one, if given.
+ * The first starts alone (it recovers export jobs), then the rest. A worker that dies is replaced;
+ * one that cannot start makes this reject with its exit code.
  */
 export function startWorkers(count: number, stores: Stores | undefined, host: string): Promise<Workers> {
   let stopping = false;
   const live = new Set<Worker>();
-  const fork = () => {
-    const worker = cluster.fork();
+  const fork = (recover = false) => {
+    const worker = cluster.fork(recover ? { DA_CLUSTER_RECOVER: '1' } : {});
     live.add(worker);
     if (stores) serveStores(stores, worker);
     return worker;
@@ -47,7 +54,9 @@ export function startWorkers(count: number, stores: Stores | undefined, host: st
     };
     cluster.on('exit', onExit);
     cluster.on('listening', (_worker, address) => {
-      if (++listening !== count) return;
+      // The first worker recovers the export jobs before the others may claim any.
+      if (++listening === 1) for (let i = 1; i < count; i++) fork();
+      if (listening !== count) return;
       const shown = host.includes(':') ? `[${host}]` : host;
       resolve({
         url: `http://${shown}:${address.port}`,
@@ -61,6 +70,6 @@ export function startWorkers(count: number, stores: Stores | undefined, host: st
         },
       });
     });
-    for (let i = 0; i < count; i++) fork();
+    fork(true);
   });
 }
