@@ -189,7 +189,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
 
     if (workers > 1 && !isClusterWorker) return servePrimary(options, workers, host, port, io, database);
     // With a database every worker uses it directly; with files, the primary's stores over IPC.
-    if (isClusterWorker) Object.assign(options, { recoverOnStart: recoversOnStart, ...(database ? {} : { stores: workerStores() }) });
+    // Bundles in object storage (--bundle-store) stay each worker's own client of the same bucket.
+    if (isClusterWorker) Object.assign(options, { recoverOnStart: recoversOnStart, ...(database ? {} : { stores: { ...options.stores, ...workerStores() } }) });
     const app = createApp(options);
     try {
       // A data folder that cannot be written is an error now, not a thread lost later.
