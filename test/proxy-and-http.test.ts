@@ -151,6 +151,19 @@ describe('the Node server itself', () => {
     expect(jsonBodyOf(answer)).toMatchObject({ error: 'invalid_request', message: expect.any(String) });
   });
 
+  it('refuses connections beyond maxConnections instead of holding them all', async () => {
+    const server = await start({ maxConnections: 1 });
+    const { port } = new URL(server.url);
+    const first = connect(Number(port), '127.0.0.1');
+    await new Promise((done) => first.once('connect', done));
+    cleanups.push(() => void first.destroy());
+    // The second connection is accepted by the kernel and closed by Node at once, unanswered.
+    expect(await rawExchange(server, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')).toBe('');
+    first.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await rawExchange(server, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('does not wait forever for a client that never finishes its headers: 408 with a JSON body', async () => {
     const answer = await rawExchange(await start({ headersTimeoutMs: 300 }), 'GET /healthz HTTP/1.1\r\nHost: x\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);

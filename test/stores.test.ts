@@ -196,3 +196,19 @@ describe('signing key stores', () => {
     expect(spawnSync('stat', ['-c', '%a', file]).stdout.toString().trim()).toBe('600');
   });
 });
+
+describe('file thread store cache', () => {
+  it('keeps only the most recently used threads in memory', async () => {
+    const dir = join(await tempDir(), 'threads');
+    const store = fileThreadStore(dir, { cacheSize: 2 });
+    await store.open();
+    const ids = ['01JD8X3K2M00000000000000B1', '01JD8X3K2M00000000000000B2', '01JD8X3K2M00000000000000B3'];
+    for (const threadId of ids) await store.create({ threadId, domain: 'demo', fp: 'fp', createdAt: turn(0).at });
+    // With the files gone, only what the cache still holds can be found.
+    const { rm } = await import('node:fs/promises');
+    for (const threadId of ids) await rm(join(dir, `${threadId}.json`));
+    expect(await store.get(ids[0]!)).toBeUndefined();
+    expect(await store.get(ids[1]!)).toBeDefined();
+    expect(await store.get(ids[2]!)).toBeDefined();
+  });
+});

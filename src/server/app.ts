@@ -181,7 +181,12 @@ export function createApp(options: AppOptions = {}) {
 
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.use('*', async (_c, next) => {
-    await ready;
+    try {
+      await ready;
+    } catch {
+      // `serve` stops before listening in this case; an embedder that listens anyway gets a clear 503.
+      return errorResponse('storage_unavailable', 'The server cannot use its data folder. See the server log.');
+    }
     await next();
   });
 

@@ -42,8 +42,9 @@ export function createForwarder(upstream: UpstreamConfig) {
   const idleMs = upstream.timeouts?.idleMs ?? 30_000;
   let transport = upstream.fetch;
   if (!transport) {
-    // undici's own limits back ours up for the parts a fetch signal cannot see (the connect).
-    const dispatcher = new Agent({ connectTimeout: connectMs, headersTimeout: headersMs, bodyTimeout: idleMs });
+    // undici enforces the connect timeout, which a fetch signal cannot see; its header and body
+    // limits only back ours up (a second later), so the reader gets our clearer message.
+    const dispatcher = new Agent({ connectTimeout: connectMs, headersTimeout: headersMs + 1000, bodyTimeout: idleMs + 1000 });
     transport = ((url: string, init: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch;
   }
   const send = transport;

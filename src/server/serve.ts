@@ -57,7 +57,8 @@ export function listen(app: Pick<App, 'fetch'>, { port, host, limits = {} }: { p
         });
       },
     );
-    if ('maxConnections' in server) server.maxConnections = limits.maxConnections ?? 1000;
+    // Beyond it Node closes new connections at once, instead of holding every slow client open.
+    (server as { maxConnections: number }).maxConnections = limits.maxConnections ?? 1000;
     // Without a listener Node answers a bad request with a bare status line; give it our body.
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
       if (error.code === 'ECONNRESET' || !socket.writable) {
