@@ -7,6 +7,8 @@ import { SITES, hostRules, portsFor, type SiteOptions } from './sites.js';
 const root = resolve(import.meta.dirname, '../..');
 const ports = portsFor(Number(process.env.E2E_PORT ?? 4455));
 const data = mkdtempSync(join(tmpdir(), 'da-e2e-sites-'));
+// `next dev` serves only its own host name's dev resources by default: localhost.
+const nextDev = { ...SITES.find((site) => site.name === 'nextjs')!, origin: `http://localhost:${ports.nextDev}` };
 
 /**
  * The same checks on real framework builds (README "Framework fixtures"). Each fixture is a
@@ -32,7 +34,11 @@ export default defineConfig<SiteOptions>({
     },
     trace: 'off',
   },
-  projects: SITES.map((site) => ({ name: site.name, use: { site, baseURL: site.origin } })),
+  projects: [
+    ...SITES.map((site) => ({ name: site.name, use: { site, baseURL: site.origin } })),
+    // The same app under `next dev` (React's development checks on): no console error there either.
+    { name: 'nextjs-dev', grep: /console error|server HTML|client-side navigation/, use: { site: nextDev, baseURL: nextDev.origin } },
+  ],
   webServer: [
     {
       command: `node bin/docs-assistant.js serve --port ${ports.api} --data ${data} --config e2e/sites/server.json`,
@@ -55,6 +61,13 @@ export default defineConfig<SiteOptions>({
       url: `http://127.0.0.1:${ports.next}/`,
       reuseExistingServer: false,
       timeout: 60_000,
+    },
+    {
+      command: `npx next dev -p ${ports.nextDev} -H 127.0.0.1`,
+      cwd: join(root, 'e2e/sites/nextjs'),
+      url: `http://127.0.0.1:${ports.nextDev}/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
     },
   ],
 });

@@ -1,5 +1,9 @@
 import { test as base, expect, type Browser, type Page, type Request } from '@playwright/test';
 import { answers, askQuestion, dialog, input, launcher } from '../helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadDocsSite } from '../../src/server/docs.js';
+import { createPageUrls, parsePageUrlRule } from '../../src/server/page-urls.js';
 import { TRAFFIC_CODE, type Site, type SiteOptions } from './sites.js';
 
 // The same checks on every real framework build; `site` comes from the project (playwright.config.ts).
@@ -75,6 +79,24 @@ test('answers with citations that open pages of the built site', async ({ page, 
     expect(new URL(href).origin, href).toBe(site.origin);
     const response = await page.goto(href);
     expect(response?.status(), href).toBe(200);
+  }
+});
+
+test('every page of the docs folder is cited at a URL that the built site serves', async ({ page, site }) => {
+  // The reference server's own configuration for this fixture (e2e/sites/server.json).
+  const config = JSON.parse(readFileSync(join(import.meta.dirname, 'server.json'), 'utf8')) as { sites: { domain: string; docs: string; urlStyle?: string; pageUrl?: string; publicUrl: string }[] };
+  const entry = config.sites.find((s) => s.domain === site.name)!;
+  const docs = await loadDocsSite(join(import.meta.dirname, entry.docs));
+  const rule = parsePageUrlRule({ style: entry.urlStyle, template: entry.pageUrl });
+  if (!rule.ok) throw new Error(rule.error);
+  const urls = createPageUrls(docs.pages, rule.rule);
+  expect(docs.pages.length).toBeGreaterThanOrEqual(2);
+  for (const doc of docs.pages) {
+    const url = entry.publicUrl.replace(/\/+$/, '') + urls.urlOf(doc.path);
+    expect(new URL(url).origin).toBe(site.origin);
+    const response = await page.goto(new URL(url).pathname);
+    expect(response?.status(), `${doc.file} → ${url}`).toBe(200);
+    await expect(page.locator('h1').first(), `${doc.file} → ${url}`).toContainText(doc.title);
   }
 });
 

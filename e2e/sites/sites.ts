@@ -26,7 +26,7 @@ export interface SiteOptions {
 }
 
 // Far from the other E2E_PORTs in use on a shared machine (they are base ports a few apart).
-export const portsFor = (base: number) => ({ api: base, static: base + 100, next: base + 200 });
+export const portsFor = (base: number) => ({ api: base, static: base + 100, next: base + 200, nextDev: base + 300 });
 
 /** Chromium resolves the fixtures' host names to local ports; the first matching rule wins. */
 export const hostRules = (ports: ReturnType<typeof portsFor>) =>
