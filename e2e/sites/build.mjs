@@ -18,9 +18,9 @@ const install = (dir) => {
 function nextjs() {
   const dir = join(here, 'nextjs');
   install(dir);
-  // What a user installs: the packed package (needs `npm run build` first), not a link to the source.
+  // What a user installs: the published React package, packed (needs `npm run build` first), not a link to the source.
   for (const old of readdirSync(dir).filter((f) => f.endsWith('.tgz'))) rmSync(join(dir, old));
-  run(root, 'npm', ['pack', '--pack-destination', dir]);
+  run(join(root, 'packages/docs-assistant'), 'npm', ['pack', '--pack-destination', dir]);
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
   run(dir, 'npm', ['install', '--no-save', '--no-audit', '--no-fund', `./${tarball}`]);
   run(dir, 'npx', ['next', 'build']);
