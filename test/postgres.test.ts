@@ -33,7 +33,8 @@ describe.skipIf(!available)('PostgreSQL stores: two instances on one database', 
   /** Two reference servers sharing one database, each with its own disk, as two machines would. */
   async function twoInstances(extra: Parameters<typeof exportApp>[0] = {}) {
     const url = await freshDatabase();
-    const stores = [postgresStores(url, { leaseMs: 400 }), postgresStores(url, { leaseMs: 400 })];
+    // Leases long enough that a loaded machine's pauses never take a job from a live instance.
+    const stores = [postgresStores(url, { leaseMs: 10_000 }), postgresStores(url, { leaseMs: 10_000 })];
     const apps = await Promise.all(stores.map(async (s) => exportApp({ dataDir: await tempDir(), stores: s, ...extra })));
     await Promise.all(apps.map((app) => app.ready));
     return { url, apps: apps as [typeof apps[0], typeof apps[0]], close: () => Promise.all(apps.map((app) => app.close())).then(() => Promise.all(stores.map((s) => s.close()))) };
@@ -157,7 +158,7 @@ describe.skipIf(!available)('PostgreSQL stores: an instance killed mid-job', () 
     const url = await freshDatabase();
     const docs = await bigDocsFolder(200);
     const env = { ...process.env, DOCS_ASSISTANT_SERVER_KEYS: `${DEMO.assistantKey},${DEMO.adminKey}`, DOCS_ASSISTANT_DATABASE_URL: url };
-    const start = async () => startServerProcess(['--docs', docs, '--domain', 'demo', '--data', await tempDir(), '--job-lease-ms', '600'], env);
+    const start = async () => startServerProcess(['--docs', docs, '--domain', 'demo', '--data', await tempDir(), '--job-lease-ms', '3000'], env);
     const a = await start();
     const started = (await (await fetch(`${a.url}/v1/static-export/jobs`, { method: 'POST', headers: { Authorization: `Bearer ${DEMO.adminKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ domain: 'demo' }) })).json()) as { jobId: string };
     const poll = async (base: string) => (await (await fetch(`${base}/v1/static-export/jobs/${started.jobId}`, { headers: { Authorization: `Bearer ${DEMO.adminKey}` } })).json()) as { status: string; progress: number };

@@ -52,6 +52,16 @@ export function createExportService(options: ExportServiceOptions) {
   const bundlePath = (jobId: string) => join(jobDir(jobId), 'bundle.tar.gz');
   const at = () => new Date(now()).toISOString();
 
+  /**
+   * With leases, a worker stalled past its lease has lost the job to another instance: it must not
+   * then mark it completed or failed over the other worker's run.
+   */
+  async function stillOurs(jobId: string): Promise<boolean> {
+    if (!store.leases) return true;
+    const current = await store.get(jobId);
+    return current?.status === 'running' && current.workerId === workerId;
+  }
+
   async function run(job: JobRecord): Promise<void> {
     const site = options.site(job.domain);
     const staging = join(jobDir(job.jobId), 'site');
@@ -81,9 +91,11 @@ export function createExportService(options: ExportServiceOptions) {
       const { size } = await stat(bundlePath(job.jobId));
       await options.bundles?.put(job.jobId, bundlePath(job.jobId));
       await rm(staging, { recursive: true, force: true });
+      if (!(await stillOurs(job.jobId))) return;
       await store.update(job.jobId, { status: 'completed', progress: 100, pageCount, sizeBytes: size, updatedAt: at() });
     } catch (error) {
       await rm(staging, { recursive: true, force: true }).catch(() => {});
+      if (!(await stillOurs(job.jobId).catch(() => false))) return;
       await store.update(job.jobId, { status: 'failed', error: `The export failed: ${(error as Error).message}`, updatedAt: at() }).catch(() => {});
     }
   }
