@@ -1,6 +1,6 @@
 import { processDataStream } from '@ai-sdk/ui-utils';
 import { describe, expect, it, vi } from 'vitest';
-import { createAssistantFetch, type ThreadIds } from '../src/chat/assistant-fetch.js';
+import { createAssistantFetch, MAX_UPDATE_CHARS, type ThreadIds } from '../src/chat/assistant-fetch.js';
 import { AssistantError } from '../src/client/index.js';
 
 const enc = new TextEncoder();
@@ -95,6 +95,24 @@ describe('assistant fetch: stream hygiene', () => {
     }
     expect(updates).toBeLessThan(5);
     expect(text).toBe(`0:${JSON.stringify(Array.from({ length: 200 }, (_, i) => `${i} `).join(''))}\n${finish}`);
+  });
+
+  it('hands a burst over in slices, in order, without splitting a character', async () => {
+    const answer = `${'a'.repeat(MAX_UPDATE_CHARS - 1)}😀${'b'.repeat(2 * MAX_UPDATE_CHARS)}`;
+    const { call } = setup(() => streamResponse([`0:${JSON.stringify(answer)}\n${finish}`]));
+    const reader = (await call()).body!.getReader();
+    const updates: string[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      updates.push(new TextDecoder().decode(value));
+    }
+    const texts = updates.flatMap((update) => update.split('\n').filter((line) => line.startsWith('0:')).map((line) => JSON.parse(line.slice(2)) as string));
+    // Each slice is its own read, so the SDK renders each in its own task.
+    expect(updates.length).toBeGreaterThanOrEqual(3);
+    expect(texts.every((text) => text.length <= MAX_UPDATE_CHARS)).toBe(true);
+    expect(texts.join('')).toBe(answer);
+    expect(updates.at(-1)!.endsWith(finish)).toBe(true);
   });
 
   it('treats a stream that ends without a finish part as cut', async () => {

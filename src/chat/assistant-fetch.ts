@@ -129,6 +129,15 @@ export function createAssistantFetch(options: AssistantFetchOptions): typeof fet
  */
 const FLUSH_INTERVAL_MS = 16;
 
+/**
+ * Most answer text handed over per update. A burst (a buffering proxy, a fast model) would otherwise
+ * reach the SDK as one update and be put on screen in one long task; in slices it takes a frame each.
+ */
+export const MAX_UPDATE_CHARS = 40_000;
+
+/** A cut at `at` that does not split a UTF-16 surrogate pair. */
+const cutAt = (text: string, at: number) => (/[\uD800-\uDBFF]/.test(text[at - 1] ?? '') ? at - 1 : at);
+
 function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | undefined, options: AssistantFetchOptions, threadKnown: boolean): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   const reader = source.getReader();
@@ -146,7 +155,15 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
     wake = undefined;
   };
 
+  /** Updates cut from a burst, each ending in a slice of its text: handed over one per pull. */
+  const ready: string[] = [];
   const flushText = () => {
+    while (text.length > MAX_UPDATE_CHARS) {
+      const cut = cutAt(text, MAX_UPDATE_CHARS);
+      ready.push(out + formatStreamPart('text', text.slice(0, cut)));
+      out = '';
+      text = text.slice(cut);
+    }
     if (text) out += formatStreamPart('text', text);
     text = '';
   };
@@ -219,11 +236,13 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
       void pump();
     },
     async pull(controller) {
-      while (state === 'reading' && !out && !text) await new Promise<void>((resolve) => (wake = resolve));
+      while (state === 'reading' && !out && !text && ready.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       // Let a frame's worth of bytes gather, then hand them over as one update.
-      if (state === 'reading') await new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS));
+      if (state === 'reading' || ready.length > 0) await new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS));
       if (state === 'aborted') return;
       flushText();
+      // A slice of a burst per pull; the rest follows a frame later.
+      if (ready.length > 0) return controller.enqueue(encoder.encode(ready.shift()!));
       if (state === 'ended' && !finished) {
         // A stream that ends without a finish part was closed by the other side (a proxy timeout, a
         // crashed server): the reader's own connection is fine, so it is a server fault.
