@@ -291,3 +291,84 @@ describe('feedback', () => {
     expect(JSON.stringify(events)).not.toContain('pnpm');
   });
 });
+
+describe('citations', () => {
+  const cited = () =>
+    streamResponse([
+      ...search('install'),
+      searchResult,
+      part('finish_step', { finishReason: 'tool-calls', isContinued: false }),
+      part('start_step', { messageId: 'm1' }),
+      part('text', 'Install it from npm [1], then see [the threads guide](https://docs.example.com/threads) [3]. Code: `a[2]`.'),
+      finish(),
+    ]);
+
+  it('turns [n] into links to the cited source, with a preview on keyboard focus', async () => {
+    const { fetch } = recorder(cited);
+    renderWidget({ fetch });
+    await ask('How do I install it?');
+    await waitForIdle();
+    const answer = lastAnswer();
+    const one = within(answer).getByRole('link', { name: 'Source 1: Install' });
+    expect(one.getAttribute('href')).toBe('https://docs.example.com/install');
+    expect(one.getAttribute('target')).toBe('_blank');
+    expect(one.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(within(answer).getByRole('link', { name: 'Source 3: Threads' })).toBeTruthy();
+    // `[2]` inside code is code, not a citation.
+    expect(within(answer).queryByRole('link', { name: /Source 2/ })).toBeNull();
+    expect(screen.queryByRole('tooltip')).toBeNull();
+    act(() => one.focus());
+    const preview = screen.getByRole('tooltip');
+    expect(one.getAttribute('aria-describedby')).toBe(preview.id);
+    expect(preview.textContent).toBe('Install/installRun npm install docs-assistant.');
+    act(() => one.blur());
+    expect(screen.queryByRole('tooltip')).toBeNull();
+  });
+
+  it('lists only cited sources; the other hits are under a collapsed "Also searched"', async () => {
+    const { fetch } = recorder(cited);
+    renderWidget({ fetch });
+    await ask('How do I install it?');
+    await waitForIdle();
+    const answer = lastAnswer();
+    const sources = within(answer).getByRole('group', { name: 'Sources' });
+    expect(within(sources).getAllByRole('link').map((a) => a.textContent)).toEqual(['1Install', '3Threads']);
+    const searched = answer.querySelector('details.da-also-searched') as HTMLDetailsElement;
+    expect(searched.open).toBe(false);
+    expect(within(searched).getAllByRole('link', { hidden: true }).map((a) => a.textContent)).toEqual(['2Theming']);
+  });
+
+  it('opens same-site links in the page itself when openLinksInNewTab is false', async () => {
+    const sameSite = () => streamResponse([part('source', { sourceType: 'url', id: 's', url: '/docs/install', title: 'Install' }), part('text', 'See [1] and [the guide](/docs/guide).'), finish()]);
+    const { fetch } = recorder(sameSite);
+    renderWidget({ fetch, openLinksInNewTab: false });
+    await ask('How do I install it?');
+    await waitForIdle();
+    const answer = lastAnswer();
+    for (const link of within(answer).getAllByRole('link')) expect(link.hasAttribute('target'), link.textContent!).toBe(false);
+    cleanup();
+    renderWidget({ fetch: recorder(sameSite).fetch, persist: false });
+    await ask('How do I install it?');
+    await waitForIdle();
+    for (const link of within(lastAnswer()).getAllByRole('link')) expect(link.getAttribute('target'), link.textContent!).toBe('_blank');
+  });
+});
+
+describe('panel mode', () => {
+  it('stays open across page loads of the site once the reader opened it, and stays closed once closed', async () => {
+    sessionStorage.clear();
+    const { fetch } = recorder();
+    const first = renderWidget({ fetch, mode: 'panel', defaultOpen: false });
+    await userEvent.setup().click(screen.getByRole('button', { name: /Ask AI/ }));
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    first.unmount();
+    // The next page.
+    const second = renderWidget({ fetch, mode: 'panel', defaultOpen: false });
+    await waitFor(() => expect(screen.getByRole('dialog')).toBeTruthy());
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Close' }));
+    second.unmount();
+    renderWidget({ fetch, mode: 'panel', defaultOpen: false });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

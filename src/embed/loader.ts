@@ -101,6 +101,15 @@ function whenIdle(task: () => void, timeout: number, fallbackMs: number): () => 
   return () => clearTimeout(timer);
 }
 
+/** Set by the widget while its panel is open (see `PANEL_OPEN_KEY` in src/ui/docs-assistant.tsx). */
+function panelWasOpen(domain: string): boolean {
+  try {
+    return sessionStorage.getItem(`docs-assistant:panel:${domain}`) === 'open';
+  } catch {
+    return false;
+  }
+}
+
 interface Instance {
   config: EmbedConfig;
   host: HTMLElement;
@@ -291,6 +300,9 @@ function createApi(): DocsAssistantApi {
       const query = params.toString();
       history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
       withChat((chat) => (question ? chat.handle.ask(question) : chat.handle.open()));
+    } else if (config.mode === 'panel' && panelWasOpen(config.domain)) {
+      // A panel the reader left open stays open on the next page of the site.
+      withChat((chat) => chat.handle.open());
     }
   }
 

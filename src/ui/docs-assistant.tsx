@@ -84,6 +84,18 @@ export interface AssistantHandle {
   reset(): void;
 }
 
+/** sessionStorage key that keeps a panel open across page loads of one site, in one tab. */
+const PANEL_OPEN_KEY = (domain: string) => `docs-assistant:panel:${domain}`;
+
+/** sessionStorage, or nothing (server rendering, sandboxed frames, privacy modes that throw). */
+function session(): Storage | undefined {
+  try {
+    return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The support link is shown only once there is a thread to carry. */
 function supportHref(template: string, threadId: string): string {
   if (template.includes('{threadId}')) return template.replace('{threadId}', encodeURIComponent(threadId));
@@ -122,6 +134,23 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     },
     [],
   );
+  // In panel mode the panel stays open across the site's pages: remembered for this tab only.
+  const panelKey = PANEL_OPEN_KEY(props.domain);
+  const remembersPanel = mode === 'panel' && props.open === undefined;
+  useEffect(() => {
+    if (remembersPanel && session()?.getItem(panelKey) === 'open') setUncontrolledOpen(true);
+    // Read once, on the first page render after a navigation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(() => {
+    if (!remembersPanel) return;
+    try {
+      if (open) session()?.setItem(panelKey, 'open');
+      else session()?.removeItem(panelKey);
+    } catch {
+      // Storage full or disabled: the panel simply won't reopen on the next page.
+    }
+  }, [open, remembersPanel, panelKey]);
   const wasOpen = useRef(open);
   useEffect(() => {
     if (wasOpen.current !== open) emit({ type: open ? 'open' : 'close' });

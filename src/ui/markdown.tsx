@@ -1,8 +1,9 @@
-import { Fragment, memo, type ReactNode } from 'react';
+import { Fragment, memo, useContext, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { CitationContext } from './citation-context.js';
 import { Lexer, type Token, type Tokens } from 'marked';
 import { CopyButton } from './copy-button.js';
-import type { Labels } from './labels.js';
-import { isExternal, safeUrl, urlLabel } from './urls.js';
+import { fill, type Labels } from './labels.js';
+import { linkTargetProps, safeUrl, urlLabel } from './urls.js';
 
 export interface MarkdownProps {
   text: string;
@@ -19,14 +20,13 @@ export function parseSuggestions(code: string): { title: string; href: string }[
 }
 
 export function SafeLink({ href, docsBaseUrl, children }: { href: string | undefined; docsBaseUrl: string | undefined; children: ReactNode }) {
+  const { newTab } = useContext(CitationContext);
   const url = safeUrl(href, docsBaseUrl);
   if (!url) return <span className="da-unsafe-link">{children}</span>;
-  return isExternal(url) ? (
-    <a href={url} target="_blank" rel="noopener noreferrer">
+  return (
+    <a href={url} {...linkTargetProps(url, newTab)}>
       {children}
     </a>
-  ) : (
-    <a href={url}>{children}</a>
   );
 }
 
@@ -48,6 +48,69 @@ function decode(text: string): string {
 interface Context {
   labels: Labels;
   docsBaseUrl: string | undefined;
+  /** Inside a link: `[n]` stays text (no link in a link). */
+  inLink?: boolean;
+}
+
+/**
+ * An inline citation `[n]`: a link to the cited page, with a preview (title, path, snippet) on hover
+ * and on keyboard focus. Until the sources are known it stays the plain `[n]` it was written as.
+ */
+function Cite({ n }: { n: number }) {
+  const { citations, newTab, labels } = useContext(CitationContext);
+  const citation = citations.find((c) => c.n === n);
+  const [open, setOpen] = useState(false);
+  const [placement, setPlacement] = useState<{ side: 'bottom' | 'top'; shift: number }>({ side: 'bottom', shift: 0 });
+  const preview = useRef<HTMLSpanElement>(null);
+  const id = useId();
+  // Keep the preview inside the conversation's visible area: shift it sideways, flip it above.
+  useLayoutEffect(() => {
+    const el = preview.current;
+    const bounds = el?.closest('.da-scroll')?.getBoundingClientRect();
+    if (!el || !bounds) return;
+    const box = el.getBoundingClientRect();
+    const shift = box.right > bounds.right - 8 ? bounds.right - 8 - box.right : box.left < bounds.left + 8 ? bounds.left + 8 - box.left : 0;
+    const side = box.bottom > bounds.bottom && box.top - box.height - 28 > bounds.top ? 'top' : 'bottom';
+    if (shift !== 0 || side !== 'bottom') setPlacement({ side, shift });
+  }, [open]);
+  if (!citation || !labels) return <>{`[${n}]`}</>;
+  const show = () => setOpen(true);
+  const hide = () => {
+    setOpen(false);
+    setPlacement({ side: 'bottom', shift: 0 });
+  };
+  return (
+    <span className="da-cite-wrap" onMouseEnter={show} onMouseLeave={hide}>
+      <a
+        className="da-cite"
+        href={citation.url}
+        {...linkTargetProps(citation.url, newTab)}
+        aria-label={fill(labels.citation, { n, title: citation.title })}
+        aria-describedby={open ? id : undefined}
+        onFocus={show}
+        onBlur={hide}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && open) hide();
+        }}
+      >
+        {n}
+      </a>
+      {open && (
+        <span ref={preview} id={id} role="tooltip" className="da-cite-preview" data-side={placement.side} style={placement.shift ? { translate: `${placement.shift}px 0` } : undefined}>
+          <span className="da-cite-title">{citation.title}</span>
+          {citation.path && <span className="da-cite-path">{citation.path}</span>}
+          {citation.snippet && <span className="da-cite-snippet">{citation.snippet}</span>}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** Text with its `[n]` citation markers as links. */
+function withCitations(text: string, context: Context): ReactNode {
+  if (context.inLink || !/\[\d/.test(text)) return text;
+  const parts = text.split(/\[(\d{1,3})\]/);
+  return parts.map((part, i) => (i % 2 === 1 ? <Cite key={i} n={Number(part)} /> : part));
 }
 
 function CodeBlock({ token, context }: { token: Tokens.Code; context: Context }) {
@@ -89,7 +152,7 @@ function inline(tokens: Token[] | undefined, context: Context): ReactNode[] {
   return (tokens ?? []).map((token, key) => {
     switch (token.type) {
       case 'text':
-        return token.tokens ? <Fragment key={key}>{inline(token.tokens, context)}</Fragment> : decode(token.text);
+        return token.tokens ? <Fragment key={key}>{inline(token.tokens, context)}</Fragment> : <Fragment key={key}>{withCitations(decode(token.text), context)}</Fragment>;
       case 'escape':
         return token.text;
       case 'strong':
@@ -105,7 +168,7 @@ function inline(tokens: Token[] | undefined, context: Context): ReactNode[] {
       case 'link':
         return (
           <SafeLink key={key} href={token.href} docsBaseUrl={context.docsBaseUrl}>
-            {inline(token.tokens, context)}
+            {inline(token.tokens, { ...context, inLink: true })}
           </SafeLink>
         );
       case 'image': {

@@ -1,5 +1,6 @@
 import type { UIMessage } from '@ai-sdk/ui-utils';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { CitationContext } from './citation-context.js';
 import type { QueuedQuestion } from '../chat/use-docs-assistant.js';
 import type { ContextItem } from '../protocol/schemas.js';
 import { CopyButton } from './copy-button.js';
@@ -172,6 +173,41 @@ function SentContext({ items, labels }: { items: ContextItem[]; labels: Labels }
   );
 }
 
+interface AssistantMessageProps {
+  message: UIMessage;
+  state: AnswerState;
+  isLast: boolean;
+  busy: boolean;
+  labels: Labels;
+  docsBaseUrl: string | undefined;
+  newTab: boolean;
+  showDeveloperDetails: boolean;
+  components: PartComponents | undefined;
+  onRetry(): void;
+  onFeedback(message: UIMessage, feedback: FeedbackDetails): void;
+}
+
+function AssistantMessage({ message, state, isLast, busy, labels, docsBaseUrl, newTab, showDeveloperDetails, components, onRetry, onFeedback }: AssistantMessageProps) {
+  const citations = citationsOf(message, docsBaseUrl);
+  // A stable scope while the citations stay the same: the `[n]` links re-render only when they change.
+  const key = citations.map((c) => `${c.n} ${c.url} ${c.title} ${c.path ?? ''} ${c.snippet ?? ''}`).join('\n');
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const scope = useMemo(() => ({ citations, newTab, labels }), [key, newTab, labels]);
+  return (
+    <li className="da-message" data-role="assistant" data-state={state}>
+      <span className="da-visually-hidden">{labels.assistant}: </span>
+      <CitationContext.Provider value={scope}>
+        <MessageParts message={message} labels={labels} docsBaseUrl={docsBaseUrl} streaming={state === 'streaming'} showDeveloperDetails={showDeveloperDetails} components={components} />
+      </CitationContext.Provider>
+      <Citations citations={citations} cited={citedNumbers(message)} labels={labels} newTab={newTab} />
+      {/* A failed answer has one Retry: the banner's. */}
+      {(state === 'done' || state === 'stopped') && (
+        <AnswerActions message={message} state={state} isLast={isLast} busy={busy} labels={labels} onRetry={onRetry} onFeedback={(feedback) => onFeedback(message, feedback)} />
+      )}
+    </li>
+  );
+}
+
 /**
  * Keeps the view at the end of a growing conversation unless the reader scrolled up. Only a move
  * *up* unpins: content that grows between our scroll and its event (a lazy Markdown renderer, a
@@ -263,17 +299,21 @@ export function MessageList(props: MessageListProps) {
   const assistantItem = (message: UIMessage, index: number) => {
     const isLast = index === messages.length - 1;
     const state: AnswerState = busy && isLast ? 'streaming' : stopped.includes(message.id) ? 'stopped' : failed && isLast ? 'failed' : 'done';
-    const citations = citationsOf(message, docsBaseUrl);
     return (
-      <li key={index} className="da-message" data-role="assistant" data-state={state}>
-        <span className="da-visually-hidden">{labels.assistant}: </span>
-        <MessageParts message={message} labels={labels} docsBaseUrl={docsBaseUrl} streaming={state === 'streaming'} showDeveloperDetails={showDeveloperDetails} components={components} />
-        <Citations citations={citations} cited={citedNumbers(message)} labels={labels} newTab={newTab} />
-        {/* A failed answer has one Retry: the banner's. */}
-        {(state === 'done' || state === 'stopped') && (
-          <AnswerActions message={message} state={state} isLast={isLast} busy={busy} labels={labels} onRetry={onRetry} onFeedback={(feedback) => onFeedback(message, feedback)} />
-        )}
-      </li>
+      <AssistantMessage
+        key={index}
+        message={message}
+        state={state}
+        isLast={isLast}
+        busy={busy}
+        labels={labels}
+        docsBaseUrl={docsBaseUrl}
+        newTab={newTab}
+        showDeveloperDetails={showDeveloperDetails}
+        components={components}
+        onRetry={onRetry}
+        onFeedback={onFeedback}
+      />
     );
   };
 

@@ -3,24 +3,14 @@ import type { ComponentType } from 'react';
 import { fill, type Labels } from './labels.js';
 import { AnswerText } from './answer-text.js';
 import { linkTargetProps, safeUrl, urlLabel } from './urls.js';
+import type { Citation } from './citation-context.js';
+
+export type { Citation };
 
 export type Part = UIMessage['parts'][number];
 export type TextPart = Extract<Part, { type: 'text' }>;
 export type ReasoningPart = Extract<Part, { type: 'reasoning' }>;
 export type ToolInvocation = Extract<Part, { type: 'tool-invocation' }>['toolInvocation'];
-
-export interface Citation {
-  /** The number answers cite it by: `[n]`. */
-  n: number;
-  url: string;
-  title: string;
-  /** Path on the docs site, when the source names one. */
-  path?: string;
-  /** A passage of the page, when the search result carries one. */
-  snippet?: string;
-  /** A source part (the answer says it used it) rather than a search hit. */
-  fromSource: boolean;
-}
 
 /** Props every custom part renderer gets. */
 export interface ToolRendererProps {
