@@ -372,3 +372,21 @@ describe('panel mode', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
+
+describe('code in answers', () => {
+  it('is syntax-highlighted once the highlighter arrives, and copies as the plain code', async () => {
+    const code = 'npm install docs-assistant # the React widget\nexport TOKEN="svc_dsc_x"';
+    const { fetch } = recorder(() => streamResponse([part('text', '```bash\n' + code + '\n```\n\n```\nplain text block\n```'), finish()]));
+    renderWidget({ fetch });
+    await ask('How do I install it?');
+    await waitForIdle();
+    const [bash, plain] = [...lastAnswer().querySelectorAll('pre code')] as HTMLElement[];
+    await waitFor(() => expect(bash!.querySelector('.da-tok-comment')?.textContent).toBe('# the React widget'));
+    expect(bash!.querySelector('.da-tok-keyword')?.textContent).toBe('export');
+    expect(bash!.querySelector('.da-tok-string')?.textContent).toContain('svc_dsc_x');
+    expect(bash!.textContent).toBe(code);
+    expect(plain!.children).toHaveLength(0);
+    await userEvent.setup().click(within(lastAnswer()).getAllByRole('button', { name: 'Copy code' })[0]!);
+    expect(await navigator.clipboard.readText()).toBe(code);
+  });
+});

@@ -113,6 +113,46 @@ function withCitations(text: string, context: Context): ReactNode {
   return parts.map((part, i) => (i % 2 === 1 ? <Cite key={i} n={Number(part)} /> : part));
 }
 
+type Highlighter = typeof import('./highlight.js');
+let highlighter: Highlighter | undefined;
+let loadingHighlighter: Promise<Highlighter> | undefined;
+
+/**
+ * Code, highlighted once the highlighter has arrived (a chunk loaded with the first code block that
+ * names a language); plain until then and for languages it does not know.
+ */
+function Highlighted({ code, language }: { code: string; language: string }) {
+  const [module, setModule] = useState(highlighter);
+  useLayoutEffect(() => {
+    if (module || !language) return;
+    let live = true;
+    void (loadingHighlighter ??= import('./highlight.js').then((m) => (highlighter = m))).then((m) => live && setModule(m));
+    return () => {
+      live = false;
+    };
+  }, [module, language]);
+  const lines = module && language ? module.tokenize(code, language) : undefined;
+  if (!lines) return <>{code}</>;
+  return (
+    <>
+      {lines.map((tokens, i) => (
+        <Fragment key={i}>
+          {i > 0 && '\n'}
+          {tokens.map((token, j) =>
+            token.type === 'space' || token.type === 'break' || token.type === 'identifier' ? (
+              token.value
+            ) : (
+              <span key={j} className={`da-tok-${token.type}`}>
+                {token.value}
+              </span>
+            ),
+          )}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 function CodeBlock({ token, context }: { token: Tokens.Code; context: Context }) {
   const { labels, docsBaseUrl } = context;
   const language = /^[\w+-]+/.exec(token.lang ?? '')?.[0] ?? '';
@@ -142,7 +182,9 @@ function CodeBlock({ token, context }: { token: Tokens.Code; context: Context })
         <CopyButton text={() => code} label={labels.copyCode} copiedLabel={labels.copied} className="da-code-copy" />
       </div>
       <pre>
-        <code className={language ? `language-${language}` : undefined}>{code}</code>
+        <code className={language ? `language-${language}` : undefined}>
+          <Highlighted code={code} language={language} />
+        </code>
       </pre>
     </div>
   );
