@@ -1,12 +1,24 @@
 // Assembles each published package (packages/*/) from the one build in the root `dist/`: the files
 // reachable from its `exports` and `bin`, plus the folders its code serves at run time. Run by
 // `npm run build:packages` (and by each package's prepack), after `npm run build`.
+import { buildSync } from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { entryPoints, isAsset, moduleGraph, readJson, ROOT } from './graph.mjs';
+import { entryPoints, isAsset, moduleGraph, packageName, readJson, ROOT } from './graph.mjs';
 
 /** Read by path at run time, not imported: the server serves the sample docs and the built pages. */
 const SERVED = { 'docs-assistant-server': ['demo/docs', 'dist/demo', 'dist/embed'] };
+/**
+ * Bundled into the package, tree-shaken, instead of imported: under Next.js 16 (Turbopack), importing
+ * the AI SDK's hook pulled all of @ai-sdk/ui-utils into the page, and with it zod and
+ * zod-to-json-schema (11.5 KB gzip of initial JS the widget never runs). Bundled here, every bundler
+ * gets only what the widget uses. @ai-sdk/ui-utils stays a dependency for the .d.ts files' types.
+ */
+export const VENDORED = {
+  // swr stays shared: the widget's SWRConfig must reach the hook's own useSWR.
+  'docs-assistant': { file: 'dist/vendor/ai-sdk.js', packages: ['@ai-sdk/react', '@ai-sdk/ui-utils'], external: ['react', 'swr'] },
+};
 /** Files every package carries beside its package.json. */
 const DOCS = ['README.md', 'LICENSE', 'CHANGELOG.md'];
 
@@ -53,10 +65,92 @@ export function buildPackage({ dir, pkg }) {
       if (entry.isFile()) copy(relative(ROOT, join(entry.parentPath, entry.name)), dir);
     }
   }
+  if (VENDORED[pkg.name]) vendor(dir, pkg, VENDORED[pkg.name]);
+  checkDeclarations(dir, pkg);
   for (const doc of DOCS) cpSync(join(ROOT, doc), join(dir, doc));
   return sources.size;
 }
 
+/** What the shipped .d.ts files import (written, or inferred by tsc as `import("…")`) must be declared. */
+function checkDeclarations(dir, pkg) {
+  const declared = { ...pkg.dependencies, ...pkg.peerDependencies };
+  const missing = new Set();
+  for (const file of readdirSync(join(dir, 'dist'), { recursive: true })) {
+    if (!String(file).endsWith('.d.ts')) continue;
+    for (const [, specifier] of readFileSync(join(dir, 'dist', String(file)), 'utf8').matchAll(/(?:\bfrom\s*|\bimport\(\s*)['"]([^'".][^'"]*)['"]/g)) {
+      if (!isBuiltin(specifier) && !(packageName(specifier) in declared) && !(`@types/${packageName(specifier)}` in declared)) missing.add(`${specifier} (dist/${file})`);
+    }
+  }
+  if (missing.size) throw new Error(`packages/${pkg.name}: declarations import undeclared packages: ${[...missing].join(', ')}`);
+}
+
+const IMPORT_FROM = /^(import\s*\{)([^}]*)(\}\s*from\s*)'([^']+)'/gm;
+
+/** The names the package's sources import from the vendored packages at run time. */
+function vendoredImports(pkg, packages) {
+  const names = new Map(packages.map((name) => [name, new Set()]));
+  for (const source of moduleGraph(entryPoints(pkg)).sources) {
+    for (const [, , list, , specifier] of readFileSync(join(ROOT, source), 'utf8').matchAll(IMPORT_FROM)) {
+      for (const name of list.split(',').map((n) => n.trim())) if (name && !name.startsWith('type ')) names.get(specifier)?.add(name.split(/\s+as\s+/)[0]);
+    }
+  }
+  return names;
+}
+
+/**
+ * Bundles what the package uses of `packages` into `outfile`; anything the bundle still imports
+ * must be listed in `external` and declared by the package. Returns the packages bundled.
+ */
+export function vendorBundle(pkg, { packages, external }, outfile) {
+  const entry = [...vendoredImports(pkg, packages)].map(([from, used]) => `export { ${[...used].sort().join(', ')} } from '${from}';`).join('\n');
+  const result = buildSync({
+    stdin: { contents: entry, resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    external: [...external, ...external.map((name) => `${name}/*`)],
+    outfile,
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const output = Object.values(result.metafile.outputs)[0];
+  const declared = { ...pkg.dependencies, ...pkg.peerDependencies };
+  const undeclared = output.imports.filter((i) => !(packageName(i.path) in declared)).map((i) => i.path);
+  if (undeclared.length) throw new Error(`${outfile} imports ${undeclared.join(', ')}: declare them in packages/${pkg.name}/package.json`);
+  // What ended up in the file (tree-shaking read zod, for one, but kept none of it).
+  const kept = Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0);
+  return [...new Set(kept.map(([path]) => path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1]).filter(Boolean))].sort();
+}
+
+/** Builds the vendored file, writes the bundled packages' licences beside it, and points the imports at it. */
+function vendor(dir, pkg, config) {
+  const outfile = join(dir, config.file);
+  const notices = vendorBundle(pkg, config, outfile).map((name) => {
+    const at = join(ROOT, 'node_modules', name);
+    const licence = readdirSync(at).find((f) => /^licen[sc]e/i.test(f));
+    const meta = readJson(join(at, 'package.json'));
+    return `${name}@${meta.version} (${meta.license})\n\n${licence ? readFileSync(join(at, licence), 'utf8').trim() : ''}\n`;
+  });
+  writeFileSync(outfile.replace(/\.js$/, '.LICENSES.txt'), `${config.file} bundles these packages:\n\n${notices.join('\n---\n\n')}`);
+  for (const js of readdirSync(join(dir, 'dist'), { recursive: true })) {
+    const path = join(dir, 'dist', String(js));
+    if (!path.endsWith('.js') || path === outfile) continue;
+    const text = readFileSync(path, 'utf8');
+    const target = relative(dirname(path), outfile);
+    const rewritten = text.replace(IMPORT_FROM, (all, head, list, mid, specifier) => (config.packages.includes(specifier) ? `${head}${list}${mid}'${target.startsWith('.') ? target : `./${target}`}'` : all));
+    if (rewritten !== text) writeFileSync(path, rewritten);
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const p of publishedPackages()) console.log(`packages/${p.pkg.name}: ${buildPackage(p)} module files`);
+  const [command, name, outfile] = process.argv.slice(2);
+  // `vendor <package> <outfile>`: only the vendored bundle, for tests (esbuild cannot run in jsdom).
+  if (command === 'vendor') {
+    const p = publishedPackages().find((x) => x.pkg.name === name);
+    console.log(JSON.stringify(vendorBundle(p.pkg, VENDORED[name], outfile)));
+  } else {
+    for (const p of publishedPackages()) console.log(`packages/${p.pkg.name}: ${buildPackage(p)} module files`);
+  }
 }

@@ -8,8 +8,8 @@ export declare function moduleGraph(targets: string[]): {
   sources: Set<string>;
   /** Package name → the source files that import it at run time. */
   bare: Map<string, Set<string>>;
-  /** Package name → the source files that import it with `import type` only. */
-  typeOnly: Map<string, Set<string>>;
+  /** Package name → the source files that import types from it. */
+  types: Map<string, Set<string>>;
   /** `file imports node:x`, for each Node built-in import. */
   builtins: Set<string>;
 };

@@ -16,6 +16,8 @@ const SPECIFIER = /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*
 
 /** `import type … from '…'` and `export type … from '…'`: needed by declarations only. */
 const TYPE_ONLY = /^\s*(?:import|export)\s+type\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/gm;
+/** `import { x, type Y } from '…'`: a type from a package also used at run time. */
+const INLINE_TYPE = /^\s*(?:import|export)\s*\{[^}]*\btype\s[^}]*\}\s*from\s*['"]([^'"]+)['"]/gm;
 
 const specifiers = (text, pattern) => [...text.matchAll(pattern)].map((m) => m.slice(1).find((group) => group !== undefined));
 
@@ -58,12 +60,13 @@ function sourceOf(target) {
 
 /**
  * Follows imports from the non-asset targets (a package's `entryPoints`, or some of them). `bare`
- * holds the packages imported at run time, `typeOnly` those imported with `import type` only.
+ * holds the packages imported at run time, `types` those whose types are imported (`import type`,
+ * `type X` in a list): what the .d.ts files will import.
  */
 export function moduleGraph(targets) {
   const sources = new Set();
   const bare = new Map();
-  const typeOnly = new Map();
+  const types = new Map();
   const builtins = new Set();
   const note = (map, specifier, file) => {
     const name = packageName(specifier);
@@ -86,13 +89,14 @@ export function moduleGraph(targets) {
       const target = relative(ROOT, resolve(ROOT, dirname(file), specifier));
       add(sourceOf(target.startsWith('dist/') ? target : target.replace(/^src\//, 'dist/')));
     }
-    for (const specifier of specifiers(text, TYPE_ONLY)) if (!specifier.startsWith('.') && !isBuiltin(specifier)) note(typeOnly, specifier, file);
+    for (const specifier of [...specifiers(text, TYPE_ONLY), ...specifiers(text, INLINE_TYPE)]) {
+      if (!specifier.startsWith('.') && !isBuiltin(specifier)) note(types, specifier, file);
+    }
     for (const specifier of specifiers(text.replace(TYPE_ONLY, ''), SPECIFIER)) {
       if (specifier.startsWith('.')) continue;
       if (isBuiltin(specifier)) builtins.add(`${file} imports ${specifier}`);
       else note(bare, specifier, file);
     }
   }
-  for (const name of bare.keys()) typeOnly.delete(name);
-  return { sources, bare, typeOnly, builtins };
+  return { sources, bare, types, builtins };
 }
