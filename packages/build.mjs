@@ -12,7 +12,7 @@ const SERVED = { 'docs-assistant-server': ['demo/docs', 'dist/demo', 'dist/embed
 /**
  * Bundled into the package, tree-shaken, instead of imported: under Next.js 16 (Turbopack), importing
  * the AI SDK's hook pulled all of @ai-sdk/ui-utils into the page, and with it zod and
- * zod-to-json-schema (11.5 KB gzip of initial JS the widget never runs). Bundled here, every bundler
+ * zod-to-json-schema (11.4 KB gzip of initial JS the widget never runs). Bundled here, every bundler
  * gets only what the widget uses. @ai-sdk/ui-utils stays a dependency for the .d.ts files' types.
  */
 export const VENDORED = {

@@ -29,7 +29,8 @@ describe('public React API', () => {
     expect(pkg.exports['./styles.css']).toBe('./dist/styles.css');
     expect(pkg.peerDependencies).toHaveProperty('react');
     expect(pkg.dependencies).not.toHaveProperty('react');
-    expect(pkg.dependencies['@ai-sdk/react']).toBe('1.2.12');
+    // The hook is bundled at package time (packages/build.mjs); its types come from the pinned ui-utils.
+    expect(pkg.dependencies['@ai-sdk/ui-utils']).toBe('1.2.11');
   });
 
   it('keeps every stylesheet rule inside the widget root', async () => {
