@@ -8,6 +8,7 @@ import { ConfigError, DEMO, DIST_DIR, fileConfig, folderConfig, SAMPLE_DOCS_DIR 
 import { isClusterWorker, leaveCluster, recoversOnStart, startWorkers, workerStores } from '../server/cluster.js';
 import { parsePageUrlRule, type PageUrlRule } from '../server/page-urls.js';
 import { listen } from '../server/serve.js';
+import { checkLlmConfig, describeLlm, type LlmConfig, type LlmProvider } from '../server/llm/model.js';
 import { describeDatabase, postgresStores } from '../server/stores/postgres.js';
 import { parseS3Url, s3BundleStore } from '../server/stores/s3.js';
 import { defaultStores } from '../server/stores/index.js';
@@ -60,6 +61,12 @@ Options:
   --upstream URL      Proxy the assistant operation to another service; its key is read
                       from DOCS_ASSISTANT_UPSTREAM_KEY, never from a flag
   --chunk-delay-ms N  Pause between streamed text chunks (default: 0)
+  --llm-base-url URL  Answer with a language model behind an OpenAI-compatible API
+                      (Ollama: http://127.0.0.1:11434/v1); its key, if it needs one, is read
+                      from DOCS_ASSISTANT_LLM_API_KEY, never from a flag
+  --llm-model NAME    The model to ask (required with --llm-base-url or --llm-provider)
+  --llm-provider P    openai-compatible (default), openai or anthropic
+  --llm-timeout-ms N  Longest wait for the model's next part, the first included (default: 60000)
   --link-ttl N        Seconds a static export bundle link works (default: 3600)
   --rate-limit-org N  Valid requests per organisation per hour (default: 10000)
   --rate-limit-ip N   Requests per IP address per day (default: 10000)
@@ -94,6 +101,10 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     'page-url': { type: 'string' },
     upstream: { type: 'string' },
     'chunk-delay-ms': { type: 'string' },
+    'llm-base-url': { type: 'string' },
+    'llm-model': { type: 'string' },
+    'llm-provider': { type: 'string' },
+    'llm-timeout-ms': { type: 'string' },
     'link-ttl': { type: 'string' },
     'rate-limit-org': { type: 'string' },
     'rate-limit-ip': { type: 'string' },
@@ -127,6 +138,24 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       limits: { orgPerHour: integerOption(values['rate-limit-org'], 'rate-limit-org', 10_000), ipPerDay: integerOption(values['rate-limit-ip'], 'rate-limit-ip', 10_000) },
       trustProxy: integerOption(values['trust-proxy'], 'trust-proxy', 0),
     };
+    const llmModel = stringOption(values['llm-model']);
+    const llmBaseUrl = stringOption(values['llm-base-url']);
+    const llmProvider = stringOption(values['llm-provider']);
+    if (llmModel || llmBaseUrl || llmProvider) {
+      const llm: LlmConfig = {
+        model: llmModel ?? '',
+        ...(llmProvider ? { provider: llmProvider as LlmProvider } : {}),
+        ...(llmBaseUrl ? { baseUrl: parseUrl(llmBaseUrl, '--llm-base-url') } : {}),
+        ...(io.env.DOCS_ASSISTANT_LLM_API_KEY ? { apiKey: io.env.DOCS_ASSISTANT_LLM_API_KEY } : {}),
+        timeoutMs: integerOption(values['llm-timeout-ms'], 'llm-timeout-ms', 60_000),
+      };
+      try {
+        checkLlmConfig(llm);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      options.llm = llm;
+    }
     const publicUrl = stringOption(values['public-url']);
     if (publicUrl) options.publicUrl = parseUrl(publicUrl, '--public-url');
     const urlStyle = stringOption(values['url-style']);
@@ -215,6 +244,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       lines.push(`  Docs site:       ${server.url}${DOCS_BASE_PATH}${options.assetsDir ? '   (with the script tag; the React import at /react)' : ''}`);
       for (const site of options.sites) lines.push(`  Assistant API:   POST ${server.url}/discovery/v1/assistant/${site.domain}/message`);
     }
+    if (options.llm) lines.push(`  Answers by:      ${describeLlm(options.llm)}`);
     if (options.upstream) lines.push(`  Proxying to:     ${options.upstream.baseUrl} (key ${options.upstream.key ? 'added by this server' : 'not set'})`);
     if (useSample) lines.push(`  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (sample docs only)`);
     if (bundleStore) lines.push(`  Bundles:         ${bundleStore} (presigned links)`);

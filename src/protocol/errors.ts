@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   rate_limited: 429,
   internal: 500,
   upstream_error: 502,
+  upstream_timeout: 504,
+  context_too_long: 413,
   storage_unavailable: 503,
   request_timeout: 408,
   headers_too_large: 431,

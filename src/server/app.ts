@@ -5,7 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assistantRequestSchema, describeIssues } from '../protocol/index.js';
-import { answer, questionOf, type AssistantSite } from './assistant.js';
+import { answer, questionOf, type AnswerDeps, type AssistantSite } from './assistant.js';
+import { createModel, type LlmConfig } from './llm/model.js';
 import { authenticate, type Org } from './auth.js';
 import { createExportService } from './export/jobs.js';
 import { exportRoutes } from './export/routes.js';
@@ -80,6 +81,10 @@ export interface AppOptions {
   upstream?: UpstreamConfig;
   /** Pause between streamed text chunks. @default 0 */
   chunkDelayMs?: number;
+  /** Answer with a language model (any OpenAI-compatible server, OpenAI or Anthropic) instead of quoting the docs. */
+  llm?: LlmConfig;
+  /** Timing points around the model call, for benchmarks. */
+  trace?: AnswerDeps['trace'];
   /** Built files (the package's dist/): gallery at /, script tag at /embed/, React demo at /react/. */
   assetsDir?: string;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
@@ -109,6 +114,8 @@ const EXPOSED_HEADERS = ['X-Thread-Id', 'X-Thread-Key', 'Retry-After', 'X-Vercel
 
 export function createApp(options: AppOptions = {}) {
   const now = options.now ?? Date.now;
+  // The model is made once: a bad configuration fails at start, not on the first question.
+  const llm = options.llm ? { config: options.llm, model: createModel(options.llm) } : undefined;
   const maxBodyBytes = options.limits?.maxBodyBytes ?? 1024 * 1024;
   const stores: Stores = { ...defaultStores(options.dataDir), ...options.stores };
   const orgPerHour = options.limits?.orgPerHour ?? 10_000;
@@ -228,7 +235,16 @@ export function createApp(options: AppOptions = {}) {
     // The reader's URL is the generator's (`/guides/setup/`, `/docs/start`); retrieval knows page paths.
     const currentPage = parsed.data.currentPath ? site.urls?.pageAt(parsed.data.currentPath) : undefined;
     const request = currentPage ? { ...parsed.data, currentPath: currentPage } : parsed.data;
-    return answer(assistantSite, request, { threads, maxTurns: options.threads?.maxTurns ?? 100, now, pageUrl: pageUrlFor(c, site), chunkDelayMs: options.chunkDelayMs ?? 0 });
+    return answer(assistantSite, request, {
+      threads,
+      maxTurns: options.threads?.maxTurns ?? 100,
+      now,
+      pageUrl: pageUrlFor(c, site),
+      chunkDelayMs: options.chunkDelayMs ?? 0,
+      llm,
+      signal: c.req.raw.signal,
+      ...(options.trace ? { trace: options.trace } : {}),
+    });
   });
 
   app.route(

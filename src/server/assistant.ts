@@ -1,4 +1,4 @@
-import { createDataStreamResponse, formatDataStreamPart, type DataStreamWriter } from 'ai';
+import { createDataStreamResponse, formatDataStreamPart, type DataStreamWriter, type LanguageModelV1 } from 'ai';
 import type { DataStreamString } from '@ai-sdk/ui-utils';
 import { ulid } from 'ulid';
 import {
@@ -8,10 +8,12 @@ import {
   type Message,
 } from '../protocol/index.js';
 import { composeAnswer } from './answer.js';
-import type { DocSection } from './docs.js';
+import { normalizePagePath, type DocSection } from './docs.js';
 import { errorResponse } from './http.js';
 import type { Retriever, SearchHit } from './retrieval.js';
-import type { ThreadRecord, ThreadStore, ThreadTurn } from './stores/index.js';
+import { generateAnswer } from './llm/generate.js';
+import type { LlmConfig } from './llm/model.js';
+import type { ThreadRecord, ThreadStore } from './stores/index.js';
 
 export interface AssistantSite {
   domain: string;
@@ -27,6 +29,12 @@ export interface AnswerDeps {
   pageUrl: (section: DocSection) => string;
   /** Pause between text chunks, so a demo looks like streaming; 0 in tests. */
   chunkDelayMs: number;
+  /** Answer with this language model instead of quoting the docs. */
+  llm?: { model: LanguageModelV1; config: LlmConfig } | undefined;
+  /** The client's request signal: when it aborts, the model call stops too. */
+  signal?: AbortSignal | undefined;
+  /** Timing points around the model call (request → model call, model's first part → our first byte). */
+  trace?: (point: 'model_call' | 'model_first_part' | 'first_byte') => void;
 }
 
 /** A question is kept in its thread up to this length (turns stay small whatever was asked). */
@@ -124,31 +132,64 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
   const result = site.retriever.search(query, searchOptions);
   const { hits } = result;
   const terms = site.retriever.terms(query);
-  const composed = composeAnswer(result, terms, { pageUrl: deps.pageUrl, sectionsOf: site.retriever.sectionsOf });
   const now = deps.now();
   const at = new Date(now).toISOString();
   const threadId = thread?.threadId ?? ulid(now);
   const messageId = `msg_${ulid(now)}`;
   // A thread id is handed out only once the thread is stored: a follow-up never meets a thread
   // that was announced and then lost.
-  if (!thread) {
+  const startThread = async (): Promise<Response | undefined> => {
+    if (thread) return undefined;
     try {
       await deps.threads.create({ threadId, domain: site.domain, fp: request.fp, createdAt: at });
+      return undefined;
     } catch (error) {
       console.error('[docs-assistant] could not store a new thread:', error);
       return errorResponse('storage_unavailable', 'The server cannot store conversations right now. Please try again later.');
     }
+  };
+  const saveTurn = (answerText: string, sources: string[]) =>
+    deps.threads.appendTurn(threadId, { messageId, question: question.slice(0, MAX_STORED_QUESTION_CHARS), answer: answerText, sources, at }, { maxTurns: deps.maxTurns }).then(
+      (kept) => kept,
+      (error: unknown) => {
+        console.error('[docs-assistant] could not save thread', threadId, error);
+        return false;
+      },
+    );
+  // no-cache, not no-store: Chromium reports a no-store response whose body a page reads as a
+  // stream (the SDK does) as "(canceled)" / net::ERR_ABORTED once it is read to the end, so every
+  // completed answer looked cancelled in DevTools. A POST answer is never reused either way.
+  const headers = { 'X-Thread-Id': threadId, 'Cache-Control': 'no-cache' };
+
+  if (deps.llm) {
+    const { config, model } = deps.llm;
+    return generateAnswer({
+      model,
+      question,
+      context: request.context,
+      hits,
+      currentPage: request.currentPath ? site.retriever.sectionsOf(normalizePagePath(request.currentPath)) : undefined,
+      history: thread?.turns ?? [],
+      search: (text) => site.retriever.search(text, { limit, filter: request.filter, currentPath: request.currentPath }).hits,
+      pageUrl: deps.pageUrl,
+      timeoutMs: config.timeoutMs ?? 60_000,
+      maxSteps: config.maxSteps ?? 4,
+      historyTokens: config.historyTokens ?? 2000,
+      signal: deps.signal,
+      headers,
+      saveTurn,
+      startThread,
+      threadId,
+      trace: deps.trace,
+    });
   }
-  const turn: ThreadTurn = { messageId, question: question.slice(0, MAX_STORED_QUESTION_CHARS), answer: composed.markdown, sources: composed.cited.map((c) => c.path), at };
+
+  const composed = composeAnswer(result, terms, { pageUrl: deps.pageUrl, sectionsOf: site.retriever.sectionsOf });
+  const threadFailure = await startThread();
+  if (threadFailure) return threadFailure;
   // The disk write runs alongside the stream instead of delaying its first byte; the finish part
   // waits for it.
-  const saved = deps.threads.appendTurn(threadId, turn, { maxTurns: deps.maxTurns }).then(
-    (kept) => kept,
-    (error: unknown) => {
-      console.error('[docs-assistant] could not save thread', threadId, error);
-      return false;
-    },
-  );
+  const saved = saveTurn(composed.markdown, composed.cited.map((c) => c.path));
 
   const toolCallId = `call_${ulid(now)}`;
   const reasoning =
@@ -207,10 +248,7 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
   };
   return createDataStreamResponse({
     status: 200,
-    // no-cache, not no-store: Chromium reports a no-store response whose body a page reads as a
-    // stream (the SDK does) as "(canceled)" / net::ERR_ABORTED once it is read to the end, so every
-    // completed answer looked cancelled in DevTools. A POST answer is never reused either way.
-    headers: { 'X-Thread-Id': threadId, 'Cache-Control': 'no-cache' },
+    headers,
     execute,
     onError: () => 'The answer was cut short by a server error. Please ask again.',
   });
