@@ -3,7 +3,7 @@ import { runCli } from '../src/cli/index.js';
 import { DEMO } from '../src/server/config.js';
 import type { LlmConfig } from '../src/server/llm/model.js';
 import { captureIo } from './helpers/cli.js';
-import { askBody, demoApp, post, readStream, sourcesOf, tempDir, textOf, userMessage, type StreamPart } from './helpers/server.js';
+import { askBody, demoApp, MESSAGE_URL, post, readStream, sourcesOf, tempDir, textOf, userMessage, type StreamPart } from './helpers/server.js';
 import { startLlmServer, type LlmTestServer } from './helpers/llm-server.js';
 
 // The real provider packages (@ai-sdk/openai-compatible, @ai-sdk/openai, @ai-sdk/anthropic)
@@ -155,6 +155,23 @@ describe('model failures reach the client clearly', () => {
     expect(textOf(parts)).toBe('Install it with npm');
     expect(parts.at(-1)).toMatchObject({ type: 'error', value: expect.stringContaining('took too long') });
     expect(typesOf(parts)).not.toContain('finish_message');
+  });
+
+  it('stops the model call when the reader goes away', async () => {
+    llm.script({ hangAfter: ['Install it '] });
+    const app = await appWith();
+    const reader = new AbortController();
+    const response = await app.request(MESSAGE_URL, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${DEMO.assistantKey}` },
+      body: JSON.stringify(askBody('How do I install it?')),
+      signal: reader.signal,
+    });
+    expect(response.status).toBe(200);
+    const before = llm.abandoned;
+    reader.abort();
+    await response.body!.cancel().catch(() => {});
+    await vi.waitFor(() => expect(llm.abandoned).toBe(before + 1));
   });
 
   it('ends with an error part when the connection to the model is cut', async () => {

@@ -23,6 +23,8 @@ export interface LlmTestServer {
   /** API root, `http://127.0.0.1:PORT/v1`. */
   baseUrl: string;
   requests: { path: string; headers: IncomingMessage['headers']; body: Record<string, unknown> }[];
+  /** How many streamed replies ended because the client closed the connection. */
+  readonly abandoned: number;
   /** Replies for the next requests, in order. */
   script(...replies: Reply[]): void;
   close(): Promise<void>;
@@ -92,6 +94,7 @@ function anthropicStream(res: ServerResponse, reply: Reply) {
 export async function startLlmServer(): Promise<LlmTestServer> {
   const queue: Reply[] = [];
   const requests: LlmTestServer['requests'] = [];
+  let abandoned = 0;
   const server = createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
@@ -102,6 +105,9 @@ export async function startLlmServer(): Promise<LlmTestServer> {
       res.end(reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'error' } }));
       return;
     }
+    res.on('close', () => {
+      if (!res.writableEnded) abandoned++;
+    });
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     res.flushHeaders();
     if (req.url === '/v1/messages') anthropicStream(res, reply);
@@ -112,6 +118,9 @@ export async function startLlmServer(): Promise<LlmTestServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    get abandoned() {
+      return abandoned;
+    },
     script: (...replies) => void queue.push(...replies),
     close: () =>
       new Promise<void>((resolve) => {
