@@ -93,3 +93,36 @@ test('a hidden button cannot be clicked, and the open chat is never under one', 
   await page.mouse.click(pre.x + pre.width / 2, pre.y + 10);
   await expect(chips(page)).toHaveCount(0);
 });
+
+test('keyboard: Tab from a focused code block reaches its button, Enter attaches the code, Tab goes on past the block', async ({ page }) => {
+  await page.goto(PAGE);
+  await page.evaluate(() => {
+    const frame = document.createElement('div');
+    frame.innerHTML =
+      '<pre id="kb" tabindex="0"><code><span class="line">npm install docs-assistant</span>\n<span class="line">npx docs-assistant serve</span></code></pre>' +
+      '<a id="after" href="#after">Next link</a>';
+    document.querySelector('main')!.prepend(frame);
+  });
+  // What has keyboard focus, looking into our shadow roots.
+  const focused = () =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      return active?.shadowRoot?.activeElement?.getAttribute('aria-label') ?? active?.id ?? '';
+    });
+  await page.locator('#kb').focus();
+  await expect(codeButton(page)).toBeVisible();
+  await page.keyboard.press('Tab');
+  expect(await focused()).toBe('Ask AI: code block');
+  await page.keyboard.press('Shift+Tab');
+  expect(await focused()).toBe('kb');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  expect(await focused()).toBe('after');
+  await expect(codeButton(page)).toBeHidden();
+  await page.keyboard.press('Shift+Tab');
+  expect(await focused()).toBe('kb');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(dialog(page)).toBeVisible();
+  await expect(chips(page)).toHaveCount(1);
+});

@@ -22,6 +22,9 @@ const HOST_TAG = 'docs-assistant-action';
 const CODE_ID_PREFIX = 'da-code-';
 /** Gap between our button and the block's edge or the framework's own controls. */
 const INSET = 8;
+/** What the browser's Tab order can reach (positive tabindex order aside). */
+const FOCUSABLE =
+  'a[href],area[href],button:not([disabled]),input:not([disabled]):not([type=hidden]),select:not([disabled]),textarea:not([disabled]),iframe,summary,[contenteditable=""],[contenteditable="true"],[tabindex]:not([tabindex="-1"])';
 
 // `all: initial !important` on :host wins over the page's !important rules (inner context wins for
 // important declarations), so hostile page CSS cannot restyle these buttons. The z-index is below
@@ -185,7 +188,7 @@ export function attachPageContext(options: PageContextOptions): () => void {
     }
     return false;
   };
-  const lazy = (name: string, onClick: () => void) => {
+  const lazy = (name: string, onClick: () => void, onKey: (event: KeyboardEvent) => void = () => {}) => {
     let action: Action | undefined;
     return () => {
       if (!action) {
@@ -193,6 +196,7 @@ export function attachPageContext(options: PageContextOptions): () => void {
         action.button.addEventListener('click', onClick);
         // Keeps the page's selection: a collapsing selection would hide the button mid-click.
         action.button.addEventListener('mousedown', (event) => event.preventDefault());
+        action.button.addEventListener('keydown', (event) => onKey(event));
         const { host } = action;
         cleanups.push(() => host.remove());
       }
@@ -218,7 +222,7 @@ export function attachPageContext(options: PageContextOptions): () => void {
     const elementId = block.id || `${CODE_ID_PREFIX}${all.indexOf(block) + 1}`;
     options.onAttach({ type: 'code', value: codeBlockText(block), path: pathOf(), elementId });
     hideCode();
-  });
+  }, (event) => onButtonKey(event));
   const placeCode = () => {
     if (!block || !codeAction) return;
     if (!block.isConnected) return hideCode();
@@ -244,6 +248,55 @@ export function attachPageContext(options: PageContextOptions): () => void {
   };
   listen('pointerover', onPointerOver, { passive: true });
   listen('pointerout', (event) => !event.relatedTarget && hideCode(), { passive: true });
+
+  // Keyboard: our button lives at the end of <body>, so Tab order would never reach it. A focused
+  // code block (frameworks make scrollable blocks focusable) shows it, Tab moves into it, and Tab
+  // or Shift+Tab from it continues from the block, as if it sat inside the block.
+  let focusedInBlock: HTMLElement | undefined;
+  listen('focusin', (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLElement) || isOwn(target)) return;
+    const over = target.closest(selector);
+    if (!over) return hideCode();
+    focusedInBlock = target;
+    if (over === block) return;
+    block = over;
+    codeAction = codeButton();
+    placeCode();
+  });
+  listen(
+    'keydown',
+    (event) => {
+      if (event.key !== 'Tab' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+      const active = doc.activeElement;
+      if (!block || !codeAction || codeAction.wrap.dataset.state !== 'shown' || !(active instanceof HTMLElement) || !block.contains(active)) return;
+      event.preventDefault();
+      codeAction.button.focus();
+    },
+    { capture: true },
+  );
+  const onButtonKey = (event: KeyboardEvent) => {
+    if (!block) return;
+    const from = block;
+    if (event.key === 'Escape' || (event.key === 'Tab' && event.shiftKey)) {
+      event.preventDefault();
+      (focusedInBlock?.isConnected && from.contains(focusedInBlock) ? focusedInBlock : (from as HTMLElement)).focus();
+    } else if (event.key === 'Tab') {
+      event.preventDefault();
+      hideCode();
+      focusAfter(from);
+    }
+  };
+  const focusAfter = (el: Element) => {
+    for (const candidate of doc.querySelectorAll<HTMLElement>(FOCUSABLE)) {
+      if (el.contains(candidate) || !(el.compareDocumentPosition(candidate) & Node.DOCUMENT_POSITION_FOLLOWING)) continue;
+      if (candidate.getClientRects().length === 0) continue;
+      candidate.focus();
+      if (doc.activeElement === candidate) return;
+    }
+    // Nothing focusable after the block: leave focus to the browser's next Tab from the page start.
+    (doc.activeElement as HTMLElement | null)?.blur();
+  };
 
   // Text selection
   let selected = '';
