@@ -22,9 +22,6 @@ const HOST_TAG = 'docs-assistant-action';
 const CODE_ID_PREFIX = 'da-code-';
 /** Gap between our button and the block's edge or the framework's own controls. */
 const INSET = 8;
-/** What the browser's Tab order can reach (positive tabindex order aside). */
-const FOCUSABLE =
-  'a[href],area[href],button:not([disabled]),input:not([disabled]):not([type=hidden]),select:not([disabled]),textarea:not([disabled]),iframe,summary,[contenteditable=""],[contenteditable="true"],[tabindex]:not([tabindex="-1"])';
 
 // `all: initial !important` on :host wins over the page's !important rules (inner context wins for
 // important declarations), so hostile page CSS cannot restyle these buttons. The z-index is below
@@ -276,26 +273,12 @@ export function attachPageContext(options: PageContextOptions): () => void {
     { capture: true },
   );
   const onButtonKey = (event: KeyboardEvent) => {
-    if (!block) return;
-    const from = block;
-    if (event.key === 'Escape' || (event.key === 'Tab' && event.shiftKey)) {
-      event.preventDefault();
-      (focusedInBlock?.isConnected && from.contains(focusedInBlock) ? focusedInBlock : (from as HTMLElement)).focus();
-    } else if (event.key === 'Tab') {
-      event.preventDefault();
-      hideCode();
-      focusAfter(from);
-    }
-  };
-  const focusAfter = (el: Element) => {
-    for (const candidate of doc.querySelectorAll<HTMLElement>(FOCUSABLE)) {
-      if (el.contains(candidate) || !(el.compareDocumentPosition(candidate) & Node.DOCUMENT_POSITION_FOLLOWING)) continue;
-      if (candidate.getClientRects().length === 0) continue;
-      candidate.focus();
-      if (doc.activeElement === candidate) return;
-    }
-    // Nothing focusable after the block: leave focus to the browser's next Tab from the page start.
-    (doc.activeElement as HTMLElement | null)?.blur();
+    if (!block || (event.key !== 'Tab' && event.key !== 'Escape')) return;
+    const from = focusedInBlock?.isConnected && block.contains(focusedInBlock) ? focusedInBlock : (block as HTMLElement);
+    // Back to the block; a forward Tab keeps its default action, which now starts from the block,
+    // so the browser itself finds what follows (shadow roots and tabindex order included).
+    if (event.key === 'Escape' || event.shiftKey) event.preventDefault();
+    from.focus({ preventScroll: true });
   };
 
   // Text selection
