@@ -390,3 +390,48 @@ describe('code in answers', () => {
     expect(await navigator.clipboard.readText()).toBe(code);
   });
 });
+
+describe('follow-up questions', () => {
+  const followUps = () => within(lastAnswer()).queryByRole('group', { name: 'Ask next' });
+
+  it('offers the server\'s follow-up questions under the last answer; a click asks one', async () => {
+    const { fetch, bodies } = recorder();
+    renderWidget({ fetch });
+    await ask('How do I install it?');
+    await waitForIdle();
+    const buttons = within(followUps()!).getAllByRole('button');
+    expect(buttons.length).toBeGreaterThanOrEqual(2);
+    expect(buttons.length).toBeLessThanOrEqual(3);
+    const question = buttons[0]!.textContent!;
+    await userEvent.setup().click(buttons[0]!);
+    await waitForIdle();
+    expect(bodies.at(-1)!.messages.at(-1)!.content).toBe(question);
+    expect(within(log()).getAllByText(question).some((el) => el.closest('[data-role="user"]'))).toBe(true);
+    // Only the last answer offers them; the earlier one no longer does.
+    const [first] = answersShown();
+    expect(within(first!).queryByRole('group', { name: 'Ask next' })).toBeNull();
+    expect(followUps()).not.toBeNull();
+  });
+
+  it('offers none under a stopped or failed answer, and ignores malformed ones', async () => {
+    const annotation = part('message_annotations', [{ type: 'suggestions', questions: ['Next?', 42, '', 'x'.repeat(500)] }]);
+    const stopped = gatedStream([part('text', 'Half '), annotation]);
+    const { fetch } = recorder((n) =>
+      n === 1 ? stopped.response() : n === 2 ? streamResponse([part('text', 'Partly '), annotation, part('error', 'boom')]) : streamResponse([part('text', 'Whole.'), annotation, finish()]),
+    );
+    renderWidget({ fetch });
+    await ask('One?');
+    await waitFor(() => expect(within(log()).getByText('Half')).toBeTruthy());
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(lastAnswer().dataset.state).toBe('stopped'));
+    expect(followUps()).toBeNull();
+    await ask('Two?');
+    await waitForIdle();
+    expect(lastAnswer().dataset.state).toBe('failed');
+    expect(followUps()).toBeNull();
+    await ask('Three?');
+    await waitForIdle();
+    expect(within(followUps()!).getAllByRole('button').map((b) => b.textContent)).toEqual(['Next?']);
+    stopped.release();
+  });
+});

@@ -30,7 +30,7 @@ describe('assistant answers on the wire', () => {
     });
     // Collapse runs so the order reads as the protocol's grammar.
     const order = codes.filter((code, i) => code !== codes[i - 1]).join(' ');
-    expect(order).toBe('f 9 a e f g h 0 e d');
+    expect(order).toBe('f 9 a e f g h 0 8 e d');
     expect(codes.filter((c) => c === '0').length).toBeGreaterThan(3);
   });
 
@@ -41,7 +41,7 @@ describe('assistant answers on the wire', () => {
     };
     const paced = await codes(1);
     expect(paced).toBe(await codes(0));
-    expect(paced).toMatch(/^f 9 a e f g h( h)*( 0){4,} e d$/);
+    expect(paced).toMatch(/^f 9 a e f g h( h)*( 0){4,} 8 e d$/);
   });
 
   it('answers from the docs with quotes, links and fenced code, and cites real pages', async () => {
@@ -63,6 +63,23 @@ describe('assistant answers on the wire', () => {
     expect(call.args.query).toContain('install it from npm');
     for (const hit of searchResultsOf(parts)) expect(hit).toMatchObject({ url: expect.stringMatching(/^http:\/\/test\/docs/), path: expect.any(String), title: expect.any(String) });
     expect(String(parts.find((p) => p.type === 'reasoning')!.value)).toMatch(/searched the docs for .*install/);
+  });
+
+  it('offers up to 3 follow-up questions in a message annotation, and each one the docs answer', async () => {
+    const app = await demoApp();
+    const parts = await readStream(await post(app, askBody('How do I install it?')));
+    const annotations = parts.filter((p) => p.type === 'message_annotations').flatMap((p) => p.value as { type: string; questions: string[] }[]);
+    const questions = annotations.find((a) => a.type === 'suggestions')!.questions;
+    expect(questions.length).toBeGreaterThanOrEqual(2);
+    expect(questions.length).toBeLessThanOrEqual(3);
+    expect(new Set(questions).size).toBe(questions.length);
+    for (const question of questions) {
+      const answer = await readStream(await post(app, askBody(question)));
+      expect(textOf(answer), question).not.toContain("The docs don't cover this.");
+    }
+    // A refusal suggests nothing: there is nothing grounded to follow up on.
+    const refused = await readStream(await post(app, askBody('What is the airspeed velocity of an unladen swallow?')));
+    expect(refused.some((p) => p.type === 'message_annotations')).toBe(false);
   });
 
   it('says honestly when nothing in the docs matches', async () => {

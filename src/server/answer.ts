@@ -15,6 +15,29 @@ export interface ComposedAnswer {
   rationale: string;
   /** True when the docs do not cover the question and the answer says so. */
   refused: boolean;
+  /** Up to {@link FOLLOW_UP_QUESTIONS} questions a reader may ask next, each one the docs answer. */
+  followUps: string[];
+}
+
+/** How many follow-up questions an answer offers. */
+export const FOLLOW_UP_QUESTIONS = 3;
+
+/**
+ * Questions about the sections a reader did not see yet: the rest of the quoted pages first, then
+ * the related pages. Each names a heading of the docs, so asking it finds that section.
+ */
+function followUpsOf(quoted: SearchHit[], related: SearchHit[], sectionsOf: (pagePath: string) => DocSection[]): string[] {
+  const seen = new Set(quoted.map((hit) => hit.section.heading.toLowerCase()));
+  const headings: string[] = [];
+  const unseen = [...quoted.flatMap((hit) => sectionsOf(hit.section.pagePath).slice(1)), ...related.map((hit) => hit.section)];
+  for (const section of unseen) {
+    const heading = section.heading.trim();
+    if (!heading || seen.has(heading.toLowerCase())) continue;
+    seen.add(heading.toLowerCase());
+    headings.push(`Tell me about “${heading}”`);
+    if (headings.length === FOLLOW_UP_QUESTIONS) break;
+  }
+  return headings;
 }
 
 /** The sentence every "not covered" answer starts with, for people and for the eval alike. */
@@ -177,6 +200,7 @@ export function composeAnswer(
         ? `The closest sections share only ${Math.round(result.coverage * 100)}% of the question's distinctive words, so I say the docs don't cover it rather than quote them as an answer.`
         : 'No section of the docs matched, so I say so rather than guess.',
       refused: true,
+      followUps: [],
     };
   }
   const cited: CitedPage[] = [];
@@ -230,5 +254,6 @@ export function composeAnswer(
       `I quote the ${quoted.length === 1 ? 'passage' : `top ${quoted.length} passages`} and link every page I used` +
       (related.length ? `, and list ${related.length} related ${related.length === 1 ? 'page' : 'pages'} to read next.` : '.'),
     refused: false,
+    followUps: followUpsOf(quoted, related, sectionsOf),
   };
 }

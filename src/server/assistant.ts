@@ -235,6 +235,9 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
       }
       lines.push(formatDataStreamPart('text', chunk));
     }
+    // Follow-up questions ride in a message annotation (`8:`): a stock `useChat` keeps it on this
+    // answer's `message.annotations`, where a `2:` data item would be shared by the whole chat.
+    if (composed.followUps.length) lines.push(formatDataStreamPart('message_annotations', [{ type: 'suggestions', questions: composed.followUps }]));
     lines.push(formatDataStreamPart('finish_step', { finishReason: 'stop', usage, isContinued: false }));
     flush();
     // The turn is stored before the answer is declared finished, so it survives a restart. When it

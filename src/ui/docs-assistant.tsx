@@ -322,6 +322,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
               showDeveloperDetails={showDeveloperDetails}
               components={components}
               onRetry={chat.retry}
+              onAsk={(question) => chat.ask(question)}
               onUnqueue={chat.unqueue}
               onFeedback={(message, details) => {
                 const feedback: Feedback = { messageId: message.id, threadId: chat.threadId, ...details };

@@ -56,6 +56,7 @@ export const DEFAULT_LABELS = {
   toolDone: 'Done',
   searchResults: '{count} results',
   suggestions: 'Related pages',
+  followUps: 'Ask next',
   answering: 'Answering…',
   answered: 'Answer ready.',
   stopped: 'Stopped.',

@@ -36,6 +36,8 @@ export interface MessageListProps {
   showDeveloperDetails: boolean;
   components: PartComponents | undefined;
   onRetry(): void;
+  /** Asks a follow-up question the answer offered. */
+  onAsk(question: string): void;
   onUnqueue(id: string): void;
   onFeedback(message: UIMessage, feedback: FeedbackDetails): void;
   /** Shown after the last message (error banner). */
@@ -49,6 +51,37 @@ const PIN_SLACK_PX = 32;
 
 function answerText(message: UIMessage): string {
   return (message.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n') || message.content;
+}
+
+/** How many follow-up questions are shown, and how long one may be; the server's data is not trusted. */
+const MAX_FOLLOW_UPS = 3;
+const MAX_FOLLOW_UP_CHARS = 200;
+
+/** Follow-up questions the server offered in an `8:` annotation `{type:'suggestions', questions}`. */
+export function followUpsOf(message: UIMessage): string[] {
+  const questions = (message.annotations ?? []).flatMap((item) => {
+    const value = item as { type?: unknown; questions?: unknown } | null;
+    return value && typeof value === 'object' && value.type === 'suggestions' && Array.isArray(value.questions) ? value.questions : [];
+  });
+  const clean = questions.filter((q): q is string => typeof q === 'string' && q.trim().length > 0 && q.length <= MAX_FOLLOW_UP_CHARS).map((q) => q.trim());
+  return [...new Set(clean)].slice(0, MAX_FOLLOW_UPS);
+}
+
+function FollowUps({ questions, labels, onAsk }: { questions: string[]; labels: Labels; onAsk(question: string): void }) {
+  return (
+    <div className="da-starters da-follow-ups" role="group" aria-label={labels.followUps}>
+      <p className="da-suggestions-title">{labels.followUps}</p>
+      <ul>
+        {questions.map((question) => (
+          <li key={question}>
+            <button type="button" className="da-starter" onClick={() => onAsk(question)}>
+              {question}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
 }
 
 const REASONS: [FeedbackReason, keyof Labels][] = [
@@ -183,11 +216,15 @@ interface AssistantMessageProps {
   newTab: boolean;
   showDeveloperDetails: boolean;
   components: PartComponents | undefined;
+  /** Offer the answer's follow-up questions (the last finished answer, with nothing queued). */
+  followUps: boolean;
   onRetry(): void;
+  onAsk(question: string): void;
   onFeedback(message: UIMessage, feedback: FeedbackDetails): void;
 }
 
-function AssistantMessage({ message, state, isLast, busy, labels, docsBaseUrl, newTab, showDeveloperDetails, components, onRetry, onFeedback }: AssistantMessageProps) {
+function AssistantMessage({ message, state, isLast, busy, labels, docsBaseUrl, newTab, showDeveloperDetails, components, followUps, onRetry, onAsk, onFeedback }: AssistantMessageProps) {
+  const questions = followUps && state === 'done' ? followUpsOf(message) : [];
   const citations = citationsOf(message, docsBaseUrl);
   // A stable scope while the citations stay the same: the `[n]` links re-render only when they change.
   const key = citations.map((c) => `${c.n} ${c.url} ${c.title} ${c.path ?? ''} ${c.snippet ?? ''}`).join('\n');
@@ -204,6 +241,7 @@ function AssistantMessage({ message, state, isLast, busy, labels, docsBaseUrl, n
       {(state === 'done' || state === 'stopped') && (
         <AnswerActions message={message} state={state} isLast={isLast} busy={busy} labels={labels} onRetry={onRetry} onFeedback={(feedback) => onFeedback(message, feedback)} />
       )}
+      {questions.length > 0 && <FollowUps questions={questions} labels={labels} onAsk={onAsk} />}
     </li>
   );
 }
@@ -287,7 +325,7 @@ function useStickToBottom(busy: boolean, questionCount: number) {
  * they start and once when they end (by the status region), never token by token.
  */
 export function MessageList(props: MessageListProps) {
-  const { messages, busy, failed, stopped, queue, sentContext, labels, docsBaseUrl, newTab, showDeveloperDetails, components, onRetry, onUnqueue, onFeedback, footer, empty } = props;
+  const { messages, busy, failed, stopped, queue, sentContext, labels, docsBaseUrl, newTab, showDeveloperDetails, components, onRetry, onAsk, onUnqueue, onFeedback, footer, empty } = props;
   // Re-pin for a new question only: an answer's first part arriving is not the reader's doing.
   const questions = messages.reduce((n, m) => n + (m.role === 'user' ? 1 : 0), 0) + queue.length;
   const { scroller, content, away, onScroll, jump } = useStickToBottom(busy, questions);
@@ -311,7 +349,9 @@ export function MessageList(props: MessageListProps) {
         newTab={newTab}
         showDeveloperDetails={showDeveloperDetails}
         components={components}
+        followUps={isLast && !busy && queue.length === 0}
         onRetry={onRetry}
+        onAsk={onAsk}
         onFeedback={onFeedback}
       />
     );
