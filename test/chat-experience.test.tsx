@@ -435,3 +435,21 @@ describe('follow-up questions', () => {
     stopped.release();
   });
 });
+
+describe('follow-up questions from a suggestions block', () => {
+  it('asks about each suggested page when the server offers no questions', async () => {
+    const { fetch, bodies } = recorder((n) =>
+      n === 1 ? streamResponse([part('text', 'Done.\n\n```suggestions\n(Theming)[/guides/theming]\n(Threads)[/guides/threads]\n```\n'), finish()]) : streamResponse([part('text', 'More.'), finish()]),
+    );
+    renderWidget({ fetch });
+    await ask('One?');
+    await waitForIdle();
+    const group = within(lastAnswer()).getByRole('group', { name: 'Ask next' });
+    expect(within(group).getAllByRole('button').map((b) => b.textContent)).toEqual(['Tell me more about Theming', 'Tell me more about Threads']);
+    // The pages stay as "Related pages" links too.
+    expect(within(lastAnswer()).getByRole('link', { name: 'Theming' })).toBeTruthy();
+    await userEvent.setup().click(within(group).getByRole('button', { name: 'Tell me more about Threads' }));
+    await waitForIdle();
+    expect(bodies.at(-1)!.messages.at(-1)!.content).toBe('Tell me more about Threads');
+  });
+});

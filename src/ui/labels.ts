@@ -56,7 +56,6 @@ export const DEFAULT_LABELS = {
   toolDone: 'Done',
   searchResults: '{count} results',
   suggestions: 'Related pages',
-  followUps: 'Ask next',
   answering: 'Answering…',
   answered: 'Answer ready.',
   stopped: 'Stopped.',

@@ -57,13 +57,18 @@ function answerText(message: UIMessage): string {
 const MAX_FOLLOW_UPS = 3;
 const MAX_FOLLOW_UP_CHARS = 200;
 
-/** Follow-up questions the server offered in an `8:` annotation `{type:'suggestions', questions}`. */
-export function followUpsOf(message: UIMessage): string[] {
-  const questions = (message.annotations ?? []).flatMap((item) => {
+/**
+ * Follow-up questions: those the server offered in an `8:` annotation `{type:'suggestions', questions}`,
+ * else one per page of the answer's `suggestions` block (NOTES §2), about its title.
+ */
+export function followUpsOf(message: UIMessage, labels: Labels): string[] {
+  const offered = (message.annotations ?? []).flatMap((item) => {
     const value = item as { type?: unknown; questions?: unknown } | null;
     return value && typeof value === 'object' && value.type === 'suggestions' && Array.isArray(value.questions) ? value.questions : [];
   });
-  const clean = questions.filter((q): q is string => typeof q === 'string' && q.trim().length > 0 && q.length <= MAX_FOLLOW_UP_CHARS).map((q) => q.trim());
+  const block = /```suggestions\n([\s\S]*?)\n```/.exec(answerText(message))?.[1] ?? '';
+  const titles = [...block.matchAll(/^\((.+?)\)\[[^\]]*\]$/gm)].map((match) => labels.followUpAbout.replace('{title}', match[1]!));
+  const clean = (offered.length ? offered : titles).filter((q): q is string => typeof q === 'string' && q.trim().length > 0 && q.length <= MAX_FOLLOW_UP_CHARS).map((q) => q.trim());
   return [...new Set(clean)].slice(0, MAX_FOLLOW_UPS);
 }
 
@@ -224,7 +229,7 @@ interface AssistantMessageProps {
 }
 
 function AssistantMessage({ message, state, isLast, busy, labels, docsBaseUrl, newTab, showDeveloperDetails, components, followUps, onRetry, onAsk, onFeedback }: AssistantMessageProps) {
-  const questions = followUps && state === 'done' ? followUpsOf(message) : [];
+  const questions = followUps && state === 'done' ? followUpsOf(message, labels) : [];
   const citations = citationsOf(message, docsBaseUrl);
   // A stable scope while the citations stay the same: the `[n]` links re-render only when they change.
   const key = citations.map((c) => `${c.n} ${c.url} ${c.title} ${c.path ?? ''} ${c.snippet ?? ''}`).join('\n');
