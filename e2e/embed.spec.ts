@@ -278,7 +278,7 @@ test.describe('React import', () => {
 test('screenshots of the gallery and the docs page', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto('/');
-  await expect(page.locator('iframe')).toHaveCount(17);
+  await expect(page.locator('iframe')).toHaveCount(22);
   // Each frame is its own page: wait until every one has drawn its dialog.
   for (const frame of page.frames().slice(1)) await frame.locator('.da-dialog').waitFor();
   await page.waitForTimeout(1000);

@@ -8,6 +8,10 @@ export type ScenarioName =
   | 'long'
   | 'streaming'
   | 'context'
+  | 'stopped'
+  | 'queued'
+  | 'feedback'
+  | 'failed'
   | 'error-unauthorized'
   | 'error-forbidden'
   | 'error-not-found'
@@ -53,6 +57,10 @@ export const QUESTIONS: Partial<Record<ScenarioName, string>> = {
   long: 'Give me the whole configuration reference',
   streaming: 'How does static export work?',
   context: 'What does this command do?',
+  stopped: 'How does static export work?',
+  queued: 'How does static export work?',
+  feedback: 'How do I install it?',
+  failed: 'How does static export work?',
   'error-unauthorized': 'How do I install it?',
   'error-forbidden': 'How do I install it?',
   'error-not-found': 'How do I install it?',
@@ -77,6 +85,7 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
   switch (name) {
     case 'empty':
       return stream([finish]);
+    case 'feedback':
     case 'answer':
       return stream(
         [
@@ -86,6 +95,7 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
           ...words('There are two ways to install the assistant [1]:\n\n1. **From npm**, for React sites:\n\n'),
           part('text', '```bash\nnpm install docs-assistant react react-dom\n```\n\n'),
           ...words('2. **With a script tag**, on any site. No build step is needed; see the [Quickstart](/docs/quickstart).'),
+          part('message_annotations', [{ type: 'suggestions', questions: ['Tell me about “The script tag”', 'Tell me about “Theming”'] }]),
           finish,
         ],
         { delayMs: 15 },
@@ -111,10 +121,14 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
       ]);
     case 'long':
       return stream([...search('configuration', [{ path: '/guides/configuration', title: 'Configuration' }]), part('text', longAnswer()), finish]);
+    case 'stopped':
+    case 'queued':
     case 'streaming':
       return stream([...search('static export', [{ path: '/static-export/overview', title: 'Static export' }]), ...words('Static export turns your documentation site into a self-contained set of HTML, CSS and JavaScript files. It runs as a job: start it, poll it')], { delayMs: 40, hang: true });
     case 'context':
       return stream([...search('export status', [{ path: '/static-export/cli', title: 'Export from the command line' }]), ...words('`export status` shows a job: its status, progress and page count. Run it with the job id the export printed.'), finish], { delayMs: 10 });
+    case 'failed':
+      return stream([...search('static export', [{ path: '/static-export/overview', title: 'Static export' }]), ...words('Static export is **asynchronous**: start a job, then'), part('error', 'The answer was cut short by a server error. Please ask again.')]);
     case 'error-unauthorized':
       return new Response('{"error":"unauthorized","message":"Bad key"}', { status: 401 });
     case 'error-forbidden':

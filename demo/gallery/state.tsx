@@ -1,16 +1,30 @@
 import { createRef, StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { DocsAssistant, type AssistantHandle, type Mode, type Theme } from '../../src/index.js';
+import { DEFAULT_LABELS, DocsAssistant, type AssistantHandle } from '../../src/index.js';
 import '../../src/ui/styles/launcher.css';
 import '../../src/ui/styles/widget.css';
 import { QUESTIONS, respond, type ScenarioName } from './scenarios.js';
+import { LABEL_SETS, settingsFrom } from './settings.js';
 
 /** One widget state, opened and driven by a deterministic local stream (no server needed). */
 const params = new URLSearchParams(location.search);
 const scenario = (params.get('state') ?? 'empty') as ScenarioName;
-const theme = (params.get('theme') ?? 'light') as Theme;
-const mode = (params.get('mode') ?? 'panel') as Mode;
-if (theme === 'dark') document.body.classList.add('dark');
+const settings = settingsFrom(params);
+const labels = { ...DEFAULT_LABELS, ...LABEL_SETS[settings.labels] };
+if (settings.theme === 'dark') document.body.classList.add('dark');
+
+/** Clicks the widget's button named `name` once it is there and enabled (states a reader reaches by clicking). */
+function clickWhenReady(name: string, after: () => boolean = () => true) {
+  const timer = setInterval(() => {
+    const button = [...document.querySelectorAll<HTMLButtonElement>('.da-root button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === name && !b.disabled);
+    if (button && after()) {
+      clearInterval(timer);
+      button.click();
+    }
+  }, 50);
+  setTimeout(() => clearInterval(timer), 15_000);
+}
+const answerHas = (words: number) => (document.querySelector('.da-message[data-role="assistant"]')?.textContent?.split(/\s+/).length ?? 0) > words;
 
 function Scenario() {
   const ref = createRef<AssistantHandle>();
@@ -22,6 +36,9 @@ function Scenario() {
     }
     const question = QUESTIONS[scenario];
     if (question) ref.current?.ask(question);
+    if (scenario === 'queued') ref.current?.ask('And how do I download the bundle?');
+    if (scenario === 'stopped') clickWhenReady(labels.stop, () => answerHas(12));
+    if (scenario === 'feedback') clickWhenReady(labels.notHelpful);
   }, []);
   return (
     <DocsAssistant
@@ -31,10 +48,11 @@ function Scenario() {
       docsBaseUrl={location.origin + '/'}
       persist={false}
       defaultOpen
-      theme={theme}
-      mode={mode}
+      theme={settings.theme}
+      mode={settings.mode}
+      labels={LABEL_SETS[settings.labels]}
       showLauncher={false}
-      starterQuestions={['How do I install it?', 'How do I change the theme?', 'What is static export?']}
+      starterQuestions={settings.starters}
       supportUrl="https://support.example.com/?thread={threadId}"
       fetch={async () => respond(scenario)}
     />
