@@ -105,7 +105,11 @@ test.describe('script tag', () => {
     await page.keyboard.type('How do I install it?');
     await page.keyboard.press('Enter');
     await waitForAnswer(page);
+    // Back from the question box: the answer's last control, its last follow-up question, then Retry.
+    const followUps = page.getByRole('group', { name: 'Ask next' }).getByRole('button');
     await page.keyboard.press('Shift+Tab');
+    await expect(followUps.last()).toBeFocused();
+    for (let n = await followUps.count(); n > 0; n--) await page.keyboard.press('Shift+Tab');
     await expect(page.getByRole('button', { name: 'Retry' }).last()).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(dialog(page)).toBeHidden();
