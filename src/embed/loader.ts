@@ -4,7 +4,7 @@ import type { ContextItem } from '../protocol/schemas.js';
 import { watchHostTheme, hostTheme } from '../ui/host-theme.js';
 import { attachPageContext } from '../ui/page-context.js';
 import { addShadowStyles } from '../ui/shadow-styles.js';
-import { listenForShortcut } from '../ui/shortcut.js';
+import { describeShortcut, listenForShortcut } from '../ui/shortcut.js';
 import launcherCss from '../ui/styles/launcher.css?inline';
 import type { ChatModule, ChatMount } from './chat.js';
 import { configFromDataset, validateConfig, type EmbedConfig } from './config.js';
@@ -231,6 +231,12 @@ function createApi(): DocsAssistantApi {
     launcher.setAttribute('aria-haspopup', 'dialog');
     launcher.setAttribute('aria-expanded', 'false');
     launcher.append(sparkle(), 'Ask AI');
+    // The shortcut shows on hover and focus (launcher.css); assistive tech gets it as aria-keyshortcuts.
+    const hint = describeShortcut(config.openShortcut ?? 'mod+i');
+    if (hint) {
+      launcher.dataset.kbd = hint.label;
+      launcher.setAttribute('aria-keyshortcuts', hint.aria);
+    }
     root.append(launcher);
     shadow.append(root);
     document.body.append(host);

@@ -9,7 +9,7 @@ import { loadMarkdown } from './answer-text.js';
 import { CloseIcon, NewIcon, SparkleIcon } from './icons.js';
 import { MessageList, type FeedbackReason } from './message-list.js';
 import type { PartComponents } from './parts.js';
-import { listenForShortcut, matchesShortcut, parseShortcut } from './shortcut.js';
+import { describeShortcut, listenForShortcut, matchesShortcut, parseShortcut } from './shortcut.js';
 import { warnIfUnstyled } from './styles-check.js';
 import { useHostTheme } from './use-host-theme.js';
 
@@ -206,6 +206,9 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
   openRef.current = open;
   useEffect(() => (shortcut ? listenForShortcut(document, shortcut, () => setOpen(!openRef.current)) : undefined), [shortcut, setOpen]);
   const parsedShortcut = useMemo(() => (shortcut ? parseShortcut(shortcut) : undefined), [shortcut]);
+  // Worked out after mount: the server doesn't know the platform, and ⌘ vs Ctrl must not mismatch on hydration.
+  const [hint, setHint] = useState<ReturnType<typeof describeShortcut>>();
+  useEffect(() => setHint(shortcut ? describeShortcut(shortcut) : undefined), [shortcut]);
   // Keys typed in the assistant are ours: the host's shortcuts (Ctrl+K opens its search) never see
   // them. Stopped at our root, after our own handlers ran; the shortcut still closes from inside.
   const keepKeys = (event: KeyboardEvent) => {
@@ -264,14 +267,15 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     <Dialog.Root open={open} onOpenChange={setOpen} modal={mode === 'modal'}>
       {showLauncher && (
         <div {...rootProps}>
-          <Dialog.Trigger className="da-launcher" data-state={open ? 'open' : 'closed'}>
+          <Dialog.Trigger className="da-launcher" data-state={open ? 'open' : 'closed'} aria-keyshortcuts={hint?.aria} data-kbd={hint?.label}>
             <SparkleIcon />
             {labels.launcher}
           </Dialog.Trigger>
         </div>
       )}
       <Dialog.Portal container={container ?? undefined}>
-        <div {...rootProps}>
+        {/* data-state: Radix keeps this wrapper mounted while its closing animation runs (widget.css). */}
+        <div {...rootProps} data-state={open ? 'open' : 'closed'}>
           {mode === 'modal' && <div className="da-overlay" aria-hidden="true" />}
           <Dialog.Content
             className="da-dialog"

@@ -18,6 +18,19 @@ export function parseShortcut(spec: string): Shortcut | undefined {
 
 export const isApple = (): boolean => typeof navigator !== 'undefined' && /Mac|iPhone|iPad|iPod/i.test(navigator.platform || navigator.userAgent);
 
+/**
+ * The shortcut as the launcher shows it (`⌘I` on Apple, `Ctrl+I` elsewhere) and as
+ * `aria-keyshortcuts` spells it (`Meta+I`, `Control+I`); undefined when it is off or unreadable.
+ */
+export function describeShortcut(spec: string, apple = isApple()): { label: string; aria: string } | undefined {
+  const s = parseShortcut(spec);
+  if (!s) return undefined;
+  // aria-keyshortcuts names, in its order; Apple shows them as ⌃⌥⇧⌘, other platforms as words.
+  const mods = [(s.ctrl || (s.mod && !apple)) && 'Control', s.alt && 'Alt', s.shift && 'Shift', (s.meta || (s.mod && apple)) && 'Meta'].filter((m) => m) as string[];
+  const aria = [...mods, s.key.toUpperCase()].join('+');
+  return { label: apple ? aria.replace('Control+', '⌃').replace('Alt+', '⌥').replace('Shift+', '⇧').replace('Meta+', '⌘') : aria.replace('Control', 'Ctrl'), aria };
+}
+
 export function matchesShortcut(event: KeyboardEvent, shortcut: Shortcut, apple = isApple()): boolean {
   const ctrl = shortcut.ctrl || (shortcut.mod && !apple);
   const meta = shortcut.meta || (shortcut.mod && apple);

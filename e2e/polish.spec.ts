@@ -1,0 +1,102 @@
+import { expect, test, type Page } from '@playwright/test';
+import { askQuestion, dialog, launcher } from './helpers.js';
+
+/**
+ * Visible buttons and links a finger has to hit. Links inside a sentence (citations `[n]`, prose
+ * links) are exempt, as WCAG 2.5.8 exempts inline targets: 44 px there would break the text.
+ */
+function targets(page: Page) {
+  return dialog(page)
+    .locator('button, a[href], summary')
+    .evaluateAll((els) =>
+      els
+        .filter((el) => !el.closest('.da-markdown :is(p, li, td)'))
+        .map((el) => {
+          const r = el.getBoundingClientRect();
+          const name = `${el.localName}.${el.className} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}"`;
+          return { name, width: Math.round(r.width), height: Math.round(r.height), shown: r.width > 0 && getComputedStyle(el).visibility !== 'hidden' };
+        })
+        .filter((t) => t.shown),
+    );
+}
+
+test('at phone width every button and link of an answered dialog is at least 44×44 px', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/docs/guides/theming');
+  await launcher(page).click();
+  await askQuestion(page, 'How do I change the accent colour of the widget?');
+  await dialog(page).getByText(/Also searched/).click(); // its links count too
+  const found = await targets(page);
+  // The answer has a header, code with its copy button, sources, feedback and the composer.
+  for (const name of ['Close', 'Copy code', 'Helpful', 'Not helpful', 'Send']) expect(found.map((t) => t.name).join('\n')).toContain(name);
+  expect(found.filter((t) => t.width < 44 || t.height < 44)).toEqual([]);
+  await page.screenshot({ path: 'test-results/polish-phone.png' });
+});
+
+test('the same dialog at desktop width keeps its compact controls', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/docs/guides/theming');
+  await launcher(page).click();
+  await askQuestion(page, 'How do I change the accent colour of the widget?');
+  const close = await dialog(page).getByRole('button', { name: 'Close' }).boundingBox();
+  expect(close!.height).toBeLessThan(44);
+  await page.screenshot({ path: 'test-results/polish-desktop.png' });
+});
+
+/** The launcher's hint: its ::after content, or 'none' while not shown. */
+const hintShown = (page: Page) => launcher(page).evaluate((el) => getComputedStyle(el, '::after').content);
+
+for (const [kind, path] of [['script tag', '/docs/guides/theming'], ['React component', '/react/guides/theming']] as const) {
+  test(`the ${kind} launcher shows its shortcut on hover and keyboard focus, and names it to assistive tech`, async ({ page }) => {
+    await page.goto(path);
+    // Chromium on Linux: Ctrl, not ⌘.
+    await expect(launcher(page)).toHaveAttribute('aria-keyshortcuts', 'Control+I');
+    expect(await hintShown(page)).toBe('none');
+    await launcher(page).hover();
+    await expect.poll(() => hintShown(page)).toBe('"Ctrl+I" / ""');
+    await expect(launcher(page)).toHaveAttribute('data-kbd', 'Ctrl+I');
+    await page.screenshot({ path: `test-results/polish-launcher-${kind.replace(' ', '-')}.png`, clip: { x: 1000, y: 600, width: 280, height: 120 } });
+    await page.mouse.move(0, 0);
+    await expect.poll(() => hintShown(page)).toBe('none');
+    // Focus after a key press is keyboard focus (:focus-visible), as when the reader tabs there.
+    await page.keyboard.press('Shift');
+    await launcher(page).focus();
+    await expect.poll(() => hintShown(page)).toBe('"Ctrl+I" / ""');
+    // The hint is not part of the button's name.
+    await expect(page.getByRole('button', { name: 'Ask AI', exact: true })).toHaveCount(1);
+  });
+}
+
+test('with the shortcut turned off the script tag launcher shows no hint', async ({ page }) => {
+  // An unreadable data-open-shortcut is no shortcut at all: nothing to show, nothing to announce.
+  await page.route('**/docs/guides/theming', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: (await response.text()).replace('<script src=', '<script data-open-shortcut="+" src=') });
+  });
+  await page.goto('/docs/guides/theming');
+  await launcher(page).hover();
+  await expect(launcher(page)).toBeVisible();
+  expect(await hintShown(page)).toBe('none');
+  await expect(launcher(page)).not.toHaveAttribute('data-kbd');
+  await expect(launcher(page)).not.toHaveAttribute('aria-keyshortcuts');
+});
+
+test('the dialog fades in and out, and not at all under prefers-reduced-motion', async ({ browser }) => {
+  for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+    const page = await browser.newPage({ reducedMotion, baseURL: test.info().project.use.baseURL });
+    await page.goto('/docs/guides/theming');
+    await launcher(page).click();
+    await expect(dialog(page)).toBeVisible();
+    const motion = await page.locator('.da-dialog').evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { animation: s.animationName, duration: s.animationDuration, transition: s.transitionDuration };
+    });
+    if (reducedMotion === 'reduce') expect(motion).toEqual({ animation: 'none', duration: '0s', transition: '0s' });
+    else expect(motion).toEqual({ animation: 'da-dialog-in', duration: '0.16s', transition: '0s' });
+    // Closing still removes the dialog and gives focus back to the launcher.
+    await page.keyboard.press('Escape');
+    await expect(dialog(page)).toHaveCount(0);
+    await expect(launcher(page)).toBeFocused();
+    await page.close();
+  }
+});
