@@ -252,8 +252,8 @@ test.describe('script tag', () => {
     await page.setViewportSize({ width: 375, height: 700 });
     await page.goto(PAGE);
     await launcher(page).click();
-    const box = await page.locator('.da-dialog').boundingBox();
-    expect(box).toEqual({ x: 0, y: 0, width: 375, height: 700 });
+    // Once its opening animation has settled.
+    await expect.poll(() => page.locator('.da-dialog').boundingBox()).toEqual({ x: 0, y: 0, width: 375, height: 700 });
     expect(await input(page).evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
     await askQuestion(page, 'How do I install it?');
     // The reader did not scroll: the finished answer is followed to its end.
