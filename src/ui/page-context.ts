@@ -250,8 +250,7 @@ export function attachPageContext(options: PageContextOptions): () => void {
   // code block (frameworks make scrollable blocks focusable) shows it, Tab moves into it, and Tab
   // or Shift+Tab from it continues from the block, as if it sat inside the block.
   let focusedInBlock: HTMLElement | undefined;
-  listen('focusin', (event) => {
-    const target = event.target;
+  const onFocus = (target: EventTarget | null) => {
     if (!(target instanceof HTMLElement) || isOwn(target)) return;
     const over = target.closest(selector);
     if (!over) return hideCode();
@@ -260,7 +259,10 @@ export function attachPageContext(options: PageContextOptions): () => void {
     block = over;
     codeAction = codeButton();
     placeCode();
-  });
+  };
+  listen('focusin', (event) => onFocus(event.target));
+  // A block focused before this script ran (it starts when the browser is idle) gets its button too.
+  onFocus(doc.activeElement);
   listen(
     'keydown',
     (event) => {
