@@ -12,21 +12,32 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
+/** A URL path decoded, or undefined when it can't be (a malformed %-escape) or carries a NUL. */
+export function decodePath(path: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  return decoded.includes('\0') ? undefined : decoded;
+}
+
+/** `relative` resolved under `root`, or undefined when it lands outside (`..`, absolute paths). */
+export function resolveInside(root: string, relative: string): string | undefined {
+  const base = resolve(root);
+  const file = resolve(join(base, relative));
+  return file === base || file.startsWith(base + sep) ? file : undefined;
+}
+
 /**
  * Reads `relative` under `root`, or undefined. Paths are decoded and resolved first, and anything
  * that lands outside `root` (`..`, encoded slashes, absolute paths) is simply not found.
  */
 export async function readStatic(root: string, relative: string): Promise<Response | undefined> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(relative);
-  } catch {
-    return undefined;
-  }
-  if (decoded.includes('\0')) return undefined;
-  const base = resolve(root);
-  const file = resolve(join(base, decoded));
-  if (file !== base && !file.startsWith(base + sep)) return undefined;
+  const decoded = decodePath(relative);
+  const file = decoded === undefined ? undefined : resolveInside(root, decoded);
+  if (!file) return undefined;
   try {
     const body = await readFile(file);
     return new Response(body, {

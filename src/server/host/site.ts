@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { Hono, type Context } from 'hono';
 import { createApp } from '../app.js';
 import { escapeHtml } from '../render.js';
+import { decodePath, resolveInside } from '../static.js';
 import type { ActiveVersion } from './bundle.js';
 import type { AssistantPlan } from './values.js';
 
@@ -169,18 +170,9 @@ export function createHostApp(options: HostAppOptions) {
 
   /** A file under `root` for a URL path, trying `x`, `x.html` and `x/index.html`; folders without the slash redirect. */
   async function locate(root: string, urlPath: string): Promise<{ file: string } | { redirect: string } | undefined> {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(urlPath);
-    } catch {
-      return undefined;
-    }
-    if (decoded.includes('\0')) return undefined;
-    const base = resolve(root);
-    const inside = (relative: string) => {
-      const file = resolve(join(base, relative));
-      return file === base || file.startsWith(base + sep) ? file : undefined;
-    };
+    const decoded = decodePath(urlPath);
+    if (decoded === undefined) return undefined;
+    const inside = (relative: string) => resolveInside(root, relative);
     const isFile = async (file: string | undefined) => (file ? (await stat(file).catch(() => undefined))?.isFile() === true : false);
     const relative = decoded.replace(/^\/+/, '');
     const candidates = decoded.endsWith('/') ? [`${relative}index.html`] : [relative, `${relative}.html`];
