@@ -37,17 +37,28 @@ interface Reply {
 const root = join(import.meta.dirname, '..');
 const KEY = 'svc_dsc_eval';
 
-async function ask(app: ReturnType<typeof createApp>, domain: string, messages: { role: 'user' | 'assistant'; content: string }[], extra: Record<string, unknown>): Promise<Reply & { threadId: string | null }> {
+async function ask(
+  app: ReturnType<typeof createApp>,
+  domain: string,
+  messages: { role: 'user' | 'assistant'; content: string }[],
+  extra: Record<string, unknown>,
+): Promise<Reply & { threadId: string | null }> {
   const response = await app.request(`http://eval/discovery/v1/assistant/${domain}/message`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${KEY}` },
     body: JSON.stringify({
       fp: 'anonymous',
-      messages: messages.map((m, i) => ({ id: `m${i}`, role: m.role, content: m.content, parts: [{ type: 'text', text: m.content }] })),
+      messages: messages.map((m, i) => ({
+        id: `m${i}`,
+        role: m.role,
+        content: m.content,
+        parts: [{ type: 'text', text: m.content }],
+      })),
       ...extra,
     }),
   });
-  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+  if (!response.ok || !response.body)
+    throw new Error(`HTTP ${response.status}: ${await response.text()}`);
   const reply: Reply = { text: '', sources: [], searched: [] };
   const pathOf = (url: string) => new URL(url).pathname.replace(/^\/docs/, '') || '/';
   await processDataStream({
@@ -55,7 +66,9 @@ async function ask(app: ReturnType<typeof createApp>, domain: string, messages: 
     onTextPart: (text) => void (reply.text += text),
     onSourcePart: (source) => void reply.sources.push(pathOf(source.url)),
     onToolResultPart: ({ result }) => {
-      if (Array.isArray(result)) for (const hit of result as { url?: string }[]) if (hit.url) reply.searched.push(pathOf(hit.url));
+      if (Array.isArray(result))
+        for (const hit of result as { url?: string }[])
+          if (hit.url) reply.searched.push(pathOf(hit.url));
     },
     onErrorPart: (error) => {
       throw new Error(`stream error: ${error}`);
@@ -64,28 +77,52 @@ async function ask(app: ReturnType<typeof createApp>, domain: string, messages: 
   return { ...reply, threadId: response.headers.get('x-thread-id') };
 }
 
-async function score(name: string, app: ReturnType<typeof createApp>, domain: string, cases: EvalCase[], verbose: boolean) {
-  let inScope = 0, hits = 0, cited = 0, termTotal = 0, termFound = 0, outOfScope = 0, refused = 0, falseRefusals = 0;
+async function score(
+  name: string,
+  app: ReturnType<typeof createApp>,
+  domain: string,
+  cases: EvalCase[],
+  verbose: boolean,
+) {
+  let inScope = 0,
+    hits = 0,
+    cited = 0,
+    termTotal = 0,
+    termFound = 0,
+    outOfScope = 0,
+    refused = 0,
+    falseRefusals = 0;
   const misses: string[] = [];
   for (const c of cases) {
-    const extra = { ...(c.currentPath ? { currentPath: c.currentPath } : {}), ...(c.filter ? { filter: c.filter } : {}) };
+    const extra = {
+      ...(c.currentPath ? { currentPath: c.currentPath } : {}),
+      ...(c.filter ? { filter: c.filter } : {}),
+    };
     const messages: { role: 'user' | 'assistant'; content: string }[] = [];
     let threadId: string | null = null;
     for (const earlier of c.thread ?? []) {
       messages.push({ role: 'user', content: earlier });
-      const reply = await ask(app, domain, messages, { ...extra, ...(threadId ? { threadId } : {}) });
+      const reply = await ask(app, domain, messages, {
+        ...extra,
+        ...(threadId ? { threadId } : {}),
+      });
       threadId = reply.threadId;
       messages.push({ role: 'assistant', content: reply.text });
     }
     messages.push({ role: 'user', content: c.q });
     const reply = await ask(app, domain, messages, { ...extra, ...(threadId ? { threadId } : {}) });
     // A model words it its own way; the no-model default says REFUSAL_SENTENCE.
-    const refusedHere = reply.text.includes(REFUSAL_SENTENCE) || /docs (don't|do not|doesn't) cover/i.test(reply.text);
+    const refusedHere =
+      reply.text.includes(REFUSAL_SENTENCE) ||
+      /docs (don't|do not|doesn't) cover/i.test(reply.text);
     const label = `${c.thread ? `[after “${c.thread.at(-1)}”] ` : ''}${c.q}`;
     if (c.expect.length === 0) {
       outOfScope++;
       if (refusedHere && reply.sources.length === 0) refused++;
-      else misses.push(`  answered out-of-scope: ${label} → cited ${reply.sources.join(', ') || 'nothing'}`);
+      else
+        misses.push(
+          `  answered out-of-scope: ${label} → cited ${reply.sources.join(', ') || 'nothing'}`,
+        );
       continue;
     }
     inScope++;
@@ -94,7 +131,10 @@ async function score(name: string, app: ReturnType<typeof createApp>, domain: st
     const hit = top5.some((path) => c.expect.includes(path));
     if (hit) hits++;
     if (reply.sources[0] && c.expect.includes(reply.sources[0])) cited++;
-    else misses.push(`  cite@1 miss${hit ? '' : ' (and hit@5)'}: ${label} → ${reply.sources[0] ?? (refusedHere ? 'refused' : 'nothing')} (want ${c.expect.join(' | ')})`);
+    else
+      misses.push(
+        `  cite@1 miss${hit ? '' : ' (and hit@5)'}: ${label} → ${reply.sources[0] ?? (refusedHere ? 'refused' : 'nothing')} (want ${c.expect.join(' | ')})`,
+      );
     for (const term of c.terms ?? []) {
       termTotal++;
       if (reply.text.toLowerCase().includes(term.toLowerCase())) termFound++;
@@ -121,10 +161,16 @@ export async function main() {
   });
   const corpora = [
     { name: 'sample docs', domain: 'demo', dir: join(root, 'demo/docs'), cases: 'sample.json' },
-    { name: 'fastify docs (3rd p.)', domain: 'fastify', dir: join(root, 'test/fixtures/corpus/fastify'), cases: 'fastify.json' },
+    {
+      name: 'fastify docs (3rd p.)',
+      domain: 'fastify',
+      dir: join(root, 'test/fixtures/corpus/fastify'),
+      cases: 'fastify.json',
+    },
   ];
   const sites: AppOptions['sites'] = [];
-  for (const corpus of corpora) sites.push({ domain: corpus.domain, org: 'eval', docs: await loadDocsSite(corpus.dir) });
+  for (const corpus of corpora)
+    sites.push({ domain: corpus.domain, org: 'eval', docs: await loadDocsSite(corpus.dir) });
   const key = process.env.DOCS_ASSISTANT_LLM_API_KEY;
   const llm: LlmConfig | undefined = values['llm-model']
     ? {
@@ -134,11 +180,17 @@ export async function main() {
         ...(key ? { apiKey: key } : {}),
       }
     : undefined;
-  const app = createApp({ orgs: [{ id: 'eval', plan: 'enterprise', keys: [KEY] }], sites, ...(llm ? { llm } : {}) });
+  const app = createApp({
+    orgs: [{ id: 'eval', plan: 'enterprise', keys: [KEY] }],
+    sites,
+    ...(llm ? { llm } : {}),
+  });
   console.log(`answers by: ${llm ? describeLlm(llm) : 'the no-model default (extractive)'}`);
   console.log(`${'corpus'.padEnd(22)} cases`);
   for (const corpus of corpora) {
-    const cases = JSON.parse(readFileSync(join(root, 'bench/eval', corpus.cases), 'utf8')) as EvalCase[];
+    const cases = JSON.parse(
+      readFileSync(join(root, 'bench/eval', corpus.cases), 'utf8'),
+    ) as EvalCase[];
     await score(corpus.name, app, corpus.domain, cases, values.verbose ?? false);
   }
 }

@@ -24,16 +24,27 @@ export async function main(): Promise<void> {
   ];
   console.log('case                       status   ms      rss after (MiB)');
   for (const [name, text] of cases) {
-    const body = JSON.stringify({ fp: 'bench', messages: [{ id: 'u1', role: 'user', content: text, parts: [{ type: 'text', text }] }] });
-    const start = performance.now();
-    const response = await app.request(`http://bench/discovery/v1/assistant/${DEMO.domain}/message`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${DEMO.assistantKey}`, 'Content-Type': 'application/json' },
-      body,
+    const body = JSON.stringify({
+      fp: 'bench',
+      messages: [{ id: 'u1', role: 'user', content: text, parts: [{ type: 'text', text }] }],
     });
+    const start = performance.now();
+    const response = await app.request(
+      `http://bench/discovery/v1/assistant/${DEMO.domain}/message`,
+      {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${DEMO.assistantKey}`,
+          'Content-Type': 'application/json',
+        },
+        body,
+      },
+    );
     await response.text();
     const ms = performance.now() - start;
     const rss = process.memoryUsage().rss / 2 ** 20;
-    console.log(`${name.padEnd(26)} ${String(response.status).padEnd(8)} ${ms.toFixed(0).padStart(6)}  ${rss.toFixed(0).padStart(6)}`);
+    console.log(
+      `${name.padEnd(26)} ${String(response.status).padEnd(8)} ${ms.toFixed(0).padStart(6)}  ${rss.toFixed(0).padStart(6)}`,
+    );
   }
 }

@@ -18,9 +18,18 @@ const cache = join(root, 'node_modules', '.cache', 'docs-assistant-bench');
 mkdirSync(cache, { recursive: true });
 for (const name of names) {
   const outfile = join(cache, `${name}.mjs`);
-  await build({ entryPoints: [join(root, 'bench', `${name}.ts`)], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, jsx: 'automatic', logLevel: 'warning',
+  await build({
+    entryPoints: [join(root, 'bench', `${name}.ts`)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile,
+    jsx: 'automatic',
+    logLevel: 'warning',
     // The compiled copy lives in a cache folder; keep import.meta.dirname meaning bench/.
-    define: { 'import.meta.dirname': JSON.stringify(join(root, 'bench')) } });
+    define: { 'import.meta.dirname': JSON.stringify(join(root, 'bench')) },
+  });
   const bench = await import(pathToFileURL(outfile).href);
   await bench.main();
 }

@@ -11,7 +11,18 @@ import { listen } from '../src/server/serve.js';
 
 const PAGES = 1000;
 const KEYS = { assistant: 'svc_dsc_bench', admin: 'svc_bench_admin' };
-const TOPICS = ['install', 'configure', 'theme', 'deploy', 'export', 'authenticate', 'search', 'stream', 'cache', 'migrate'];
+const TOPICS = [
+  'install',
+  'configure',
+  'theme',
+  'deploy',
+  'export',
+  'authenticate',
+  'search',
+  'stream',
+  'cache',
+  'migrate',
+];
 
 /** A generated docs site: 1,000 pages in 10 folders, each with sections, lists and code. */
 async function generateSite(dir: string): Promise<void> {
@@ -24,7 +35,9 @@ async function generateSite(dir: string): Promise<void> {
       `---\ntitle: How to ${topic} part ${i}\n---\n\n# How to ${topic} part ${i}\n\nThis page explains how to ${topic} the widget in scenario ${i}. ` +
         `It covers the options, the defaults and the pitfalls readers meet most often.\n\n## Options for ${topic} ${i}\n\n` +
         `- \`${topic}Mode\` chooses the strategy for case ${i}.\n- \`${topic}Timeout\` bounds how long it may take.\n\n` +
-        '```ts\n' + `configure({ ${topic}Mode: 'fast', id: ${i} });\n` + '```\n\n' +
+        '```ts\n' +
+        `configure({ ${topic}Mode: 'fast', id: ${i} });\n` +
+        '```\n\n' +
         `## Troubleshooting ${topic} ${i}\n\nIf ${topic} fails with error E${i}, check the key and retry. See [the overview](/${topic}s/page-${(i + 10) % PAGES}).\n`,
     );
   }
@@ -34,7 +47,9 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-type FromServer = { type: 'ready'; url: string; loadMs: number } | { type: 'exported'; status: string; pageCount: number; ms: number; peakRssMiB: number };
+type FromServer =
+  | { type: 'ready'; url: string; loadMs: number }
+  | { type: 'exported'; status: string; pageCount: number; ms: number; peakRssMiB: number };
 
 /** The server side runs in its own process, so the load generator does not share its thread. */
 async function serverRole(): Promise<void> {
@@ -56,13 +71,25 @@ async function serverRole(): Promise<void> {
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
     const start = performance.now();
     const admin = { Authorization: `Bearer ${KEYS.admin}` };
-    const started = await app.request('http://bench/v1/static-export/jobs', { method: 'POST', headers: { ...admin, 'Content-Type': 'application/json' }, body: JSON.stringify({ domain: 'bench' }) });
+    const started = await app.request('http://bench/v1/static-export/jobs', {
+      method: 'POST',
+      headers: { ...admin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ domain: 'bench' }),
+    });
     const { jobId } = (await started.json()) as { jobId: string };
     await app.exports.idle();
     const ms = performance.now() - start;
     clearInterval(sampler);
-    const job = (await (await app.request(`http://bench/v1/static-export/jobs/${jobId}`, { headers: admin })).json()) as { status: string; pageCount: number };
-    send({ type: 'exported', status: job.status, pageCount: job.pageCount, ms, peakRssMiB: (peak - rssBefore) / 2 ** 20 });
+    const job = (await (
+      await app.request(`http://bench/v1/static-export/jobs/${jobId}`, { headers: admin })
+    ).json()) as { status: string; pageCount: number };
+    send({
+      type: 'exported',
+      status: job.status,
+      pageCount: job.pageCount,
+      ms,
+      peakRssMiB: (peak - rssBefore) / 2 ** 20,
+    });
     await server.close();
     process.exit(0);
   });
@@ -78,9 +105,23 @@ async function cliScript(): Promise<string> {
   const dir = join(ROOT, 'node_modules', '.cache', 'docs-assistant-bench');
   const entry = join(dir, 'cli-entry.ts');
   await mkdir(dir, { recursive: true });
-  await writeFile(entry, `import { processIo, runCli } from ${JSON.stringify(join(ROOT, 'src/cli/index.ts'))};\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());\n`);
+  await writeFile(
+    entry,
+    `import { processIo, runCli } from ${JSON.stringify(join(ROOT, 'src/cli/index.ts'))};\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());\n`,
+  );
   const outfile = join(dir, 'cli.mjs');
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'silent', define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(ROOT, 'src/server/config.ts')).href) } });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile,
+    logLevel: 'silent',
+    define: {
+      'import.meta.url': JSON.stringify(pathToFileURL(join(ROOT, 'src/server/config.ts')).href),
+    },
+  });
   return outfile;
 }
 
@@ -110,10 +151,27 @@ interface Served {
 
 async function startCli(cli: string, docsDir: string, workers: number): Promise<Served> {
   const data = await mkdtemp(join(tmpdir(), 'da-bench-data-'));
-  const child = spawn(process.execPath, [cli, 'serve', '--docs', docsDir, '--domain', 'bench', '--port', '0', '--data', data, '--workers', String(workers)], {
-    env: { ...process.env, DOCS_ASSISTANT_SERVER_KEYS: `${KEYS.assistant},${KEYS.admin}` },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      cli,
+      'serve',
+      '--docs',
+      docsDir,
+      '--domain',
+      'bench',
+      '--port',
+      '0',
+      '--data',
+      data,
+      '--workers',
+      String(workers),
+    ],
+    {
+      env: { ...process.env, DOCS_ASSISTANT_SERVER_KEYS: `${KEYS.assistant},${KEYS.admin}` },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((done, fail) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
@@ -135,7 +193,12 @@ async function askOnce(url: string): Promise<{ start: number; ttfb: number }> {
   const response = await fetch(`${url}/discovery/v1/assistant/bench/message`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${KEYS.assistant}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ fp: 'anonymous', messages: [{ id: `m${i}`, role: 'user', content: question, parts: [{ type: 'text', text: question }] }] }),
+    body: JSON.stringify({
+      fp: 'anonymous',
+      messages: [
+        { id: `m${i}`, role: 'user', content: question, parts: [{ type: 'text', text: question }] },
+      ],
+    }),
   });
   if (response.status !== 200) throw new Error(`status ${response.status}`);
   const reader = response.body!.getReader();
@@ -154,7 +217,10 @@ async function closedLoop(url: string, clients: number, perClient: number) {
       for (let i = 0; i < perClient; i++) ttfb.push((await askOnce(url)).ttfb);
     }),
   );
-  return { perSecond: ttfb.length / ((performance.now() - start) / 1000), ttfb: ttfb.sort((a, b) => a - b) };
+  return {
+    perSecond: ttfb.length / ((performance.now() - start) / 1000),
+    ttfb: ttfb.sort((a, b) => a - b),
+  };
 }
 
 /** Open loop: questions arrive at `rate` per second (Poisson arrivals) whatever the server's pace, for `seconds`. */
@@ -169,7 +235,11 @@ async function openLoop(url: string, rate: number, seconds: number) {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     // Measured from the planned arrival, so a late client (a busy load generator) counts as waiting.
     const planned = next;
-    pending.push(askOnce(url).then(({ start: sent, ttfb: first }) => void ttfb.push(first + Math.max(0, sent - planned))));
+    pending.push(
+      askOnce(url).then(
+        ({ start: sent, ttfb: first }) => void ttfb.push(first + Math.max(0, sent - planned)),
+      ),
+    );
   }
   await Promise.all(pending);
   return ttfb.sort((a, b) => a - b);
@@ -181,8 +251,12 @@ export async function main(): Promise<void> {
   await generateSite(docsDir);
   const cli = await cliScript();
   const ms = (n: number) => `${n.toFixed(1)} ms`;
-  console.log(`\nReference server per core (docs-assistant serve --workers N over a ${PAGES}-page generated site; the load generator shares the machine)\n`);
-  console.log(`${'workers'.padStart(8)}${'answers/s'.padStart(11)}${'server CPU s'.padStart(14)}${'answers/CPU-s'.padStart(15)}${'open loop at'.padStart(14)}${'TTFB p50'.padStart(11)}${'TTFB p99'.padStart(11)}${'50 clients p50/p99 (queueing)'.padStart(32)}`);
+  console.log(
+    `\nReference server per core (docs-assistant serve --workers N over a ${PAGES}-page generated site; the load generator shares the machine)\n`,
+  );
+  console.log(
+    `${'workers'.padStart(8)}${'answers/s'.padStart(11)}${'server CPU s'.padStart(14)}${'answers/CPU-s'.padStart(15)}${'open loop at'.padStart(14)}${'TTFB p50'.padStart(11)}${'TTFB p99'.padStart(11)}${'50 clients p50/p99 (queueing)'.padStart(32)}`,
+  );
   try {
     for (const workers of [1, 2]) {
       const served = await startCli(cli, docsDir, workers);
@@ -202,9 +276,15 @@ export async function main(): Promise<void> {
         await new Promise((done) => served.child.once('exit', done));
       }
     }
-    console.log('(answers/s: 8 clients in a closed loop, 800 answers; answers/CPU-s: those answers per CPU second of all server processes, i.e. per core;');
-    console.log(' open loop: Poisson arrivals at 80% of that capacity for 8 s, TTFB from each planned arrival, target p99 ≤ 100 ms;');
-    console.log(' 50 clients: each waits for its answer before asking again, so the figure is mostly time spent queueing)');
+    console.log(
+      '(answers/s: 8 clients in a closed loop, 800 answers; answers/CPU-s: those answers per CPU second of all server processes, i.e. per core;',
+    );
+    console.log(
+      ' open loop: Poisson arrivals at 80% of that capacity for 8 s, TTFB from each planned arrival, target p99 ≤ 100 ms;',
+    );
+    console.log(
+      ' 50 clients: each waits for its answer before asking again, so the figure is mostly time spent queueing)',
+    );
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -216,7 +296,14 @@ async function exportBench(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'da-bench-server-'));
   const docsDir = join(root, 'docs');
   await generateSite(docsDir);
-  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, DA_BENCH_ROLE: 'server', DA_BENCH_DOCS: docsDir, DA_BENCH_DATA: join(root, 'data') } });
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    env: {
+      ...process.env,
+      DA_BENCH_ROLE: 'server',
+      DA_BENCH_DOCS: docsDir,
+      DA_BENCH_DATA: join(root, 'data'),
+    },
+  });
   const next = <T extends FromServer['type']>(type: T) =>
     new Promise<Extract<FromServer, { type: T }>>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -232,7 +319,9 @@ async function exportBench(): Promise<void> {
   try {
     child.send({ type: 'export' });
     const exported = await next('exported');
-    console.log(`\nStatic export of ${exported.pageCount} pages (load and index ${loadMs.toFixed(0)} ms once): ${exported.status} in ${(exported.ms / 1000).toFixed(2)} s = ${(exported.pageCount / (exported.ms / 1000)).toFixed(0)} pages/s; peak RSS +${exported.peakRssMiB.toFixed(0)} MiB`);
+    console.log(
+      `\nStatic export of ${exported.pageCount} pages (load and index ${loadMs.toFixed(0)} ms once): ${exported.status} in ${(exported.ms / 1000).toFixed(2)} s = ${(exported.pageCount / (exported.ms / 1000)).toFixed(0)} pages/s; peak RSS +${exported.peakRssMiB.toFixed(0)} MiB`,
+    );
     console.log('(target: export ≥ 100 pages/s)');
   } finally {
     child.kill();

@@ -19,22 +19,45 @@ export interface SizeFigure {
 }
 
 const gzip = (data: Uint8Array | string) => gzipSync(data, { level: 9 }).length;
-const brotli = (data: Uint8Array | string) => brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const brotli = (data: Uint8Array | string) =>
+  brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 
-function figure(name: string, data: Uint8Array | string, budget: number, note?: string): SizeFigure {
-  return { name, gzip: gzip(data), brotli: brotli(data), minified: typeof data === 'string' ? Buffer.byteLength(data) : data.length, budget, ...(note ? { note } : {}) };
+function figure(
+  name: string,
+  data: Uint8Array | string,
+  budget: number,
+  note?: string,
+): SizeFigure {
+  return {
+    name,
+    gzip: gzip(data),
+    brotli: brotli(data),
+    minified: typeof data === 'string' ? Buffer.byteLength(data) : data.length,
+    budget,
+    ...(note ? { note } : {}),
+  };
 }
 
 /** Builds the script tag's two files exactly as `npm run build` does, into a temporary folder. */
 async function buildEmbed(outDir: string): Promise<{ loader: Buffer; chat: Buffer }> {
   for (const mode of ['embed-loader', 'embed-chat']) {
-    await viteBuild({ configFile: join(ROOT, 'vite.config.ts'), mode, logLevel: 'silent', build: { outDir, emptyOutDir: mode === 'embed-loader', sourcemap: false } });
+    await viteBuild({
+      configFile: join(ROOT, 'vite.config.ts'),
+      mode,
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: mode === 'embed-loader', sourcemap: false },
+    });
   }
-  return { loader: await readFile(join(outDir, 'docs-assistant.js')), chat: await readFile(join(outDir, 'docs-assistant.chat.js')) };
+  return {
+    loader: await readFile(join(outDir, 'docs-assistant.js')),
+    chat: await readFile(join(outDir, 'docs-assistant.chat.js')),
+  };
 }
 
 /** What a React app ships for the minimal usage, React external (esbuild, minified, split). */
-async function buildReactImport(dir: string): Promise<{ initial: Buffer; total: number; totalGzip: number }> {
+async function buildReactImport(
+  dir: string,
+): Promise<{ initial: Buffer; total: number; totalGzip: number }> {
   const entry = join(dir, 'app.tsx');
   await writeFile(
     entry,
@@ -63,13 +86,20 @@ async function buildReactImport(dir: string): Promise<{ initial: Buffer; total: 
   const visit = (path: string) => {
     if (initial.has(path)) return;
     initial.add(path);
-    for (const imported of outputs[path]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    for (const imported of outputs[path]?.imports ?? [])
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
   };
   const entryOut = Object.entries(outputs).find(([, output]) => output.entryPoint)![0];
   visit(entryOut);
   const abs = (path: string) => resolve(ROOT, path);
-  const initialBytes = Buffer.concat([...initial].map((path) => Buffer.from(files.get(abs(path))!)));
-  const all = Buffer.concat([...files.entries()].filter(([path]) => path.endsWith('.js')).map(([, data]) => Buffer.from(data)));
+  const initialBytes = Buffer.concat(
+    [...initial].map((path) => Buffer.from(files.get(abs(path))!)),
+  );
+  const all = Buffer.concat(
+    [...files.entries()]
+      .filter(([path]) => path.endsWith('.js'))
+      .map(([, data]) => Buffer.from(data)),
+  );
   return { initial: initialBytes, total: all.length, totalGzip: gzip(all) };
 }
 
@@ -78,11 +108,27 @@ export async function measureSizes(): Promise<SizeFigure[]> {
   try {
     const embed = await buildEmbed(join(dir, 'embed'));
     const react = await buildReactImport(dir);
-    const css = (await Promise.all(['launcher', 'widget'].map((f) => readFile(join(ROOT, 'src/ui/styles', `${f}.css`), 'utf8')))).join('\n');
+    const css = (
+      await Promise.all(
+        ['launcher', 'widget'].map((f) =>
+          readFile(join(ROOT, 'src/ui/styles', `${f}.css`), 'utf8'),
+        ),
+      )
+    ).join('\n');
     return [
       figure('script tag: docs-assistant.js (every page)', embed.loader, 8 * KiB),
-      figure('script tag: everything on first open (loader + chat)', Buffer.concat([embed.loader, embed.chat]), 120 * KiB, 'React is Preact compat here; CSS included'),
-      figure('React import: minimal usage, React external', react.initial, 60 * KiB, `+ lazy Markdown chunk on first open: ${(react.totalGzip / KiB).toFixed(1)} KiB gzip in all`),
+      figure(
+        'script tag: everything on first open (loader + chat)',
+        Buffer.concat([embed.loader, embed.chat]),
+        120 * KiB,
+        'React is Preact compat here; CSS included',
+      ),
+      figure(
+        'React import: minimal usage, React external',
+        react.initial,
+        60 * KiB,
+        `+ lazy Markdown chunk on first open: ${(react.totalGzip / KiB).toFixed(1)} KiB gzip in all`,
+      ),
       figure('styles.css', css, 8 * KiB),
     ];
   } finally {
@@ -94,8 +140,12 @@ export async function main(): Promise<void> {
   const figures = await measureSizes();
   const kib = (n: number) => `${(n / KiB).toFixed(1)} KiB`;
   console.log('Sizes (gzip -9 against budget; brotli q11 and minified for reference)\n');
-  console.log(`${'what'.padEnd(56)}${'gzip'.padStart(11)}${'budget'.padStart(11)}${'brotli'.padStart(11)}${'minified'.padStart(12)}  ok`);
+  console.log(
+    `${'what'.padEnd(56)}${'gzip'.padStart(11)}${'budget'.padStart(11)}${'brotli'.padStart(11)}${'minified'.padStart(12)}  ok`,
+  );
   for (const f of figures) {
-    console.log(`${f.name.padEnd(56)}${kib(f.gzip).padStart(11)}${kib(f.budget).padStart(11)}${kib(f.brotli).padStart(11)}${kib(f.minified).padStart(12)}  ${f.gzip <= f.budget ? 'yes' : 'NO'}${f.note ? `   (${f.note})` : ''}`);
+    console.log(
+      `${f.name.padEnd(56)}${kib(f.gzip).padStart(11)}${kib(f.budget).padStart(11)}${kib(f.brotli).padStart(11)}${kib(f.minified).padStart(12)}  ${f.gzip <= f.budget ? 'yes' : 'NO'}${f.note ? `   (${f.note})` : ''}`,
+    );
   }
 }

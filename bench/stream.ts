@@ -19,8 +19,12 @@ export function makeAnswer(chars: number): string {
     const section =
       `## Section ${i}\n\nThe assistant streams this part of the answer with **bold** words, \`inline code\` and a [link](/docs/guides/section-${i}).\n\n` +
       `- First point of section ${i}, long enough to wrap on a narrow panel.\n- Second point with *emphasis*.\n- Third point.\n\n` +
-      (i % 3 === 0 ? `| Option | Default | Meaning |\n|---|---|---|\n| alpha${i} | ${i} | The first knob. |\n| beta${i} | true | The second knob. |\n\n` : '') +
-      (i % 2 === 0 ? `\`\`\`ts\nexport function section${i}(input: string): string {\n  return input.trim().toUpperCase() + ${i};\n}\n\`\`\`\n\n` : '') +
+      (i % 3 === 0
+        ? `| Option | Default | Meaning |\n|---|---|---|\n| alpha${i} | ${i} | The first knob. |\n| beta${i} | true | The second knob. |\n\n`
+        : '') +
+      (i % 2 === 0
+        ? `\`\`\`ts\nexport function section${i}(input: string): string {\n  return input.trim().toUpperCase() + ${i};\n}\n\`\`\`\n\n`
+        : '') +
       `A closing paragraph for section ${i} explains how the pieces fit together and where to read more.\n\n`;
     parts.push(section);
     size += section.length;
@@ -58,23 +62,51 @@ async function bundle(entry: string, splitting: boolean) {
   return result.outputFiles.filter((file) => file.path.endsWith('.js'));
 }
 
-async function startServer(answer: () => { text: string; delivery: Delivery }): Promise<{ server: Server; url: string }> {
+async function startServer(
+  answer: () => { text: string; delivery: Delivery },
+): Promise<{ server: Server; url: string }> {
   const files: Record<string, [string, Buffer | string]> = {
-    '/embed/docs-assistant.js': ['text/javascript', await readFile(join(ROOT, 'dist/embed/docs-assistant.js'))],
-    '/embed/docs-assistant.chat.js': ['text/javascript', await readFile(join(ROOT, 'dist/embed/docs-assistant.chat.js'))],
+    '/embed/docs-assistant.js': [
+      'text/javascript',
+      await readFile(join(ROOT, 'dist/embed/docs-assistant.js')),
+    ],
+    '/embed/docs-assistant.chat.js': [
+      'text/javascript',
+      await readFile(join(ROOT, 'dist/embed/docs-assistant.chat.js')),
+    ],
     '/styles.css': ['text/css', await readFile(join(ROOT, 'dist/styles.css'))],
-    '/ours.html': ['text/html', '<!doctype html><html><body><main><h1>Docs</h1></main><script src="/embed/docs-assistant.js" data-domain="bench" data-base-url="/" data-theme="light"></script></body></html>'],
-    '/ours-react.html': ['text/html', '<!doctype html><html><head><link rel="stylesheet" href="/styles.css"></head><body><main><h1>Docs</h1></main><div id="root"></div><script type="module" src="/pages/ours-react.js"></script></body></html>'],
+    '/ours.html': [
+      'text/html',
+      '<!doctype html><html><body><main><h1>Docs</h1></main><script src="/embed/docs-assistant.js" data-domain="bench" data-base-url="/" data-theme="light"></script></body></html>',
+    ],
+    '/ours-react.html': [
+      'text/html',
+      '<!doctype html><html><head><link rel="stylesheet" href="/styles.css"></head><body><main><h1>Docs</h1></main><div id="root"></div><script type="module" src="/pages/ours-react.js"></script></body></html>',
+    ],
   };
-  for (const file of await bundle('ours-react.tsx', true)) files[`/pages/${file.path.slice('/out/'.length)}`] = ['text/javascript', Buffer.from(file.contents)];
+  for (const file of await bundle('ours-react.tsx', true))
+    files[`/pages/${file.path.slice('/out/'.length)}`] = [
+      'text/javascript',
+      Buffer.from(file.contents),
+    ];
   for (const name of ['cookbook', 'streamdown']) {
-    files[`/pages/${name}.js`] = ['text/javascript', Buffer.from((await bundle(`${name}.tsx`, false))[0]!.contents)];
-    files[`/${name}.html`] = ['text/html', `<!doctype html><html><body><main><h1>Docs</h1></main><div id="root"></div><script src="/pages/${name}.js"></script></body></html>`];
+    files[`/pages/${name}.js`] = [
+      'text/javascript',
+      Buffer.from((await bundle(`${name}.tsx`, false))[0]!.contents),
+    ];
+    files[`/${name}.html`] = [
+      'text/html',
+      `<!doctype html><html><body><main><h1>Docs</h1></main><div id="root"></div><script src="/pages/${name}.js"></script></body></html>`,
+    ];
   }
   const server = createServer(async (req, res) => {
     if (req.method === 'POST' && req.url?.endsWith('/message')) {
       for await (const _ of req) void _;
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Vercel-AI-Data-Stream': 'v1', 'X-Thread-Id': '01JBENCH000000000000000000' });
+      res.writeHead(200, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'X-Vercel-AI-Data-Stream': 'v1',
+        'X-Thread-Id': '01JBENCH000000000000000000',
+      });
       const { text, delivery } = answer();
       const parts = chunks(text).map((piece) => formatDataStreamPart('text', piece));
       if (delivery === 'burst') {
@@ -143,7 +175,11 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
 }
 
 /** BENCH_PROFILE=1: the functions with the most self time while streaming (build unminified to read them). */
-function printProfile(profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] }) {
+function printProfile(profile: {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map<string, number>();
   profile.samples?.forEach((id, i) => {
@@ -157,14 +193,35 @@ function printProfile(profile: { nodes: { id: number; callFrame: { functionName:
 
 /** The longest top-level task on a renderer's main thread, by thread CPU time, in ms. */
 function longestRendererTask(trace: Buffer): number {
-  const { traceEvents } = JSON.parse(trace.toString('utf8')) as { traceEvents: { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }[] };
-  const main = new Set(traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const { traceEvents } = JSON.parse(trace.toString('utf8')) as {
+    traceEvents: {
+      name: string;
+      ph: string;
+      pid: number;
+      tid: number;
+      dur?: number;
+      tdur?: number;
+      args?: { name?: string };
+    }[];
+  };
+  const main = new Set(
+    traceEvents
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
   let longest = 0;
-  for (const e of traceEvents) if (e.ph === 'X' && e.tdur !== undefined && main.has(`${e.pid}:${e.tid}`)) longest = Math.max(longest, e.tdur / 1000);
+  for (const e of traceEvents)
+    if (e.ph === 'X' && e.tdur !== undefined && main.has(`${e.pid}:${e.tid}`))
+      longest = Math.max(longest, e.tdur / 1000);
   return longest;
 }
 
-async function measure(page: Page, url: string, ask: (page: Page) => Promise<void>, prepare: (page: Page) => Promise<void>): Promise<StreamFigures> {
+async function measure(
+  page: Page,
+  url: string,
+  ask: (page: Page) => Promise<void>,
+  prepare: (page: Page) => Promise<void>,
+): Promise<StreamFigures> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   await cdp.send('Network.enable');
@@ -187,14 +244,30 @@ async function measure(page: Page, url: string, ask: (page: Page) => Promise<voi
   const browser = page.context().browser()!;
   await browser.startTracing(page, { categories: ['toplevel'] });
   await ask(page);
-  await page.waitForFunction(() => (window as unknown as { __formattedAt?: number }).__formattedAt !== undefined, undefined, { timeout: 120_000, polling: 100 });
+  await page.waitForFunction(
+    () => (window as unknown as { __formattedAt?: number }).__formattedAt !== undefined,
+    undefined,
+    { timeout: 120_000, polling: 100 },
+  );
   await page.waitForTimeout(300);
   const longestTaskCpuMs = longestRendererTask(await browser.stopTracing());
   if (process.env.BENCH_PROFILE) printProfile((await cdp.send('Profiler.stop')).profile);
   const after = await metrics(cdp);
   const probe = await page.evaluate(() => {
-    const w = window as unknown as { __doneAt: number; __formattedAt: number; __longest: number; __longTasks: number; __frames: number };
-    return { doneAt: w.__doneAt, formattedAt: w.__formattedAt, longest: w.__longest, longTasks: w.__longTasks, frames: w.__frames };
+    const w = window as unknown as {
+      __doneAt: number;
+      __formattedAt: number;
+      __longest: number;
+      __longTasks: number;
+      __frames: number;
+    };
+    return {
+      doneAt: w.__doneAt,
+      formattedAt: w.__formattedAt,
+      longest: w.__longest,
+      longTasks: w.__longTasks,
+      frames: w.__frames,
+    };
   });
   // CDP timestamps are monotonic seconds; performance.now() counts from NavigationStart on that clock.
   const lastByteMs = (lastByte - after.NavigationStart!) * 1000;
@@ -215,16 +288,30 @@ async function measure(page: Page, url: string, ask: (page: Page) => Promise<voi
 
 const QUESTION = 'Show me the whole configuration reference';
 
-const ask = (p: Page) => p.evaluate((q) => (window as unknown as { DocsAssistant: { ask(q: string): void } }).DocsAssistant.ask(q), QUESTION);
+const ask = (p: Page) =>
+  p.evaluate(
+    (q) => (window as unknown as { DocsAssistant: { ask(q: string): void } }).DocsAssistant.ask(q),
+    QUESTION,
+  );
 // Open first, so loading the chat code and the Markdown renderer is not counted as streaming cost.
 const openOurs = async (p: Page) => {
-  await p.waitForFunction(() => typeof (window as unknown as { DocsAssistant?: { open?: unknown } }).DocsAssistant?.open === 'function');
-  await p.evaluate(() => (window as unknown as { DocsAssistant: { open(): void } }).DocsAssistant.open());
+  await p.waitForFunction(
+    () =>
+      typeof (window as unknown as { DocsAssistant?: { open?: unknown } }).DocsAssistant?.open ===
+      'function',
+  );
+  await p.evaluate(() =>
+    (window as unknown as { DocsAssistant: { open(): void } }).DocsAssistant.open(),
+  );
   await p.locator('.da-dialog').waitFor();
   await p.waitForTimeout(500);
 };
-const askBaseline = (p: Page) => p.evaluate((q) => (window as unknown as { __ask(q: string): void }).__ask(q), QUESTION);
-const baselineReady = (p: Page) => p.waitForFunction(() => typeof (window as unknown as { __ask?: unknown }).__ask === 'function').then(() => undefined);
+const askBaseline = (p: Page) =>
+  p.evaluate((q) => (window as unknown as { __ask(q: string): void }).__ask(q), QUESTION);
+const baselineReady = (p: Page) =>
+  p
+    .waitForFunction(() => typeof (window as unknown as { __ask?: unknown }).__ask === 'function')
+    .then(() => undefined);
 
 const RUNNERS: Record<PageName, [(p: Page) => Promise<unknown>, (p: Page) => Promise<void>]> = {
   ours: [ask, openOurs],
@@ -261,7 +348,18 @@ export async function runStreamBench(cases: StreamCase[], runs = 1): Promise<Str
           const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
           const page = await context.newPage();
           const [askPage, prepare] = RUNNERS[name];
-          results.push({ name, chars, delivery, run, figures: await measure(page, `${url}/${name}.html`, (p) => askPage(p).then(() => undefined), prepare) });
+          results.push({
+            name,
+            chars,
+            delivery,
+            run,
+            figures: await measure(
+              page,
+              `${url}/${name}.html`,
+              (p) => askPage(p).then(() => undefined),
+              prepare,
+            ),
+          });
           await context.close();
         }
       }
@@ -273,7 +371,8 @@ export async function runStreamBench(cases: StreamCase[], runs = 1): Promise<Str
   return results;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * `node bench/run.mjs stream`; environment: BENCH_RUNS (default 3), BENCH_PAGES (comma list, default
@@ -284,36 +383,64 @@ export async function main(): Promise<void> {
   const pages = (process.env.BENCH_PAGES?.split(',') ?? PAGES) as PageName[];
   const sizes = (process.env.BENCH_SIZES ?? '50000,200000').split(',').map(Number);
   const deliveries = (process.env.BENCH_DELIVERY ?? 'chunks,burst').split(',') as Delivery[];
-  const cases = deliveries.flatMap((delivery) => sizes.map((chars) => ({ chars, delivery, pages })));
+  const cases = deliveries.flatMap((delivery) =>
+    sizes.map((chars) => ({ chars, delivery, pages })),
+  );
   const results = await runStreamBench(cases, runs);
-  console.log(`\nStreaming a Markdown answer (${CHUNK}-character text parts), Chromium, median of ${runs} (min–max in brackets)\n`);
-  console.log(`${'page'.padEnd(12)}${'delivery'.padEnd(9)}${'chars'.padStart(8)}${'main thread ms'.padStart(22)}${'longest task ms'.padStart(20)}${'longest CPU ms'.padStart(18)}${'>50 wall/CPU'.padStart(14)}${'byte→text ms'.padStart(20)}${'byte→formatted ms'.padStart(22)}${'script/layout/style'.padStart(21)}`);
+  console.log(
+    `\nStreaming a Markdown answer (${CHUNK}-character text parts), Chromium, median of ${runs} (min–max in brackets)\n`,
+  );
+  console.log(
+    `${'page'.padEnd(12)}${'delivery'.padEnd(9)}${'chars'.padStart(8)}${'main thread ms'.padStart(22)}${'longest task ms'.padStart(20)}${'longest CPU ms'.padStart(18)}${'>50 wall/CPU'.padStart(14)}${'byte→text ms'.padStart(20)}${'byte→formatted ms'.padStart(22)}${'script/layout/style'.padStart(21)}`,
+  );
   const cell = (list: StreamFigures[], key: keyof StreamFigures) => {
     const values = list.map((f) => f[key]);
     return `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`;
   };
-  const of = (name: PageName, chars: number, delivery: Delivery) => results.filter((r) => r.name === name && r.chars === chars && r.delivery === delivery).map((r) => r.figures);
+  const of = (name: PageName, chars: number, delivery: Delivery) =>
+    results
+      .filter((r) => r.name === name && r.chars === chars && r.delivery === delivery)
+      .map((r) => r.figures);
   for (const { chars, delivery } of cases) {
     for (const name of pages) {
       const list = of(name, chars, delivery);
-      console.log(`${name.padEnd(12)}${delivery.padEnd(9)}${String(chars).padStart(8)}${cell(list, 'taskMs').padStart(22)}${cell(list, 'longestTaskMs').padStart(20)}${cell(list, 'longestTaskCpuMs').padStart(18)}${`${list.filter((f) => f.longestTaskMs > 50).length}/${list.filter((f) => f.longestTaskCpuMs > 50).length} of ${list.length}`.padStart(14)}${cell(list, 'lastByteToScreenMs').padStart(20)}${cell(list, 'lastByteToFormattedMs').padStart(22)}${(['scriptMs', 'layoutMs', 'styleMs'] as const).map((key) => median(list.map((f) => f[key])).toFixed(0)).join('/').padStart(21)}`);
+      console.log(
+        `${name.padEnd(12)}${delivery.padEnd(9)}${String(chars).padStart(8)}${cell(list, 'taskMs').padStart(22)}${cell(list, 'longestTaskMs').padStart(20)}${cell(list, 'longestTaskCpuMs').padStart(18)}${`${list.filter((f) => f.longestTaskMs > 50).length}/${list.filter((f) => f.longestTaskCpuMs > 50).length} of ${list.length}`.padStart(14)}${cell(list, 'lastByteToScreenMs').padStart(20)}${cell(list, 'lastByteToFormattedMs').padStart(22)}${(
+          ['scriptMs', 'layoutMs', 'styleMs'] as const
+        )
+          .map((key) => median(list.map((f) => f[key])).toFixed(0))
+          .join('/')
+          .padStart(21)}`,
+      );
     }
   }
-  console.log('(main thread: CDP TaskDuration from asking to 300 ms after fully formatted, split into script/layout/style (medians);');
-  console.log(' longest: longtask entries (wall time), 0 = none over 50 ms; longest CPU: the longest task by its thread\'s CPU time (trace tdur), which a busy machine does not inflate;');
-  console.log(' byte→text: last byte received → the whole answer text in the DOM; byte→formatted: → no block left unformatted)');
+  console.log(
+    '(main thread: CDP TaskDuration from asking to 300 ms after fully formatted, split into script/layout/style (medians);',
+  );
+  console.log(
+    " longest: longtask entries (wall time), 0 = none over 50 ms; longest CPU: the longest task by its thread's CPU time (trace tdur), which a busy machine does not inflate;",
+  );
+  console.log(
+    ' byte→text: last byte received → the whole answer text in the DOM; byte→formatted: → no block left unformatted)',
+  );
   const ours = pages.filter((p) => p.startsWith('ours'));
   const baselines = pages.filter((p) => !p.startsWith('ours'));
   for (const { chars, delivery } of cases) {
     const time = (name: PageName) => median(of(name, chars, delivery).map((f) => f.taskMs));
     if (ours.length && baselines.length) {
       const best = Math.min(...baselines.map(time));
-      console.log(`${delivery} ${chars}: best baseline / ours main thread = ${ours.map((name) => `${name} ${(best / time(name)).toFixed(2)}×`).join(', ')} (target ≥ 2×)`);
+      console.log(
+        `${delivery} ${chars}: best baseline / ours main thread = ${ours.map((name) => `${name} ${(best / time(name)).toFixed(2)}×`).join(', ')} (target ≥ 2×)`,
+      );
     }
   }
   for (const delivery of deliveries) {
     if (!sizes.includes(50_000) || !sizes.includes(200_000)) break;
-    const growth = (name: PageName) => median(of(name, 200_000, delivery).map((f) => f.taskMs)) / median(of(name, 50_000, delivery).map((f) => f.taskMs));
-    console.log(`${delivery}: 200k / 50k main thread = ${pages.map((name) => `${name} ${growth(name).toFixed(2)}×`).join(', ')} (target for ours ≤ 4.5×)`);
+    const growth = (name: PageName) =>
+      median(of(name, 200_000, delivery).map((f) => f.taskMs)) /
+      median(of(name, 50_000, delivery).map((f) => f.taskMs));
+    console.log(
+      `${delivery}: 200k / 50k main thread = ${pages.map((name) => `${name} ${growth(name).toFixed(2)}×`).join(', ')} (target for ours ≤ 4.5×)`,
+    );
   }
 }

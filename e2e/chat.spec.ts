@@ -1,11 +1,20 @@
 import { expect, test, type Page } from '@playwright/test';
 import type {} from '../src/embed/loader.js';
-import { answers, askQuestion, dialog, input, launcher, recordAsks, waitForAnswer } from './helpers.js';
+import {
+  answers,
+  askQuestion,
+  dialog,
+  input,
+  launcher,
+  recordAsks,
+  waitForAnswer,
+} from './helpers.js';
 
 /** The reference server pacing its answers like a model (see playwright.config.ts). */
 const PACED = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4455) + 100}`;
 const scroller = (page: Page) => page.locator('.da-scroll');
-const distanceToEnd = (page: Page) => scroller(page).evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
+const distanceToEnd = (page: Page) =>
+  scroller(page).evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
 const ready = (page: Page) => page.locator('.da-dialog[data-status="ready"]').waitFor();
 
 /** The element is inside the scroller's visible area (not cut off below it). */
@@ -24,7 +33,9 @@ test.describe('auto-scroll follows an answer to its very end', () => {
     [1440, 900],
     [390, 844],
   ] as const) {
-    test(`a long paced answer ends with its sources and buttons in view (${width}×${height})`, async ({ page }) => {
+    test(`a long paced answer ends with its sources and buttons in view (${width}×${height})`, async ({
+      page,
+    }) => {
       await page.setViewportSize({ width, height });
       await page.goto(`${PACED}/docs/guides/theming`);
       await launcher(page).click();
@@ -36,13 +47,17 @@ test.describe('auto-scroll follows an answer to its very end', () => {
       await expect.poll(() => distanceToEnd(page)).toBeLessThanOrEqual(2);
       await askQuestion(page, 'How do I change the accent colour of the widget?', 2);
       await expect.poll(() => distanceToEnd(page)).toBeLessThanOrEqual(2);
-      expect(await scroller(page).evaluate((el) => el.scrollHeight > el.clientHeight * 1.2)).toBe(true);
+      expect(await scroller(page).evaluate((el) => el.scrollHeight > el.clientHeight * 1.2)).toBe(
+        true,
+      );
       expect(await fullyInView(page, '.da-message[data-role="assistant"] .da-actions')).toBe(true);
       await page.screenshot({ path: `e2e/screenshots/chat-scroll-${width}.png` });
     });
   }
 
-  test('an answer that grows after it ends (the Markdown renderer arrives late) is followed too', async ({ page }) => {
+  test('an answer that grows after it ends (the Markdown renderer arrives late) is followed too', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     // Hold back the React app's lazy Markdown chunk until the answer has finished streaming as plain text.
     let release!: () => void;
@@ -67,7 +82,9 @@ test.describe('auto-scroll follows an answer to its very end', () => {
     expect(await fullyInView(page, '.da-message[data-role="assistant"] .da-actions')).toBe(true);
   });
 
-  test('a reader who scrolls up stays put, and "Jump to latest" takes them to the end', async ({ page }) => {
+  test('a reader who scrolls up stays put, and "Jump to latest" takes them to the end', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`${PACED}/docs/guides/theming`);
     await launcher(page).click();
@@ -95,7 +112,9 @@ test.describe('auto-scroll follows an answer to its very end', () => {
 test.describe('asking', () => {
   test('?assistant=… asks once and leaves the URL, keeping the rest of it', async ({ page }) => {
     const asks = recordAsks(page);
-    await page.goto(`/docs/guides/theming?x=1&assistant=${encodeURIComponent('How do I install it?')}#colours`);
+    await page.goto(
+      `/docs/guides/theming?x=1&assistant=${encodeURIComponent('How do I install it?')}#colours`,
+    );
     await waitForAnswer(page);
     expect(new URL(page.url()).search).toBe('?x=1');
     expect(new URL(page.url()).hash).toBe('#colours');
@@ -106,7 +125,9 @@ test.describe('asking', () => {
     expect(asks).toHaveLength(1);
   });
 
-  test('shows a cursor on the text being written in every frame while it streams', async ({ page }) => {
+  test('shows a cursor on the text being written in every frame while it streams', async ({
+    page,
+  }) => {
     await page.goto(`${PACED}/docs/guides/theming`);
     await launcher(page).click();
     // Every frame while text streams, count the cursors drawn in the answer.
@@ -118,9 +139,14 @@ test.describe('asking', () => {
         const live = root.querySelector('[data-streaming]');
         if (live) {
           const answer = live.closest('.da-message')!;
-          samples.push([answer, ...answer.querySelectorAll('*')].filter((el) => getComputedStyle(el, '::after').content === '"▍"').length);
+          samples.push(
+            [answer, ...answer.querySelectorAll('*')].filter(
+              (el) => getComputedStyle(el, '::after').content === '"▍"',
+            ).length,
+          );
         }
-        if (!root.querySelector('.da-dialog[data-status="ready"] .da-actions')) requestAnimationFrame(sample);
+        if (!root.querySelector('.da-dialog[data-status="ready"] .da-actions'))
+          requestAnimationFrame(sample);
       };
       requestAnimationFrame(sample);
     });
@@ -128,11 +154,15 @@ test.describe('asking', () => {
     await input(page).press('Enter');
     await ready(page);
     await expect(answers(page).first().locator('.da-actions')).toBeVisible();
-    const samples = await page.evaluate(() => (window as unknown as { __cursors: number[] }).__cursors);
+    const samples = await page.evaluate(
+      () => (window as unknown as { __cursors: number[] }).__cursors,
+    );
     // Text streamed over several frames, and in every one of them exactly one cursor showed.
     expect(samples.length).toBeGreaterThan(1);
     expect(new Set(samples)).toEqual(new Set([1]));
     await expect(answers(page).first().locator('[data-streaming]')).toHaveCount(0);
-    await expect(answers(page).first().locator('.da-status').first()).toHaveText(/^Searched the docs for “.+”$/);
+    await expect(answers(page).first().locator('.da-status').first()).toHaveText(
+      /^Searched the docs for “.+”$/,
+    );
   });
 });

@@ -2,12 +2,23 @@ import { expect, test } from '@playwright/test';
 import type {} from '../src/embed/loader.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { ASSISTANT_PATH, answers, askQuestion, dialog, input, launcher, recordAsks, waitForAnswer } from './helpers.js';
+import {
+  ASSISTANT_PATH,
+  answers,
+  askQuestion,
+  dialog,
+  input,
+  launcher,
+  recordAsks,
+  waitForAnswer,
+} from './helpers.js';
 
 const PAGE = '/docs/guides/page-context';
 
 test.describe('script tag', () => {
-  test('asks the reference server and shows a cited answer; the follow-up carries the threadId', async ({ page }) => {
+  test('asks the reference server and shows a cited answer; the follow-up carries the threadId', async ({
+    page,
+  }) => {
     const asks = recordAsks(page);
     await page.goto(PAGE);
     await launcher(page).click();
@@ -17,7 +28,11 @@ test.describe('script tag', () => {
     await expect(sources.first()).toHaveAttribute('href', /\/docs\/guides\/page-context$/);
     const threadId = await asks[0]!.request.response().then((r) => r!.headerValue('x-thread-id'));
     expect(threadId).toMatch(/^[0-9A-Z]{26}$/);
-    expect(asks[0]!.body).toMatchObject({ fp: 'anonymous', retrievalPageSize: 5, currentPath: PAGE });
+    expect(asks[0]!.body).toMatchObject({
+      fp: 'anonymous',
+      retrievalPageSize: 5,
+      currentPath: PAGE,
+    });
     await askQuestion(page, 'And several snippets?', 2);
     expect(asks[1]!.body.threadId).toBe(threadId);
     expect(asks[1]!.body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
@@ -26,7 +41,9 @@ test.describe('script tag', () => {
   test('completed answers never show as cancelled in the network log', async ({ page }) => {
     // Seen in DevTools as "(canceled)" / net::ERR_ABORTED for 1–2 of every 5 answers (issue #9).
     const failed: string[] = [];
-    page.on('requestfailed', (request) => failed.push(`${request.url()} ${request.failure()?.errorText}`));
+    page.on('requestfailed', (request) =>
+      failed.push(`${request.url()} ${request.failure()?.errorText}`),
+    );
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     cdp.on('Network.loadingFailed', (event) => failed.push(`${event.type} ${event.errorText}`));
@@ -35,14 +52,20 @@ test.describe('script tag', () => {
     await launcher(page).click();
     for (let n = 1; n <= 5; n++) await askQuestion(page, `How do I install it? (${n})`, n);
     // loadingFinished / loadingFailed arrive after the body's end: let the last one land.
-    await expect.poll(() => Promise.all(asks.map((ask) => ask.request.response().then((r) => r?.finished())))).toEqual([null, null, null, null, null]);
+    await expect
+      .poll(() => Promise.all(asks.map((ask) => ask.request.response().then((r) => r?.finished()))))
+      .toEqual([null, null, null, null, null]);
     expect(failed).toEqual([]);
   });
 
-  test('selected text and code blocks attach context items that the next question carries', async ({ page }) => {
+  test('selected text and code blocks attach context items that the next question carries', async ({
+    page,
+  }) => {
     const asks = recordAsks(page);
     await page.goto(PAGE);
-    const paragraph = page.locator('main p').filter({ hasText: 'Readers can attach several snippets' });
+    const paragraph = page
+      .locator('main p')
+      .filter({ hasText: 'Readers can attach several snippets' });
     await paragraph.click({ clickCount: 3 });
     const selectionButton = page.getByRole('button', { name: 'Ask AI: selected text' });
     await expect(selectionButton).toBeVisible();
@@ -58,9 +81,23 @@ test.describe('script tag', () => {
     await codeButton.click();
     await expect(chips.locator('li')).toHaveCount(2);
     await askQuestion(page, 'What do these do?');
-    const context = asks[0]!.body.context as { type: string; value: string; path: string; elementId?: string }[];
-    expect(context[0]).toEqual({ type: 'textSelection', value: expect.stringContaining('Readers can attach several snippets'), path: PAGE });
-    expect(context[1]).toMatchObject({ type: 'code', value: expect.stringContaining('"type": "code"'), path: PAGE, elementId: expect.stringMatching(/\S/) });
+    const context = asks[0]!.body.context as {
+      type: string;
+      value: string;
+      path: string;
+      elementId?: string;
+    }[];
+    expect(context[0]).toEqual({
+      type: 'textSelection',
+      value: expect.stringContaining('Readers can attach several snippets'),
+      path: PAGE,
+    });
+    expect(context[1]).toMatchObject({
+      type: 'code',
+      value: expect.stringContaining('"type": "code"'),
+      path: PAGE,
+      elementId: expect.stringMatching(/\S/),
+    });
     // The page is never written to: the block keeps no id of ours; elementId counts the page's blocks.
     expect(await block.getAttribute('id')).toBeNull();
     expect(context[1]!.elementId).toBe('da-code-1');
@@ -80,7 +117,9 @@ test.describe('script tag', () => {
     await expect(page.getByRole('button', { name: 'Ask AI: code block' })).toBeVisible();
   });
 
-  test('Ctrl+I toggles the assistant; ?assistant opens it and ?assistant=… asks', async ({ page }) => {
+  test('Ctrl+I toggles the assistant; ?assistant opens it and ?assistant=… asks', async ({
+    page,
+  }) => {
     await page.goto(PAGE);
     await page.keyboard.press('Control+i');
     await expect(dialog(page)).toBeVisible();
@@ -96,9 +135,19 @@ test.describe('script tag', () => {
     expect(asks[0]!.body.messages[0]!.content).toBe('How do I change the theme?');
   });
 
-  test('works with the keyboard alone, and Escape gives focus back to the launcher', async ({ page }) => {
+  test('works with the keyboard alone, and Escape gives focus back to the launcher', async ({
+    page,
+  }) => {
     await page.goto(PAGE);
-    for (let i = 0; i < 80 && !(await launcher(page).evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)); i++) await page.keyboard.press('Tab');
+    for (
+      let i = 0;
+      i < 80 &&
+      !(await launcher(page).evaluate(
+        (el) => el === (el.getRootNode() as ShadowRoot).activeElement,
+      ));
+      i++
+    )
+      await page.keyboard.press('Tab');
     await expect(launcher(page)).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(input(page)).toBeFocused();
@@ -131,13 +180,20 @@ test.describe('script tag', () => {
       const cdp = await page.context().newCDPSession(page);
       const count = async (expression: string) => {
         const { result } = await cdp.send('Runtime.evaluate', { expression });
-        const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId! });
+        const { listeners } = await cdp.send('DOMDebugger.getEventListeners', {
+          objectId: result.objectId!,
+        });
         return listeners.map((l) => l.type).sort();
       };
       const state = {
         windowListeners: await count('window'),
         documentListeners: await count('document'),
-        html: await page.evaluate(() => document.documentElement.outerHTML.replace(/<script[^>]*docs-assistant\.js[^>]*><\/script>/, '')),
+        html: await page.evaluate(() =>
+          document.documentElement.outerHTML.replace(
+            /<script[^>]*docs-assistant\.js[^>]*><\/script>/,
+            '',
+          ),
+        ),
       };
       await cdp.detach();
       return state;
@@ -145,7 +201,10 @@ test.describe('script tag', () => {
     // The same page without the script tag is the baseline.
     await page.route(`**${PAGE}`, async (route) => {
       const response = await route.fetch();
-      await route.fulfill({ response, body: (await response.text()).replace(/<script[^>]*docs-assistant\.js[^>]*><\/script>/, '') });
+      await route.fulfill({
+        response,
+        body: (await response.text()).replace(/<script[^>]*docs-assistant\.js[^>]*><\/script>/, ''),
+      });
     });
     await page.goto(PAGE);
     const baseline = await snapshot();
@@ -166,7 +225,13 @@ test.describe('script tag', () => {
       await launcher(page).waitFor();
       const launcherStyle = await launcher(page).evaluate((el) => {
         const s = getComputedStyle(el);
-        return [s.fontFamily, s.fontSize, s.backgroundColor, s.color, el.getBoundingClientRect().width.toFixed(0)];
+        return [
+          s.fontFamily,
+          s.fontSize,
+          s.backgroundColor,
+          s.color,
+          el.getBoundingClientRect().width.toFixed(0),
+        ];
       });
       await launcher(page).click();
       await input(page).waitFor();
@@ -176,24 +241,40 @@ test.describe('script tag', () => {
           return [s.fontFamily, s.fontSize, s.backgroundColor, s.color, s.lineHeight];
         };
         const rect = el.getBoundingClientRect();
-        return [pick(el), pick(el.querySelector('.da-send')!), pick(el.querySelector('.da-input')!), [rect.width, rect.height].map(Math.round)];
+        return [
+          pick(el),
+          pick(el.querySelector('.da-send')!),
+          pick(el.querySelector('.da-input')!),
+          [rect.width, rect.height].map(Math.round),
+        ];
       });
       return { launcherStyle, dialogStyle };
     };
     await page.goto(PAGE);
     const clean = await look();
     await page.goto(PAGE);
-    await page.addStyleTag({ content: '* { font: 30px serif !important; letter-spacing: 3px !important; color: lime !important } button { background: red !important } div { padding: 40px !important }' });
+    await page.addStyleTag({
+      content:
+        '* { font: 30px serif !important; letter-spacing: 3px !important; color: lime !important } button { background: red !important } div { padding: 40px !important }',
+    });
     expect(await look()).toEqual(clean);
   });
 
-  test('an admin key in data-api-key is refused with one console error and nothing is sent', async ({ page }) => {
+  test('an admin key in data-api-key is refused with one console error and nothing is sent', async ({
+    page,
+  }) => {
     const errors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     const asks = recordAsks(page);
     await page.route(`**${PAGE}`, async (route) => {
       const response = await route.fetch();
-      await route.fulfill({ response, body: (await response.text()).replace('data-api-key="svc_dsc_demo"', 'data-api-key="svc_demo_admin"') });
+      await route.fulfill({
+        response,
+        body: (await response.text()).replace(
+          'data-api-key="svc_dsc_demo"',
+          'data-api-key="svc_demo_admin"',
+        ),
+      });
     });
     await page.goto(PAGE);
     await page.waitForTimeout(300);
@@ -204,45 +285,81 @@ test.describe('script tag', () => {
     expect(asks).toHaveLength(0);
   });
 
-  test('runs under a strict CSP with a nonce and talks to no other origin', async ({ page, baseURL }) => {
+  test('runs under a strict CSP with a nonce and talks to no other origin', async ({
+    page,
+    baseURL,
+  }) => {
     const violations: string[] = [];
     const origins = new Set<string>();
     page.on('request', (request) => origins.add(new URL(request.url()).origin));
     await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => ((window as unknown as { __csp: string[] }).__csp ??= []).push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        ((window as unknown as { __csp: string[] }).__csp ??= []).push(
+          `${e.violatedDirective} ${e.blockedURI}`,
+        ),
+      );
     });
     await page.route(`**${PAGE}`, async (route) => {
       const response = await route.fetch();
-      const body = (await response.text()).replace('<style>', '<style nonce="n0nce">').replace('<script src=', '<script nonce="n0nce" data-nonce="n0nce" src=');
+      const body = (await response.text())
+        .replace('<style>', '<style nonce="n0nce">')
+        .replace('<script src=', '<script nonce="n0nce" data-nonce="n0nce" src=');
       await route.fulfill({
         response,
         body,
-        headers: { ...response.headers(), 'content-security-policy': "default-src 'none'; script-src 'nonce-n0nce'; style-src 'nonce-n0nce'; connect-src 'self'; img-src 'self'; base-uri 'none'" },
+        headers: {
+          ...response.headers(),
+          'content-security-policy':
+            "default-src 'none'; script-src 'nonce-n0nce'; style-src 'nonce-n0nce'; connect-src 'self'; img-src 'self'; base-uri 'none'",
+        },
       });
     });
     await page.goto(PAGE);
     await launcher(page).click();
     await askQuestion(page, 'How do I install it?');
     await page.locator('main pre').first().hover();
-    violations.push(...(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])));
+    violations.push(
+      ...(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])),
+    );
     expect(violations).toEqual([]);
     expect([...origins]).toEqual([baseURL]);
   });
 
   test('has no axe-core violations, light and dark', async ({ page }) => {
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    const axeSource = readFileSync(
+      createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+      'utf8',
+    );
     for (const theme of ['light', 'dark']) {
       await page.goto(PAGE);
-      await page.evaluate((t) => window.DocsAssistant.init({ domain: 'demo', baseUrl: location.origin, apiKey: 'svc_dsc_demo', theme: t, starterQuestions: ['How do I install it?'] }), theme);
+      await page.evaluate(
+        (t) =>
+          window.DocsAssistant.init({
+            domain: 'demo',
+            baseUrl: location.origin,
+            apiKey: 'svc_dsc_demo',
+            theme: t,
+            starterQuestions: ['How do I install it?'],
+          }),
+        theme,
+      );
       await launcher(page).click();
       await askQuestion(page, 'How do I install it?');
       await page.addScriptTag({ content: axeSource });
       const violations = await page.evaluate(async () => {
-        const result = await (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run(
-          { include: [['docs-assistant-root']] },
-          { resultTypes: ['violations'] },
+        const result = await (
+          window as unknown as {
+            axe: {
+              run(
+                ctx: unknown,
+                opts: unknown,
+              ): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }>;
+            };
+          }
+        ).axe.run({ include: [['docs-assistant-root']] }, { resultTypes: ['violations'] });
+        return result.violations.map(
+          (v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`,
         );
-        return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
       });
       expect(violations, theme).toEqual([]);
     }
@@ -253,19 +370,25 @@ test.describe('script tag', () => {
     await page.goto(PAGE);
     await launcher(page).click();
     // Once its opening animation has settled.
-    await expect.poll(() => page.locator('.da-dialog').boundingBox()).toEqual({ x: 0, y: 0, width: 375, height: 700 });
+    await expect
+      .poll(() => page.locator('.da-dialog').boundingBox())
+      .toEqual({ x: 0, y: 0, width: 375, height: 700 });
     expect(await input(page).evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
     await askQuestion(page, 'How do I install it?');
     // The reader did not scroll: the finished answer is followed to its end.
     const scroller = page.locator('.da-scroll');
-    await expect.poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThanOrEqual(2);
+    await expect
+      .poll(() => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight))
+      .toBeLessThanOrEqual(2);
     expect(await scroller.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
     await page.screenshot({ path: 'e2e/screenshots/docs-phone.png' });
   });
 });
 
 test.describe('React import', () => {
-  test('asks and gets a cited answer; code blocks get Ask AI through usePageContext', async ({ page }) => {
+  test('asks and gets a cited answer; code blocks get Ask AI through usePageContext', async ({
+    page,
+  }) => {
     const asks = recordAsks(page);
     await page.goto('/react/guides/react');
     const block = page.locator('main pre').first();
@@ -273,8 +396,13 @@ test.describe('React import', () => {
     await page.getByRole('button', { name: 'Ask AI: code block' }).click();
     await expect(dialog(page)).toBeVisible();
     await askQuestion(page, 'What does this import?');
-    await expect(answers(page).first().locator('div.da-sources a').first()).toHaveAttribute('href', /\/react\/|\/docs\//);
-    expect(asks[0]!.body.context).toEqual([expect.objectContaining({ type: 'code', path: '/react/guides/react' })]);
+    await expect(answers(page).first().locator('div.da-sources a').first()).toHaveAttribute(
+      'href',
+      /\/react\/|\/docs\//,
+    );
+    expect(asks[0]!.body.context).toEqual([
+      expect.objectContaining({ type: 'code', path: '/react/guides/react' }),
+    ]);
     expect(asks[0]!.request.url()).toContain(ASSISTANT_PATH);
   });
 });

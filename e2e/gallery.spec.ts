@@ -21,28 +21,48 @@ test('gallery controls change the shown widget and the snippet live', async ({ p
 
   await page.getByLabel('Labels').selectOption('fr');
   await expect(live(page).getByRole('textbox', { name: 'Votre question' })).toBeVisible();
-  await expect(live(page).getByRole('dialog', { name: 'Interroger la documentation' })).toBeVisible();
+  await expect(
+    live(page).getByRole('dialog', { name: 'Interroger la documentation' }),
+  ).toBeVisible();
   await expect(snippet(page, 'react')).toContainText('"placeholder": "Posez une question…"');
 
-  await page.getByLabel('Starter questions, one a line').fill('Where are the API keys?\nHow do I export?');
+  await page
+    .getByLabel('Starter questions, one a line')
+    .fill('Where are the API keys?\nHow do I export?');
   await expect(live(page).getByRole('button', { name: 'Where are the API keys?' })).toBeVisible();
   await expect(live(page).locator('.da-starter')).toHaveCount(2);
-  await expect(snippet(page, 'script')).toContainText('data-starter-questions="Where are the API keys?|How do I export?"');
-  await expect(snippet(page, 'react')).toContainText('starterQuestions={["Where are the API keys?","How do I export?"]}');
+  await expect(snippet(page, 'script')).toContainText(
+    'data-starter-questions="Where are the API keys?|How do I export?"',
+  );
+  await expect(snippet(page, 'react')).toContainText(
+    'starterQuestions={["Where are the API keys?","How do I export?"]}',
+  );
   await page.screenshot({ path: 'e2e/screenshots/gallery-controls.png' });
 
   // Other states take the same settings.
   await page.getByLabel('State shown').selectOption('answer');
-  await expect(live(page).getByRole('group', { name: 'Ensuite' }).getByRole('button')).toHaveCount(2);
+  await expect(live(page).getByRole('group', { name: 'Ensuite' }).getByRole('button')).toHaveCount(
+    2,
+  );
 });
 
 test('the gallery shows the stopped, queued, feedback and failed states', async ({ page }) => {
   await page.goto('/');
   const state = (caption: string) => page.frameLocator(`iframe[title="${caption}"]`);
-  await expect(state('Stopped answer').locator('.da-message[data-role="assistant"]')).toHaveAttribute('data-state', 'stopped');
+  await expect(
+    state('Stopped answer').locator('.da-message[data-role="assistant"]'),
+  ).toHaveAttribute('data-state', 'stopped');
   await expect(state('Stopped answer').getByText('Stopped', { exact: true })).toBeVisible();
-  await expect(state('Queued question').locator('[data-state="queued"]')).toContainText('And how do I download the bundle?');
-  await expect(state('Feedback form (after “Not helpful”)').getByRole('group', { name: 'What was wrong?' })).toBeVisible();
-  await expect(state('Failed answer (server error mid-answer)').locator('.da-message[data-role="assistant"]')).toHaveAttribute('data-state', 'failed');
-  await expect(state('A cited answer, with follow-up questions').getByRole('group', { name: 'Ask next' })).toBeVisible();
+  await expect(state('Queued question').locator('[data-state="queued"]')).toContainText(
+    'And how do I download the bundle?',
+  );
+  await expect(
+    state('Feedback form (after “Not helpful”)').getByRole('group', { name: 'What was wrong?' }),
+  ).toBeVisible();
+  await expect(
+    state('Failed answer (server error mid-answer)').locator('.da-message[data-role="assistant"]'),
+  ).toHaveAttribute('data-state', 'failed');
+  await expect(
+    state('A cited answer, with follow-up questions').getByRole('group', { name: 'Ask next' }),
+  ).toBeVisible();
 });

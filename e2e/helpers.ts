@@ -4,9 +4,17 @@ export const ASSISTANT_PATH = '/discovery/v1/assistant/demo/message';
 
 /** Every assistant request the page sends, with its parsed body. */
 export function recordAsks(page: Page) {
-  const asks: { body: Record<string, unknown> & { threadId?: string; context?: unknown[]; messages: { role: string; content: string }[] }; request: Request }[] = [];
+  const asks: {
+    body: Record<string, unknown> & {
+      threadId?: string;
+      context?: unknown[];
+      messages: { role: string; content: string }[];
+    };
+    request: Request;
+  }[] = [];
   page.on('request', (request) => {
-    if (request.url().endsWith(ASSISTANT_PATH) && request.method() === 'POST') asks.push({ body: request.postDataJSON(), request });
+    if (request.url().endsWith(ASSISTANT_PATH) && request.method() === 'POST')
+      asks.push({ body: request.postDataJSON(), request });
   });
   return asks;
 }
@@ -18,7 +26,10 @@ export const answers = (page: Page) => page.locator('li.da-message[data-role="as
 
 /** Waits until answer number `count` is complete: the dialog is ready and the answer cites sources. */
 export async function waitForAnswer(page: Page, count = 1) {
-  await answers(page).nth(count - 1).locator('div.da-sources').waitFor();
+  await answers(page)
+    .nth(count - 1)
+    .locator('div.da-sources')
+    .waitFor();
   await page.locator('.da-dialog[data-status="ready"]').waitFor();
 }
 

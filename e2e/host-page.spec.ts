@@ -4,9 +4,12 @@ import { askQuestion, dialog, input, launcher, recordAsks } from './helpers.js';
 /** How the script tag gets along with the page around it: theme, corner, keys, navigation. */
 const PAGE = '/docs/guides/page-context';
 
-const launcherTheme = (page: Page) => page.locator('docs-assistant-root .da-root').first().getAttribute('data-theme');
-const launcherColour = (page: Page) => launcher(page).evaluate((el) => getComputedStyle(el).backgroundColor);
-const dialogColour = (page: Page) => page.locator('.da-dialog').evaluate((el) => getComputedStyle(el).backgroundColor);
+const launcherTheme = (page: Page) =>
+  page.locator('docs-assistant-root .da-root').first().getAttribute('data-theme');
+const launcherColour = (page: Page) =>
+  launcher(page).evaluate((el) => getComputedStyle(el).backgroundColor);
+const dialogColour = (page: Page) =>
+  page.locator('.da-dialog').evaluate((el) => getComputedStyle(el).backgroundColor);
 
 test('theme auto follows the site toggle both ways, live', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
@@ -42,21 +45,43 @@ test('an owner selector decides dark; an explicit theme wins over the page', asy
   await page.goto(PAGE);
   await page.evaluate(() => {
     document.documentElement.dataset.theme = 'dark';
-    window.DocsAssistant.init({ domain: 'demo', baseUrl: location.origin, apiKey: 'svc_dsc_demo', themeSelector: 'body.night' });
+    window.DocsAssistant.init({
+      domain: 'demo',
+      baseUrl: location.origin,
+      apiKey: 'svc_dsc_demo',
+      themeSelector: 'body.night',
+    });
   });
   // The selector is the owner's word: html[data-theme=dark] no longer counts.
   await expect.poll(() => launcherTheme(page)).toBe('light');
   await page.evaluate(() => document.body.classList.add('night'));
   await expect.poll(() => launcherTheme(page)).toBe('dark');
-  await page.evaluate(() => window.DocsAssistant.init({ domain: 'demo', baseUrl: location.origin, apiKey: 'svc_dsc_demo', theme: 'light' }));
+  await page.evaluate(() =>
+    window.DocsAssistant.init({
+      domain: 'demo',
+      baseUrl: location.origin,
+      apiKey: 'svc_dsc_demo',
+      theme: 'light',
+    }),
+  );
   await expect.poll(() => launcherTheme(page)).toBe('light');
   await launcher(page).click();
   expect(await dialogColour(page)).toBe('rgb(255, 255, 255)');
 });
 
-test('the launcher takes its corner and offset, and rises above a fixed page control there', async ({ page }) => {
+test('the launcher takes its corner and offset, and rises above a fixed page control there', async ({
+  page,
+}) => {
   await page.goto(PAGE);
-  await page.evaluate(() => window.DocsAssistant.init({ domain: 'demo', baseUrl: location.origin, apiKey: 'svc_dsc_demo', position: 'bottom-left', offset: [24, 30] }));
+  await page.evaluate(() =>
+    window.DocsAssistant.init({
+      domain: 'demo',
+      baseUrl: location.origin,
+      apiKey: 'svc_dsc_demo',
+      position: 'bottom-left',
+      offset: [24, 30],
+    }),
+  );
   const viewport = page.viewportSize()!;
   const box = (await launcher(page).boundingBox())!;
   expect(box.x).toBe(24);
@@ -67,7 +92,8 @@ test('the launcher takes its corner and offset, and rises above a fixed page con
     const top = document.createElement('button');
     top.id = 'back-to-top';
     top.setAttribute('aria-label', 'Scroll back to top');
-    top.style.cssText = 'position:fixed;right:20px;bottom:20px;width:48px;height:48px;border-radius:50%;visibility:hidden;z-index:10';
+    top.style.cssText =
+      'position:fixed;right:20px;bottom:20px;width:48px;height:48px;border-radius:50%;visibility:hidden;z-index:10';
     top.onclick = () => window.scrollTo(0, 0);
     document.body.append(top);
     addEventListener('scroll', () => (top.style.visibility = scrollY > 100 ? 'visible' : 'hidden'));
@@ -79,7 +105,9 @@ test('the launcher takes its corner and offset, and rises above a fixed page con
   await page.mouse.wheel(0, 600);
   const control = page.locator('#back-to-top');
   await expect(control).toBeVisible();
-  await expect.poll(async () => (await launcher(page).boundingBox())!.y).toBeLessThan(resting.y - 40);
+  await expect
+    .poll(async () => (await launcher(page).boundingBox())!.y)
+    .toBeLessThan(resting.y - 40);
   const controlBox = (await control.boundingBox())!;
   const lifted = (await launcher(page).boundingBox())!;
   expect(lifted.y + lifted.height).toBeLessThanOrEqual(controlBox.y);
@@ -91,7 +119,9 @@ test('the launcher takes its corner and offset, and rises above a fixed page con
   await expect.poll(async () => (await launcher(page).boundingBox())!.y).toBe(resting.y);
 });
 
-test('Ctrl+I does nothing while the site shows a modal dialog, and works again after it closes', async ({ page }) => {
+test('Ctrl+I does nothing while the site shows a modal dialog, and works again after it closes', async ({
+  page,
+}) => {
   await page.goto(PAGE);
   await launcher(page).waitFor();
   // Starlight's search is a native modal <dialog>; VitePress' local search an overlay box.
@@ -129,13 +159,18 @@ test('Ctrl+I does nothing while the site shows a modal dialog, and works again a
   await expect(dialog(page)).toBeHidden();
 });
 
-test("keys typed in the assistant never reach the site's shortcuts; the shortcut still closes it", async ({ page }) => {
+test("keys typed in the assistant never reach the site's shortcuts; the shortcut still closes it", async ({
+  page,
+}) => {
   await page.goto(PAGE);
   await page.evaluate(() => {
     const w = window as unknown as { __keys: string[] };
     w.__keys = [];
     // A site search on Ctrl+K / "/", as VitePress, Docusaurus and Starlight have.
-    addEventListener('keydown', (e) => (e.key === '/' || (e.ctrlKey && e.key === 'k')) && w.__keys.push(e.key));
+    addEventListener(
+      'keydown',
+      (e) => (e.key === '/' || (e.ctrlKey && e.key === 'k')) && w.__keys.push(e.key),
+    );
   });
   const siteKeys = () => page.evaluate(() => (window as unknown as { __keys: string[] }).__keys);
   await page.keyboard.press('Control+i');
@@ -150,7 +185,9 @@ test("keys typed in the assistant never reach the site's shortcuts; the shortcut
   expect(await siteKeys()).toEqual(['k']);
 });
 
-test('context stays with its page: client-side navigation clears it, and currentPath follows the URL', async ({ page }) => {
+test('context stays with its page: client-side navigation clears it, and currentPath follows the URL', async ({
+  page,
+}) => {
   const asks = recordAsks(page);
   await page.goto(PAGE);
   await page.locator('main pre').first().hover();
@@ -169,5 +206,8 @@ test('context stays with its page: client-side navigation clears it, and current
   await page.locator('main pre').first().hover();
   await page.getByRole('button', { name: 'Ask AI: code block' }).click();
   await askQuestion(page, 'And this?', 2);
-  expect(asks[1]!.body).toMatchObject({ currentPath: PAGE, context: [expect.objectContaining({ type: 'code', path: PAGE })] });
+  expect(asks[1]!.body).toMatchObject({
+    currentPath: PAGE,
+    context: [expect.objectContaining({ type: 'code', path: PAGE })],
+  });
 });

@@ -39,7 +39,10 @@ test.afterAll(async () => {
   await Promise.all(running.splice(0).map((server) => server.close()));
 });
 
-test('client-hosted: the hosted page has the launcher, and the assistant answers through the host\'s proxy', async ({ page, baseURL }) => {
+test("client-hosted: the hosted page has the launcher, and the assistant answers through the host's proxy", async ({
+  page,
+  baseURL,
+}) => {
   const values = `deployment:\n  type: client-hosted\nstaticExport:\n  enabled: true\n  bundleUrl: ${JSON.stringify(bundleUrl)}\n  version: e2e\nassistant:\n  upstream: ${baseURL}\n`;
   const { url, host } = await startHost(values, 11);
   expect(host.state().status).toBe('ready');
@@ -55,14 +58,18 @@ test('client-hosted: the hosted page has the launcher, and the assistant answers
   await launcher(page).click();
   await expect(dialog(page)).toBeVisible();
   await askQuestion(page, 'How do I install it?');
-  await expect(page.locator('li.da-message[data-role="assistant"]').first()).toContainText('npm install');
+  await expect(page.locator('li.da-message[data-role="assistant"]').first()).toContainText(
+    'npm install',
+  );
   // The page asked its own origin (the host), never the service directly, and carried no key.
   expect(asked).toEqual([`${url}/discovery/v1/assistant/demo/message`]);
   await page.screenshot({ path: 'e2e/screenshots/host-client-hosted.png' });
   expect(errors).toEqual([]);
 });
 
-test('air-gapped: no launcher at all, and the offline search still finds pages', async ({ page }) => {
+test('air-gapped: no launcher at all, and the offline search still finds pages', async ({
+  page,
+}) => {
   const values = `deployment:\n  type: air-gapped\nstaticExport:\n  enabled: true\n  bundleUrl: ${JSON.stringify(bundleUrl)}\n`;
   const { url } = await startHost(values, 12);
   const requests: string[] = [];

@@ -20,7 +20,9 @@ async function addFrameworkBlock(page: Page) {
   return page.locator('#framed pre');
 }
 
-test('the code-block button sits under the pointer, clear of the copy button, and a real click attaches exact code', async ({ page }) => {
+test('the code-block button sits under the pointer, clear of the copy button, and a real click attaches exact code', async ({
+  page,
+}) => {
   const asks = recordAsks(page);
   await page.goto(PAGE);
   const block = await addFrameworkBlock(page);
@@ -43,7 +45,8 @@ test('the code-block button sits under the pointer, clear of the copy button, an
   expect(asks[0]!.body.context).toEqual([
     {
       type: 'code',
-      value: 'const answer = ask("a question that is long enough to make this line scroll sideways in the block, far past the right edge of the column");\nconsole.log(answer);',
+      value:
+        'const answer = ask("a question that is long enough to make this line scroll sideways in the block, far past the right edge of the column");\nconsole.log(answer);',
       path: PAGE,
       elementId: 'da-code-1',
     },
@@ -63,10 +66,14 @@ test('the code-block button stays put while the code scrolls sideways', async ({
   expect(await codeButton(page).boundingBox()).toEqual(before);
   // And it follows the block when the page scrolls.
   await page.mouse.wheel(0, 40);
-  await expect.poll(async () => (await codeButton(page).boundingBox())?.y).toBeLessThan(before.y - 20);
+  await expect
+    .poll(async () => (await codeButton(page).boundingBox())?.y)
+    .toBeLessThan(before.y - 20);
 });
 
-test('a hidden button cannot be clicked, and the open chat is never under one', async ({ page }) => {
+test('a hidden button cannot be clicked, and the open chat is never under one', async ({
+  page,
+}) => {
   await page.goto(PAGE);
   const block = page.locator('main pre').first();
   await block.hover();
@@ -82,19 +89,33 @@ test('a hidden button cannot be clicked, and the open chat is never under one', 
 
   // Open chat over code blocks (phone size: the chat covers everything): clicks reach the chat.
   await page.setViewportSize({ width: 375, height: 700 });
-  await page.evaluate(() => window.DocsAssistant.init({ domain: 'demo', baseUrl: location.origin, apiKey: 'svc_dsc_demo', starterQuestions: ['How do I install it?'] }));
+  await page.evaluate(() =>
+    window.DocsAssistant.init({
+      domain: 'demo',
+      baseUrl: location.origin,
+      apiKey: 'svc_dsc_demo',
+      starterQuestions: ['How do I install it?'],
+    }),
+  );
   await page.locator('main pre').first().scrollIntoViewIfNeeded();
   await launcher(page).click();
   await expect(dialog(page)).toBeVisible();
   const pre = (await page.locator('main pre').first().boundingBox())!;
   await page.mouse.move(pre.x + pre.width / 2, pre.y + 10);
-  expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.localName, { x: pre.x + pre.width / 2, y: pre.y + 10 })).toBe('docs-assistant-root');
+  expect(
+    await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.localName, {
+      x: pre.x + pre.width / 2,
+      y: pre.y + 10,
+    }),
+  ).toBe('docs-assistant-root');
   await expect(codeButton(page)).toBeHidden();
   await page.mouse.click(pre.x + pre.width / 2, pre.y + 10);
   await expect(chips(page)).toHaveCount(0);
 });
 
-test('keyboard: Tab from a focused code block reaches its button, Enter attaches the code, Tab goes on past the block', async ({ page }) => {
+test('keyboard: Tab from a focused code block reaches its button, Enter attaches the code, Tab goes on past the block', async ({
+  page,
+}) => {
   await page.goto(PAGE);
   await page.evaluate(() => {
     const frame = document.createElement('div');

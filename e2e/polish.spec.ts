@@ -14,21 +14,31 @@ function targets(page: Page) {
         .map((el) => {
           const r = el.getBoundingClientRect();
           const name = `${el.localName}.${el.className} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}"`;
-          return { name, width: Math.round(r.width), height: Math.round(r.height), shown: r.width > 0 && getComputedStyle(el).visibility !== 'hidden' };
+          return {
+            name,
+            width: Math.round(r.width),
+            height: Math.round(r.height),
+            shown: r.width > 0 && getComputedStyle(el).visibility !== 'hidden',
+          };
         })
         .filter((t) => t.shown),
     );
 }
 
-test('at phone width every button and link of an answered dialog is at least 44×44 px', async ({ page }) => {
+test('at phone width every button and link of an answered dialog is at least 44×44 px', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/docs/guides/theming');
   await launcher(page).click();
   await askQuestion(page, 'How do I change the accent colour of the widget?');
-  await dialog(page).getByText(/Also searched/).click(); // its links count too
+  await dialog(page)
+    .getByText(/Also searched/)
+    .click(); // its links count too
   const found = await targets(page);
   // The answer has a header, code with its copy button, sources, feedback and the composer.
-  for (const name of ['Close', 'Copy code', 'Helpful', 'Not helpful', 'Send']) expect(found.map((t) => t.name).join('\n')).toContain(name);
+  for (const name of ['Close', 'Copy code', 'Helpful', 'Not helpful', 'Send'])
+    expect(found.map((t) => t.name).join('\n')).toContain(name);
   expect(found.filter((t) => t.width < 44 || t.height < 44)).toEqual([]);
   await page.screenshot({ path: 'test-results/polish-phone.png' });
 });
@@ -44,10 +54,16 @@ test('the same dialog at desktop width keeps its compact controls', async ({ pag
 });
 
 /** The launcher's hint: its ::after content, or 'none' while not shown. */
-const hintShown = (page: Page) => launcher(page).evaluate((el) => getComputedStyle(el, '::after').content);
+const hintShown = (page: Page) =>
+  launcher(page).evaluate((el) => getComputedStyle(el, '::after').content);
 
-for (const [kind, path] of [['script tag', '/docs/guides/theming'], ['React component', '/react/guides/theming']] as const) {
-  test(`the ${kind} launcher shows its shortcut on hover and keyboard focus, and names it to assistive tech`, async ({ page }) => {
+for (const [kind, path] of [
+  ['script tag', '/docs/guides/theming'],
+  ['React component', '/react/guides/theming'],
+] as const) {
+  test(`the ${kind} launcher shows its shortcut on hover and keyboard focus, and names it to assistive tech`, async ({
+    page,
+  }) => {
     await page.goto(path);
     // Chromium on Linux: Ctrl, not ⌘.
     await expect(launcher(page)).toHaveAttribute('aria-keyshortcuts', 'Control+I');
@@ -55,7 +71,10 @@ for (const [kind, path] of [['script tag', '/docs/guides/theming'], ['React comp
     await launcher(page).hover();
     await expect.poll(() => hintShown(page)).toBe('"Ctrl+I" / ""');
     await expect(launcher(page)).toHaveAttribute('data-kbd', 'Ctrl+I');
-    await page.screenshot({ path: `test-results/polish-launcher-${kind.replace(' ', '-')}.png`, clip: { x: 1000, y: 600, width: 280, height: 120 } });
+    await page.screenshot({
+      path: `test-results/polish-launcher-${kind.replace(' ', '-')}.png`,
+      clip: { x: 1000, y: 600, width: 280, height: 120 },
+    });
     await page.mouse.move(0, 0);
     await expect.poll(() => hintShown(page)).toBe('none');
     // Focus after a key press is keyboard focus (:focus-visible), as when the reader tabs there.
@@ -71,7 +90,10 @@ test('with the shortcut turned off the script tag launcher shows no hint', async
   // An unreadable data-open-shortcut is no shortcut at all: nothing to show, nothing to announce.
   await page.route('**/docs/guides/theming', async (route) => {
     const response = await route.fetch();
-    await route.fulfill({ response, body: (await response.text()).replace('<script src=', '<script data-open-shortcut="+" src=') });
+    await route.fulfill({
+      response,
+      body: (await response.text()).replace('<script src=', '<script data-open-shortcut="+" src='),
+    });
   });
   await page.goto('/docs/guides/theming');
   await launcher(page).hover();
@@ -81,7 +103,9 @@ test('with the shortcut turned off the script tag launcher shows no hint', async
   await expect(launcher(page)).not.toHaveAttribute('aria-keyshortcuts');
 });
 
-test('the dialog fades in and out, and not at all under prefers-reduced-motion', async ({ browser }) => {
+test('the dialog fades in and out, and not at all under prefers-reduced-motion', async ({
+  browser,
+}) => {
   for (const reducedMotion of ['no-preference', 'reduce'] as const) {
     const page = await browser.newPage({ reducedMotion, baseURL: test.info().project.use.baseURL });
     await page.goto('/docs/guides/theming');
@@ -89,9 +113,14 @@ test('the dialog fades in and out, and not at all under prefers-reduced-motion',
     await expect(dialog(page)).toBeVisible();
     const motion = await page.locator('.da-dialog').evaluate((el) => {
       const s = getComputedStyle(el);
-      return { animation: s.animationName, duration: s.animationDuration, transition: s.transitionDuration };
+      return {
+        animation: s.animationName,
+        duration: s.animationDuration,
+        transition: s.transitionDuration,
+      };
     });
-    if (reducedMotion === 'reduce') expect(motion).toEqual({ animation: 'none', duration: '0s', transition: '0s' });
+    if (reducedMotion === 'reduce')
+      expect(motion).toEqual({ animation: 'none', duration: '0s', transition: '0s' });
     else expect(motion).toEqual({ animation: 'da-dialog-in', duration: '0.16s', transition: '0s' });
     // Closing still removes the dialog and gives focus back to the launcher.
     await page.keyboard.press('Escape');

@@ -12,14 +12,16 @@ export const ROOT = resolve(import.meta.dirname, '..');
  * Statements, not text: `import|export … from '…'` and `import '…'` at the start of a line,
  * `import('…')`, `require('…')` and `require.resolve('…')`; so a message that quotes an import is no import.
  */
-const SPECIFIER = /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]|\.resolve\(\s*['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]/gm;
+const SPECIFIER =
+  /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]|\.resolve\(\s*['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]/gm;
 
 /** `import type … from '…'` and `export type … from '…'`: needed by declarations only. */
 const TYPE_ONLY = /^\s*(?:import|export)\s+type\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/gm;
 /** `import { x, type Y } from '…'`: a type from a package also used at run time. */
 const INLINE_TYPE = /^\s*(?:import|export)\s*\{[^}]*\btype\s[^}]*\}\s*from\s*['"]([^'"]+)['"]/gm;
 
-const specifiers = (text, pattern) => [...text.matchAll(pattern)].map((m) => m.slice(1).find((group) => group !== undefined));
+const specifiers = (text, pattern) =>
+  [...text.matchAll(pattern)].map((m) => m.slice(1).find((group) => group !== undefined));
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
 export function packageName(specifier) {
@@ -47,13 +49,16 @@ export function entryPoints(pkg) {
  * The built files that are copied whole rather than followed: the stylesheet and the script-tag
  * bundles (self-contained; their dependencies are inside them).
  */
-export const isAsset = (target) => !/\.(js|d\.ts)$/.test(target) || target.startsWith('dist/embed/');
+export const isAsset = (target) =>
+  !/\.(js|d\.ts)$/.test(target) || target.startsWith('dist/embed/');
 
 /** `dist/ui/x.js` or `dist/ui/x.d.ts` → `src/ui/x.ts(x)`; any other path is a source itself. */
 function sourceOf(target) {
   if (!target.startsWith('dist/')) return target;
   const stem = `src/${target.slice(5).replace(/\.(d\.ts|js)$/, '')}`;
-  const found = ['.ts', '.tsx'].map((ext) => stem + ext).find((file) => existsSync(join(ROOT, file)));
+  const found = ['.ts', '.tsx']
+    .map((ext) => stem + ext)
+    .find((file) => existsSync(join(ROOT, file)));
   if (!found) throw new Error(`${target}: no source ${stem}.ts(x)`);
   return found;
 }

@@ -1,7 +1,21 @@
 'use client';
-export { DocsAssistant, type AssistantHandle, type DocsAssistantProps, type Feedback, type Mode, type Position, type Theme } from './ui/docs-assistant.js';
+export {
+  DocsAssistant,
+  type AssistantHandle,
+  type DocsAssistantProps,
+  type Feedback,
+  type Mode,
+  type Position,
+  type Theme,
+} from './ui/docs-assistant.js';
 export { DEFAULT_LABELS, type Labels, type LabelsInput } from './ui/labels.js';
-export { useDocsAssistant, type AssistantEvent, type AskOptions, type AssistantStatus, type UseDocsAssistantOptions } from './chat/use-docs-assistant.js';
+export {
+  useDocsAssistant,
+  type AssistantEvent,
+  type AskOptions,
+  type AssistantStatus,
+  type UseDocsAssistantOptions,
+} from './chat/use-docs-assistant.js';
 export { AssistantError, type AssistantErrorKind } from './client/errors.js';
 export type { ContextItem, Filter } from './protocol/schemas.js';
 export { usePageContext, type UsePageContextOptions } from './ui/use-page-context.js';

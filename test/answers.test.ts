@@ -2,10 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite, parsePage } from '../src/server/docs.js';
-import { askBody, demoApp, post, readStream, searchResultsOf, sourcesOf, textOf, userMessage, type StreamPart } from './helpers/server.js';
+import {
+  askBody,
+  demoApp,
+  post,
+  readStream,
+  searchResultsOf,
+  sourcesOf,
+  textOf,
+  userMessage,
+  type StreamPart,
+} from './helpers/server.js';
 
-const reasoningOf = (parts: StreamPart[]) => String(parts.find((p) => p.type === 'reasoning')?.value ?? '');
-const ask = async (question: string, extra: Record<string, unknown> = {}) => readStream(await post(await demoApp(), askBody(question, extra)));
+const reasoningOf = (parts: StreamPart[]) =>
+  String(parts.find((p) => p.type === 'reasoning')?.value ?? '');
+const ask = async (question: string, extra: Record<string, unknown> = {}) =>
+  readStream(await post(await demoApp(), askBody(question, extra)));
 
 describe('retrieval keeps to the reader’s language and version', () => {
   it('answers an English question from English pages and a French one from French pages', async () => {
@@ -25,7 +37,9 @@ describe('retrieval keeps to the reader’s language and version', () => {
 
   it('answers from the newest version unless the request or the question names another', async () => {
     const newest = await ask('How do I set retrieval filters?');
-    expect(searchResultsOf(newest).map((hit) => hit.path)).not.toContain('/v1/guides/configuration');
+    expect(searchResultsOf(newest).map((hit) => hit.path)).not.toContain(
+      '/v1/guides/configuration',
+    );
     const pinned = await ask('How do I set retrieval filters?', { filter: { version: 'v1' } });
     expect(sourcesOf(pinned)[0]!.id).toBe('/v1/guides/configuration');
     const named = await ask('How is the retrieval option called in v1?');
@@ -34,27 +48,40 @@ describe('retrieval keeps to the reader’s language and version', () => {
 
   it('tells same-titled pages of different versions apart in citations', async () => {
     const parts = await ask('retrieval filters', { filter: { version: 'v1' } });
-    expect(sourcesOf(parts)[0]).toMatchObject({ id: '/v1/guides/configuration', title: 'Configuration (v1)' });
+    expect(sourcesOf(parts)[0]).toMatchObject({
+      id: '/v1/guides/configuration',
+      title: 'Configuration (v1)',
+    });
     expect(searchResultsOf(parts)[0]).toMatchObject({ title: 'Configuration (v1)' });
   });
 });
 
 describe('currentPath only breaks ties', () => {
   it('does not outrank a clearly better page elsewhere', async () => {
-    const parts = await ask('How do I self-host the docs with a static export bundle?', { currentPath: '/guides/theming' });
+    const parts = await ask('How do I self-host the docs with a static export bundle?', {
+      currentPath: '/guides/theming',
+    });
     expect(sourcesOf(parts)[0]!.id).not.toBe('/guides/theming');
-    const dark = await ask('How do I switch to dark mode?', { currentPath: '/guides/self-hosting' });
+    const dark = await ask('How do I switch to dark mode?', {
+      currentPath: '/guides/self-hosting',
+    });
     expect(sourcesOf(dark)[0]!.id).not.toBe('/guides/self-hosting');
   });
 
   it('decides between two equally good pages', async () => {
-    const page = (file: string) => parsePage(file, '# Webhooks\n\nWebhooks send an event to your endpoint when a job completes.\n');
+    const page = (file: string) =>
+      parsePage(
+        file,
+        '# Webhooks\n\nWebhooks send an event to your endpoint when a job completes.\n',
+      );
     const app = createApp({
       orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
       sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page('a.md'), page('b.md')]) }],
     });
     for (const currentPath of ['/a', '/b']) {
-      const parts = await readStream(await post(app, askBody('When do webhooks send an event?', { currentPath })));
+      const parts = await readStream(
+        await post(app, askBody('When do webhooks send an event?', { currentPath })),
+      );
       expect(sourcesOf(parts)[0]!.id).toBe(currentPath);
     }
   });
@@ -79,20 +106,36 @@ describe('follow-up questions', () => {
     const response = await post(app, askBody(first));
     const threadId = response.headers.get('x-thread-id')!;
     await response.text();
-    return readStream(await post(app, { fp: 'anonymous', threadId, messages: [userMessage(first), userMessage(second)] }));
+    return readStream(
+      await post(app, {
+        fp: 'anonymous',
+        threadId,
+        messages: [userMessage(first), userMessage(second)],
+      }),
+    );
   }
 
   it('uses the earlier question when the follow-up leans on it', async () => {
-    const parts = await followUp('How do I change the colours of the widget?', 'What about the labels?');
+    const parts = await followUp(
+      'How do I change the colours of the widget?',
+      'What about the labels?',
+    );
     expect(sourcesOf(parts)[0]!.id).toBe('/guides/theming');
-    expect(reasoningOf(parts)).toContain('earlier question “How do I change the colours of the widget?”');
+    expect(reasoningOf(parts)).toContain(
+      'earlier question “How do I change the colours of the widget?”',
+    );
   });
 
   it('searches a question that stands on its own without the earlier one', async () => {
-    const parts = await followUp('Does it support single sign-on with SAML?', 'Which flags does the export command take?');
+    const parts = await followUp(
+      'Does it support single sign-on with SAML?',
+      'Which flags does the export command take?',
+    );
     expect(sourcesOf(parts)[0]!.id).toBe('/static-export/cli');
     expect(reasoningOf(parts)).not.toContain('earlier question');
-    const call = parts.find((p) => p.type === 'tool_call')!.value as { args: Record<string, unknown> };
+    const call = parts.find((p) => p.type === 'tool_call')!.value as {
+      args: Record<string, unknown>;
+    };
     expect(call.args).not.toHaveProperty('earlier');
   });
 });
@@ -100,15 +143,26 @@ describe('follow-up questions', () => {
 describe('extractive answers keep the Markdown they quote', () => {
   it('keeps inline code, the code sample a sentence introduces, and the whole list after it', async () => {
     const text = textOf(await ask('What are the three chart values for static export?'));
-    expect(text).toContain('> A self-hosted deployment serves a bundle through three chart values:');
+    expect(text).toContain(
+      '> A self-hosted deployment serves a bundle through three chart values:',
+    );
     expect(text).toMatch(/```yaml\nstaticExport:\n {2}enabled: true\n/);
-    for (const key of ['staticExport.enabled', 'staticExport.bundleUrl', 'staticExport.version']) expect(text).toContain(`> - \`${key}\``);
+    for (const key of ['staticExport.enabled', 'staticExport.bundleUrl', 'staticExport.version'])
+      expect(text).toContain(`> - \`${key}\``);
   });
 
   it('keeps a whole table', async () => {
     const text = textOf(await ask('Which flags does the export command take?'));
     expect(text).toContain('> | Flag | Meaning |\n> |---|---|');
-    for (const flag of ['--domain', '--version', '--paths a,b', '--out FILE', '--values FILE', '--json']) expect(text).toContain(`> | \`${flag}\` |`);
+    for (const flag of [
+      '--domain',
+      '--version',
+      '--paths a,b',
+      '--out FILE',
+      '--values FILE',
+      '--json',
+    ])
+      expect(text).toContain(`> | \`${flag}\` |`);
   });
 
   it('shows every way a short page intro promises', async () => {

@@ -17,7 +17,9 @@ const ALLOWED: Record<string, string[]> = {
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && /\.(ts|tsx)$/.test(e.name)).map((e) => join(e.parentPath, e.name));
+  return entries
+    .filter((e) => e.isFile() && /\.(ts|tsx)$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name));
 }
 
 describe('architecture', () => {
@@ -31,7 +33,8 @@ describe('architecture', () => {
       const text = await readFile(file, 'utf8');
       for (const match of text.matchAll(/from\s+['"](\.\.?\/[^'"]+)['"]/g)) {
         const target = relative(SRC, join(file, '..', match[1]!)).split('/')[0]!;
-        if (target !== layer && !allowed.includes(target)) violations.push(`${rel} imports ${match[1]}`);
+        if (target !== layer && !allowed.includes(target))
+          violations.push(`${rel} imports ${match[1]}`);
       }
     }
     expect(violations).toEqual([]);
@@ -41,7 +44,8 @@ describe('architecture', () => {
     const offenders: string[] = [];
     for (const file of await sourceFiles(join(SRC, 'server'))) {
       const text = await readFile(file, 'utf8');
-      if (/from ['"](node:)?https?['"]|@hono\/node-server/.test(text) && !file.endsWith('serve.ts')) offenders.push(relative(SRC, file));
+      if (/from ['"](node:)?https?['"]|@hono\/node-server/.test(text) && !file.endsWith('serve.ts'))
+        offenders.push(relative(SRC, file));
     }
     expect(offenders).toEqual([]);
   });
@@ -53,7 +57,8 @@ describe('browser code', () => {
     for (const layer of ['chat', 'ui', 'embed']) {
       for (const file of await sourceFiles(join(SRC, layer))) {
         const text = await readFile(file, 'utf8');
-        if (/from ['"]node:|from ['"]\.\.\/(client|protocol)\/index\.js['"]/.test(text)) offenders.push(relative(SRC, file));
+        if (/from ['"]node:|from ['"]\.\.\/(client|protocol)\/index\.js['"]/.test(text))
+          offenders.push(relative(SRC, file));
       }
     }
     expect(offenders).toEqual([]);

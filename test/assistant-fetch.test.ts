@@ -1,26 +1,40 @@
 import { processDataStream } from '@ai-sdk/ui-utils';
 import { describe, expect, it, vi } from 'vitest';
-import { createAssistantFetch, MAX_UPDATE_CHARS, type ThreadIds } from '../src/chat/assistant-fetch.js';
+import {
+  createAssistantFetch,
+  MAX_UPDATE_CHARS,
+  type ThreadIds,
+} from '../src/chat/assistant-fetch.js';
 import { AssistantError } from '../src/client/index.js';
 
 const enc = new TextEncoder();
 
 /** A response whose body arrives in exactly these reads; `cut` makes the connection fail after them. */
-function streamResponse(chunks: (string | Uint8Array)[], { headers = {} as Record<string, string>, status = 200, cut = false } = {}) {
+function streamResponse(
+  chunks: (string | Uint8Array)[],
+  { headers = {} as Record<string, string>, status = 200, cut = false } = {},
+) {
   const queue = [...chunks];
   // One chunk per pull: erroring in start() would discard the queued chunks before anyone reads them.
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
       const chunk = queue.shift();
-      if (chunk !== undefined) controller.enqueue(typeof chunk === 'string' ? enc.encode(chunk) : chunk);
+      if (chunk !== undefined)
+        controller.enqueue(typeof chunk === 'string' ? enc.encode(chunk) : chunk);
       else if (cut) controller.error(new TypeError('network error'));
       else controller.close();
     },
   });
-  return new Response(body, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers } });
+  return new Response(body, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers },
+  });
 }
 
-function setup(respond: (body: Record<string, unknown>, call: number) => Response | Promise<Response>, initial: ThreadIds = {}) {
+function setup(
+  respond: (body: Record<string, unknown>, call: number) => Response | Promise<Response>,
+  initial: ThreadIds = {},
+) {
   let thread: ThreadIds = { ...initial };
   const bodies: Record<string, unknown>[] = [];
   const streamErrors: AssistantError[] = [];
@@ -39,7 +53,8 @@ function setup(respond: (body: Record<string, unknown>, call: number) => Respons
     onStreamError: (e) => streamErrors.push(e),
     onWarning: (w) => warnings.push(w.sample),
   });
-  const call = (body: Record<string, unknown> = { id: 'chat', messages: [] }) => wrapped('http://x/message', { method: 'POST', body: JSON.stringify(body) });
+  const call = (body: Record<string, unknown> = { id: 'chat', messages: [] }) =>
+    wrapped('http://x/message', { method: 'POST', body: JSON.stringify(body) });
   return { call, bodies, streamErrors, warnings, setThread, thread: () => thread };
 }
 
@@ -55,7 +70,9 @@ describe('assistant fetch: stream hygiene', () => {
   it('drops a bad line, keeps every good one of the same read, and warns once', async () => {
     const chunk = '0:"Hello"\nzz:nonsense\n0:" world"\n0:{broken\n' + finish;
     // The stock SDK loses the whole read when one line of it is bad (NOTES §1).
-    await expect(processDataStream({ stream: streamResponse([chunk]).body!, onTextPart: () => {} })).rejects.toThrow();
+    await expect(
+      processDataStream({ stream: streamResponse([chunk]).body!, onTextPart: () => {} }),
+    ).rejects.toThrow();
     const { call, warnings } = setup(() => streamResponse([chunk]));
     expect(await sdkText(await call())).toBe('Hello world');
     expect(warnings).toEqual(['zz:nonsense']);
@@ -63,21 +80,29 @@ describe('assistant fetch: stream hygiene', () => {
 
   it('reassembles lines and UTF-8 characters split across reads', async () => {
     const bytes = enc.encode('0:"héllo ☃"\n' + finish);
-    const { call } = setup(() => streamResponse([bytes.slice(0, 5), bytes.slice(5, 10), bytes.slice(10)]));
+    const { call } = setup(() =>
+      streamResponse([bytes.slice(0, 5), bytes.slice(5, 10), bytes.slice(10)]),
+    );
     expect(await sdkText(await call())).toBe('héllo ☃');
   });
 
   it('merges adjacent text deltas of one read into one part', async () => {
-    const { call } = setup(() => streamResponse(['f:{"messageId":"m"}\n0:"a"\n0:"b"\n0:"c"\ng:"why"\n0:"d"\n' + finish]));
+    const { call } = setup(() =>
+      streamResponse(['f:{"messageId":"m"}\n0:"a"\n0:"b"\n0:"c"\ng:"why"\n0:"d"\n' + finish]),
+    );
     const out = await (await call()).text();
     expect(out).toBe('f:{"messageId":"m"}\n0:"abc"\ng:"why"\n0:"d"\n' + finish);
   });
 
   it('ends a cut connection with an error part, keeping the partial answer', async () => {
-    const { call, streamErrors } = setup(() => streamResponse(['0:"partial "\n', '0:"answer"\n'], { cut: true }));
+    const { call, streamErrors } = setup(() =>
+      streamResponse(['0:"partial "\n', '0:"answer"\n'], { cut: true }),
+    );
     const out = await (await call()).text();
     // Both reads arrive within one frame, so they reach the SDK as one text part.
-    expect(out).toBe('0:"partial answer"\n3:"The connection was lost before the answer was complete."\n');
+    expect(out).toBe(
+      '0:"partial answer"\n3:"The connection was lost before the answer was complete."\n',
+    );
     expect(streamErrors.map((e) => e.kind)).toEqual(['network']);
   });
 
@@ -94,7 +119,9 @@ describe('assistant fetch: stream hygiene', () => {
       text += new TextDecoder().decode(value);
     }
     expect(updates).toBeLessThan(5);
-    expect(text).toBe(`0:${JSON.stringify(Array.from({ length: 200 }, (_, i) => `${i} `).join(''))}\n${finish}`);
+    expect(text).toBe(
+      `0:${JSON.stringify(Array.from({ length: 200 }, (_, i) => `${i} `).join(''))}\n${finish}`,
+    );
   });
 
   it('hands a burst over in slices, in order, without splitting a character', async () => {
@@ -107,7 +134,12 @@ describe('assistant fetch: stream hygiene', () => {
       if (done) break;
       updates.push(new TextDecoder().decode(value));
     }
-    const texts = updates.flatMap((update) => update.split('\n').filter((line) => line.startsWith('0:')).map((line) => JSON.parse(line.slice(2)) as string));
+    const texts = updates.flatMap((update) =>
+      update
+        .split('\n')
+        .filter((line) => line.startsWith('0:'))
+        .map((line) => JSON.parse(line.slice(2)) as string),
+    );
     // Each slice is its own read, so the SDK renders each in its own task.
     expect(updates.length).toBeGreaterThanOrEqual(3);
     expect(texts.every((text) => text.length <= MAX_UPDATE_CHARS)).toBe(true);
@@ -117,14 +149,20 @@ describe('assistant fetch: stream hygiene', () => {
 
   it('treats a stream that ends without a finish part as cut', async () => {
     const { call, streamErrors } = setup(() => streamResponse(['0:"half"\n']));
-    expect(await (await call()).text()).toMatch(/^0:"half"\n3:"The connection closed before the answer was complete."\n$/);
+    expect(await (await call()).text()).toMatch(
+      /^0:"half"\n3:"The connection closed before the answer was complete."\n$/,
+    );
     expect(streamErrors).toHaveLength(1);
   });
 
   it('reports a server error part as a typed stream error', async () => {
-    const { call, streamErrors } = setup(() => streamResponse(['0:"so far"\n3:"model overloaded"\n']));
+    const { call, streamErrors } = setup(() =>
+      streamResponse(['0:"so far"\n3:"model overloaded"\n']),
+    );
     expect(await (await call()).text()).toBe('0:"so far"\n3:"model overloaded"\n');
-    expect(streamErrors).toEqual([expect.objectContaining({ kind: 'server', message: 'model overloaded' })]);
+    expect(streamErrors).toEqual([
+      expect.objectContaining({ kind: 'server', message: 'model overloaded' }),
+    ]);
   });
 
   it('lets an abort through as an AbortError so the SDK treats it as stop', async () => {
@@ -138,21 +176,36 @@ describe('assistant fetch: stream hygiene', () => {
       setThread: () => {},
     });
     controller.abort();
-    await expect(wrapped('http://x', { method: 'POST', body: '{}', signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(
+      wrapped('http://x', { method: 'POST', body: '{}', signal: controller.signal }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
 
 describe('assistant fetch: threads', () => {
   const carriers: [string, Response][] = [
-    ['the X-Thread-Id header', streamResponse(['0:"a"\n' + finish], { headers: { 'X-Thread-Id': 'T-header' } })],
-    ['the finish message part', streamResponse(['0:"a"\nd:{"finishReason":"stop","threadId":"T-d"}\n'])],
-    ['a finish step part', streamResponse(['0:"a"\ne:{"finishReason":"stop","isContinued":false,"threadId":"T-e"}\n' + finish])],
+    [
+      'the X-Thread-Id header',
+      streamResponse(['0:"a"\n' + finish], { headers: { 'X-Thread-Id': 'T-header' } }),
+    ],
+    [
+      'the finish message part',
+      streamResponse(['0:"a"\nd:{"finishReason":"stop","threadId":"T-d"}\n']),
+    ],
+    [
+      'a finish step part',
+      streamResponse([
+        '0:"a"\ne:{"finishReason":"stop","isContinued":false,"threadId":"T-e"}\n' + finish,
+      ]),
+    ],
     ['a data item', streamResponse(['2:[{"type":"finish","threadId":"T-2"}]\n0:"a"\n' + finish])],
     ['a message annotation', streamResponse(['8:[{"threadId":"T-8"}]\n0:"a"\n' + finish])],
   ];
   for (const [carrier, response] of carriers) {
     it(`picks up threadId from ${carrier} and sends it on the follow-up`, async () => {
-      const expected = carrier.includes('header') ? 'T-header' : `T-${carrier.match(/finish message/) ? 'd' : carrier.match(/step/) ? 'e' : carrier.match(/data/) ? '2' : '8'}`;
+      const expected = carrier.includes('header')
+        ? 'T-header'
+        : `T-${carrier.match(/finish message/) ? 'd' : carrier.match(/step/) ? 'e' : carrier.match(/data/) ? '2' : '8'}`;
       const { call, bodies } = setup((_b, n) => (n === 1 ? response : streamResponse([finish])));
       await (await call()).text();
       await (await call({ id: 'chat', messages: [] })).text();
@@ -163,7 +216,9 @@ describe('assistant fetch: threads', () => {
 
   it('keeps the X-Thread-Key secret and sends it with every follow-up', async () => {
     const { call, bodies } = setup((_b, n) =>
-      n === 1 ? streamResponse([finish], { headers: { 'X-Thread-Id': 'T1', 'X-Thread-Key': 'secret' } }) : streamResponse([finish], { headers: { 'X-Thread-Id': 'T1' } }),
+      n === 1
+        ? streamResponse([finish], { headers: { 'X-Thread-Id': 'T1', 'X-Thread-Key': 'secret' } })
+        : streamResponse([finish], { headers: { 'X-Thread-Id': 'T1' } }),
     );
     await (await call()).text();
     await (await call()).text();
@@ -188,7 +243,10 @@ describe('assistant fetch: threads', () => {
   });
 
   it('does not loop when the retry is refused too', async () => {
-    const { call, bodies } = setup(() => new Response('{"error":"thread_not_found","message":"gone"}', { status: 404 }), { threadId: 'T-old' });
+    const { call, bodies } = setup(
+      () => new Response('{"error":"thread_not_found","message":"gone"}', { status: 404 }),
+      { threadId: 'T-old' },
+    );
     await expect(call()).rejects.toMatchObject({ kind: 'not_found', code: 'thread_not_found' });
     expect(bodies).toHaveLength(2);
   });
@@ -196,11 +254,41 @@ describe('assistant fetch: threads', () => {
 
 describe('assistant fetch: errors and request bodies', () => {
   const cases: [number, string, Record<string, string>, string, Partial<AssistantError>][] = [
-    [401, '{"error":"unauthorized","message":"Bad key."}', {}, 'unauthorized', { message: 'Bad key.', code: 'unauthorized' }],
-    [403, '{"error":"wrong_key_type","message":"Admin key."}', {}, 'forbidden', { code: 'wrong_key_type' }],
-    [404, '{"error":"domain_not_found","message":"No site."}', {}, 'not_found', { code: 'domain_not_found' }],
-    [429, '{"error":"rate_limited","message":"Slow down."}', { 'Retry-After': '120' }, 'rate_limited', { retryAfterSeconds: 120 }],
-    [400, '{"error":"invalid_request","message":"fp: Required"}', {}, 'bad_request', { message: 'fp: Required' }],
+    [
+      401,
+      '{"error":"unauthorized","message":"Bad key."}',
+      {},
+      'unauthorized',
+      { message: 'Bad key.', code: 'unauthorized' },
+    ],
+    [
+      403,
+      '{"error":"wrong_key_type","message":"Admin key."}',
+      {},
+      'forbidden',
+      { code: 'wrong_key_type' },
+    ],
+    [
+      404,
+      '{"error":"domain_not_found","message":"No site."}',
+      {},
+      'not_found',
+      { code: 'domain_not_found' },
+    ],
+    [
+      429,
+      '{"error":"rate_limited","message":"Slow down."}',
+      { 'Retry-After': '120' },
+      'rate_limited',
+      { retryAfterSeconds: 120 },
+    ],
+    [
+      400,
+      '{"error":"invalid_request","message":"fp: Required"}',
+      {},
+      'bad_request',
+      { message: 'fp: Required' },
+    ],
     [500, '<html>oops</html>', {}, 'server', { status: 500 }],
     [502, '', {}, 'server', { status: 502, message: 'The server answered 502.' }],
   ];
@@ -214,19 +302,46 @@ describe('assistant fetch: errors and request bodies', () => {
   }
 
   it('turns a failed fetch into a network error', async () => {
-    const wrapped = createAssistantFetch({ fetch: () => Promise.reject(new TypeError('Failed to fetch')), getThread: () => ({}), setThread: () => {} });
-    await expect(wrapped('http://x', { method: 'POST', body: '{}' })).rejects.toMatchObject({ kind: 'network' });
+    const wrapped = createAssistantFetch({
+      fetch: () => Promise.reject(new TypeError('Failed to fetch')),
+      getThread: () => ({}),
+      setThread: () => {},
+    });
+    await expect(wrapped('http://x', { method: 'POST', body: '{}' })).rejects.toMatchObject({
+      kind: 'network',
+    });
   });
 
-  it('sends only the spec\'s fields: no SDK chat id, no non-spec parts', async () => {
+  it("sends only the spec's fields: no SDK chat id, no non-spec parts", async () => {
     const { call, bodies } = setup(() => streamResponse([finish]));
     await (
       await call({
         id: 'docs-assistant:demo',
         fp: 'anonymous',
-        messages: [{ id: 'a', role: 'assistant', content: 'x', parts: [{ type: 'text', text: 'x' }, { type: 'file', data: 'x', mimeType: 'a/b' }, { type: 'step-start' }] }],
+        messages: [
+          {
+            id: 'a',
+            role: 'assistant',
+            content: 'x',
+            parts: [
+              { type: 'text', text: 'x' },
+              { type: 'file', data: 'x', mimeType: 'a/b' },
+              { type: 'step-start' },
+            ],
+          },
+        ],
       })
     ).text();
-    expect(bodies[0]).toEqual({ fp: 'anonymous', messages: [{ id: 'a', role: 'assistant', content: 'x', parts: [{ type: 'text', text: 'x' }, { type: 'step-start' }] }] });
+    expect(bodies[0]).toEqual({
+      fp: 'anonymous',
+      messages: [
+        {
+          id: 'a',
+          role: 'assistant',
+          content: 'x',
+          parts: [{ type: 'text', text: 'x' }, { type: 'step-start' }],
+        },
+      ],
+    });
   });
 });

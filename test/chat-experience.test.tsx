@@ -17,7 +17,9 @@ afterEach(() => cleanup());
 
 type Body = { messages: { role: string; content: string }[]; context?: unknown[] };
 /** Every request the widget sends, answered by `respond` (the real reference server by default). */
-function recorder(respond?: (n: number, url: string, init: RequestInit) => Response | Promise<Response>) {
+function recorder(
+  respond?: (n: number, url: string, init: RequestInit) => Response | Promise<Response>,
+) {
   const bodies: Body[] = [];
   const fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
     bodies.push(JSON.parse(String(init!.body)));
@@ -28,7 +30,16 @@ function recorder(respond?: (n: number, url: string, init: RequestInit) => Respo
 
 function renderWidget(props: Partial<DocsAssistantProps> & { fetch: typeof fetch }) {
   const ref = createRef<AssistantHandle>();
-  const utils = render(<DocsAssistant ref={ref} domain={DEMO.domain} apiKey={DEMO.assistantKey} baseUrl="http://test" defaultOpen {...props} />);
+  const utils = render(
+    <DocsAssistant
+      ref={ref}
+      domain={DEMO.domain}
+      apiKey={DEMO.assistantKey}
+      baseUrl="http://test"
+      defaultOpen
+      {...props}
+    />,
+  );
   return { ...utils, ref };
 }
 
@@ -39,14 +50,26 @@ async function ask(question: string) {
 }
 
 const log = () => screen.getByRole('log');
-const answersShown = () => within(log()).queryAllByRole('listitem').filter((li) => li.dataset.role === 'assistant');
+const answersShown = () =>
+  within(log())
+    .queryAllByRole('listitem')
+    .filter((li) => li.dataset.role === 'assistant');
 const lastAnswer = () => answersShown().at(-1)!;
-const waitForIdle = () => waitFor(() => expect(screen.getByRole('dialog').dataset.status).toMatch(/ready|error/));
-const search = (query: string) => [part('start_step', { messageId: 'm1' }), part('tool_call', { toolCallId: 'c1', toolName: 'search', args: { query } })];
+const waitForIdle = () =>
+  waitFor(() => expect(screen.getByRole('dialog').dataset.status).toMatch(/ready|error/));
+const search = (query: string) => [
+  part('start_step', { messageId: 'm1' }),
+  part('tool_call', { toolCallId: 'c1', toolName: 'search', args: { query } }),
+];
 const searchResult = part('tool_result', {
   toolCallId: 'c1',
   result: [
-    { url: 'https://docs.example.com/install', path: '/install', title: 'Install', snippet: 'Run npm install docs-assistant.' },
+    {
+      url: 'https://docs.example.com/install',
+      path: '/install',
+      title: 'Install',
+      snippet: 'Run npm install docs-assistant.',
+    },
     { url: 'https://docs.example.com/theming', path: '/theming', title: 'Theming' },
     { url: 'https://docs.example.com/threads', path: '/threads', title: 'Threads' },
   ],
@@ -55,7 +78,16 @@ const searchResult = part('tool_result', {
 describe('progress from the moment a question is sent', () => {
   it('says it is thinking, then searching the docs for the query, then shows a cursor while text streams', async () => {
     let respond!: (r: Response) => void;
-    const stream = gatedStream([...search('install react'), searchResult, part('finish_step', { finishReason: 'tool-calls', isContinued: false }), part('start_step', { messageId: 'm1' }), part('text', 'Run the installer ')], [part('text', 'and you are done [1].'), finish()]);
+    const stream = gatedStream(
+      [
+        ...search('install react'),
+        searchResult,
+        part('finish_step', { finishReason: 'tool-calls', isContinued: false }),
+        part('start_step', { messageId: 'm1' }),
+        part('text', 'Run the installer '),
+      ],
+      [part('text', 'and you are done [1].'), finish()],
+    );
     const { fetch } = recorder(() => new Promise<Response>((resolve) => (respond = resolve)));
     renderWidget({ fetch });
     await ask('How do I install it?');
@@ -64,7 +96,11 @@ describe('progress from the moment a question is sent', () => {
 
     const searching = gatedStream(search('install react'));
     respond(searching.response());
-    await waitFor(() => expect(within(lastAnswer()).getByText('Searching the docs for “install react”…').dataset.state).toBe('running'));
+    await waitFor(() =>
+      expect(
+        within(lastAnswer()).getByText('Searching the docs for “install react”…').dataset.state,
+      ).toBe('running'),
+    );
     expect(within(lastAnswer()).queryByText('Thinking…')).toBeNull();
     searching.release();
     await waitForIdle();
@@ -74,8 +110,16 @@ describe('progress from the moment a question is sent', () => {
     cleanup();
     renderWidget({ fetch: fetch2, persist: false });
     await ask('And then?');
-    await waitFor(() => expect(within(lastAnswer()).getByText('Searched the docs for “install react”').dataset.state).toBe('done'));
-    await waitFor(() => expect(lastAnswer().querySelector('[data-streaming]')?.textContent).toContain('Run the installer'));
+    await waitFor(() =>
+      expect(
+        within(lastAnswer()).getByText('Searched the docs for “install react”').dataset.state,
+      ).toBe('done'),
+    );
+    await waitFor(() =>
+      expect(lastAnswer().querySelector('[data-streaming]')?.textContent).toContain(
+        'Run the installer',
+      ),
+    );
     stream.release();
     await waitForIdle();
     expect(lastAnswer().querySelector('[data-streaming]')).toBeNull();
@@ -101,7 +145,9 @@ describe('progress from the moment a question is sent', () => {
 describe('stop, new conversation', () => {
   it('leaves a visibly stopped answer: a Stopped marker, no thumbs, a Retry, and no "Answer ready"', async () => {
     const stream = gatedStream([part('text', 'Half an answer')]);
-    const { fetch, bodies } = recorder((n, url, init) => (n === 1 ? stream.response() : app.request(url, init)));
+    const { fetch, bodies } = recorder((n, url, init) =>
+      n === 1 ? stream.response() : app.request(url, init),
+    );
     renderWidget({ fetch });
     const status = screen.getByRole('status');
     await ask('How do I install it?');
@@ -124,7 +170,14 @@ describe('stop, new conversation', () => {
   });
 
   it('marks a question stopped before anything arrived, with a Retry', async () => {
-    const { fetch } = recorder((_n, _url, init) => new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError')))));
+    const { fetch } = recorder(
+      (_n, _url, init) =>
+        new Promise<Response>((_resolve, reject) =>
+          init.signal?.addEventListener('abort', () =>
+            reject(new DOMException('stopped', 'AbortError')),
+          ),
+        ),
+    );
     renderWidget({ fetch });
     await ask('Slow server?');
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Stop' }));
@@ -144,21 +197,29 @@ describe('stop, new conversation', () => {
 
 describe('failed answers', () => {
   it('keeps a partial answer formatted and says the server stopped when the stream ends early', async () => {
-    const { fetch } = recorder(() => streamResponse([part('text', '## Install\n\nRun **npm install**.\n\n')]));
+    const { fetch } = recorder(() =>
+      streamResponse([part('text', '## Install\n\nRun **npm install**.\n\n')]),
+    );
     renderWidget({ fetch });
     await ask('How do I install it?');
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toMatch(/ran into a problem and stopped partway/);
-    await waitFor(() => expect(within(lastAnswer()).getByRole('heading', { name: 'Install' })).toBeTruthy());
+    await waitFor(() =>
+      expect(within(lastAnswer()).getByRole('heading', { name: 'Install' })).toBeTruthy(),
+    );
     expect(within(lastAnswer()).getByText('npm install').tagName).toBe('STRONG');
     expect(screen.getAllByRole('button', { name: 'Retry' })).toHaveLength(1);
   });
 
   it('says the server failed when the stream carries an error part', async () => {
-    const { fetch } = recorder(() => streamResponse([part('text', 'So far '), part('error', 'model overloaded')]));
+    const { fetch } = recorder(() =>
+      streamResponse([part('text', 'So far '), part('error', 'model overloaded')]),
+    );
     renderWidget({ fetch });
     await ask('How do I install it?');
-    expect((await screen.findByRole('alert')).textContent).toMatch(/ran into a problem and stopped partway/);
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /ran into a problem and stopped partway/,
+    );
   });
 });
 
@@ -166,11 +227,19 @@ describe('context on sent messages', () => {
   it('shows the context that went with a question as compact chips that expand', async () => {
     const { fetch, bodies } = recorder();
     const { ref } = renderWidget({ fetch });
-    act(() => ref.current!.addContext({ type: 'code', value: 'npx docs-assistant export status se_1\n# prints the job', path: '/static-export/cli' }));
+    act(() =>
+      ref.current!.addContext({
+        type: 'code',
+        value: 'npx docs-assistant export status se_1\n# prints the job',
+        path: '/static-export/cli',
+      }),
+    );
     await ask('What does this do?');
     await waitForIdle();
     expect(bodies[0]!.context).toHaveLength(1);
-    const question = within(log()).getAllByRole('listitem').find((li) => li.dataset.role === 'user')!;
+    const question = within(log())
+      .getAllByRole('listitem')
+      .find((li) => li.dataset.role === 'user')!;
     const chips = within(question).getByRole('list', { name: 'Sent with this question' });
     const chip = chips.querySelector('details')!;
     expect(chip.open).toBe(false);
@@ -184,7 +253,9 @@ describe('context on sent messages', () => {
 describe('ask() while an answer is being written', () => {
   it('queues the question, shows it as waiting, and sends the queue in order', async () => {
     const first = gatedStream([part('text', 'First answer.')], [finish()]);
-    const { fetch, bodies } = recorder((n, url, init) => (n === 1 ? first.response() : app.request(url, init)));
+    const { fetch, bodies } = recorder((n, url, init) =>
+      n === 1 ? first.response() : app.request(url, init),
+    );
     const { ref } = renderWidget({ fetch });
     let accepted: boolean[] = [];
     act(() => {
@@ -194,26 +265,49 @@ describe('ask() while an answer is being written', () => {
     act(() => void accepted.push(ref.current!.ask('What is static export?')));
     expect(accepted).toEqual([true, true, true]);
     await waitFor(() => expect(within(log()).getByText('First answer.')).toBeTruthy());
-    const waiting = within(log()).getAllByRole('listitem').filter((li) => li.dataset.state === 'queued');
-    expect(waiting.map((li) => li.querySelector('.da-user-text')!.textContent)).toEqual(['How do I theme it?', 'What is static export?']);
+    const waiting = within(log())
+      .getAllByRole('listitem')
+      .filter((li) => li.dataset.state === 'queued');
+    expect(waiting.map((li) => li.querySelector('.da-user-text')!.textContent)).toEqual([
+      'How do I theme it?',
+      'What is static export?',
+    ]);
     expect(within(waiting[0]!).getByText('Waiting to be asked')).toBeTruthy();
     expect(bodies).toHaveLength(1);
     first.release();
     await waitFor(() => expect(bodies).toHaveLength(3), { timeout: 10_000 });
     await waitForIdle();
-    expect(bodies.map((b) => b.messages.at(-1)!.content)).toEqual(['How do I install it?', 'How do I theme it?', 'What is static export?']);
-    expect(bodies[2]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    expect(bodies.map((b) => b.messages.at(-1)!.content)).toEqual([
+      'How do I install it?',
+      'How do I theme it?',
+      'What is static export?',
+    ]);
+    expect(bodies[2]!.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
     expect(answersShown()).toHaveLength(3);
-    expect(within(log()).queryAllByRole('listitem').filter((li) => li.dataset.state === 'queued')).toHaveLength(0);
+    expect(
+      within(log())
+        .queryAllByRole('listitem')
+        .filter((li) => li.dataset.state === 'queued'),
+    ).toHaveLength(0);
   });
 
   it('lets the reader take a waiting question back', async () => {
     const first = gatedStream([part('text', 'First answer.')], [finish()]);
-    const { fetch, bodies } = recorder((n, url, init) => (n === 1 ? first.response() : app.request(url, init)));
+    const { fetch, bodies } = recorder((n, url, init) =>
+      n === 1 ? first.response() : app.request(url, init),
+    );
     const { ref } = renderWidget({ fetch });
     act(() => void ref.current!.ask('How do I install it?'));
     act(() => void ref.current!.ask('Never mind this one'));
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Don’t ask this: Never mind this one' }));
+    await userEvent
+      .setup()
+      .click(await screen.findByRole('button', { name: 'Don’t ask this: Never mind this one' }));
     first.release();
     await waitForIdle();
     await new Promise((r) => setTimeout(r, 100));
@@ -241,14 +335,19 @@ describe('reader-facing parts and custom renderers', () => {
     await ask('threads?');
     await waitForIdle();
     const answer = lastAnswer();
-    expect([...answer.querySelectorAll('.da-status')].map((p) => p.textContent)).toEqual(['Searched the docs for “threads”', 'Used fetch page']);
+    expect([...answer.querySelectorAll('.da-status')].map((p) => p.textContent)).toEqual([
+      'Searched the docs for “threads”',
+      'Used fetch page',
+    ]);
     expect(answer.querySelector('.da-tool, hr')).toBeNull();
     expect(within(answer).getByText('How I found this').closest('details')!.open).toBe(false);
     cleanup();
     renderWidget({ fetch: recorder(stream).fetch, showDeveloperDetails: true, persist: false });
     await ask('threads?');
     await waitForIdle();
-    expect([...lastAnswer().querySelectorAll('.da-tool')].map((t) => t.getAttribute('data-tool'))).toEqual(['search', 'fetch_page']);
+    expect(
+      [...lastAnswer().querySelectorAll('.da-tool')].map((t) => t.getAttribute('data-tool')),
+    ).toEqual(['search', 'fetch_page']);
     expect(within(lastAnswer()).getByText('Reasoning')).toBeTruthy();
   });
 
@@ -257,8 +356,16 @@ describe('reader-facing parts and custom renderers', () => {
     renderWidget({
       fetch,
       components: {
-        tools: { search: ({ invocation }) => <p data-testid="custom-search">Looked for {String((invocation.args as { query: string }).query)}</p> },
-        toolInvocation: ({ invocation }) => <p data-testid="custom-tool">{invocation.toolName} ran</p>,
+        tools: {
+          search: ({ invocation }) => (
+            <p data-testid="custom-search">
+              Looked for {String((invocation.args as { query: string }).query)}
+            </p>
+          ),
+        },
+        toolInvocation: ({ invocation }) => (
+          <p data-testid="custom-tool">{invocation.toolName} ran</p>
+        ),
       },
     });
     await ask('threads?');
@@ -281,12 +388,23 @@ describe('feedback', () => {
     await user.click(within(lastAnswer()).getByRole('button', { name: 'Not helpful' }));
     expect(onFeedback).toHaveBeenLastCalledWith(expect.objectContaining({ value: 'down' }));
     const form = within(lastAnswer()).getByRole('form', { name: 'What was wrong?' });
-    expect(document.activeElement).toBe(within(form).getByRole('checkbox', { name: 'Incorrect or outdated' }));
+    expect(document.activeElement).toBe(
+      within(form).getByRole('checkbox', { name: 'Incorrect or outdated' }),
+    );
     await user.click(within(form).getByRole('checkbox', { name: 'Missing or wrong sources' }));
-    await user.type(within(form).getByRole('textbox', { name: 'Anything else? (optional)' }), 'Needs the pnpm command');
+    await user.type(
+      within(form).getByRole('textbox', { name: 'Anything else? (optional)' }),
+      'Needs the pnpm command',
+    );
     await user.click(within(form).getByRole('button', { name: 'Send feedback' }));
     expect(onFeedback).toHaveBeenCalledTimes(2);
-    expect(onFeedback).toHaveBeenLastCalledWith({ messageId: expect.any(String), threadId: expect.any(String), value: 'down', reasons: ['sources'], comment: 'Needs the pnpm command' });
+    expect(onFeedback).toHaveBeenLastCalledWith({
+      messageId: expect.any(String),
+      threadId: expect.any(String),
+      value: 'down',
+      reasons: ['sources'],
+      comment: 'Needs the pnpm command',
+    });
     expect(within(lastAnswer()).getByText('Thanks for the feedback.')).toBeTruthy();
     expect(JSON.stringify(events)).not.toContain('pnpm');
   });
@@ -299,7 +417,10 @@ describe('citations', () => {
       searchResult,
       part('finish_step', { finishReason: 'tool-calls', isContinued: false }),
       part('start_step', { messageId: 'm1' }),
-      part('text', 'Install it from npm [1], then see [the threads guide](https://docs.example.com/threads) [3]. Code: `a[2]`.'),
+      part(
+        'text',
+        'Install it from npm [1], then see [the threads guide](https://docs.example.com/threads) [3]. Code: `a[2]`.',
+      ),
       finish(),
     ]);
 
@@ -332,25 +453,40 @@ describe('citations', () => {
     await waitForIdle();
     const answer = lastAnswer();
     const sources = within(answer).getByRole('group', { name: 'Sources' });
-    expect(within(sources).getAllByRole('link').map((a) => a.textContent)).toEqual(['1Install', '3Threads']);
+    expect(
+      within(sources)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['1Install', '3Threads']);
     const searched = answer.querySelector('details.da-also-searched') as HTMLDetailsElement;
     expect(searched.open).toBe(false);
-    expect(within(searched).getAllByRole('link', { hidden: true }).map((a) => a.textContent)).toEqual(['2Theming']);
+    expect(
+      within(searched)
+        .getAllByRole('link', { hidden: true })
+        .map((a) => a.textContent),
+    ).toEqual(['2Theming']);
   });
 
   it('opens same-site links in the page itself when openLinksInNewTab is false', async () => {
-    const sameSite = () => streamResponse([part('source', { sourceType: 'url', id: 's', url: '/docs/install', title: 'Install' }), part('text', 'See [1] and [the guide](/docs/guide).'), finish()]);
+    const sameSite = () =>
+      streamResponse([
+        part('source', { sourceType: 'url', id: 's', url: '/docs/install', title: 'Install' }),
+        part('text', 'See [1] and [the guide](/docs/guide).'),
+        finish(),
+      ]);
     const { fetch } = recorder(sameSite);
     renderWidget({ fetch, openLinksInNewTab: false });
     await ask('How do I install it?');
     await waitForIdle();
     const answer = lastAnswer();
-    for (const link of within(answer).getAllByRole('link')) expect(link.hasAttribute('target'), link.textContent!).toBe(false);
+    for (const link of within(answer).getAllByRole('link'))
+      expect(link.hasAttribute('target'), link.textContent!).toBe(false);
     cleanup();
     renderWidget({ fetch: recorder(sameSite).fetch, persist: false });
     await ask('How do I install it?');
     await waitForIdle();
-    for (const link of within(lastAnswer()).getAllByRole('link')) expect(link.getAttribute('target'), link.textContent!).toBe('_blank');
+    for (const link of within(lastAnswer()).getAllByRole('link'))
+      expect(link.getAttribute('target'), link.textContent!).toBe('_blank');
   });
 });
 
@@ -376,17 +512,26 @@ describe('panel mode', () => {
 describe('code in answers', () => {
   it('is syntax-highlighted once the highlighter arrives, and copies as the plain code', async () => {
     const code = 'npm install docs-assistant # the React widget\nexport TOKEN="svc_dsc_x"';
-    const { fetch } = recorder(() => streamResponse([part('text', '```bash\n' + code + '\n```\n\n```\nplain text block\n```'), finish()]));
+    const { fetch } = recorder(() =>
+      streamResponse([
+        part('text', '```bash\n' + code + '\n```\n\n```\nplain text block\n```'),
+        finish(),
+      ]),
+    );
     renderWidget({ fetch });
     await ask('How do I install it?');
     await waitForIdle();
     const [bash, plain] = [...lastAnswer().querySelectorAll('pre code')] as HTMLElement[];
-    await waitFor(() => expect(bash!.querySelector('.da-tok-comment')?.textContent).toBe('# the React widget'));
+    await waitFor(() =>
+      expect(bash!.querySelector('.da-tok-comment')?.textContent).toBe('# the React widget'),
+    );
     expect(bash!.querySelector('.da-tok-keyword')?.textContent).toBe('export');
     expect(bash!.querySelector('.da-tok-string')?.textContent).toContain('svc_dsc_x');
     expect(bash!.textContent).toBe(code);
     expect(plain!.children).toHaveLength(0);
-    await userEvent.setup().click(within(lastAnswer()).getAllByRole('button', { name: 'Copy code' })[0]!);
+    await userEvent
+      .setup()
+      .click(within(lastAnswer()).getAllByRole('button', { name: 'Copy code' })[0]!);
     expect(await navigator.clipboard.readText()).toBe(code);
   });
 });
@@ -394,7 +539,7 @@ describe('code in answers', () => {
 describe('follow-up questions', () => {
   const followUps = () => within(lastAnswer()).queryByRole('group', { name: 'Ask next' });
 
-  it('offers the server\'s follow-up questions under the last answer; a click asks one', async () => {
+  it("offers the server's follow-up questions under the last answer; a click asks one", async () => {
     const { fetch, bodies } = recorder();
     renderWidget({ fetch });
     await ask('How do I install it?');
@@ -406,7 +551,11 @@ describe('follow-up questions', () => {
     await userEvent.setup().click(buttons[0]!);
     await waitForIdle();
     expect(bodies.at(-1)!.messages.at(-1)!.content).toBe(question);
-    expect(within(log()).getAllByText(question).some((el) => el.closest('[data-role="user"]'))).toBe(true);
+    expect(
+      within(log())
+        .getAllByText(question)
+        .some((el) => el.closest('[data-role="user"]')),
+    ).toBe(true);
     // Only the last answer offers them; the earlier one no longer does.
     const [first] = answersShown();
     expect(within(first!).queryByRole('group', { name: 'Ask next' })).toBeNull();
@@ -414,10 +563,16 @@ describe('follow-up questions', () => {
   });
 
   it('offers none under a stopped or failed answer, and ignores malformed ones', async () => {
-    const annotation = part('message_annotations', [{ type: 'suggestions', questions: ['Next?', 42, '', 'x'.repeat(500)] }]);
+    const annotation = part('message_annotations', [
+      { type: 'suggestions', questions: ['Next?', 42, '', 'x'.repeat(500)] },
+    ]);
     const stopped = gatedStream([part('text', 'Half '), annotation]);
     const { fetch } = recorder((n) =>
-      n === 1 ? stopped.response() : n === 2 ? streamResponse([part('text', 'Partly '), annotation, part('error', 'boom')]) : streamResponse([part('text', 'Whole.'), annotation, finish()]),
+      n === 1
+        ? stopped.response()
+        : n === 2
+          ? streamResponse([part('text', 'Partly '), annotation, part('error', 'boom')])
+          : streamResponse([part('text', 'Whole.'), annotation, finish()]),
     );
     renderWidget({ fetch });
     await ask('One?');
@@ -431,7 +586,11 @@ describe('follow-up questions', () => {
     expect(followUps()).toBeNull();
     await ask('Three?');
     await waitForIdle();
-    expect(within(followUps()!).getAllByRole('button').map((b) => b.textContent)).toEqual(['Next?']);
+    expect(
+      within(followUps()!)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Next?']);
     stopped.release();
   });
 });
@@ -439,16 +598,30 @@ describe('follow-up questions', () => {
 describe('follow-up questions from a suggestions block', () => {
   it('asks about each suggested page when the server offers no questions', async () => {
     const { fetch, bodies } = recorder((n) =>
-      n === 1 ? streamResponse([part('text', 'Done.\n\n```suggestions\n(Theming)[/guides/theming]\n(Threads)[/guides/threads]\n```\n'), finish()]) : streamResponse([part('text', 'More.'), finish()]),
+      n === 1
+        ? streamResponse([
+            part(
+              'text',
+              'Done.\n\n```suggestions\n(Theming)[/guides/theming]\n(Threads)[/guides/threads]\n```\n',
+            ),
+            finish(),
+          ])
+        : streamResponse([part('text', 'More.'), finish()]),
     );
     renderWidget({ fetch });
     await ask('One?');
     await waitForIdle();
     const group = within(lastAnswer()).getByRole('group', { name: 'Ask next' });
-    expect(within(group).getAllByRole('button').map((b) => b.textContent)).toEqual(['Tell me more about Theming', 'Tell me more about Threads']);
+    expect(
+      within(group)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Tell me more about Theming', 'Tell me more about Threads']);
     // The pages stay as "Related pages" links too.
     expect(within(lastAnswer()).getByRole('link', { name: 'Theming' })).toBeTruthy();
-    await userEvent.setup().click(within(group).getByRole('button', { name: 'Tell me more about Threads' }));
+    await userEvent
+      .setup()
+      .click(within(group).getByRole('button', { name: 'Tell me more about Threads' }));
     await waitForIdle();
     expect(bodies.at(-1)!.messages.at(-1)!.content).toBe('Tell me more about Threads');
   });

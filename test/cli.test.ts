@@ -18,11 +18,17 @@ describe('docs-assistant CLI', () => {
     expect(await runCli([], none.io)).toBe(2);
   });
 
-  it('explains serve\'s options and rejects bad ones with exit 2', async () => {
+  it("explains serve's options and rejects bad ones with exit 2", async () => {
     const help = captureIo();
     expect(await runCli(['serve', '--help'], help.io)).toBe(0);
     expect(help.out).toContain('--upstream URL');
-    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--nope'], ['--upstream', 'ftp://x'], ['--domain', '../x']]) {
+    for (const args of [
+      ['--port', 'abc'],
+      ['--port', '70000'],
+      ['--nope'],
+      ['--upstream', 'ftp://x'],
+      ['--domain', '../x'],
+    ]) {
       const run = captureIo();
       expect(await runCli(['serve', ...args], run.io), args.join(' ')).toBe(2);
       expect(run.err).not.toBe('');
@@ -39,7 +45,9 @@ describe('docs-assistant CLI', () => {
 
   it('refuses an admin key as the upstream key', async () => {
     const run = captureIo({ DOCS_ASSISTANT_UPSTREAM_KEY: 'svc_secret_admin' });
-    expect(await runCli(['serve', '--upstream', 'https://api.example.com', '--port', '0'], run.io)).toBe(1);
+    expect(
+      await runCli(['serve', '--upstream', 'https://api.example.com', '--port', '0'], run.io),
+    ).toBe(1);
     expect(run.err).toContain('must be an assistant key');
   });
 
@@ -66,9 +74,15 @@ describe('docs-assistant CLI', () => {
   it('serves a folder with keys from DOCS_ASSISTANT_SERVER_KEYS and reports a busy port', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'guides'));
-    await writeFile(join(dir, 'guides', 'rockets.mdx'), '---\ntitle: Rockets\n---\nimport X from "y"\n\n# Rockets\n\nRockets need fuel to reach orbit.\n');
+    await writeFile(
+      join(dir, 'guides', 'rockets.mdx'),
+      '---\ntitle: Rockets\n---\nimport X from "y"\n\n# Rockets\n\nRockets need fuel to reach orbit.\n',
+    );
     const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_space, svc_space_admin' });
-    const exit = runCli(['serve', '--docs', dir, '--domain', 'space', '--port', '0', '--data', await tempDir()], run.io);
+    const exit = runCli(
+      ['serve', '--docs', dir, '--domain', 'space', '--port', '0', '--data', await tempDir()],
+      run.io,
+    );
     const [, url, port] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:(\d+))\//);
     const ask = (key: string) =>
       fetch(`${url}/discovery/v1/assistant/space/message`, {
@@ -78,7 +92,10 @@ describe('docs-assistant CLI', () => {
       });
     const answer = await ask('svc_dsc_space');
     expect(answer.status).toBe(200);
-    expect(sourcesOf(await readStream(answer))[0]).toMatchObject({ id: '/guides/rockets', title: 'Rockets' });
+    expect(sourcesOf(await readStream(answer))[0]).toMatchObject({
+      id: '/guides/rockets',
+      title: 'Rockets',
+    });
     expect((await ask(DEMO.assistantKey)).status).toBe(401);
     const busy = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_space' });
     expect(await runCli(['serve', '--docs', dir, '--port', port!], busy.io)).toBe(1);

@@ -22,13 +22,19 @@ title: Links
 `;
 
 function hrefsOf(html: string): string[] {
-  return [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1]!.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))));
+  return [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) =>
+    m[1]!.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))),
+  );
 }
 
-const scriptLike = (url: string) => /^\s*(javascript|vbscript|data:text)/i.test(url.replace(/[\u0000-\u0020]/g, ''));
+const scriptLike = (url: string) =>
+  /^\s*(javascript|vbscript|data:text)/i.test(url.replace(/[\u0000-\u0020]/g, ''));
 
 describe('links in docs Markdown', () => {
-  const docs = createSite([parsePage('index.md', '---\ntitle: Home\n---\n# Home\n'), parsePage('links.md', HOSTILE)]);
+  const docs = createSite([
+    parsePage('index.md', '---\ntitle: Home\n---\n# Home\n'),
+    parsePage('links.md', HOSTILE),
+  ]);
 
   it('never carry javascript:, vbscript: or data: documents on served pages; the link text stays', async () => {
     const app = await demoApp({ sites: [{ domain: DEMO.domain, org: DEMO.org, docs }] });
@@ -52,7 +58,10 @@ describe('exports of big sites', () => {
   const site = (pages: number) =>
     createSite(
       Array.from({ length: pages }, (_, i) =>
-        parsePage(`topic-${i % 4}/page-${i}.md`, `---\ntitle: Page ${i} about a topic\n---\n# Page ${i}\n\nSome text about page ${i}.\n`),
+        parsePage(
+          `topic-${i % 4}/page-${i}.md`,
+          `---\ntitle: Page ${i} about a topic\n---\n# Page ${i}\n\nSome text about page ${i}.\n`,
+        ),
       ),
     );
   const exportedBytes = async (pages: number) => {
@@ -60,7 +69,8 @@ describe('exports of big sites', () => {
     await exportSite(site(pages), { outDir: out });
     let total = 0;
     for (const entry of await readdir(out, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && entry.name.endsWith('.html')) total += (await stat(join(entry.parentPath, entry.name))).size;
+      if (entry.isFile() && entry.name.endsWith('.html'))
+        total += (await stat(join(entry.parentPath, entry.name))).size;
     }
     return total;
   };

@@ -19,7 +19,12 @@ const running = new Set<ChildProcess>();
 beforeAll(async () => {
   // One bundled file of the real CLI (the same code `docs-assistant serve` runs), built in a second.
   await build({
-    stdin: { contents: "import { processIo, runCli } from './src/cli/index.ts';\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());", resolveDir: ROOT, loader: 'ts' },
+    stdin: {
+      contents:
+        "import { processIo, runCli } from './src/cli/index.ts';\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());",
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -42,11 +47,25 @@ interface Server {
 
 /** Starts `serve` and resolves once it says it is running; rejects with its output if it exits first. */
 function serve(args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--docs', join(ROOT, 'demo', 'docs'), '--domain', DEMO.domain, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DOCS_ASSISTANT_SERVER_KEYS: KEYS },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      'serve',
+      '--port',
+      '0',
+      '--docs',
+      join(ROOT, 'demo', 'docs'),
+      '--domain',
+      DEMO.domain,
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DOCS_ASSISTANT_SERVER_KEYS: KEYS },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   running.add(child);
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -87,7 +106,10 @@ const ask = (server: Server, body: unknown) =>
 const admin = (server: Server, method: string, path: string, body?: unknown) =>
   fetch(`${server.url}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${DEMO.adminKey}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      Authorization: `Bearer ${DEMO.adminKey}`,
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
 
@@ -103,13 +125,17 @@ function unavailable(context: { skip(note?: string): void }, message: string): v
   context.skip(message);
 }
 
-const leftovers = (paths: string[]) => paths.filter((p) => /\.tmp$|\.partial$|\.new$|(^|\/)site(\/|$)/.test(p));
+const leftovers = (paths: string[]) =>
+  paths.filter((p) => /\.tmp$|\.partial$|\.new$|(^|\/)site(\/|$)/.test(p));
 
 describe('kill -9 and restart', () => {
   it('keeps every thread whose id was sent, even when the server dies mid-answer', async () => {
     const data = await tempDir();
     const first = await serve(['--data', data, '--chunk-delay-ms', '300']);
-    const response = await ask(first, { fp: 'reader', messages: [userMessage('How do I install it?')] });
+    const response = await ask(first, {
+      fp: 'reader',
+      messages: [userMessage('How do I install it?')],
+    });
     const threadId = response.headers.get('x-thread-id')!;
     expect(threadId).toMatch(/^[0-9A-Z]{26}$/);
     // The answer has started streaming: kill the process in the middle of it.
@@ -119,7 +145,11 @@ describe('kill -9 and restart', () => {
     await reader.read().catch(() => {});
 
     const second = await serve(['--data', data]);
-    const followUp = await ask(second, { fp: 'reader', threadId, messages: [userMessage('and with a script tag?')] });
+    const followUp = await ask(second, {
+      fp: 'reader',
+      threadId,
+      messages: [userMessage('and with a script tag?')],
+    });
     expect(followUp.status).toBe(200);
     expect(followUp.headers.get('x-thread-id')).toBe(threadId);
     await followUp.text();
@@ -131,14 +161,21 @@ describe('kill -9 and restart', () => {
     const docs = await tempDir();
     for (let i = 0; i < 600; i++) {
       await mkdir(join(docs, `topic-${i % 6}`), { recursive: true });
-      await writeFile(join(docs, `topic-${i % 6}`, `page-${i}.md`), `---\ntitle: Page ${i}\n---\n# Page ${i}\n\n${'Some words about this page. '.repeat(40)}\n\n\`\`\`ts\nconst page = ${i};\n\`\`\`\n`);
+      await writeFile(
+        join(docs, `topic-${i % 6}`, `page-${i}.md`),
+        `---\ntitle: Page ${i}\n---\n# Page ${i}\n\n${'Some words about this page. '.repeat(40)}\n\n\`\`\`ts\nconst page = ${i};\n\`\`\`\n`,
+      );
     }
     const data = await tempDir();
     const args = ['--data', data, '--docs', docs];
     const first = await serve(args);
-    const job = (await (await admin(first, 'POST', '/v1/static-export/jobs', { domain: DEMO.domain })).json()) as { jobId: string };
+    const job = (await (
+      await admin(first, 'POST', '/v1/static-export/jobs', { domain: DEMO.domain })
+    ).json()) as { jobId: string };
     for (;;) {
-      const state = (await (await admin(first, 'GET', `/v1/static-export/jobs/${job.jobId}`)).json()) as { status: string; progress: number };
+      const state = (await (
+        await admin(first, 'GET', `/v1/static-export/jobs/${job.jobId}`)
+      ).json()) as { status: string; progress: number };
       expect(state.status).not.toBe('completed');
       if (state.status === 'running' && state.progress >= 10) break;
       await new Promise((r) => setTimeout(r, 20));
@@ -148,18 +185,28 @@ describe('kill -9 and restart', () => {
     expect(leftovers(await tree(data)).length).toBeGreaterThan(0);
 
     const second = await serve(args);
-    const failed = (await (await admin(second, 'GET', `/v1/static-export/jobs/${job.jobId}`)).json()) as { status: string; error: string };
+    const failed = (await (
+      await admin(second, 'GET', `/v1/static-export/jobs/${job.jobId}`)
+    ).json()) as { status: string; error: string };
     expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('stopped') });
     expect(leftovers(await tree(data))).toEqual([]);
 
-    const again = (await (await admin(second, 'POST', '/v1/static-export/jobs', { domain: DEMO.domain })).json()) as { jobId: string };
+    const again = (await (
+      await admin(second, 'POST', '/v1/static-export/jobs', { domain: DEMO.domain })
+    ).json()) as { jobId: string };
     let status = '';
     while (status !== 'completed') {
-      status = ((await (await admin(second, 'GET', `/v1/static-export/jobs/${again.jobId}`)).json()) as { status: string }).status;
+      status = (
+        (await (await admin(second, 'GET', `/v1/static-export/jobs/${again.jobId}`)).json()) as {
+          status: string;
+        }
+      ).status;
       expect(status).not.toBe('failed');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const link = (await (await admin(second, 'POST', `/v1/static-export/jobs/${again.jobId}/bundle`)).json()) as { bundleUrl: string; sizeBytes: number };
+    const link = (await (
+      await admin(second, 'POST', `/v1/static-export/jobs/${again.jobId}/bundle`)
+    ).json()) as { bundleUrl: string; sizeBytes: number };
     const bundle = await fetch(link.bundleUrl);
     expect(bundle.status).toBe(200);
     expect((await bundle.arrayBuffer()).byteLength).toBe(link.sizeBytes);
@@ -186,9 +233,13 @@ describe('a data folder that cannot be written', () => {
     // root ignores permission bits; the immutable attribute stops root too (ext4, CAP_LINUX_IMMUTABLE).
     const isRoot = process.getuid?.() === 0;
     const lock = isRoot ? spawnSync('chattr', ['+i', data]) : spawnSync('chmod', ['555', data]);
-    if (lock.error) unavailable(context, `cannot make a read-only folder here: ${lock.error.message}`);
+    if (lock.error)
+      unavailable(context, `cannot make a read-only folder here: ${lock.error.message}`);
     // A file system without the immutable attribute (some overlays): nothing to test on it.
-    if (lock.status !== 0) context.skip(`this file system has no read-only folders for root: ${lock.stderr.toString().trim()}`);
+    if (lock.status !== 0)
+      context.skip(
+        `this file system has no read-only folders for root: ${lock.stderr.toString().trim()}`,
+      );
     try {
       const error = (await serve(['--data', data]).then(
         () => undefined,
@@ -204,23 +255,33 @@ describe('a data folder that cannot be written', () => {
   });
 
   it('never hands out a thread id it could not store when the disk fills up while running, and loses nothing', async (context) => {
-    if (spawnSync('prlimit', ['--version']).status !== 0) unavailable(context, 'prlimit (util-linux) is not installed');
+    if (spawnSync('prlimit', ['--version']).status !== 0)
+      unavailable(context, 'prlimit (util-linux) is not installed');
     const data = await tempDir();
     const server = await serve(['--data', data]);
-    const before = await ask(server, { fp: 'reader', messages: [userMessage('How do I install it?')] });
+    const before = await ask(server, {
+      fp: 'reader',
+      messages: [userMessage('How do I install it?')],
+    });
     const kept = before.headers.get('x-thread-id')!;
     await before.text();
 
     // RLIMIT_FSIZE 0: every write of a byte fails with EFBIG, as on a full disk (real syscalls, no mock).
-    expect(spawnSync('prlimit', ['--pid', String(server.pid), '--fsize=0:unlimited']).status).toBe(0);
+    expect(spawnSync('prlimit', ['--pid', String(server.pid), '--fsize=0:unlimited']).status).toBe(
+      0,
+    );
     const refused = await ask(server, askBody('How do I change the theme?'));
     expect(refused.status).toBe(503);
     expect(refused.headers.get('x-thread-id')).toBeNull();
     expect(await refused.json()).toMatchObject({ error: 'storage_unavailable' });
-    const followUp = await (await ask(server, { fp: 'reader', threadId: kept, messages: [userMessage('and then?')] })).text();
+    const followUp = await (
+      await ask(server, { fp: 'reader', threadId: kept, messages: [userMessage('and then?')] })
+    ).text();
     expect(followUp.trim().split('\n').at(-1)).toMatch(/^3:".*could not be saved/);
 
-    expect(spawnSync('prlimit', ['--pid', String(server.pid), '--fsize=unlimited:unlimited']).status).toBe(0);
+    expect(
+      spawnSync('prlimit', ['--pid', String(server.pid), '--fsize=unlimited:unlimited']).status,
+    ).toBe(0);
     const after = await ask(server, askBody('How do I change the theme?'));
     expect(after.status).toBe(200);
     const later = after.headers.get('x-thread-id')!;
@@ -228,21 +289,28 @@ describe('a data folder that cannot be written', () => {
     await stop(server);
 
     const restarted = await serve(['--data', data]);
-    for (const [threadId, fp] of [[kept, 'reader'], [later, 'anonymous']] as const) {
+    for (const [threadId, fp] of [
+      [kept, 'reader'],
+      [later, 'anonymous'],
+    ] as const) {
       const response = await ask(restarted, { fp, threadId, messages: [userMessage('again')] });
       expect(response.status).toBe(200);
       await response.text();
     }
     await stop(restarted);
     expect(leftovers(await tree(data))).toEqual([]);
-    expect(JSON.parse(await readFile(join(data, 'threads', `${kept}.json`), 'utf8'))).toMatchObject({ threadId: kept, fp: 'reader' });
+    expect(JSON.parse(await readFile(join(data, 'threads', `${kept}.json`), 'utf8'))).toMatchObject(
+      { threadId: kept, fp: 'reader' },
+    );
   });
 });
 
 describe('a real server under hostile questions', () => {
   it('keeps answering /healthz while several half-megabyte words are being answered', async () => {
     const server = await serve(['--data', await tempDir()]);
-    const words = Array.from({ length: 4 }, (_, i) => ask(server, askBody(String.fromCharCode(97 + i).repeat(500_000))));
+    const words = Array.from({ length: 4 }, (_, i) =>
+      ask(server, askBody(String.fromCharCode(97 + i).repeat(500_000))),
+    );
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
     for (const response of await Promise.all(words)) {

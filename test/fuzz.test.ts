@@ -14,7 +14,7 @@ function random(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (n: number) => Math.floor(next() * n);
-  const pick = <T,>(list: readonly T[]): T => list[int(list.length)]!;
+  const pick = <T>(list: readonly T[]): T => list[int(list.length)]!;
   return { next, int, pick };
 }
 
@@ -23,27 +23,68 @@ export const FUZZ_CASES = 3000;
 
 type Rng = ReturnType<typeof random>;
 
-const UNICODE = ['é', '字', '🙂', '\u200b', '\u202e', '\ud800', '\u0000', 'ß', 'İ', 'ﷺ', '\u0301', '🏳️‍🌈'];
+const UNICODE = [
+  'é',
+  '字',
+  '🙂',
+  '\u200b',
+  '\u202e',
+  '\ud800',
+  '\u0000',
+  'ß',
+  'İ',
+  'ﷺ',
+  '\u0301',
+  '🏳️‍🌈',
+];
 
 function text(rng: Rng): string {
   switch (rng.int(8)) {
     case 0:
       return 'How do I install it?';
     case 1:
-      return Array.from({ length: 1 + rng.int(30) }, () => rng.pick(['install', 'theme', 'export', 'the', 'a', 'static', 'key', 'v1', 'fr', '<script>', '"', '\\'])).join(' ');
+      return Array.from({ length: 1 + rng.int(30) }, () =>
+        rng.pick([
+          'install',
+          'theme',
+          'export',
+          'the',
+          'a',
+          'static',
+          'key',
+          'v1',
+          'fr',
+          '<script>',
+          '"',
+          '\\',
+        ]),
+      ).join(' ');
     case 2:
       return Array.from({ length: 1 + rng.int(200) }, () => rng.pick(UNICODE)).join('');
     case 3:
       // The long-word family of issue #10 (kept short enough that the suite stays quick).
-      return rng.pick(['i', 'a', 'x', 'é', '字']).repeat(rng.next() < 0.2 ? 60_000 + rng.int(60_000) : 1000 + rng.int(20_000));
+      return rng
+        .pick(['i', 'a', 'x', 'é', '字'])
+        .repeat(rng.next() < 0.2 ? 60_000 + rng.int(60_000) : 1000 + rng.int(20_000));
     case 4:
-      return Array.from({ length: 50 + rng.int(2000) }, (_, i) => `w${i}${rng.pick(UNICODE)}`).join(' ');
+      return Array.from({ length: 50 + rng.int(2000) }, (_, i) => `w${i}${rng.pick(UNICODE)}`).join(
+        ' ',
+      );
     case 5:
       return '';
     case 6:
       return String.fromCharCode(...Array.from({ length: rng.int(300) }, () => rng.int(0x3000)));
     default:
-      return rng.pick(['   ', '\n\n', '?', '../../etc/passwd', '%00', '{{7*7}}', '${jndi:x}', "' OR 1=1 --"]);
+      return rng.pick([
+        '   ',
+        '\n\n',
+        '?',
+        '../../etc/passwd',
+        '%00',
+        '{{7*7}}',
+        '${jndi:x}',
+        "' OR 1=1 --",
+      ]);
   }
 }
 
@@ -64,7 +105,12 @@ function value(rng: Rng, depth = 0): unknown {
     case 6:
       return Array.from({ length: rng.int(4) }, () => value(rng, depth + 1));
     default:
-      return Object.fromEntries(Array.from({ length: rng.int(4) }, () => [rng.pick(['type', 'value', 'text', 'role', 'id', '__proto__', 'constructor']), value(rng, depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: rng.int(4) }, () => [
+          rng.pick(['type', 'value', 'text', 'role', 'id', '__proto__', 'constructor']),
+          value(rng, depth + 1),
+        ]),
+      );
   }
 }
 
@@ -72,17 +118,48 @@ function value(rng: Rng, depth = 0): unknown {
 function body(rng: Rng): string | Uint8Array<ArrayBuffer> {
   const r = rng.int(10);
   if (r === 0) return new Uint8Array(Array.from({ length: rng.int(200) }, () => rng.int(256)));
-  if (r === 1) return rng.pick(['', '{', '[]', 'null', '"x"', '{"fp":1}', '{"fp":"a","messages":[]}', '\ufeff{}', '{"a":'.repeat(500)]);
+  if (r === 1)
+    return rng.pick([
+      '',
+      '{',
+      '[]',
+      'null',
+      '"x"',
+      '{"fp":1}',
+      '{"fp":"a","messages":[]}',
+      '\ufeff{}',
+      '{"a":'.repeat(500),
+    ]);
   const message = userMessage(text(rng));
   const valid: Record<string, unknown> = { fp: 'fuzz', messages: [message] };
-  const fields = ['fp', 'messages', 'threadId', 'threadKey', 'context', 'filter', 'currentPath', 'retrievalPageSize', 'unknownField'];
+  const fields = [
+    'fp',
+    'messages',
+    'threadId',
+    'threadKey',
+    'context',
+    'filter',
+    'currentPath',
+    'retrievalPageSize',
+    'unknownField',
+  ];
   for (let i = rng.int(3); i > 0; i--) {
     const field = rng.pick(fields);
     valid[field] =
       field === 'context' && rng.next() < 0.5
-        ? Array.from({ length: rng.int(5) }, () => ({ type: rng.pick(['text', 'code', 'x']), value: text(rng), label: value(rng) }))
+        ? Array.from({ length: rng.int(5) }, () => ({
+            type: rng.pick(['text', 'code', 'x']),
+            value: text(rng),
+            label: value(rng),
+          }))
         : field === 'messages' && rng.next() < 0.5
-          ? [{ ...message, role: rng.pick(['user', 'assistant', 'system', 'tool', 'x']), parts: value(rng) }]
+          ? [
+              {
+                ...message,
+                role: rng.pick(['user', 'assistant', 'system', 'tool', 'x']),
+                parts: value(rng),
+              },
+            ]
           : value(rng);
   }
   return JSON.stringify(valid);
@@ -114,12 +191,33 @@ describe('fuzzed requests (seeded)', () => {
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     for (let n = 0; n < FUZZ_CASES; n++) {
-      const method = rng.next() < 0.7 ? 'POST' : rng.pick(['GET', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD']);
+      const method =
+        rng.next() < 0.7 ? 'POST' : rng.pick(['GET', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD']);
       const path = rng.next() < 0.5 ? PATHS[0]! : rng.pick(PATHS);
       const headers: Record<string, string> = {};
-      const auth = rng.next() < 0.6 ? DEMO.assistantKey : rng.pick([DEMO.adminKey, 'svc_dsc_nope', 'x'.repeat(3000), '', 'svc_', 'Bearer ', 'svc_dsc_\u00e9']);
+      const auth =
+        rng.next() < 0.6
+          ? DEMO.assistantKey
+          : rng.pick([
+              DEMO.adminKey,
+              'svc_dsc_nope',
+              'x'.repeat(3000),
+              '',
+              'svc_',
+              'Bearer ',
+              'svc_dsc_\u00e9',
+            ]);
       if (auth) headers.Authorization = rng.next() < 0.9 ? `Bearer ${auth}` : auth;
-      const type = rng.next() < 0.7 ? 'application/json' : rng.pick(['application/json; charset=utf-16', 'text/plain', 'application/ld+json', 'multipart/form-data; boundary=x', '']);
+      const type =
+        rng.next() < 0.7
+          ? 'application/json'
+          : rng.pick([
+              'application/json; charset=utf-16',
+              'text/plain',
+              'application/ld+json',
+              'multipart/form-data; boundary=x',
+              '',
+            ]);
       if (type) headers['Content-Type'] = type;
       const init: RequestInit = { method, headers };
       if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) init.body = body(rng);
@@ -134,12 +232,14 @@ describe('fuzzed requests (seeded)', () => {
           // A HEAD answer has no body by definition.
         } else if (status >= 400) {
           const parsed = JSON.parse(raw) as { error?: unknown; message?: unknown };
-          if (typeof parsed.error !== 'string' || typeof parsed.message !== 'string') problem = `error body ${raw.slice(0, 200)}`;
+          if (typeof parsed.error !== 'string' || typeof parsed.message !== 'string')
+            problem = `error body ${raw.slice(0, 200)}`;
         } else if (response.headers.get('x-vercel-ai-data-stream') === 'v1') {
           const lines = raw.split('\n').filter(Boolean);
           const bad = lines.find((line) => !parseStreamLine(line).ok);
           if (bad) problem = `stream line ${bad.slice(0, 100)}`;
-          else if (!/^[d3]:/.test(lines.at(-1) ?? '')) problem = `stream ends with ${lines.at(-1)?.slice(0, 40)}`;
+          else if (!/^[d3]:/.test(lines.at(-1) ?? ''))
+            problem = `stream ends with ${lines.at(-1)?.slice(0, 40)}`;
         }
       } catch (error) {
         problem = `threw ${(error as Error).message}`;
@@ -147,7 +247,9 @@ describe('fuzzed requests (seeded)', () => {
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       if (problem) failures.push(`case ${n} ${method} ${path.slice(0, 60)}: ${problem}`);
     }
-    console.log(`fuzz: ${FUZZ_CASES} cases, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+    console.log(
+      `fuzz: ${FUZZ_CASES} cases, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`,
+    );
     expect(failures).toEqual([]);
     // The fuzzer really reached the answering code and the error paths, not one status only.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(100);

@@ -16,11 +16,21 @@ async function validator() {
 }
 
 /** Helm merges the user's values over the chart's values.yaml, then validates the result. */
-function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+function merge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
   const out = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const current = out[key];
-    out[key] = value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object' ? merge(current as Record<string, unknown>, value as Record<string, unknown>) : value;
+    out[key] =
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      current &&
+      typeof current === 'object'
+        ? merge(current as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
   }
   return out;
 }
@@ -33,7 +43,9 @@ function lint(text: string): string[] {
 
 const leafKeys = (value: unknown, prefix = ''): string[] =>
   value && typeof value === 'object' && !Array.isArray(value)
-    ? Object.entries(value).flatMap(([key, inner]) => leafKeys(inner, prefix ? `${prefix}.${key}` : key))
+    ? Object.entries(value).flatMap(([key, inner]) =>
+        leafKeys(inner, prefix ? `${prefix}.${key}` : key),
+      )
     : [prefix];
 
 describe('the Helm chart', () => {
@@ -46,7 +58,11 @@ describe('the Helm chart', () => {
       expect(validate(written), JSON.stringify(validate.errors)).toBe(true);
       expect(validate(merge(defaults, written)), JSON.stringify(validate.errors)).toBe(true);
       // ...and the host reads the merged file as its values.
-      expect(readValues(JSON.stringify(merge(defaults, written)), {}).staticExport).toEqual({ enabled: true, bundleUrl, ...(version ? { version } : {}) });
+      expect(readValues(JSON.stringify(merge(defaults, written)), {}).staticExport).toEqual({
+        enabled: true,
+        bundleUrl,
+        ...(version ? { version } : {}),
+      });
     }
   });
 
@@ -55,7 +71,10 @@ describe('the Helm chart', () => {
     const defaults = parse(await read('values.yaml')) as Record<string, unknown>;
     const bad: [string, Record<string, unknown>][] = [
       ['enabled without a link', { staticExport: { enabled: true } }],
-      ['a link that is not http(s)', { staticExport: { enabled: true, bundleUrl: 'file:///etc/passwd' } }],
+      [
+        'a link that is not http(s)',
+        { staticExport: { enabled: true, bundleUrl: 'file:///etc/passwd' } },
+      ],
       ['an unknown deployment type', { deployment: { type: 'on-prem' } }],
       ['an admin key in the pages', { assistant: { apiKey: 'svc_acme_admin' } }],
       ['a misspelt key', { staticExport: { bundleURL: 'https://x' } }],
@@ -65,10 +84,18 @@ describe('the Helm chart', () => {
 
   it('holds exactly the keys the host reads in its deployment, staticExport and assistant groups', async () => {
     const defaults = parse(await read('values.yaml')) as Record<string, unknown>;
-    const hostKeys = leafKeys({ deployment: defaults.deployment, staticExport: defaults.staticExport, assistant: defaults.assistant }).sort();
+    const hostKeys = leafKeys({
+      deployment: defaults.deployment,
+      staticExport: defaults.staticExport,
+      assistant: defaults.assistant,
+    }).sort();
     expect(hostKeys).toEqual([...VALUE_KEYS].sort());
-    const schema = JSON.parse(await read('values.schema.json')) as { properties: Record<string, { properties?: Record<string, unknown> }> };
-    const schemaKeys = ['deployment', 'staticExport', 'assistant'].flatMap((group) => Object.keys(schema.properties[group]!.properties!).map((key) => `${group}.${key}`));
+    const schema = JSON.parse(await read('values.schema.json')) as {
+      properties: Record<string, { properties?: Record<string, unknown> }>;
+    };
+    const schemaKeys = ['deployment', 'staticExport', 'assistant'].flatMap((group) =>
+      Object.keys(schema.properties[group]!.properties!).map((key) => `${group}.${key}`),
+    );
     expect(schemaKeys.sort()).toEqual([...VALUE_KEYS].sort());
     // The chart's own defaults validate, and the host runs with them (nothing served until enabled).
     expect((await validator())(defaults)).toBe(true);
@@ -76,9 +103,12 @@ describe('the Helm chart', () => {
   });
 
   it('has YAML files that pass a strict lint, and templates whose YAML lines do too', async () => {
-    for (const name of ['Chart.yaml', 'values.yaml']) expect(lint(await read(name)), name).toEqual([]);
+    for (const name of ['Chart.yaml', 'values.yaml'])
+      expect(lint(await read(name)), name).toEqual([]);
     const defaults = parse(await read('values.yaml')) as Record<string, unknown>;
-    const templates = (await readdir(join(CHART, 'templates'))).filter((name) => name.endsWith('.yaml'));
+    const templates = (await readdir(join(CHART, 'templates'))).filter((name) =>
+      name.endsWith('.yaml'),
+    );
     expect(templates.sort()).toEqual(['deployment.yaml', 'secret.yaml', 'service.yaml']);
     for (const name of templates) {
       const text = await read(join('templates', name));
@@ -91,7 +121,12 @@ describe('the Helm chart', () => {
       expect(lint(yamlOnly), name).toEqual([]);
       // Every .Values path a template reads exists in values.yaml.
       for (const [, path] of text.matchAll(/\.Values\.([\w.]+)/g)) {
-        const value = path!.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], defaults);
+        const value = path!
+          .split('.')
+          .reduce<unknown>(
+            (node, key) => (node as Record<string, unknown> | undefined)?.[key],
+            defaults,
+          );
         expect(value, `${name} reads .Values.${path}`).not.toBeUndefined();
       }
     }

@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { createRetriever, MAX_QUERY_TERMS, MAX_TERM_CHARS } from '../src/server/retrieval.js';
 import { DEMO } from '../src/server/config.js';
-import { askBody, demoApp, MESSAGE_URL, post, readStream, sampleDocs, tempDir, textOf, type TestApp } from './helpers/server.js';
+import {
+  askBody,
+  demoApp,
+  MESSAGE_URL,
+  post,
+  readStream,
+  sampleDocs,
+  tempDir,
+  textOf,
+  type TestApp,
+} from './helpers/server.js';
 
 /** A request from a given socket address (what @hono/node-server passes as the env). */
 const from = (app: TestApp, ip: string, body: unknown, headers: Record<string, string> = {}) =>
   app.request(
     MESSAGE_URL,
-    { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${DEMO.assistantKey}`, ...headers }, body: JSON.stringify(body) },
+    {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${DEMO.assistantKey}`,
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    },
     { incoming: { socket: { remoteAddress: ip } } },
   );
 
@@ -35,11 +53,15 @@ describe('questions of any size within the body limit', () => {
 
   it('searches at most MAX_QUERY_TERMS terms of at most MAX_TERM_CHARS characters', async () => {
     const retriever = createRetriever(await sampleDocs());
-    const terms = retriever.terms(`${'q'.repeat(5000)} ${Array.from({ length: 500 }, (_, i) => `install${i}`).join(' ')}`);
+    const terms = retriever.terms(
+      `${'q'.repeat(5000)} ${Array.from({ length: 500 }, (_, i) => `install${i}`).join(' ')}`,
+    );
     expect(terms).toHaveLength(MAX_QUERY_TERMS);
     expect(Math.max(...terms.map((t) => t.length))).toBe(MAX_TERM_CHARS);
     // A real question still finds its page.
-    expect(retriever.search('How do I install it?', { limit: 3 }).hits[0]?.section.pagePath).toMatch(/install/);
+    expect(
+      retriever.search('How do I install it?', { limit: 3 }).hits[0]?.section.pagePath,
+    ).toMatch(/install/);
   });
 });
 
@@ -47,7 +69,13 @@ describe('rate limits cannot be used to lock an organisation out', () => {
   it('charges the organisation only for authenticated, valid requests', async () => {
     const app = await demoApp({ limits: { orgPerHour: 5 } });
     for (let i = 0; i < 40; i++) {
-      const junk = await from(app, '10.0.0.1', i % 2 ? { fp: 1 } : { fp: 'x', messages: [{ id: 'a', role: 'assistant', content: 'hi', parts: [] }] });
+      const junk = await from(
+        app,
+        '10.0.0.1',
+        i % 2
+          ? { fp: 1 }
+          : { fp: 'x', messages: [{ id: 'a', role: 'assistant', content: 'hi', parts: [] }] },
+      );
       expect(junk.status).toBe(400);
     }
     const reader = await from(app, '10.0.0.2', askBody('How do I install it?'));
@@ -60,20 +88,26 @@ describe('rate limits cannot be used to lock an organisation out', () => {
     expect((await from(app, '10.0.0.1', askBody('install'))).status).toBe(200);
     const third = await from(app, '10.0.0.1', askBody('install'));
     expect(third.status).toBe(429);
-    expect(await third.json()).toMatchObject({ error: 'rate_limited', message: expect.stringContaining('IP address'), retryAfterSeconds: expect.any(Number) });
+    expect(await third.json()).toMatchObject({
+      error: 'rate_limited',
+      message: expect.stringContaining('IP address'),
+      retryAfterSeconds: expect.any(Number),
+    });
     expect((await from(app, '10.0.0.2', askBody('install'))).status).toBe(200);
   });
 
   it('behind a trusted proxy, reads the address the proxy appended, not one the client wrote', async () => {
     const app = await demoApp({ limits: { ipPerDay: 1 }, trustProxy: true });
-    const viaProxy = (spoofed: string) => from(app, '127.0.0.1', askBody('install'), { 'X-Forwarded-For': `${spoofed}, 203.0.113.7` });
+    const viaProxy = (spoofed: string) =>
+      from(app, '127.0.0.1', askBody('install'), { 'X-Forwarded-For': `${spoofed}, 203.0.113.7` });
     expect((await viaProxy('1.1.1.1')).status).toBe(200);
     expect((await viaProxy('2.2.2.2')).status).toBe(429);
   });
 
   it('counts N trusted hops from the right', async () => {
     const app = await demoApp({ limits: { ipPerDay: 1 }, trustProxy: 2 });
-    const via = (chain: string) => from(app, '127.0.0.1', askBody('install'), { 'X-Forwarded-For': chain });
+    const via = (chain: string) =>
+      from(app, '127.0.0.1', askBody('install'), { 'X-Forwarded-For': chain });
     expect((await via('9.9.9.9, 203.0.113.7, 10.0.0.5')).status).toBe(200);
     expect((await via('8.8.8.8, 203.0.113.7, 10.0.0.6')).status).toBe(429);
     expect((await via('203.0.113.8, 10.0.0.5')).status).toBe(200);

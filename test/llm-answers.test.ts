@@ -3,7 +3,18 @@ import { runCli } from '../src/cli/index.js';
 import { DEMO } from '../src/server/config.js';
 import type { LlmConfig } from '../src/server/llm/model.js';
 import { captureIo } from './helpers/cli.js';
-import { askBody, demoApp, MESSAGE_URL, post, readStream, sourcesOf, tempDir, textOf, userMessage, type StreamPart } from './helpers/server.js';
+import {
+  askBody,
+  demoApp,
+  MESSAGE_URL,
+  post,
+  readStream,
+  sourcesOf,
+  tempDir,
+  textOf,
+  userMessage,
+  type StreamPart,
+} from './helpers/server.js';
 import { startLlmServer, type LlmTestServer } from './helpers/llm-server.js';
 
 // The real provider packages (@ai-sdk/openai-compatible, @ai-sdk/openai, @ai-sdk/anthropic)
@@ -19,10 +30,15 @@ beforeEach(() => {
 });
 
 const SECRET = 'sk-test-secret-0123456789';
-const appWith = (config: Partial<LlmConfig> = {}) => demoApp({ llm: { baseUrl: llm.baseUrl, model: 'test-model', apiKey: SECRET, ...config } });
+const appWith = (config: Partial<LlmConfig> = {}) =>
+  demoApp({ llm: { baseUrl: llm.baseUrl, model: 'test-model', apiKey: SECRET, ...config } });
 const systemOf = (request: LlmTestServer['requests'][number]) => {
   const messages = request.body.messages as { role: string; content: unknown }[];
-  return String(request.body.system ? JSON.stringify(request.body.system) : messages.find((m) => m.role === 'system')?.content);
+  return String(
+    request.body.system
+      ? JSON.stringify(request.body.system)
+      : messages.find((m) => m.role === 'system')?.content,
+  );
 };
 const typesOf = (parts: StreamPart[]) => parts.map((p) => p.type);
 
@@ -30,8 +46,18 @@ describe('answers from an OpenAI-compatible model', () => {
   it('sends the retrieved passages, the reader’s page, the context and the question, with the key', async () => {
     llm.script({ text: ['Install it with npm [1].'] });
     const app = await appWith();
-    const context = [{ type: 'code', value: 'npm install docs-assistant react react-dom', path: '/installation', elementId: 'code-1' }];
-    const response = await post(app, askBody('How do I install it?', { currentPath: '/guides/theming', context }));
+    const context = [
+      {
+        type: 'code',
+        value: 'npm install docs-assistant react react-dom',
+        path: '/installation',
+        elementId: 'code-1',
+      },
+    ];
+    const response = await post(
+      app,
+      askBody('How do I install it?', { currentPath: '/guides/theming', context }),
+    );
     expect(response.status).toBe(200);
     await response.text();
     const request = llm.requests[0]!;
@@ -44,13 +70,23 @@ describe('answers from an OpenAI-compatible model', () => {
     expect(system).toContain('npm install docs-assistant react react-dom');
     expect(system).toContain('The page the reader is on: Theming and labels');
     const messages = request.body.messages as { role: string; content: string }[];
-    expect(messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringContaining('How do I install it?') });
-    expect(messages.at(-1)!.content).toContain('Code from /installation:\nnpm install docs-assistant');
-    expect((request.body.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(['search']);
+    expect(messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: expect.stringContaining('How do I install it?'),
+    });
+    expect(messages.at(-1)!.content).toContain(
+      'Code from /installation:\nnpm install docs-assistant',
+    );
+    expect(
+      (request.body.tools as { function: { name: string } }[]).map((t) => t.function.name),
+    ).toEqual(['search']);
   });
 
   it('streams the model’s text and reasoning, a source per cited page, and finishes with the threadId', async () => {
-    llm.script({ reasoning: ['The passages ', 'say npm.'], text: ['Run `npm install docs-assistant` [', '1][2]. See also [9] and [3].'] });
+    llm.script({
+      reasoning: ['The passages ', 'say npm.'],
+      text: ['Run `npm install docs-assistant` [', '1][2]. See also [9] and [3].'],
+    });
     const response = await post(await appWith(), askBody('How do I install it?'));
     const threadId = response.headers.get('x-thread-id');
     expect(threadId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
@@ -58,24 +94,45 @@ describe('answers from an OpenAI-compatible model', () => {
     const finish = raw.split('\n').find((line) => line.startsWith('d:'))!;
     expect(JSON.parse(finish.slice(2))).toMatchObject({ finishReason: 'stop', threadId });
     const parts = await readStream(new Response(raw));
-    expect(parts.filter((p) => p.type === 'reasoning').map((p) => p.value).join('')).toBe('The passages say npm.');
+    expect(
+      parts
+        .filter((p) => p.type === 'reasoning')
+        .map((p) => p.value)
+        .join(''),
+    ).toBe('The passages say npm.');
     // [9] names no passage and is dropped; [1], [2] and [3] are kept, and their pages become the sources.
     const text = textOf(parts);
     expect(text).toContain('Run `npm install docs-assistant` [1][2].');
     expect(text).toContain('See also  and [3].');
-    const pageOf = (n: number) => new URL(new RegExp(`^\\[${n}\\] .* \\((http[^)]+)\\)$`, 'm').exec(systemOf(llm.requests[0]!))![1]!).pathname.replace(/^\/docs/, '') || '/';
-    expect(sourcesOf(parts).map((s) => s.id)).toEqual([...new Set([pageOf(1), pageOf(2), pageOf(3)])]);
+    const pageOf = (n: number) =>
+      new URL(
+        new RegExp(`^\\[${n}\\] .* \\((http[^)]+)\\)$`, 'm').exec(systemOf(llm.requests[0]!))![1]!,
+      ).pathname.replace(/^\/docs/, '') || '/';
+    expect(sourcesOf(parts).map((s) => s.id)).toEqual([
+      ...new Set([pageOf(1), pageOf(2), pageOf(3)]),
+    ]);
     expect(sourcesOf(parts).length).toBeGreaterThan(1);
     expect(typesOf(parts).indexOf('source')).toBeGreaterThan(typesOf(parts).lastIndexOf('text'));
     expect(typesOf(parts).at(-1)).toBe('finish_message');
   });
 
   it('lets the model call the search tool and cite what it found', async () => {
-    llm.script({ toolCall: { name: 'search', args: { query: 'chart values staticExport bundleUrl' } } }, { text: ['Set `staticExport.bundleUrl` [6].'] });
+    llm.script(
+      { toolCall: { name: 'search', args: { query: 'chart values staticExport bundleUrl' } } },
+      { text: ['Set `staticExport.bundleUrl` [6].'] },
+    );
     const parts = await readStream(await post(await appWith(), askBody('How do I install it?')));
-    const call = parts.find((p) => p.type === 'tool_call')!.value as { toolName: string; args: { query: string } };
-    expect(call).toMatchObject({ toolName: 'search', args: { query: 'chart values staticExport bundleUrl' } });
-    const result = parts.find((p) => p.type === 'tool_result')!.value as { result: { results: { n: number; path: string }[] } };
+    const call = parts.find((p) => p.type === 'tool_call')!.value as {
+      toolName: string;
+      args: { query: string };
+    };
+    expect(call).toMatchObject({
+      toolName: 'search',
+      args: { query: 'chart values staticExport bundleUrl' },
+    });
+    const result = parts.find((p) => p.type === 'tool_result')!.value as {
+      result: { results: { n: number; path: string }[] };
+    };
     expect(result.result.results.map((r) => r.path)).toContain('/static-export/deployment');
     // The second model call saw the tool's passages.
     expect(JSON.stringify(llm.requests[1]!.body.messages)).toContain('staticExport.bundleUrl');
@@ -90,7 +147,11 @@ describe('answers from an OpenAI-compatible model', () => {
     const threadId = first.headers.get('x-thread-id')!;
     await first.text();
     // The client sends a different history: the model still gets what the server recorded.
-    const followUp = await post(app, { fp: 'anonymous', threadId, messages: [userMessage('something else entirely'), userMessage('And then?')] });
+    const followUp = await post(app, {
+      fp: 'anonymous',
+      threadId,
+      messages: [userMessage('something else entirely'), userMessage('And then?')],
+    });
     await followUp.text();
     const messages = llm.requests[1]!.body.messages as { role: string; content: string }[];
     const turns = messages.filter((m) => m.role !== 'system');
@@ -103,15 +164,22 @@ describe('answers from an OpenAI-compatible model', () => {
 });
 
 describe('model failures reach the client clearly', () => {
-  const failing = async (reply: Parameters<LlmTestServer['script']>[0], config: Partial<LlmConfig> = {}) => {
+  const failing = async (
+    reply: Parameters<LlmTestServer['script']>[0],
+    config: Partial<LlmConfig> = {},
+  ) => {
     llm.script(reply);
     const app = await appWith(config);
     return { app, response: await post(app, askBody('How do I install it?')) };
   };
-  const bodyOf = async (response: Response) => (await response.json()) as { error: string; message: string; retryAfterSeconds?: number };
+  const bodyOf = async (response: Response) =>
+    (await response.json()) as { error: string; message: string; retryAfterSeconds?: number };
 
   it('answers 502 when the model rejects the key, without showing the key', async () => {
-    const { response } = await failing({ status: 401, body: JSON.stringify({ error: { message: `Incorrect API key provided: ${SECRET}` } }) });
+    const { response } = await failing({
+      status: 401,
+      body: JSON.stringify({ error: { message: `Incorrect API key provided: ${SECRET}` } }),
+    });
     expect(response.status).toBe(502);
     const body = await bodyOf(response);
     expect(body.error).toBe('upstream_error');
@@ -137,7 +205,12 @@ describe('model failures reach the client clearly', () => {
   });
 
   it('answers 413 context_too_long when the prompt is over the model’s window', async () => {
-    const { response } = await failing({ status: 400, body: JSON.stringify({ error: { message: "This model's maximum context length is 8192 tokens." } }) });
+    const { response } = await failing({
+      status: 400,
+      body: JSON.stringify({
+        error: { message: "This model's maximum context length is 8192 tokens." },
+      }),
+    });
     expect(response.status).toBe(413);
     expect((await bodyOf(response)).error).toBe('context_too_long');
   });
@@ -149,11 +222,17 @@ describe('model failures reach the client clearly', () => {
   });
 
   it('ends with an error part when the model stops mid-answer, keeping the text so far', async () => {
-    const { response } = await failing({ hangAfter: ['Install it ', 'with npm'] }, { timeoutMs: 300 });
+    const { response } = await failing(
+      { hangAfter: ['Install it ', 'with npm'] },
+      { timeoutMs: 300 },
+    );
     expect(response.status).toBe(200);
     const parts = await readStream(response);
     expect(textOf(parts)).toBe('Install it with npm');
-    expect(parts.at(-1)).toMatchObject({ type: 'error', value: expect.stringContaining('took too long') });
+    expect(parts.at(-1)).toMatchObject({
+      type: 'error',
+      value: expect.stringContaining('took too long'),
+    });
     expect(typesOf(parts)).not.toContain('finish_message');
   });
 
@@ -187,7 +266,9 @@ describe('model failures reach the client clearly', () => {
 describe('the OpenAI and Anthropic providers', () => {
   it('talks to OpenAI’s chat completions with --llm-provider openai', async () => {
     llm.script({ text: ['From OpenAI [1].'] });
-    const parts = await readStream(await post(await appWith({ provider: 'openai' }), askBody('How do I install it?')));
+    const parts = await readStream(
+      await post(await appWith({ provider: 'openai' }), askBody('How do I install it?')),
+    );
     expect(textOf(parts)).toBe('From OpenAI [1].');
     expect(llm.requests[0]!.path).toBe('/v1/chat/completions');
     expect(llm.requests[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
@@ -195,9 +276,16 @@ describe('the OpenAI and Anthropic providers', () => {
 
   it('talks to Anthropic’s messages API with --llm-provider anthropic, thinking passed through', async () => {
     llm.script({ reasoning: ['Checking the passages.'], text: ['From Claude [1].'] });
-    const parts = await readStream(await post(await appWith({ provider: 'anthropic' }), askBody('How do I install it?')));
+    const parts = await readStream(
+      await post(await appWith({ provider: 'anthropic' }), askBody('How do I install it?')),
+    );
     expect(textOf(parts)).toBe('From Claude [1].');
-    expect(parts.filter((p) => p.type === 'reasoning').map((p) => p.value).join('')).toBe('Checking the passages.');
+    expect(
+      parts
+        .filter((p) => p.type === 'reasoning')
+        .map((p) => p.value)
+        .join(''),
+    ).toBe('Checking the passages.');
     const request = llm.requests[0]!;
     expect(request.path).toBe('/v1/messages');
     expect(request.headers['x-api-key']).toBe(SECRET);
@@ -205,7 +293,9 @@ describe('the OpenAI and Anthropic providers', () => {
   });
 
   it('refuses to start a hosted provider without DOCS_ASSISTANT_LLM_API_KEY', async () => {
-    await expect(demoApp({ llm: { provider: 'anthropic', model: 'claude' } })).rejects.toThrow(/DOCS_ASSISTANT_LLM_API_KEY/);
+    await expect(demoApp({ llm: { provider: 'anthropic', model: 'claude' } })).rejects.toThrow(
+      /DOCS_ASSISTANT_LLM_API_KEY/,
+    );
   });
 });
 
@@ -213,7 +303,20 @@ describe('docs-assistant serve --llm-…', () => {
   it('answers over real HTTP with the model, reading the key only from the environment', async () => {
     llm.script({ text: ['Run `npm install docs-assistant` [1].'] });
     const run = captureIo({ DOCS_ASSISTANT_LLM_API_KEY: SECRET });
-    const exit = runCli(['serve', '--port', '0', '--data', await tempDir(), '--llm-base-url', llm.baseUrl, '--llm-model', 'test-model'], run.io);
+    const exit = runCli(
+      [
+        'serve',
+        '--port',
+        '0',
+        '--data',
+        await tempDir(),
+        '--llm-base-url',
+        llm.baseUrl,
+        '--llm-model',
+        'test-model',
+      ],
+      run.io,
+    );
     const [, url] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:\d+)\//);
     expect(run.out).toContain(`Answers by:      test-model at ${llm.baseUrl}`);
     const response = await fetch(`${url}/discovery/v1/assistant/demo/message`, {
@@ -230,9 +333,24 @@ describe('docs-assistant serve --llm-…', () => {
 
   it('has no flag for the key, and needs one for a hosted provider (exit 2)', async () => {
     const flag = captureIo();
-    expect(await runCli(['serve', '--port', '0', '--llm-model', 'm', '--llm-api-key', SECRET], flag.io)).toBe(2);
+    expect(
+      await runCli(['serve', '--port', '0', '--llm-model', 'm', '--llm-api-key', SECRET], flag.io),
+    ).toBe(2);
     const missing = captureIo({});
-    expect(await runCli(['serve', '--port', '0', '--llm-provider', 'anthropic', '--llm-model', 'claude-3-5-haiku-latest'], missing.io)).toBe(2);
+    expect(
+      await runCli(
+        [
+          'serve',
+          '--port',
+          '0',
+          '--llm-provider',
+          'anthropic',
+          '--llm-model',
+          'claude-3-5-haiku-latest',
+        ],
+        missing.io,
+      ),
+    ).toBe(2);
     expect(missing.err).toContain('DOCS_ASSISTANT_LLM_API_KEY');
     const noUrl = captureIo({});
     expect(await runCli(['serve', '--port', '0', '--llm-model', 'llama3.2'], noUrl.io)).toBe(2);

@@ -4,18 +4,33 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LABELS } from '../src/ui/labels.js';
 import { MarkdownText } from '../src/ui/markdown.js';
 
-const html = (text: string) => render(<MarkdownText text={text} labels={DEFAULT_LABELS} docsBaseUrl="https://docs.example.com/" />).container;
+const html = (text: string) =>
+  render(
+    <MarkdownText text={text} labels={DEFAULT_LABELS} docsBaseUrl="https://docs.example.com/" />,
+  ).container;
 
 describe('MarkdownText', () => {
   it('renders GFM: tables with alignment, task lists, strikethrough, autolinks, ordered starts', () => {
-    const root = html('| a | b |\n|:-|-:|\n| 1 | **2** |\n\n- [x] done\n- [ ] open\n\n3. three\n4. four\n\n~~gone~~ see https://example.com/x and `a < b`');
-    expect([...root.querySelectorAll('th, td')].map((cell) => [cell.textContent, (cell as HTMLElement).style.textAlign])).toEqual([
+    const root = html(
+      '| a | b |\n|:-|-:|\n| 1 | **2** |\n\n- [x] done\n- [ ] open\n\n3. three\n4. four\n\n~~gone~~ see https://example.com/x and `a < b`',
+    );
+    expect(
+      [...root.querySelectorAll('th, td')].map((cell) => [
+        cell.textContent,
+        (cell as HTMLElement).style.textAlign,
+      ]),
+    ).toEqual([
       ['a', 'left'],
       ['b', 'right'],
       ['1', 'left'],
       ['2', 'right'],
     ]);
-    expect([...root.querySelectorAll<HTMLInputElement>('li input[type=checkbox]')].map((box) => [box.checked, box.disabled])).toEqual([
+    expect(
+      [...root.querySelectorAll<HTMLInputElement>('li input[type=checkbox]')].map((box) => [
+        box.checked,
+        box.disabled,
+      ]),
+    ).toEqual([
       [true, true],
       [false, true],
     ]);
@@ -26,7 +41,9 @@ describe('MarkdownText', () => {
   });
 
   it('shows text as written: entities decoded once, escapes applied, raw HTML dropped', () => {
-    const root = html('Fish &amp; chips &#169; &lt;b&gt; \\*not em\\* &unknown; <b>bold?</b> <script>alert(1)</script>\n\n> quoted');
+    const root = html(
+      'Fish &amp; chips &#169; &lt;b&gt; \\*not em\\* &unknown; <b>bold?</b> <script>alert(1)</script>\n\n> quoted',
+    );
     const paragraph = root.querySelector('p')!;
     expect(paragraph.textContent).toBe('Fish & chips © <b> *not em* &unknown; bold? alert(1)');
     expect(root.querySelectorAll('b, script, em')).toHaveLength(0);
@@ -40,6 +57,9 @@ describe('MarkdownText', () => {
     expect(code.getAttribute('data-language')).toBe('ts');
     expect(code.querySelector('code')!.className).toBe('language-ts');
     expect(code.querySelector('code')!.textContent).toBe('const a = 1;');
-    expect(code.querySelector('button')!.getAttribute('aria-label') ?? code.querySelector('button')!.textContent).toContain('Copy');
+    expect(
+      code.querySelector('button')!.getAttribute('aria-label') ??
+        code.querySelector('button')!.textContent,
+    ).toContain('Copy');
   });
 });

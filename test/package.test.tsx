@@ -5,26 +5,50 @@ import { describe, expect, it } from 'vitest';
 describe('public React API', () => {
   it('exports exactly these names', async () => {
     const api = await import('../src/index.js');
-    expect(Object.keys(api).sort()).toEqual(['AssistantError', 'DEFAULT_LABELS', 'DocsAssistant', 'useDocsAssistant', 'usePageContext']);
+    expect(Object.keys(api).sort()).toEqual([
+      'AssistantError',
+      'DEFAULT_LABELS',
+      'DocsAssistant',
+      'useDocsAssistant',
+      'usePageContext',
+    ]);
   });
 
   it('exports exactly these names from docs-assistant/client (browser-safe) and docs-assistant/client/node', async () => {
-    expect(Object.keys(await import('../src/client/index.js')).sort()).toEqual(['AssistantError', 'assertBrowserSafeKey', 'assistantMessageUrl', 'errorFromResponse', 'kindOfStatus', 'parseRetryAfter']);
-    expect(Object.keys(await import('../src/client/node.js')).sort()).toEqual(['StaticExportError', 'createStaticExportClient']);
+    expect(Object.keys(await import('../src/client/index.js')).sort()).toEqual([
+      'AssistantError',
+      'assertBrowserSafeKey',
+      'assistantMessageUrl',
+      'errorFromResponse',
+      'kindOfStatus',
+      'parseRetryAfter',
+    ]);
+    expect(Object.keys(await import('../src/client/node.js')).sort()).toEqual([
+      'StaticExportError',
+      'createStaticExportClient',
+    ]);
   });
 
   it('is marked "use client" and imports without a window or document (server rendering)', async () => {
     expect(typeof window).toBe('undefined');
     expect(typeof document).toBe('undefined');
-    expect((await readFile(new URL('../src/index.ts', import.meta.url), 'utf8')).startsWith("'use client';")).toBe(true);
+    expect(
+      (await readFile(new URL('../src/index.ts', import.meta.url), 'utf8')).startsWith(
+        "'use client';",
+      ),
+    ).toBe(true);
     const { DocsAssistant } = await import('../src/index.js');
-    const html = renderToString(<DocsAssistant domain="demo" apiKey="svc_dsc_demo" baseUrl="https://api.example.com" />);
+    const html = renderToString(
+      <DocsAssistant domain="demo" apiKey="svc_dsc_demo" baseUrl="https://api.example.com" />,
+    );
     expect(html).toContain('Ask AI');
     expect(html).toContain('class="da-root"');
   });
 
   it('ships types first in the exports map, a stylesheet, and React as a peer', async () => {
-    const pkg = JSON.parse(await readFile(new URL('../packages/docs-assistant/package.json', import.meta.url), 'utf8'));
+    const pkg = JSON.parse(
+      await readFile(new URL('../packages/docs-assistant/package.json', import.meta.url), 'utf8'),
+    );
     expect(Object.keys(pkg.exports['.'])[0]).toBe('types');
     expect(pkg.exports['./styles.css']).toBe('./dist/styles.css');
     expect(pkg.peerDependencies).toHaveProperty('react');
@@ -34,10 +58,20 @@ describe('public React API', () => {
   });
 
   it('keeps every stylesheet rule inside the widget root', async () => {
-    const css = (await Promise.all(['launcher', 'widget'].map((f) => readFile(new URL(`../src/ui/styles/${f}.css`, import.meta.url), 'utf8')))).join('\n');
+    const css = (
+      await Promise.all(
+        ['launcher', 'widget'].map((f) =>
+          readFile(new URL(`../src/ui/styles/${f}.css`, import.meta.url), 'utf8'),
+        ),
+      )
+    ).join('\n');
     const withoutComments = css.replace(/\/\*[\s\S]*?\*\//g, '');
-    const selectors = [...withoutComments.matchAll(/(^|})\s*([^{}@]+?)\s*\{/g)].map((m) => m[2]!.trim()).filter((s) => !/^(from|to|\d+%)$/.test(s));
-    const outside = selectors.flatMap((s) => s.split(',').map((x) => x.trim())).filter((s) => !s.startsWith('.da-root'));
+    const selectors = [...withoutComments.matchAll(/(^|})\s*([^{}@]+?)\s*\{/g)]
+      .map((m) => m[2]!.trim())
+      .filter((s) => !/^(from|to|\d+%)$/.test(s));
+    const outside = selectors
+      .flatMap((s) => s.split(',').map((x) => x.trim()))
+      .filter((s) => !s.startsWith('.da-root'));
     expect(outside).toEqual([]);
   });
 });

@@ -4,7 +4,10 @@ import { publishedPackages, VENDORED } from '../packages/build.mjs';
 import { entryPoints, moduleGraph, readJson, ROOT } from '../packages/graph.mjs';
 
 const root = readJson(join(ROOT, 'package.json'));
-const rootVersions: Record<string, string> = { ...root.dependencies, ...root.devDependencies };
+const rootVersions: Record<string, string> = {
+  ...root.dependencies,
+  ...(root.devDependencies as Record<string, string>),
+};
 const packages = publishedPackages();
 const byName = (name: string) => packages.find((p) => p.pkg.name === name)!;
 
@@ -16,7 +19,10 @@ const TYPES_ONLY: Record<string, string[]> = {
 
 describe('published packages (packages/*)', () => {
   it('are the widget and the server', () => {
-    expect(packages.map((p) => p.pkg.name).sort()).toEqual(['docs-assistant', 'docs-assistant-server']);
+    expect(packages.map((p) => p.pkg.name).sort()).toEqual([
+      'docs-assistant',
+      'docs-assistant-server',
+    ]);
   });
 
   for (const { dir, pkg } of packages) {
@@ -26,23 +32,43 @@ describe('published packages (packages/*)', () => {
     // Bundled packages are not imported at run time; types matter where the package ships .d.ts.
     const vendored = VENDORED[pkg.name]?.packages ?? [];
     const shipsTypes = JSON.stringify(pkg.exports).includes('"types"');
-    const needed = new Map([...[...bare].filter(([name]) => !vendored.includes(name)), ...(shipsTypes ? types : [])]);
+    const needed = new Map([
+      ...[...bare].filter(([name]) => !vendored.includes(name)),
+      ...(shipsTypes ? types : []),
+    ]);
 
     it(`${pkg.name}: declares every package its entry points import, in ${manifest}`, () => {
       const missing = [...needed]
-        .filter(([name]) => !(name in declared) && !(!bare.has(name) && `@types/${name}` in declared))
+        .filter(
+          ([name]) => !(name in declared) && !(!bare.has(name) && `@types/${name}` in declared),
+        )
         .map(([name, files]) => `${name} (imported by ${[...files].join(', ')})`);
-      expect(missing, `add these to "dependencies" of ${manifest} (same version as the root package.json)`).toEqual([]);
+      expect(
+        missing,
+        `add these to "dependencies" of ${manifest} (same version as the root package.json)`,
+      ).toEqual([]);
     });
 
     it(`${pkg.name}: declares nothing its entry points do not import, so installs stay light`, () => {
-      const unused = Object.keys(pkg.dependencies ?? {}).filter((name) => !needed.has(name) && !needed.has(name.replace(/^@types\//, '')) && !TYPES_ONLY[pkg.name]?.includes(name));
+      const unused = Object.keys(pkg.dependencies ?? {}).filter(
+        (name) =>
+          !needed.has(name) &&
+          !needed.has(name.replace(/^@types\//, '')) &&
+          !TYPES_ONLY[pkg.name]?.includes(name),
+      );
       expect(unused).toEqual([]);
     });
 
     it(`${pkg.name}: pins each dependency to the version the root workspace is tested with`, () => {
-      const drift = Object.entries(pkg.dependencies ?? {}).filter(([name, range]) => rootVersions[name] !== range);
-      expect(drift.map(([name, range]) => `${name}: ${range} here, ${rootVersions[name] ?? 'absent'} in the root package.json`)).toEqual([]);
+      const drift = Object.entries(pkg.dependencies ?? {}).filter(
+        ([name, range]) => rootVersions[name] !== range,
+      );
+      expect(
+        drift.map(
+          ([name, range]) =>
+            `${name}: ${range} here, ${rootVersions[name] ?? 'absent'} in the root package.json`,
+        ),
+      ).toEqual([]);
     });
 
     it(`${pkg.name}: is ESM-only with types first, for Node 20.19+ (require(esm))`, () => {
@@ -50,7 +76,8 @@ describe('published packages (packages/*)', () => {
       expect(pkg.license).toBe(root.license);
       expect(pkg.engines.node).toBe('>=20.19');
       for (const [path, target] of Object.entries(pkg.exports as Record<string, unknown>)) {
-        if (typeof target === 'object') expect(Object.keys(target as object)[0], path).toBe('types');
+        if (typeof target === 'object')
+          expect(Object.keys(target as object)[0], path).toBe('types');
       }
     });
   }
@@ -58,15 +85,17 @@ describe('published packages (packages/*)', () => {
   it('keeps the server, the CLI and Node built-ins out of the widget and its browser client', () => {
     const widget = byName('docs-assistant');
     const browser = moduleGraph(['dist/index.js', 'dist/client/index.js']);
-    expect([...browser.sources].filter((s) => !/^src\/(index\.ts$|(protocol|client|chat|ui)\/)/.test(s))).toEqual([]);
+    expect(
+      [...browser.sources].filter((s) => !/^src\/(index\.ts$|(protocol|client|chat|ui)\/)/.test(s)),
+    ).toEqual([]);
     expect([...browser.builtins]).toEqual([]);
-    expect(Object.keys(widget.pkg.dependencies)).not.toContain('hono');
+    expect(Object.keys(widget.pkg.dependencies ?? {})).not.toContain('hono');
     expect(widget.pkg.bin).toBeUndefined();
   });
 
   it('gives the server package the docs-assistant command and the files it serves', () => {
     const server = byName('docs-assistant-server');
-    expect(server.pkg.bin['docs-assistant']).toBe('./bin/docs-assistant.js');
+    expect(server.pkg.bin?.['docs-assistant']).toBe('./bin/docs-assistant.js');
     expect(server.pkg.files).toEqual(expect.arrayContaining(['bin', 'dist', 'demo']));
     expect(moduleGraph(entryPoints(server.pkg)).sources).toContain('src/cli/index.ts');
   });

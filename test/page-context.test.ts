@@ -4,19 +4,32 @@ import type { ContextItem } from '../src/protocol/schemas.js';
 import { attachPageContext, codeBlockText } from '../src/ui/page-context.js';
 
 // Markup in the shapes of NOTES §5 (what each framework's build renders for a code block).
-const CODE = ['import { defineConfig } from "vitepress";', '', 'export default defineConfig({', '  title: "Docs",', '});', 'const long = 1;'];
+const CODE = [
+  'import { defineConfig } from "vitepress";',
+  '',
+  'export default defineConfig({',
+  '  title: "Docs",',
+  '});',
+  'const long = 1;',
+];
 
 const vitepress = `<div class="language-ts vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">ts</span>
 <pre class="shiki shiki-themes github-light github-dark vp-code" tabindex="0"><code>${CODE.map((line) => `<span class="line">${line ? `<span style="--shiki-light:#D73A49">${line.slice(0, 6)}</span><span>${line.slice(6)}</span>` : ''}</span>`).join('\n')}
 </code></pre></div>`;
 
 const docusaurus = `<div class="language-tsx theme-code-block"><div class="codeBlockContent_biex"><pre tabindex="0" class="prism-code language-tsx codeBlock_bY9V"><code class="codeBlockLines_e6Vv">${CODE.map(
-  (line) => `<div class="token-line" style="color:#393A34">${line ? `<span class="token keyword">${line.slice(0, 6)}</span><span class="token plain">${line.slice(6)}</span>` : '<span class="token plain" style="display:inline-block">\n</span>'}<br></div>`,
-).join('')}</code></pre><div class="buttonGroup__atx"><button type="button" aria-label="Copy code to clipboard" class="clean-btn"></button></div></div></div>`;
+  (line) =>
+    `<div class="token-line" style="color:#393A34">${line ? `<span class="token keyword">${line.slice(0, 6)}</span><span class="token plain">${line.slice(6)}</span>` : '<span class="token plain" style="display:inline-block">\n</span>'}<br></div>`,
+).join(
+  '',
+)}</code></pre><div class="buttonGroup__atx"><button type="button" aria-label="Copy code to clipboard" class="clean-btn"></button></div></div></div>`;
 
 const starlight = `<div class="expressive-code"><figure class="frame has-title not-content"><figcaption class="header"><span class="title">astro.config.mjs</span></figcaption><pre data-language="js"><code>${CODE.map(
-  (line, i) => `<div class="ec-line"><div class="gutter"><div class="ln" aria-hidden="true">${i + 1}</div></div><div class="code">${line ? `<span style="--0:#F97583">${line.slice(0, 6)}</span><span>${line.slice(6)}</span>` : '\n'}</div></div>`,
-).join('')}</code></pre><div class="copy"><button title="Copy to clipboard" data-code="x"><div></div></button></div></figure></div>`;
+  (line, i) =>
+    `<div class="ec-line"><div class="gutter"><div class="ln" aria-hidden="true">${i + 1}</div></div><div class="code">${line ? `<span style="--0:#F97583">${line.slice(0, 6)}</span><span>${line.slice(6)}</span>` : '\n'}</div></div>`,
+).join(
+  '',
+)}</code></pre><div class="copy"><button title="Copy to clipboard" data-code="x"><div></div></button></div></figure></div>`;
 
 const plain = `<pre><code class="language-sh">${CODE.join('\n')}\n</code></pre>`;
 
@@ -41,16 +54,21 @@ describe('codeBlockText', () => {
   });
 
   it('leaves out elements the reader cannot see', () => {
-    const main = page('<pre><code>npm i<span hidden> secret</span><span style="display:none"> none</span> docs-assistant</code></pre>');
+    const main = page(
+      '<pre><code>npm i<span hidden> secret</span><span style="display:none"> none</span> docs-assistant</code></pre>',
+    );
     expect(codeBlockText(main.querySelector('pre')!)).toBe('npm i docs-assistant');
   });
 });
 
 describe('attachPageContext', () => {
-  const over = (target: Element) => target.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+  const over = (target: Element) =>
+    target.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
   const buttonOf = (name: string) => {
     for (const host of document.querySelectorAll('docs-assistant-action')) {
-      const button = host.shadowRoot!.querySelector<HTMLButtonElement>(`button[aria-label="${name}"]`);
+      const button = host.shadowRoot!.querySelector<HTMLButtonElement>(
+        `button[aria-label="${name}"]`,
+      );
       if (button) return button;
     }
     return undefined;
@@ -61,7 +79,12 @@ describe('attachPageContext', () => {
     const before = main.innerHTML;
     const changes: MutationRecord[] = [];
     const observer = new MutationObserver((records) => changes.push(...records));
-    observer.observe(main, { subtree: true, childList: true, attributes: true, characterData: true });
+    observer.observe(main, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
     const items: ContextItem[] = [];
     const detach = attachPageContext({ onAttach: (item) => items.push(item) });
     expect(document.querySelector('docs-assistant-action')).toBeNull();
@@ -70,7 +93,9 @@ describe('attachPageContext', () => {
     const button = buttonOf('Ask AI: code block')!;
     expect(button.parentElement!.dataset.state).not.toBeUndefined();
     button.click();
-    expect(items).toEqual([{ type: 'code', value: CODE.join('\n'), path: '/', elementId: 'da-code-2' }]);
+    expect(items).toEqual([
+      { type: 'code', value: CODE.join('\n'), path: '/', elementId: 'da-code-2' },
+    ]);
 
     observer.disconnect();
     expect(changes.concat(observer.takeRecords())).toEqual([]);
@@ -82,14 +107,21 @@ describe('attachPageContext', () => {
   });
 
   it("uses the block's own id when it has one, and ignores blocks inside the assistant", () => {
-    const main = page('<pre id="install"><code>npm i docs-assistant</code></pre><div class="da-root"><pre><code>ours</code></pre></div>');
+    const main = page(
+      '<pre id="install"><code>npm i docs-assistant</code></pre><div class="da-root"><pre><code>ours</code></pre></div>',
+    );
     const items: ContextItem[] = [];
-    const detach = attachPageContext({ onAttach: (item) => items.push(item), isOwn: (n) => n instanceof Element && n.classList.contains('da-root') });
+    const detach = attachPageContext({
+      onAttach: (item) => items.push(item),
+      isOwn: (n) => n instanceof Element && n.classList.contains('da-root'),
+    });
     over(main.querySelector('.da-root code')!);
     expect(buttonOf('Ask AI: code block')).toBeUndefined();
     over(main.querySelector('#install code')!);
     buttonOf('Ask AI: code block')!.click();
-    expect(items).toEqual([expect.objectContaining({ value: 'npm i docs-assistant', elementId: 'install' })]);
+    expect(items).toEqual([
+      expect.objectContaining({ value: 'npm i docs-assistant', elementId: 'install' }),
+    ]);
     detach();
   });
 });

@@ -11,7 +11,8 @@ import { askBody, post, readStream, sampleDocs, tempDir, textOf } from './helper
 
 const available = postgresBinDir() !== undefined;
 if (!available) {
-  const message = 'PostgreSQL server binaries are missing (/usr/lib/postgresql/*/bin): the PostgreSQL store tests are SKIPPED. Install them with: apt-get install postgresql';
+  const message =
+    'PostgreSQL server binaries are missing (/usr/lib/postgresql/*/bin): the PostgreSQL store tests are SKIPPED. Install them with: apt-get install postgresql';
   // CI installs them (.ci/run): there a missing server is a failure, not a skip.
   if (process.env.CI) throw new Error(message);
   console.warn(`\n\n!!! ${message} !!!\n\n`);
@@ -34,10 +35,22 @@ describe.skipIf(!available)('PostgreSQL stores: two instances on one database', 
   async function twoInstances(extra: Parameters<typeof exportApp>[0] = {}) {
     const url = await freshDatabase();
     // Leases long enough that a loaded machine's pauses never take a job from a live instance.
-    const stores = [postgresStores(url, { leaseMs: 10_000 }), postgresStores(url, { leaseMs: 10_000 })];
-    const apps = await Promise.all(stores.map(async (s) => exportApp({ dataDir: await tempDir(), stores: s, ...extra })));
+    const stores = [
+      postgresStores(url, { leaseMs: 10_000 }),
+      postgresStores(url, { leaseMs: 10_000 }),
+    ];
+    const apps = await Promise.all(
+      stores.map(async (s) => exportApp({ dataDir: await tempDir(), stores: s, ...extra })),
+    );
     await Promise.all(apps.map((app) => app.ready));
-    return { url, apps: apps as [typeof apps[0], typeof apps[0]], close: () => Promise.all(apps.map((app) => app.close())).then(() => Promise.all(stores.map((s) => s.close()))) };
+    return {
+      url,
+      apps: apps as [(typeof apps)[0], (typeof apps)[0]],
+      close: () =>
+        Promise.all(apps.map((app) => app.close())).then(() =>
+          Promise.all(stores.map((s) => s.close())),
+        ),
+    };
   }
 
   it('counts the rate limit across both instances', async () => {
@@ -58,7 +71,10 @@ describe.skipIf(!available)('PostgreSQL stores: two instances on one database', 
     const threadId = first.headers.get('x-thread-id')!;
     const threadKey = first.headers.get('x-thread-key');
     await readStream(first);
-    const followUp = await post(apps[1], askBody('and with React?', { threadId, ...(threadKey ? { threadKey } : {}) }));
+    const followUp = await post(
+      apps[1],
+      askBody('and with React?', { threadId, ...(threadKey ? { threadKey } : {}) }),
+    );
     expect(followUp.status).toBe(200);
     expect(followUp.headers.get('x-thread-id')).toBe(threadId);
     expect(textOf(await readStream(followUp)).length).toBeGreaterThan(0);
@@ -70,14 +86,27 @@ describe.skipIf(!available)('PostgreSQL stores: two instances on one database', 
 
   it('polls and bundles on one instance a job started on the other, and accepts a link either one signed', async () => {
     const { apps, close } = await twoInstances();
-    const started = (await (await adminCall(apps[0], 'POST', '/v1/static-export/jobs', { domain: 'demo', version: 'pg' })).json()) as { jobId: string };
+    const started = (await (
+      await adminCall(apps[0], 'POST', '/v1/static-export/jobs', { domain: 'demo', version: 'pg' })
+    ).json()) as { jobId: string };
     let job: { status: string; pageCount: number };
-    do job = (await (await adminCall(apps[1], 'GET', `/v1/static-export/jobs/${started.jobId}`)).json()) as typeof job;
+    do
+      job = (await (
+        await adminCall(apps[1], 'GET', `/v1/static-export/jobs/${started.jobId}`)
+      ).json()) as typeof job;
     while (job.status === 'queued' || job.status === 'running');
-    expect(job).toMatchObject({ status: 'completed', pageCount: (await sampleDocs()).pages.length });
+    expect(job).toMatchObject({
+      status: 'completed',
+      pageCount: (await sampleDocs()).pages.length,
+    });
     // The bundle lives in the database, so the instance that did not build it serves it too.
-    for (const [signer, server] of [[apps[0], apps[1]], [apps[1], apps[0]]] as const) {
-      const bundle = (await (await adminCall(signer, 'POST', `/v1/static-export/jobs/${started.jobId}/bundle`)).json()) as { bundleUrl: string; sizeBytes: number };
+    for (const [signer, server] of [
+      [apps[0], apps[1]],
+      [apps[1], apps[0]],
+    ] as const) {
+      const bundle = (await (
+        await adminCall(signer, 'POST', `/v1/static-export/jobs/${started.jobId}/bundle`)
+      ).json()) as { bundleUrl: string; sizeBytes: number };
       const download = await server.request(bundle.bundleUrl);
       expect(download.status).toBe(200);
       expect((await download.arrayBuffer()).byteLength).toBe(bundle.sizeBytes);
@@ -90,7 +119,13 @@ describe.skipIf(!available)('PostgreSQL stores: two instances on one database', 
     const ids: string[] = [];
     for (const domain of ['demo', 'tiny', 'demo', 'tiny']) {
       const app = ids.length % 2 ? apps[1] : apps[0];
-      ids.push(((await (await adminCall(app, 'POST', '/v1/static-export/jobs', { domain })).json()) as { jobId: string }).jobId);
+      ids.push(
+        (
+          (await (await adminCall(app, 'POST', '/v1/static-export/jobs', { domain })).json()) as {
+            jobId: string;
+          }
+        ).jobId,
+      );
     }
     for (const id of ids) {
       let job: { status: string };
@@ -101,7 +136,9 @@ describe.skipIf(!available)('PostgreSQL stores: two instances on one database', 
     // Each job was claimed once: no instance ran a job another one had.
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const { rows } = await client.query<{ job_id: string; attempts: number }>('SELECT job_id, attempts FROM docs_assistant_jobs ORDER BY job_id');
+    const { rows } = await client.query<{ job_id: string; attempts: number }>(
+      'SELECT job_id, attempts FROM docs_assistant_jobs ORDER BY job_id',
+    );
     await client.end();
     expect(rows).toEqual(ids.map((id) => ({ job_id: id, attempts: 1 })));
     await close();
@@ -113,16 +150,35 @@ describe.skipIf(!available)('PostgreSQL stores themselves', () => {
     const stores = postgresStores(await freshDatabase());
     await stores.threads.open();
     const id = '01JD8X3K2M0000000000000001';
-    await stores.threads.create({ threadId: id, domain: 'demo', fp: 'fp-a', createdAt: '2026-01-01T00:00:00.000Z' });
-    const turn = (n: number) => ({ messageId: `m${n}`, question: `q${n}`, answer: `a${n}`, sources: [], at: `2026-01-01T00:0${n}:00.000Z` });
+    await stores.threads.create({
+      threadId: id,
+      domain: 'demo',
+      fp: 'fp-a',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    const turn = (n: number) => ({
+      messageId: `m${n}`,
+      question: `q${n}`,
+      answer: `a${n}`,
+      sources: [],
+      at: `2026-01-01T00:0${n}:00.000Z`,
+    });
     // Concurrent appends (as from two instances) all land, and only the last 3 stay.
-    expect(await Promise.all([1, 2, 3, 4, 5].map((n) => stores.threads.appendTurn(id, turn(n), { maxTurns: 3 })))).toEqual([true, true, true, true, true]);
+    expect(
+      await Promise.all(
+        [1, 2, 3, 4, 5].map((n) => stores.threads.appendTurn(id, turn(n), { maxTurns: 3 })),
+      ),
+    ).toEqual([true, true, true, true, true]);
     const thread = (await stores.threads.get(id))!;
     expect(thread).toMatchObject({ threadId: id, domain: 'demo', fp: 'fp-a' });
     expect(thread.turns).toHaveLength(3);
-    expect(await stores.threads.appendTurn('01JD8X3K2M0000000000000009', turn(1), { maxTurns: 3 })).toBe(false);
+    expect(
+      await stores.threads.appendTurn('01JD8X3K2M0000000000000009', turn(1), { maxTurns: 3 }),
+    ).toBe(false);
     expect(await stores.threads.get('../../etc/passwd')).toBeUndefined();
-    expect(await stores.threads.prune({ updatedBefore: '2027-01-01T00:00:00.000Z', maxThreads: 10 })).toBe(1);
+    expect(
+      await stores.threads.prune({ updatedBefore: '2027-01-01T00:00:00.000Z', maxThreads: 10 }),
+    ).toBe(1);
     expect(await stores.threads.get(id)).toBeUndefined();
     await stores.close();
   });
@@ -131,11 +187,17 @@ describe.skipIf(!available)('PostgreSQL stores themselves', () => {
     const url = await freshDatabase();
     const [a, b] = [postgresStores(url), postgresStores(url)];
     await Promise.all([a.rateLimits.open(), b.rateLimits.open()]);
-    const counts = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).rateLimits.increment('k', 1000, 5000)));
-    expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const counts = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).rateLimits.increment('k', 1000, 5000)),
+    );
+    expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
     expect(counts[0]!.resetAt).toBe(6000);
     expect(await a.rateLimits.increment('k', 1000, 6000)).toEqual({ count: 1, resetAt: 7000 });
-    const keys = await Promise.all([a, b, a, b].map((s, n) => s.signingKey.getOrCreate(Buffer.alloc(32, n + 1))));
+    const keys = await Promise.all(
+      [a, b, a, b].map((s, n) => s.signingKey.getOrCreate(Buffer.alloc(32, n + 1))),
+    );
     expect(new Set(keys.map((k) => k.toString('hex'))).size).toBe(1);
     await Promise.all([a.close(), b.close()]);
   });
@@ -143,7 +205,9 @@ describe.skipIf(!available)('PostgreSQL stores themselves', () => {
   it('say which database they cannot reach, without its password', async () => {
     const stores = postgresStores('postgres://admin:s3cret@127.0.0.1:1/nowhere');
     const error = await stores.threads.open().catch((e: Error) => e);
-    expect(String(error)).toMatch(/Cannot connect to the database postgres:\/\/127\.0\.0\.1:1\/nowhere/);
+    expect(String(error)).toMatch(
+      /Cannot connect to the database postgres:\/\/127\.0\.0\.1:1\/nowhere/,
+    );
     expect(String(error)).not.toContain('s3cret');
     await stores.close();
   });
@@ -157,11 +221,30 @@ describe.skipIf(!available)('PostgreSQL stores: an instance killed mid-job', () 
   it('leaves the job queued again and finished by the other instance, never stuck running', async () => {
     const url = await freshDatabase();
     const docs = await bigDocsFolder(200);
-    const env = { ...process.env, DOCS_ASSISTANT_SERVER_KEYS: `${DEMO.assistantKey},${DEMO.adminKey}`, DOCS_ASSISTANT_DATABASE_URL: url };
-    const start = async () => startServerProcess(['--docs', docs, '--domain', 'demo', '--data', await tempDir(), '--job-lease-ms', '3000'], env);
+    const env = {
+      ...process.env,
+      DOCS_ASSISTANT_SERVER_KEYS: `${DEMO.assistantKey},${DEMO.adminKey}`,
+      DOCS_ASSISTANT_DATABASE_URL: url,
+    };
+    const start = async () =>
+      startServerProcess(
+        ['--docs', docs, '--domain', 'demo', '--data', await tempDir(), '--job-lease-ms', '3000'],
+        env,
+      );
     const a = await start();
-    const started = (await (await fetch(`${a.url}/v1/static-export/jobs`, { method: 'POST', headers: { Authorization: `Bearer ${DEMO.adminKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ domain: 'demo' }) })).json()) as { jobId: string };
-    const poll = async (base: string) => (await (await fetch(`${base}/v1/static-export/jobs/${started.jobId}`, { headers: { Authorization: `Bearer ${DEMO.adminKey}` } })).json()) as { status: string; progress: number };
+    const started = (await (
+      await fetch(`${a.url}/v1/static-export/jobs`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${DEMO.adminKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ domain: 'demo' }),
+      })
+    ).json()) as { jobId: string };
+    const poll = async (base: string) =>
+      (await (
+        await fetch(`${base}/v1/static-export/jobs/${started.jobId}`, {
+          headers: { Authorization: `Bearer ${DEMO.adminKey}` },
+        })
+      ).json()) as { status: string; progress: number };
     let first: { status: string };
     do first = await poll(a.url);
     while (first.status === 'queued');
@@ -175,7 +258,10 @@ describe.skipIf(!available)('PostgreSQL stores: an instance killed mid-job', () 
     // Two runs: the killed instance's, whose lease ran out, and the survivor's.
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const { rows } = await client.query<{ attempts: number }>('SELECT attempts FROM docs_assistant_jobs WHERE job_id = $1', [started.jobId]);
+    const { rows } = await client.query<{ attempts: number }>(
+      'SELECT attempts FROM docs_assistant_jobs WHERE job_id = $1',
+      [started.jobId],
+    );
     await client.end();
     expect(rows).toEqual([{ attempts: 2 }]);
     b.process.kill('SIGTERM');
@@ -188,8 +274,15 @@ async function bigDocsFolder(pages: number): Promise<string> {
   await mkdir(join(dir, 'guides'));
   await writeFile(join(dir, 'index.md'), '---\ntitle: Home\n---\n# Home\n\nA generated site.\n');
   for (let n = 0; n < pages; n++) {
-    const body = Array.from({ length: 12 }, (_, i) => `## Section ${i}\n\nPage ${n} explains topic ${i} with \`code ${i}\` and [a link](/guides/p${(n + 1) % pages}).\n\n\`\`\`ts\nconst value${i} = ${n};\n\`\`\`\n`).join('\n');
-    await writeFile(join(dir, 'guides', `p${n}.md`), `---\ntitle: Page ${n}\n---\n# Page ${n}\n\n${body}`);
+    const body = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `## Section ${i}\n\nPage ${n} explains topic ${i} with \`code ${i}\` and [a link](/guides/p${(n + 1) % pages}).\n\n\`\`\`ts\nconst value${i} = ${n};\n\`\`\`\n`,
+    ).join('\n');
+    await writeFile(
+      join(dir, 'guides', `p${n}.md`),
+      `---\ntitle: Page ${n}\n---\n# Page ${n}\n\n${body}`,
+    );
   }
   return dir;
 }

@@ -12,7 +12,14 @@ describe('server rendering under Next.js cacheComponents rules', () => {
     const now = vi.spyOn(Date, 'now');
     const uuid = vi.spyOn(globalThis.crypto, 'randomUUID');
     const bytes = vi.spyOn(globalThis.crypto, 'getRandomValues');
-    const html = renderToString(<DocsAssistant domain="acme" apiKey="svc_dsc_demo" baseUrl="https://api.example.com" starterQuestions={['How do I install it?']} />);
+    const html = renderToString(
+      <DocsAssistant
+        domain="acme"
+        apiKey="svc_dsc_demo"
+        baseUrl="https://api.example.com"
+        starterQuestions={['How do I install it?']}
+      />,
+    );
     expect(html).toContain('Ask AI');
     expect(random).not.toHaveBeenCalled();
     expect(now).not.toHaveBeenCalled();

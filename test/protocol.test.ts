@@ -36,21 +36,63 @@ describe('request schema', () => {
   it('accepts every message part variant and tool-invocation state of SPEC §2.3', () => {
     const parts = [
       { type: 'text', text: 'a' },
-      { type: 'reasoning', reasoning: 'r', details: [{ type: 'text', text: 'r', signature: 's' }, { type: 'redacted', data: 'x' }] },
+      {
+        type: 'reasoning',
+        reasoning: 'r',
+        details: [
+          { type: 'text', text: 'r', signature: 's' },
+          { type: 'redacted', data: 'x' },
+        ],
+      },
       { type: 'step-start' },
       { type: 'source', source: { sourceType: 'url', id: '1', url: 'https://x.dev', title: 'X' } },
-      { type: 'tool-invocation', toolInvocation: { state: 'partial-call', toolCallId: 't', toolName: 'search', args: null } },
-      { type: 'tool-invocation', toolInvocation: { state: 'call', toolCallId: 't', toolName: 'search', args: { q: 1 }, step: 0 } },
-      { type: 'tool-invocation', toolInvocation: { state: 'result', toolCallId: 't', toolName: 'search', args: {}, result: [] } },
+      {
+        type: 'tool-invocation',
+        toolInvocation: { state: 'partial-call', toolCallId: 't', toolName: 'search', args: null },
+      },
+      {
+        type: 'tool-invocation',
+        toolInvocation: {
+          state: 'call',
+          toolCallId: 't',
+          toolName: 'search',
+          args: { q: 1 },
+          step: 0,
+        },
+      },
+      {
+        type: 'tool-invocation',
+        toolInvocation: {
+          state: 'result',
+          toolCallId: 't',
+          toolName: 'search',
+          args: {},
+          result: [],
+        },
+      },
     ];
-    for (const part of parts) expect(messagePartSchema.safeParse(part).success, JSON.stringify(part)).toBe(true);
+    for (const part of parts)
+      expect(messagePartSchema.safeParse(part).success, JSON.stringify(part)).toBe(true);
     const full = {
       fp: 'anonymous',
-      messages: [{ ...message, role: 'assistant', parts, createdAt: '2026-01-01T00:00:00.000Z', annotations: [{ a: 1 }], experimental_attachments: [{ url: 'https://x' }] }, message],
+      messages: [
+        {
+          ...message,
+          role: 'assistant',
+          parts,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          annotations: [{ a: 1 }],
+          experimental_attachments: [{ url: 'https://x' }],
+        },
+        message,
+      ],
       threadId: null,
       retrievalPageSize: 5,
       filter: { version: 'v2', language: 'en' },
-      context: [{ type: 'code', value: 'x', path: '/a', elementId: 'e' }, { type: 'textSelection', value: 'y' }],
+      context: [
+        { type: 'code', value: 'x', path: '/a', elementId: 'e' },
+        { type: 'textSelection', value: 'y' },
+      ],
       currentPath: '/a',
     };
     expect(assistantRequestSchema.safeParse(full).success).toBe(true);
@@ -62,16 +104,52 @@ describe('request schema', () => {
       [{ fp: 'a', messages: [{ ...message, role: 'robot' }] }, 'messages.0.role'],
       [{ fp: 'a', messages: [{ ...message, id: undefined }] }, 'messages.0.id'],
       [{ fp: 'a', messages: [message], currentPath: 'x'.repeat(201) }, 'currentPath'],
-      [{ fp: 'a', messages: [message], context: [{ type: 'image', value: 'x' }] }, 'context.0.type'],
-      [{ fp: 'a', messages: [{ ...message, parts: [{ type: 'tool-invocation', toolInvocation: { state: 'result', toolCallId: 't', toolName: 'n', args: {} } }] }] }, 'result'],
-      [{ fp: 'a', messages: [{ ...message, parts: [{ type: 'source', source: { sourceType: 'file', id: '1', url: 'u' } }] }] }, 'sourceType'],
+      [
+        { fp: 'a', messages: [message], context: [{ type: 'image', value: 'x' }] },
+        'context.0.type',
+      ],
+      [
+        {
+          fp: 'a',
+          messages: [
+            {
+              ...message,
+              parts: [
+                {
+                  type: 'tool-invocation',
+                  toolInvocation: { state: 'result', toolCallId: 't', toolName: 'n', args: {} },
+                },
+              ],
+            },
+          ],
+        },
+        'result',
+      ],
+      [
+        {
+          fp: 'a',
+          messages: [
+            {
+              ...message,
+              parts: [{ type: 'source', source: { sourceType: 'file', id: '1', url: 'u' } }],
+            },
+          ],
+        },
+        'sourceType',
+      ],
     ];
     for (const [body, field] of cases) {
       const result = assistantRequestSchema.safeParse(body);
       expect(result.success, field).toBe(false);
       if (!result.success) expect(describeIssues(result.error)).toContain(field);
     }
-    expect(assistantRequestSchema.safeParse({ fp: 'a', messages: [message], currentPath: 'x'.repeat(200) }).success).toBe(true);
+    expect(
+      assistantRequestSchema.safeParse({
+        fp: 'a',
+        messages: [message],
+        currentPath: 'x'.repeat(200),
+      }).success,
+    ).toBe(true);
   });
 });
 
@@ -117,7 +195,11 @@ describe('stream line codec', () => {
 
 describe('error bodies', () => {
   it('reads our body and tolerates anything else', () => {
-    expect(parseErrorBody('{"error":"rate_limited","message":"m","retryAfterSeconds":3}')).toEqual({ error: 'rate_limited', message: 'm', retryAfterSeconds: 3 });
+    expect(parseErrorBody('{"error":"rate_limited","message":"m","retryAfterSeconds":3}')).toEqual({
+      error: 'rate_limited',
+      message: 'm',
+      retryAfterSeconds: 3,
+    });
     expect(parseErrorBody('<html>')).toEqual({});
     expect(parseErrorBody('[1]')).toEqual({});
   });

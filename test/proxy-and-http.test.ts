@@ -13,7 +13,9 @@ afterEach(async () => {
 });
 
 /** A real HTTP server standing in for a misbehaving upstream service. */
-async function upstreamServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; seen: IncomingMessage[] }> {
+async function upstreamServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; seen: IncomingMessage[] }> {
   const seen: IncomingMessage[] = [];
   const server: Server = createServer((req, res) => {
     seen.push(req);
@@ -27,13 +29,26 @@ async function upstreamServer(handler: (req: IncomingMessage, res: ServerRespons
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-const proxyApp = (baseUrl: string, timeouts: NonNullable<AppOptions['upstream']>['timeouts'] = {}) =>
-  createApp({ upstream: { baseUrl, key: 'svc_dsc_upstream', timeouts: { connectMs: 500, headersMs: 500, idleMs: 500, ...timeouts } } });
+const proxyApp = (
+  baseUrl: string,
+  timeouts: NonNullable<AppOptions['upstream']>['timeouts'] = {},
+) =>
+  createApp({
+    upstream: {
+      baseUrl,
+      key: 'svc_dsc_upstream',
+      timeouts: { connectMs: 500, headersMs: 500, idleMs: 500, ...timeouts },
+    },
+  });
 
 const ask = (app: ReturnType<typeof createApp>, ip = '198.51.100.7') =>
   app.request(
     MESSAGE_URL,
-    { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(askBody('install')) },
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(askBody('install')),
+    },
     { incoming: { socket: { remoteAddress: ip } } },
   );
 
@@ -48,7 +63,10 @@ describe('proxy mode against a misbehaving upstream', () => {
     const upstream = await upstreamServer(() => {});
     const response = await ask(proxyApp(upstream.url));
     expect(response.status).toBe(502);
-    expect(await response.json()).toMatchObject({ error: 'upstream_error', message: expect.stringContaining('did not answer') });
+    expect(await response.json()).toMatchObject({
+      error: 'upstream_error',
+      message: expect.stringContaining('did not answer'),
+    });
   });
 
   it('reports a redirect as a clear 502 and never follows it with the key', async () => {
@@ -59,7 +77,10 @@ describe('proxy mode against a misbehaving upstream', () => {
     });
     const response = await ask(proxyApp(upstream.url));
     expect(response.status).toBe(502);
-    expect(await response.json()).toMatchObject({ error: 'upstream_error', message: expect.stringContaining('redirected') });
+    expect(await response.json()).toMatchObject({
+      error: 'upstream_error',
+      message: expect.stringContaining('redirected'),
+    });
     expect(elsewhere.seen).toHaveLength(0);
   });
 
@@ -71,7 +92,10 @@ describe('proxy mode against a misbehaving upstream', () => {
     const failed = await ask(proxyApp(html.url));
     expect(failed.status).toBe(502);
     expect(failed.headers.get('content-type')).toContain('application/json');
-    expect(await failed.json()).toMatchObject({ error: 'upstream_error', message: expect.stringContaining('500') });
+    expect(await failed.json()).toMatchObject({
+      error: 'upstream_error',
+      message: expect.stringContaining('500'),
+    });
 
     const limited = await upstreamServer((_req, res) => {
       res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '30' });
@@ -79,12 +103,20 @@ describe('proxy mode against a misbehaving upstream', () => {
     });
     const relayed = await ask(proxyApp(limited.url));
     expect(relayed.status).toBe(429);
-    expect(await relayed.json()).toEqual({ error: 'rate_limited', message: 'Slow down.', retryAfterSeconds: 30 });
+    expect(await relayed.json()).toEqual({
+      error: 'rate_limited',
+      message: 'Slow down.',
+      retryAfterSeconds: 30,
+    });
   });
 
-  it('ends the reader\'s stream with an error part when the upstream connection is cut mid-answer', async () => {
+  it("ends the reader's stream with an error part when the upstream connection is cut mid-answer", async () => {
     const upstream = await upstreamServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Vercel-AI-Data-Stream': 'v1', 'X-Thread-Id': '01JD8X3K2M0000000000000000' });
+      res.writeHead(200, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'X-Vercel-AI-Data-Stream': 'v1',
+        'X-Thread-Id': '01JD8X3K2M0000000000000000',
+      });
       res.write('f:{"messageId":"m1"}\n0:"Hello "\n0:"wor');
       setTimeout(() => res.socket?.destroy(), 50);
     });
@@ -97,16 +129,22 @@ describe('proxy mode against a misbehaving upstream', () => {
 
   it('ends the stream with an error part when the upstream goes quiet for longer than the idle timeout', async () => {
     const upstream = await upstreamServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Vercel-AI-Data-Stream': 'v1' });
+      res.writeHead(200, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'X-Vercel-AI-Data-Stream': 'v1',
+      });
       res.write('0:"Hello"\n');
     });
     const lines = streamLines(await (await ask(proxyApp(upstream.url))).text());
     expect(lines).toEqual(['0:"Hello"', expect.stringMatching(/^3:".*stopped answering/)]);
   });
 
-  it('tells the upstream the reader\'s IP in X-Forwarded-For, and adds the key only there', async () => {
+  it("tells the upstream the reader's IP in X-Forwarded-For, and adds the key only there", async () => {
     const upstream = await upstreamServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Vercel-AI-Data-Stream': 'v1' });
+      res.writeHead(200, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'X-Vercel-AI-Data-Stream': 'v1',
+      });
       res.end('d:{"finishReason":"stop"}\n');
     });
     await (await ask(proxyApp(upstream.url), '203.0.113.9')).text();
@@ -127,7 +165,8 @@ function rawExchange(server: RunningServer, bytes: string): Promise<string> {
   });
 }
 
-const jsonBodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string; message: string };
+const jsonBodyOf = (answer: string) =>
+  JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string; message: string };
 
 describe('the Node server itself', () => {
   const start = async (limits = {}) => {
@@ -137,9 +176,15 @@ describe('the Node server itself', () => {
   };
 
   it('answers oversized headers with 431 and a JSON body', async () => {
-    const answer = await rawExchange(await start(), `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const answer = await rawExchange(
+      await start(),
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
-    expect(jsonBodyOf(answer)).toMatchObject({ error: 'headers_too_large', message: expect.any(String) });
+    expect(jsonBodyOf(answer)).toMatchObject({
+      error: 'headers_too_large',
+      message: expect.any(String),
+    });
   });
 
   it('answers broken chunked encoding with 400 and a JSON body', async () => {
@@ -148,7 +193,10 @@ describe('the Node server itself', () => {
       `POST /discovery/v1/assistant/demo/message HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${DEMO.assistantKey}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
     );
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
-    expect(jsonBodyOf(answer)).toMatchObject({ error: 'invalid_request', message: expect.any(String) });
+    expect(jsonBodyOf(answer)).toMatchObject({
+      error: 'invalid_request',
+      message: expect.any(String),
+    });
   });
 
   it('refuses connections beyond maxConnections instead of holding them all', async () => {
@@ -161,11 +209,16 @@ describe('the Node server itself', () => {
     expect(await rawExchange(server, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')).toBe('');
     first.destroy();
     await new Promise((r) => setTimeout(r, 50));
-    expect(await rawExchange(server, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(
+      await rawExchange(server, 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    ).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('does not wait forever for a client that never finishes its headers: 408 with a JSON body', async () => {
-    const answer = await rawExchange(await start({ headersTimeoutMs: 300 }), 'GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    const answer = await rawExchange(
+      await start({ headersTimeoutMs: 300 }),
+      'GET /healthz HTTP/1.1\r\nHost: x\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(jsonBodyOf(answer)).toMatchObject({ error: 'request_timeout' });
   });
@@ -173,14 +226,22 @@ describe('the Node server itself', () => {
 
 describe('the Host header', () => {
   it('is never reflected into pages, answer links or bundle links once a public URL is set', async () => {
-    const app = await demoApp({ publicUrl: 'https://docs.example.com', assetsDir: '/nonexistent', demoKey: DEMO.assistantKey });
+    const app = await demoApp({
+      publicUrl: 'https://docs.example.com',
+      assetsDir: '/nonexistent',
+      demoKey: DEMO.assistantKey,
+    });
     const headers = { Host: 'evil.example', 'X-Forwarded-Host': 'evil.example' };
     const page = await (await app.request('http://evil.example/docs', { headers })).text();
     expect(page).not.toContain('evil.example');
     const answer = await (
       await app.request('http://evil.example/discovery/v1/assistant/demo/message', {
         method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/json', Authorization: `Bearer ${DEMO.assistantKey}` },
+        headers: {
+          ...headers,
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${DEMO.assistantKey}`,
+        },
         body: JSON.stringify(askBody('How do I install it?')),
       })
     ).text();

@@ -15,16 +15,34 @@ async function cliScript(): Promise<string> {
   const dir = join(ROOT, 'node_modules', '.cache', 'docs-assistant-test');
   mkdirSync(dir, { recursive: true });
   const entry = join(dir, 'cli-entry.ts');
-  await writeFile(entry, `import { processIo, runCli } from ${JSON.stringify(join(ROOT, 'src/cli/index.ts'))};\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());\n`);
+  await writeFile(
+    entry,
+    `import { processIo, runCli } from ${JSON.stringify(join(ROOT, 'src/cli/index.ts'))};\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());\n`,
+  );
   const outfile = join(dir, 'cli.mjs');
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'silent', define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(ROOT, 'src/server/config.ts')).href) } });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile,
+    logLevel: 'silent',
+    define: {
+      'import.meta.url': JSON.stringify(pathToFileURL(join(ROOT, 'src/server/config.ts')).href),
+    },
+  });
   return outfile;
 }
 
 describe('serve --workers', () => {
   it('shares threads and rate-limit counters between worker processes', async () => {
     const data = await tempDir();
-    const child = spawn(process.execPath, [await cliScript(), 'serve', '--workers', '2', '--port', '0', '--data', data], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [await cliScript(), 'serve', '--workers', '2', '--port', '0', '--data', data],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stderr.on('data', (chunk) => (err += chunk));
@@ -40,12 +58,20 @@ describe('serve --workers', () => {
       const ask = (question: string, thread: Record<string, string>) =>
         fetch(`${url}/discovery/v1/assistant/${DEMO.domain}/message`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${DEMO.assistantKey}`, 'Content-Type': 'application/json' },
+          headers: {
+            Authorization: `Bearer ${DEMO.assistantKey}`,
+            'Content-Type': 'application/json',
+          },
           body: JSON.stringify(askBody(question, thread)),
         });
       const first = await ask('How do I install it?', {});
       expect(first.status).toBe(200);
-      const thread = { threadId: first.headers.get('x-thread-id')!, ...(first.headers.get('x-thread-key') ? { threadKey: first.headers.get('x-thread-key')! } : {}) };
+      const thread = {
+        threadId: first.headers.get('x-thread-id')!,
+        ...(first.headers.get('x-thread-key')
+          ? { threadKey: first.headers.get('x-thread-key')! }
+          : {}),
+      };
       expect(textOf(await readStream(first)).length).toBeGreaterThan(0);
       // Connections go round-robin: follow-ups land on both workers, each must see every turn so far.
       for (let i = 1; i < 6; i++) {
@@ -60,9 +86,17 @@ describe('serve --workers', () => {
     expect(out).toContain('Server stopped.');
     // One owner wrote the stores: the thread has all six turns in order, and the org counter all six hits.
     const [file] = (await readdir(join(data, 'threads'))).filter((name) => name.endsWith('.json'));
-    const stored = JSON.parse(await readFile(join(data, 'threads', file!), 'utf8')) as { turns: { question: string }[] };
-    expect(stored.turns.map((turn) => turn.question)).toEqual(['How do I install it?', ...[1, 2, 3, 4, 5].map((i) => `Follow-up ${i}: and the theme?`)]);
-    const counters = JSON.parse(await readFile(join(data, 'rate-limits.json'), 'utf8')) as Record<string, { count: number }>;
+    const stored = JSON.parse(await readFile(join(data, 'threads', file!), 'utf8')) as {
+      turns: { question: string }[];
+    };
+    expect(stored.turns.map((turn) => turn.question)).toEqual([
+      'How do I install it?',
+      ...[1, 2, 3, 4, 5].map((i) => `Follow-up ${i}: and the theme?`),
+    ]);
+    const counters = JSON.parse(await readFile(join(data, 'rate-limits.json'), 'utf8')) as Record<
+      string,
+      { count: number }
+    >;
     expect(counters[`org:${DEMO.org}`]?.count).toBe(6);
   }, 60_000);
 });

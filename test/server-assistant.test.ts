@@ -36,8 +36,14 @@ describe('assistant answers on the wire', () => {
 
   it('sends the same parts in the same order when the text is paced (as npm start does)', async () => {
     const codes = async (chunkDelayMs: number) => {
-      const raw = await (await post(await demoApp({ chunkDelayMs }), askBody('How do I install it?'))).text();
-      return raw.split('\n').filter(Boolean).map((line) => line.slice(0, line.indexOf(':'))).join(' ');
+      const raw = await (
+        await post(await demoApp({ chunkDelayMs }), askBody('How do I install it?'))
+      ).text();
+      return raw
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.slice(0, line.indexOf(':')))
+        .join(' ');
     };
     const paced = await codes(1);
     expect(paced).toBe(await codes(0));
@@ -58,17 +64,29 @@ describe('assistant answers on the wire', () => {
       expect(page.status, source.url).toBe(200);
       expect(await page.text()).toContain(`<title>${source.title}`);
     }
-    const call = parts.find((p) => p.type === 'tool_call')!.value as { toolName: string; args: { query: string } };
+    const call = parts.find((p) => p.type === 'tool_call')!.value as {
+      toolName: string;
+      args: { query: string };
+    };
     expect(call.toolName).toBe('search');
     expect(call.args.query).toContain('install it from npm');
-    for (const hit of searchResultsOf(parts)) expect(hit).toMatchObject({ url: expect.stringMatching(/^http:\/\/test\/docs/), path: expect.any(String), title: expect.any(String) });
-    expect(String(parts.find((p) => p.type === 'reasoning')!.value)).toMatch(/searched the docs for .*install/);
+    for (const hit of searchResultsOf(parts))
+      expect(hit).toMatchObject({
+        url: expect.stringMatching(/^http:\/\/test\/docs/),
+        path: expect.any(String),
+        title: expect.any(String),
+      });
+    expect(String(parts.find((p) => p.type === 'reasoning')!.value)).toMatch(
+      /searched the docs for .*install/,
+    );
   });
 
   it('offers up to 3 follow-up questions in a message annotation, and each one the docs answer', async () => {
     const app = await demoApp();
     const parts = await readStream(await post(app, askBody('How do I install it?')));
-    const annotations = parts.filter((p) => p.type === 'message_annotations').flatMap((p) => p.value as { type: string; questions: string[] }[]);
+    const annotations = parts
+      .filter((p) => p.type === 'message_annotations')
+      .flatMap((p) => p.value as { type: string; questions: string[] }[]);
     const questions = annotations.find((a) => a.type === 'suggestions')!.questions;
     expect(questions.length).toBeGreaterThanOrEqual(2);
     expect(questions.length).toBeLessThanOrEqual(3);
@@ -78,7 +96,9 @@ describe('assistant answers on the wire', () => {
       expect(textOf(answer), question).not.toContain("The docs don't cover this.");
     }
     // A refusal suggests nothing: there is nothing grounded to follow up on.
-    const refused = await readStream(await post(app, askBody('What is the airspeed velocity of an unladen swallow?')));
+    const refused = await readStream(
+      await post(app, askBody('What is the airspeed velocity of an unladen swallow?')),
+    );
     expect(refused.some((p) => p.type === 'message_annotations')).toBe(false);
   });
 
@@ -96,20 +116,34 @@ describe('retrieval follows the request', () => {
     const app = await demoApp();
     const question = 'export bundle link';
     expect(searchResultsOf(await readStream(await post(app, askBody(question))))).toHaveLength(5);
-    expect(searchResultsOf(await readStream(await post(app, askBody(question, { retrievalPageSize: 1 }))))).toHaveLength(1);
-    expect(searchResultsOf(await readStream(await post(app, askBody(question, { retrievalPageSize: 8 }))))).toHaveLength(8);
+    expect(
+      searchResultsOf(
+        await readStream(await post(app, askBody(question, { retrievalPageSize: 1 }))),
+      ),
+    ).toHaveLength(1);
+    expect(
+      searchResultsOf(
+        await readStream(await post(app, askBody(question, { retrievalPageSize: 8 }))),
+      ),
+    ).toHaveLength(8);
   });
 
   it('honours filter.version and filter.language', async () => {
     const app = await demoApp();
-    const paths = async (extra: Record<string, unknown>) => searchResultsOf(await readStream(await post(app, askBody('configuration filters retrieval', extra)))).map((h) => h.path);
+    const paths = async (extra: Record<string, unknown>) =>
+      searchResultsOf(
+        await readStream(await post(app, askBody('configuration filters retrieval', extra))),
+      ).map((h) => h.path);
     const v1 = await paths({ filter: { version: 'v1' } });
     expect(v1).toContain('/v1/guides/configuration');
     expect(v1).not.toContain('/guides/configuration');
     const v2 = await paths({ filter: { version: 'v2' } });
     expect(v2).toContain('/guides/configuration');
     expect(v2).not.toContain('/v1/guides/configuration');
-    const installPaths = async (extra: Record<string, unknown>) => searchResultsOf(await readStream(await post(app, askBody('installation npm navigateur', extra)))).map((h) => h.path);
+    const installPaths = async (extra: Record<string, unknown>) =>
+      searchResultsOf(
+        await readStream(await post(app, askBody('installation npm navigateur', extra))),
+      ).map((h) => h.path);
     expect(await installPaths({ filter: { language: 'en' } })).not.toContain('/fr/installation');
     const fr = await installPaths({ filter: { language: 'fr' } });
     expect(fr.length).toBeGreaterThan(0);
@@ -120,8 +154,17 @@ describe('retrieval follows the request', () => {
     const app = await demoApp();
     const bare = searchResultsOf(await readStream(await post(app, askBody('What does this do?'))));
     expect(bare).toEqual([]);
-    const context = [{ type: 'code', value: 'npx docs-assistant export status se_01JD8X3K2M', path: '/static-export/cli', elementId: 'code-1' }];
-    const withCode = searchResultsOf(await readStream(await post(app, askBody('What does this do?', { context }))));
+    const context = [
+      {
+        type: 'code',
+        value: 'npx docs-assistant export status se_01JD8X3K2M',
+        path: '/static-export/cli',
+        elementId: 'code-1',
+      },
+    ];
+    const withCode = searchResultsOf(
+      await readStream(await post(app, askBody('What does this do?', { context }))),
+    );
     expect(withCode[0]!.path).toBe('/static-export/cli');
   });
 });
@@ -142,12 +185,18 @@ describe('threads', () => {
     const first = await post(app, askBody('How does static export work?'));
     const threadId = first.headers.get('x-thread-id')!;
     await first.text();
-    const followUp = await post(app, { fp: 'anonymous', threadId, messages: [userMessage('How does static export work?'), userMessage('and then?')] });
+    const followUp = await post(app, {
+      fp: 'anonymous',
+      threadId,
+      messages: [userMessage('How does static export work?'), userMessage('and then?')],
+    });
     expect(followUp.status).toBe(200);
     expect(followUp.headers.get('x-thread-id')).toBe(threadId);
     const parts = await readStream(followUp);
     expect(sourcesOf(parts).map((s) => s.id)).toContain('/static-export/overview');
-    expect(String(parts.find((p) => p.type === 'reasoning')!.value)).toContain('earlier question “How does static export work?”');
+    expect(String(parts.find((p) => p.type === 'reasoning')!.value)).toContain(
+      'earlier question “How does static export work?”',
+    );
   });
 
   it('answers 404 thread_not_found for an unknown or malformed threadId', async () => {
@@ -155,7 +204,10 @@ describe('threads', () => {
     for (const threadId of ['01JD8X3K2M0000000000000000', '../../etc/passwd', 'x'.repeat(5000)]) {
       const response = await post(app, askBody('install', { threadId }));
       expect(response.status).toBe(404);
-      expect(await response.json()).toMatchObject({ error: 'thread_not_found', message: expect.any(String) });
+      expect(await response.json()).toMatchObject({
+        error: 'thread_not_found',
+        message: expect.any(String),
+      });
     }
   });
 
@@ -180,13 +232,16 @@ describe('auth', () => {
     ['an unknown assistant key', 'svc_dsc_nope', DEMO.domain, 401, 'unauthorized'],
     ['a string that is no key', 'hello', DEMO.domain, 401, 'unauthorized'],
     ['an admin key', DEMO.adminKey, DEMO.domain, 403, 'wrong_key_type'],
-    ['another organisation\'s key', 'svc_dsc_other', DEMO.domain, 403, 'forbidden'],
+    ["another organisation's key", 'svc_dsc_other', DEMO.domain, 403, 'forbidden'],
     ['an unknown domain', DEMO.assistantKey, 'nope', 404, 'domain_not_found'],
   ];
   for (const [name, key, domain, status, code] of cases) {
     it(`answers ${status} ${code} for ${name}`, async () => {
       const app = await demoApp();
-      const response = await post(app, askBody('install'), { key, url: `http://test/discovery/v1/assistant/${domain}/message` });
+      const response = await post(app, askBody('install'), {
+        key,
+        url: `http://test/discovery/v1/assistant/${domain}/message`,
+      });
       expect(response.status).toBe(status);
       expect(await response.json()).toEqual({ error: code, message: expect.any(String) });
     });
@@ -204,7 +259,10 @@ describe('validation', () => {
       [askBody('x', { retrievalPageSize: 0 }), 'retrievalPageSize'],
       [askBody('x', { retrievalPageSize: 'five' }), 'retrievalPageSize'],
       [askBody('x', { filter: { version: 2 } }), 'filter.version'],
-      [{ fp: 'a', messages: [{ id: 'a1', role: 'assistant', content: 'hi', parts: [] }] }, 'user message'],
+      [
+        { fp: 'a', messages: [{ id: 'a1', role: 'assistant', content: 'hi', parts: [] }] },
+        'user message',
+      ],
       [askBody(''), 'user message'],
     ];
     for (const [body, field] of cases) {
@@ -214,7 +272,9 @@ describe('validation', () => {
       expect(error.error).toBe('invalid_request');
       expect(error.message).toContain(field);
     }
-    expect((await post(app, askBody('install', { currentPath: '/'.repeat(200) }))).status).toBe(200);
+    expect((await post(app, askBody('install', { currentPath: '/'.repeat(200) }))).status).toBe(
+      200,
+    );
   });
 
   it('answers 400 for broken JSON, 415 for another media type and 413 over 1 MiB', async () => {
@@ -222,7 +282,9 @@ describe('validation', () => {
     const broken = await post(app, '{"fp":');
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ error: 'invalid_json' });
-    const form = await post(app, 'fp=a', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const form = await post(app, 'fp=a', {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(415);
     expect(await form.json()).toMatchObject({ error: 'unsupported_media_type' });
     const huge = await post(app, askBody('x'.repeat(1024 * 1024)));
@@ -232,8 +294,17 @@ describe('validation', () => {
 
   it('never answers 500 to whatever a client sends', async () => {
     const app = await demoApp();
-    const bodies = ['null', '[]', '"x"', '1e400', '{"fp":null,"messages":null}', JSON.stringify(askBody('x', { context: 'nope' })),
-      JSON.stringify({ fp: 'a', messages: [{ id: 'x', role: 'user', content: 7, parts: {} }] }), '\u0000', JSON.stringify(askBody('(*&^%$#@!)[]{}~`'))];
+    const bodies = [
+      'null',
+      '[]',
+      '"x"',
+      '1e400',
+      '{"fp":null,"messages":null}',
+      JSON.stringify(askBody('x', { context: 'nope' })),
+      JSON.stringify({ fp: 'a', messages: [{ id: 'x', role: 'user', content: 7, parts: {} }] }),
+      '\u0000',
+      JSON.stringify(askBody('(*&^%$#@!)[]{}~`')),
+    ];
     for (const body of bodies) {
       const response = await post(app, body);
       expect(response.status, body).toBeLessThan(500);
@@ -243,7 +314,7 @@ describe('validation', () => {
 });
 
 describe('rate limits', () => {
-  it('answers 429 with Retry-After once the organisation\'s hourly limit is used, and recovers next hour', async () => {
+  it("answers 429 with Retry-After once the organisation's hourly limit is used, and recovers next hour", async () => {
     let now = Date.parse('2026-11-22T10:00:00Z');
     const app = await demoApp({ limits: { orgPerHour: 2, ipPerOrgHour: 100 }, now: () => now });
     expect((await post(app, askBody('install'))).status).toBe(200);
@@ -252,7 +323,11 @@ describe('rate limits', () => {
     const limited = await post(app, askBody('install'));
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('3540');
-    expect(await limited.json()).toEqual({ error: 'rate_limited', message: expect.stringContaining('organisation'), retryAfterSeconds: 3540 });
+    expect(await limited.json()).toEqual({
+      error: 'rate_limited',
+      message: expect.stringContaining('organisation'),
+      retryAfterSeconds: 3540,
+    });
     now += 3540_000;
     expect((await post(app, askBody('install'))).status).toBe(200);
   });
@@ -260,7 +335,8 @@ describe('rate limits', () => {
   it('limits each IP address per day independently', async () => {
     const now = Date.parse('2026-11-22T10:00:00Z');
     const app = await demoApp({ limits: { ipPerDay: 1 }, trustProxy: true, now: () => now });
-    const from = (ip: string) => post(app, askBody('install'), { headers: { 'X-Forwarded-For': ip } });
+    const from = (ip: string) =>
+      post(app, askBody('install'), { headers: { 'X-Forwarded-For': ip } });
     expect((await from('10.0.0.1')).status).toBe(200);
     const limited = await from('10.0.0.1');
     expect(limited.status).toBe(429);
@@ -274,19 +350,27 @@ describe('browsers on other origins', () => {
     const app = await demoApp();
     const preflight = await app.request('http://test/discovery/v1/assistant/demo/message', {
       method: 'OPTIONS',
-      headers: { Origin: 'https://docs.example.com', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+      headers: {
+        Origin: 'https://docs.example.com',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
-    const response = await post(app, askBody('install'), { headers: { Origin: 'https://docs.example.com' } });
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain(
+      'authorization',
+    );
+    const response = await post(app, askBody('install'), {
+      headers: { Origin: 'https://docs.example.com' },
+    });
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-expose-headers')).toContain('X-Thread-Id');
   });
 });
 
 describe('proxy mode', () => {
-  it('forwards to another service with the server\'s key and streams the answer back unchanged', async () => {
+  it("forwards to another service with the server's key and streams the answer back unchanged", async () => {
     const upstream = await demoApp();
     const seen: Request[] = [];
     const proxy = createApp({
@@ -300,7 +384,10 @@ describe('proxy mode', () => {
       },
     });
     const body = askBody('How do I install it?', { retrievalPageSize: 2 });
-    const response = await post(proxy, body, { key: null, headers: { Origin: 'https://docs.example.com' } });
+    const response = await post(proxy, body, {
+      key: null,
+      headers: { Origin: 'https://docs.example.com' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-thread-id')).toMatch(/^[0-9A-Z]{26}$/);
     expect(response.headers.get('access-control-expose-headers')).toContain('X-Thread-Id');
@@ -313,11 +400,22 @@ describe('proxy mode', () => {
 
   it('passes upstream errors through and answers 502 when the upstream is unreachable', async () => {
     const upstream = await demoApp();
-    const wrongKey = createApp({ upstream: { baseUrl: 'http://u.test', key: 'svc_dsc_wrong', fetch: ((u: string, i: RequestInit) => upstream.request(u, i)) as typeof fetch } });
+    const wrongKey = createApp({
+      upstream: {
+        baseUrl: 'http://u.test',
+        key: 'svc_dsc_wrong',
+        fetch: ((u: string, i: RequestInit) => upstream.request(u, i)) as typeof fetch,
+      },
+    });
     const denied = await post(wrongKey, askBody('install'), { key: null });
     expect(denied.status).toBe(401);
     expect(await denied.json()).toMatchObject({ error: 'unauthorized' });
-    const down = createApp({ upstream: { baseUrl: 'http://u.test', fetch: (() => Promise.reject(new TypeError('fetch failed'))) as typeof fetch } });
+    const down = createApp({
+      upstream: {
+        baseUrl: 'http://u.test',
+        fetch: (() => Promise.reject(new TypeError('fetch failed'))) as typeof fetch,
+      },
+    });
     const failed = await post(down, askBody('install'), { key: null });
     expect(failed.status).toBe(502);
     expect(await failed.json()).toMatchObject({ error: 'upstream_error' });

@@ -8,8 +8,14 @@ describe('describeShortcut (the launcher hint and its aria-keyshortcuts)', () =>
   });
 
   it('keeps every modifier, in aria-keyshortcuts order', () => {
-    expect(describeShortcut('shift+ctrl+alt+k', true)).toEqual({ label: '⌃⌥⇧K', aria: 'Control+Alt+Shift+K' });
-    expect(describeShortcut('cmd+shift+k', false)).toEqual({ label: 'Shift+Meta+K', aria: 'Shift+Meta+K' });
+    expect(describeShortcut('shift+ctrl+alt+k', true)).toEqual({
+      label: '⌃⌥⇧K',
+      aria: 'Control+Alt+Shift+K',
+    });
+    expect(describeShortcut('cmd+shift+k', false)).toEqual({
+      label: 'Shift+Meta+K',
+      aria: 'Shift+Meta+K',
+    });
   });
 
   it('has nothing to show for no shortcut', () => {

@@ -6,6 +6,10 @@ describe('size budgets (gzip -9)', () => {
   it('keeps every shipped piece within its budget', async () => {
     const figures = await measureSizes();
     expect(figures).toHaveLength(4);
-    for (const figure of figures) expect(figure.gzip, `${figure.name}: ${figure.gzip} B > ${figure.budget} B`).toBeLessThanOrEqual(figure.budget);
+    for (const figure of figures)
+      expect(
+        figure.gzip,
+        `${figure.name}: ${figure.gzip} B > ${figure.budget} B`,
+      ).toBeLessThanOrEqual(figure.budget);
   }, 120_000);
 });

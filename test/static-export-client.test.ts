@@ -7,7 +7,12 @@ import { createSite } from '../src/server/docs.js';
 import { ADMIN, exportApp, unpack } from './helpers/export.js';
 import { sampleDocs, tempDir, type TestApp } from './helpers/server.js';
 
-const clientFor = (app: TestApp, adminKey: string = ADMIN) => createStaticExportClient({ baseUrl: 'http://test/', adminKey, fetch: ((url: string, init?: RequestInit) => app.request(url, init)) as typeof fetch });
+const clientFor = (app: TestApp, adminKey: string = ADMIN) =>
+  createStaticExportClient({
+    baseUrl: 'http://test/',
+    adminKey,
+    fetch: ((url: string, init?: RequestInit) => app.request(url, init)) as typeof fetch,
+  });
 
 describe('static export client', () => {
   it('starts, waits with progress, generates and downloads a verified bundle', async () => {
@@ -16,44 +21,76 @@ describe('static export client', () => {
     const job = await client.startJob({ domain: 'demo', version: 'v-test' });
     expect(job.status).toBe('queued');
     const seen: string[] = [];
-    const done = await client.waitForJob(job.jobId, { intervalMs: 5, onProgress: (j) => seen.push(j.status) });
+    const done = await client.waitForJob(job.jobId, {
+      intervalMs: 5,
+      onProgress: (j) => seen.push(j.status),
+    });
     expect(done).toMatchObject({ status: 'completed', progress: 100, version: 'v-test' });
     expect(seen.at(-1)).toBe('completed');
     const bundle = await client.generateBundle(job.jobId);
     const file = join(await tempDir(), 'bundle.tar.gz');
-    const saved = await client.downloadBundle(bundle.bundleUrl, file, { expectedSize: bundle.sizeBytes });
+    const saved = await client.downloadBundle(bundle.bundleUrl, file, {
+      expectedSize: bundle.sizeBytes,
+    });
     expect(saved).toEqual({ file, sizeBytes: bundle.sizeBytes });
     expect((await stat(file)).size).toBe(bundle.sizeBytes);
-    expect(await readFile(join(await unpack(file), 'index.html'), 'utf8')).toContain('<h1 id="introduction">Introduction</h1>');
+    expect(await readFile(join(await unpack(file), 'index.html'), 'utf8')).toContain(
+      '<h1 id="introduction">Introduction</h1>',
+    );
   });
 
   it('refuses an assistant key before sending anything', () => {
     const fetch = vi.fn();
-    expect(() => createStaticExportClient({ baseUrl: 'http://test', adminKey: DEMO.assistantKey, fetch })).toThrow(/needs an admin key.*assistant key/);
-    expect(() => createStaticExportClient({ baseUrl: 'http://test', adminKey: 'nope', fetch })).toThrow(StaticExportError);
+    expect(() =>
+      createStaticExportClient({ baseUrl: 'http://test', adminKey: DEMO.assistantKey, fetch }),
+    ).toThrow(/needs an admin key.*assistant key/);
+    expect(() =>
+      createStaticExportClient({ baseUrl: 'http://test', adminKey: 'nope', fetch }),
+    ).toThrow(StaticExportError);
     expect(fetch).not.toHaveBeenCalled();
   });
 
   it('throws typed errors with status, code and message', async () => {
     const app = await exportApp();
     const free = clientFor(app, 'svc_free_admin');
-    await expect(free.startJob({ domain: 'free-site' })).rejects.toMatchObject({ name: 'StaticExportError', status: 403, code: 'plan_required', message: expect.stringContaining('Enterprise') });
+    await expect(free.startJob({ domain: 'free-site' })).rejects.toMatchObject({
+      name: 'StaticExportError',
+      status: 403,
+      code: 'plan_required',
+      message: expect.stringContaining('Enterprise'),
+    });
     const client = clientFor(app);
-    await expect(client.getJob('se_01JD8X3K2M0000000000000000')).rejects.toMatchObject({ status: 404, code: 'job_not_found' });
+    await expect(client.getJob('se_01JD8X3K2M0000000000000000')).rejects.toMatchObject({
+      status: 404,
+      code: 'job_not_found',
+    });
     await client.startJob({ domain: 'demo' });
     const queued = await client.startJob({ domain: 'demo' });
-    await expect(client.generateBundle(queued.jobId)).rejects.toMatchObject({ status: 409, code: 'job_not_completed' });
+    await expect(client.generateBundle(queued.jobId)).rejects.toMatchObject({
+      status: 409,
+      code: 'job_not_completed',
+    });
     await app.exports.idle();
-    const down = createStaticExportClient({ baseUrl: 'http://test', adminKey: ADMIN, fetch: () => Promise.reject(new TypeError('fetch failed')) });
+    const down = createStaticExportClient({
+      baseUrl: 'http://test',
+      adminKey: ADMIN,
+      fetch: () => Promise.reject(new TypeError('fetch failed')),
+    });
     await expect(down.getJob('x')).rejects.toMatchObject({ code: 'network', status: undefined });
   });
 
-  it('stops waiting on a failed job with the job\'s error', async () => {
-    const broken = createSite((await sampleDocs()).pages.slice(0, 1), ['/missing.png'], await tempDir());
+  it("stops waiting on a failed job with the job's error", async () => {
+    const broken = createSite(
+      (await sampleDocs()).pages.slice(0, 1),
+      ['/missing.png'],
+      await tempDir(),
+    );
     const app = await exportApp({ sites: [{ domain: 'broken', org: DEMO.org, docs: broken }] });
     const client = clientFor(app);
     const job = await client.startJob({ domain: 'broken' });
-    const error = (await client.waitForJob(job.jobId, { intervalMs: 5 }).catch((e: unknown) => e)) as StaticExportError;
+    const error = (await client
+      .waitForJob(job.jobId, { intervalMs: 5 })
+      .catch((e: unknown) => e)) as StaticExportError;
     expect(error).toBeInstanceOf(StaticExportError);
     expect(error.code).toBe('job_failed');
     expect(error.message).toMatch(/missing\.png/);
@@ -65,9 +102,14 @@ describe('static export client', () => {
     const client = clientFor(app);
     await client.startJob({ domain: 'demo' });
     const queued = await client.startJob({ domain: 'demo' });
-    await expect(client.waitForJob(queued.jobId, { intervalMs: 50, timeoutMs: 60 })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(
+      client.waitForJob(queued.jobId, { intervalMs: 50, timeoutMs: 60 }),
+    ).rejects.toMatchObject({ code: 'timeout' });
     const controller = new AbortController();
-    const waiting = client.waitForJob(queued.jobId, { intervalMs: 1000, signal: controller.signal });
+    const waiting = client.waitForJob(queued.jobId, {
+      intervalMs: 1000,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 20);
     await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
     await app.exports.idle();
@@ -80,8 +122,20 @@ describe('static export client', () => {
     await client.waitForJob(job.jobId, { intervalMs: 5 });
     const bundle = await client.generateBundle(job.jobId);
     const dir = await tempDir();
-    await expect(client.downloadBundle(bundle.bundleUrl, join(dir, 'a.tar.gz'), { expectedSize: bundle.sizeBytes + 1 })).rejects.toMatchObject({ code: 'size_mismatch' });
-    await expect(client.downloadBundle(bundle.bundleUrl.replace(/signature=(.)/, (_, c: string) => `signature=${c === '0' ? '1' : '0'}`), join(dir, 'b.tar.gz'))).rejects.toMatchObject({ status: 403, code: 'link_invalid' });
+    await expect(
+      client.downloadBundle(bundle.bundleUrl, join(dir, 'a.tar.gz'), {
+        expectedSize: bundle.sizeBytes + 1,
+      }),
+    ).rejects.toMatchObject({ code: 'size_mismatch' });
+    await expect(
+      client.downloadBundle(
+        bundle.bundleUrl.replace(
+          /signature=(.)/,
+          (_, c: string) => `signature=${c === '0' ? '1' : '0'}`,
+        ),
+        join(dir, 'b.tar.gz'),
+      ),
+    ).rejects.toMatchObject({ status: 403, code: 'link_invalid' });
     expect(await readdir(dir)).toEqual([]);
   });
 });

@@ -27,14 +27,22 @@ describe('a page that forgot docs-assistant/styles.css', () => {
     await renderWidget();
     cleanup();
     const { DocsAssistant } = await import('../src/index.js');
-    render(<DocsAssistant domain="demo" apiKey="svc_dsc_demo" baseUrl="http://test" mode="panel" />);
+    render(
+      <DocsAssistant domain="demo" apiKey="svc_dsc_demo" baseUrl="http://test" mode="panel" />,
+    );
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]![0])).toContain("import 'docs-assistant/styles.css'");
   });
 
   it('says nothing when the stylesheet is on the page', async () => {
     const style = document.createElement('style');
-    style.textContent = (await Promise.all(['launcher', 'widget'].map((f) => readFile(join(import.meta.dirname, `../src/ui/styles/${f}.css`), 'utf8')))).join('\n');
+    style.textContent = (
+      await Promise.all(
+        ['launcher', 'widget'].map((f) =>
+          readFile(join(import.meta.dirname, `../src/ui/styles/${f}.css`), 'utf8'),
+        ),
+      )
+    ).join('\n');
     document.head.append(style);
     await renderWidget();
     expect(warn).not.toHaveBeenCalled();

@@ -11,14 +11,20 @@ import { everyPartStream, finish, gatedStream, part, streamResponse } from './he
 interface Sent {
   url: string;
   headers: Headers;
-  body: Record<string, unknown> & { messages: { id: string; role: string; content: string; createdAt?: string }[] };
+  body: Record<string, unknown> & {
+    messages: { id: string; role: string; content: string; createdAt?: string }[];
+  };
 }
 
 /** A fetch that records what the widget sends and answers with `respond` (the real server by default). */
 function recorder(respond: (sent: Sent, n: number) => Response | Promise<Response>) {
   const sent: Sent[] = [];
   const fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
-    const entry = { url: String(url), headers: new Headers(init?.headers), body: JSON.parse(String(init?.body)) };
+    const entry = {
+      url: String(url),
+      headers: new Headers(init?.headers),
+      body: JSON.parse(String(init?.body)),
+    };
     sent.push(entry);
     return respond(entry, sent.length);
   });
@@ -32,10 +38,23 @@ beforeEach(async () => {
 });
 afterEach(() => cleanup());
 
-const serverFetch = (sent: Sent) => app.request(sent.url, { method: 'POST', headers: sent.headers, body: JSON.stringify(sent.body) });
+const serverFetch = (sent: Sent) =>
+  app.request(sent.url, { method: 'POST', headers: sent.headers, body: JSON.stringify(sent.body) });
 
-function renderWidget(props: Partial<DocsAssistantProps> & { fetch: typeof fetch }, ref = createRef<AssistantHandle>()) {
-  const utils = render(<DocsAssistant ref={ref} domain={DEMO.domain} apiKey={DEMO.assistantKey} baseUrl="http://test" defaultOpen {...props} />);
+function renderWidget(
+  props: Partial<DocsAssistantProps> & { fetch: typeof fetch },
+  ref = createRef<AssistantHandle>(),
+) {
+  const utils = render(
+    <DocsAssistant
+      ref={ref}
+      domain={DEMO.domain}
+      apiKey={DEMO.assistantKey}
+      baseUrl="http://test"
+      defaultOpen
+      {...props}
+    />,
+  );
   return { ...utils, ref };
 }
 
@@ -48,15 +67,24 @@ async function ask(question: string) {
 const log = () => screen.getByRole('log');
 /** The questions shown in the log (the search tool card repeats a question as its query). */
 const questions = () => [...log().querySelectorAll('.da-user-text')].map((p) => p.textContent);
-const lastAnswer = () => within(log()).getAllByRole('listitem').filter((li) => li.dataset.role === 'assistant').at(-1)!;
-const waitForIdle = () => waitFor(() => expect(screen.getByRole('dialog').dataset.status).toMatch(/ready|error/));
+const lastAnswer = () =>
+  within(log())
+    .getAllByRole('listitem')
+    .filter((li) => li.dataset.role === 'assistant')
+    .at(-1)!;
+const waitForIdle = () =>
+  waitFor(() => expect(screen.getByRole('dialog').dataset.status).toMatch(/ready|error/));
 
 describe('asking the reference server', () => {
-  it('shows a cited answer and sends the spec\'s request body', async () => {
+  it("shows a cited answer and sends the spec's request body", async () => {
     const { fetch, sent } = recorder(serverFetch);
     renderWidget({ fetch });
     await ask('How do I install it from npm?');
-    await waitFor(() => expect(within(log()).getAllByText(/npm install docs-assistant react react-dom/).length).toBeGreaterThan(0));
+    await waitFor(() =>
+      expect(
+        within(log()).getAllByText(/npm install docs-assistant react react-dom/).length,
+      ).toBeGreaterThan(0),
+    );
     await waitForIdle();
     const answer = lastAnswer();
     const sources = within(answer).getByRole('group', { name: 'Sources' });
@@ -65,7 +93,11 @@ describe('asking the reference server', () => {
     expect(links[0]!.getAttribute('href')).toBe('http://test/docs/installation');
     expect(new Set(links.map((a) => a.getAttribute('href'))).size).toBe(links.length);
     // Readers see what the assistant did in one line, and its reasoning collapsed.
-    expect(within(answer).getByText(/^Searched the docs for “.*install.*”$/).getAttribute('data-state')).toBe('done');
+    expect(
+      within(answer)
+        .getByText(/^Searched the docs for “.*install.*”$/)
+        .getAttribute('data-state'),
+    ).toBe('done');
     expect(answer.querySelector('.da-tool')).toBeNull();
     expect(within(answer).getByText('How I found this').closest('details')!.open).toBe(false);
 
@@ -75,7 +107,15 @@ describe('asking the reference server', () => {
     expect(body).toMatchObject({ fp: 'anonymous', retrievalPageSize: 5, currentPath: '/' });
     expect(body).not.toHaveProperty('id');
     expect(body).not.toHaveProperty('threadId');
-    expect(body.messages).toEqual([{ id: expect.any(String), role: 'user', content: 'How do I install it from npm?', createdAt: expect.any(String), parts: [{ type: 'text', text: 'How do I install it from npm?' }] }]);
+    expect(body.messages).toEqual([
+      {
+        id: expect.any(String),
+        role: 'user',
+        content: 'How do I install it from npm?',
+        createdAt: expect.any(String),
+        parts: [{ type: 'text', text: 'How do I install it from npm?' }],
+      },
+    ]);
   });
 
   it('continues the thread on a follow-up and sends the whole conversation with ids', async () => {
@@ -87,7 +127,12 @@ describe('asking the reference server', () => {
     await waitForIdle();
     const firstThread = (await serverFetch(sent[0]!)).headers.get('x-thread-id');
     expect(firstThread).toBeTruthy();
-    expect(sent[1]!.body).toMatchObject({ fp: 'user-7', retrievalPageSize: 3, filter: { version: 'v2' }, threadId: expect.stringMatching(/^[0-9A-Z]{26}$/) });
+    expect(sent[1]!.body).toMatchObject({
+      fp: 'user-7',
+      retrievalPageSize: 3,
+      filter: { version: 'v2' },
+      threadId: expect.stringMatching(/^[0-9A-Z]{26}$/),
+    });
     expect(sent[1]!.body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(sent[1]!.body.messages.every((m) => typeof m.id === 'string' && m.id)).toBe(true);
   });
@@ -112,8 +157,21 @@ describe('asking the reference server', () => {
     const { fetch, sent } = recorder(serverFetch);
     const longPath = '/guides/' + 'section/'.repeat(40) + 'page';
     const { ref } = renderWidget({ fetch, currentPath: longPath });
-    act(() => ref.current!.addContext({ type: 'code', value: 'npx docs-assistant export status se_1', path: '/static-export/cli', elementId: 'code-1' }));
-    act(() => ref.current!.addContext({ type: 'textSelection', value: 'Bundle links expire.', path: '/static-export/overview' }));
+    act(() =>
+      ref.current!.addContext({
+        type: 'code',
+        value: 'npx docs-assistant export status se_1',
+        path: '/static-export/cli',
+        elementId: 'code-1',
+      }),
+    );
+    act(() =>
+      ref.current!.addContext({
+        type: 'textSelection',
+        value: 'Bundle links expire.',
+        path: '/static-export/overview',
+      }),
+    );
     const chips = screen.getByRole('list', { name: 'Attached context' });
     expect(within(chips).getAllByRole('listitem')).toHaveLength(2);
     await userEvent.setup().click(within(chips).getByRole('button', { name: 'Remove selection' }));
@@ -122,7 +180,14 @@ describe('asking the reference server', () => {
     expect(screen.queryByRole('list', { name: 'Attached context' })).toBeNull();
     await ask('Thanks, and the CLI exit codes?');
     await waitForIdle();
-    expect(sent[0]!.body.context).toEqual([{ type: 'code', value: 'npx docs-assistant export status se_1', path: '/static-export/cli', elementId: 'code-1' }]);
+    expect(sent[0]!.body.context).toEqual([
+      {
+        type: 'code',
+        value: 'npx docs-assistant export status se_1',
+        path: '/static-export/cli',
+        elementId: 'code-1',
+      },
+    ]);
     expect(sent[1]!.body).not.toHaveProperty('context');
     const path = sent[0]!.body.currentPath as string;
     expect(path.length).toBeLessThanOrEqual(200);
@@ -150,19 +215,32 @@ describe('rendering every part', () => {
     expect(within(reasoning).getByText('The threads page answers this.')).toBeTruthy();
     expect(within(reasoning).getByText('[redacted]')).toBeTruthy();
     const tools = answer.querySelectorAll('.da-tool');
-    expect([...tools].map((t) => [t.getAttribute('data-tool'), t.getAttribute('data-state')])).toEqual([['search', 'done'], ['lookup', 'pending']]);
+    expect(
+      [...tools].map((t) => [t.getAttribute('data-tool'), t.getAttribute('data-state')]),
+    ).toEqual([
+      ['search', 'done'],
+      ['lookup', 'pending'],
+    ]);
     expect(within(tools[0] as HTMLElement).getByText('threads')).toBeTruthy();
     expect(within(tools[0] as HTMLElement).getByText('2 results')).toBeTruthy();
     expect(answer.querySelectorAll('hr.da-step')).toHaveLength(1);
     const sources = within(answer).getByRole('group', { name: 'Sources' });
     // No [n] in the text: the source part is the source; the other search hit was only searched.
-    expect(within(sources).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([['1Threads', 'https://docs.example.com/threads']]);
+    expect(
+      within(sources)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([['1Threads', 'https://docs.example.com/threads']]);
     const searched = answer.querySelector('details.da-also-searched') as HTMLDetailsElement;
     expect(searched.open).toBe(false);
     expect(within(searched).getByText('Also searched (1)')).toBeTruthy();
-    expect(within(searched).getByRole('link').getAttribute('href')).toBe('https://docs.example.com/guides/threads');
+    expect(within(searched).getByRole('link').getAttribute('href')).toBe(
+      'https://docs.example.com/guides/threads',
+    );
     const related = within(answer).getByRole('group', { name: 'Related pages' });
-    expect(within(related).getByRole('link', { name: 'Threads guide' }).getAttribute('href')).toBe('https://docs.example.com/guides/threads');
+    expect(within(related).getByRole('link', { name: 'Threads guide' }).getAttribute('href')).toBe(
+      'https://docs.example.com/guides/threads',
+    );
     expect(within(related).queryByRole('link', { name: 'Evil' })).toBeNull();
     expect(within(related).getByText('Evil')).toBeTruthy();
   });
@@ -192,13 +270,41 @@ describe('rendering every part', () => {
 
 describe('faults keep the question and the partial answer', () => {
   const cases: [string, () => Response, RegExp][] = [
-    ['401', () => new Response('{"error":"unauthorized","message":"x"}', { status: 401 }), /refused this site’s key/],
-    ['403', () => new Response('{"error":"forbidden","message":"x"}', { status: 403 }), /not allowed to use the assistant/],
-    ['404', () => new Response('{"error":"domain_not_found","message":"x"}', { status: 404 }), /does not know this docs site/],
-    ['429', () => new Response('{"error":"rate_limited","message":"x"}', { status: 429, headers: { 'Retry-After': '120' } }), /try again in 2 minutes/],
-    ['500', () => new Response('Internal Server Error', { status: 500 }), /had a problem answering/],
+    [
+      '401',
+      () => new Response('{"error":"unauthorized","message":"x"}', { status: 401 }),
+      /refused this site’s key/,
+    ],
+    [
+      '403',
+      () => new Response('{"error":"forbidden","message":"x"}', { status: 403 }),
+      /not allowed to use the assistant/,
+    ],
+    [
+      '404',
+      () => new Response('{"error":"domain_not_found","message":"x"}', { status: 404 }),
+      /does not know this docs site/,
+    ],
+    [
+      '429',
+      () =>
+        new Response('{"error":"rate_limited","message":"x"}', {
+          status: 429,
+          headers: { 'Retry-After': '120' },
+        }),
+      /try again in 2 minutes/,
+    ],
+    [
+      '500',
+      () => new Response('Internal Server Error', { status: 500 }),
+      /had a problem answering/,
+    ],
     ['an empty 502', () => new Response('', { status: 502 }), /had a problem answering/],
-    ['a failed fetch', () => Promise.reject(new TypeError('Failed to fetch')) as unknown as Response, /connection to the assistant failed/],
+    [
+      'a failed fetch',
+      () => Promise.reject(new TypeError('Failed to fetch')) as unknown as Response,
+      /connection to the assistant failed/,
+    ],
   ];
   for (const [name, fail, sentence] of cases) {
     it(`shows the right sentence for ${name}, then retries successfully`, async () => {
@@ -209,7 +315,9 @@ describe('faults keep the question and the partial answer', () => {
       expect(alert.textContent).toMatch(sentence);
       expect(questions()).toEqual(['How do I install it?']);
       await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
-      await waitFor(() => expect(within(log()).getByRole('group', { name: 'Sources' })).toBeTruthy());
+      await waitFor(() =>
+        expect(within(log()).getByRole('group', { name: 'Sources' })).toBeTruthy(),
+      );
       expect(screen.queryByRole('alert')).toBeNull();
       expect(sent).toHaveLength(2);
       expect(sent[1]!.body.messages.map((m) => m.content)).toEqual(['How do I install it?']);
@@ -217,7 +325,11 @@ describe('faults keep the question and the partial answer', () => {
   }
 
   it('keeps the partial answer when the connection is cut, and retry replaces it', async () => {
-    const { fetch } = recorder((s, n) => (n === 1 ? streamResponse([part('text', 'Partial answer about installing. ')], { cut: true }) : serverFetch(s)));
+    const { fetch } = recorder((s, n) =>
+      n === 1
+        ? streamResponse([part('text', 'Partial answer about installing. ')], { cut: true })
+        : serverFetch(s),
+    );
     renderWidget({ fetch });
     await ask('How do I install it?');
     const alert = await screen.findByRole('alert');
@@ -229,11 +341,22 @@ describe('faults keep the question and the partial answer', () => {
     await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(within(log()).getByRole('group', { name: 'Sources' })).toBeTruthy());
     expect(within(log()).queryByText(/Partial answer about installing/)).toBeNull();
-    expect(within(log()).getAllByRole('listitem').filter((li) => li.dataset.role === 'assistant')).toHaveLength(1);
+    expect(
+      within(log())
+        .getAllByRole('listitem')
+        .filter((li) => li.dataset.role === 'assistant'),
+    ).toHaveLength(1);
   });
 
   it('drops a bad line mid-stream, keeps the rest of the answer and says part was skipped', async () => {
-    const { fetch } = recorder(() => streamResponse([part('text', 'Before the bad line. ') + 'x:{not json\n' + part('text', 'After it.') + finish()]));
+    const { fetch } = recorder(() =>
+      streamResponse([
+        part('text', 'Before the bad line. ') +
+          'x:{not json\n' +
+          part('text', 'After it.') +
+          finish(),
+      ]),
+    );
     renderWidget({ fetch });
     await ask('anything');
     await waitForIdle();
@@ -243,7 +366,20 @@ describe('faults keep the question and the partial answer', () => {
   });
 
   it('retries a stale thread as a new one without losing the messages on screen', async () => {
-    localStorage.setItem('docs-assistant:v1:demo', JSON.stringify({ threadId: '01JD8X3K2M0000000000000000', messages: [{ id: 'old', role: 'user', content: 'Earlier question', parts: [{ type: 'text', text: 'Earlier question' }] }] }));
+    localStorage.setItem(
+      'docs-assistant:v1:demo',
+      JSON.stringify({
+        threadId: '01JD8X3K2M0000000000000000',
+        messages: [
+          {
+            id: 'old',
+            role: 'user',
+            content: 'Earlier question',
+            parts: [{ type: 'text', text: 'Earlier question' }],
+          },
+        ],
+      }),
+    );
     const { fetch, sent } = recorder(serverFetch);
     renderWidget({ fetch });
     await ask('How do I install it?');
@@ -258,14 +394,25 @@ describe('controls', () => {
   it('refuses an admin key at once and sends nothing', () => {
     const { fetch } = recorder(serverFetch);
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(() => render(<DocsAssistant domain="demo" apiKey={DEMO.adminKey} fetch={fetch} />)).toThrow(/admin key.*server-side secrets/);
+    expect(() =>
+      render(<DocsAssistant domain="demo" apiKey={DEMO.adminKey} fetch={fetch} />),
+    ).toThrow(/admin key.*server-side secrets/);
     expect(fetch).not.toHaveBeenCalled();
     vi.mocked(console.error).mockRestore();
   });
 
   it('uses overridden labels and offers at most three starter questions that ask', async () => {
     const { fetch, sent } = recorder(serverFetch);
-    renderWidget({ fetch, labels: { title: 'Assistent', placeholder: 'Frage stellen…', send: 'Senden' }, starterQuestions: ['How do I install it?', 'What is static export?', 'How do threads work?', 'A fourth one'] });
+    renderWidget({
+      fetch,
+      labels: { title: 'Assistent', placeholder: 'Frage stellen…', send: 'Senden' },
+      starterQuestions: [
+        'How do I install it?',
+        'What is static export?',
+        'How do threads work?',
+        'A fourth one',
+      ],
+    });
     expect(screen.getByRole('dialog', { name: 'Assistent' })).toBeTruthy();
     expect(screen.getByPlaceholderText('Frage stellen…')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Senden' })).toBeTruthy();
@@ -294,7 +441,10 @@ describe('controls', () => {
     const { fetch, sent } = recorder(serverFetch);
     renderWidget({ fetch });
     const user = userEvent.setup();
-    await user.type(screen.getByRole('textbox', { name: 'Your question' }), 'line one{Shift>}{Enter}{/Shift}line two');
+    await user.type(
+      screen.getByRole('textbox', { name: 'Your question' }),
+      'line one{Shift>}{Enter}{/Shift}line two',
+    );
     expect(sent).toHaveLength(0);
     await user.keyboard('{Enter}');
     await waitForIdle();
@@ -319,19 +469,32 @@ describe('controls', () => {
     const { fetch, sent } = recorder(serverFetch);
     const onFeedback = vi.fn();
     const events: { type: string }[] = [];
-    renderWidget({ fetch, onFeedback, onEvent: (e) => events.push(e), supportUrl: 'https://support.example.com/new?thread={threadId}' });
+    renderWidget({
+      fetch,
+      onFeedback,
+      onEvent: (e) => events.push(e),
+      supportUrl: 'https://support.example.com/new?thread={threadId}',
+    });
     await ask('How do I install it?');
     await waitForIdle();
     const user = userEvent.setup();
     await user.click(within(lastAnswer()).getByRole('button', { name: 'Helpful' }));
-    expect(onFeedback).toHaveBeenCalledWith({ messageId: expect.any(String), threadId: expect.stringMatching(/^[0-9A-Z]{26}$/), value: 'up' });
-    expect(within(lastAnswer()).getByRole('button', { name: 'Helpful' }).getAttribute('aria-pressed')).toBe('true');
+    expect(onFeedback).toHaveBeenCalledWith({
+      messageId: expect.any(String),
+      threadId: expect.stringMatching(/^[0-9A-Z]{26}$/),
+      value: 'up',
+    });
+    expect(
+      within(lastAnswer()).getByRole('button', { name: 'Helpful' }).getAttribute('aria-pressed'),
+    ).toBe('true');
     await user.click(within(lastAnswer()).getByRole('button', { name: 'Copy answer' }));
     // user-event's setup() installs a clipboard the test can read back.
     expect(await navigator.clipboard.readText()).toContain('npm install docs-assistant');
     expect(within(lastAnswer()).getByRole('button', { name: 'Copied' })).toBeTruthy();
     const support = screen.getByRole('link', { name: 'Contact support' });
-    expect(support.getAttribute('href')).toMatch(/^https:\/\/support\.example\.com\/new\?thread=[0-9A-Z]{26}$/);
+    expect(support.getAttribute('href')).toMatch(
+      /^https:\/\/support\.example\.com\/new\?thread=[0-9A-Z]{26}$/,
+    );
     await user.click(screen.getByRole('button', { name: 'New conversation' }));
     expect(screen.queryByRole('log')).toBeNull();
     expect(localStorage.getItem('docs-assistant:v1:demo')).toBeNull();
@@ -339,12 +502,22 @@ describe('controls', () => {
     await waitForIdle();
     expect(sent[1]!.body).not.toHaveProperty('threadId');
     expect(sent[1]!.body.messages).toHaveLength(1);
-    expect(events.map((e) => e.type)).toEqual(['ask', 'answer', 'feedback', 'reset', 'ask', 'answer']);
+    expect(events.map((e) => e.type)).toEqual([
+      'ask',
+      'answer',
+      'feedback',
+      'reset',
+      'ask',
+      'answer',
+    ]);
     expect(JSON.stringify(events)).not.toContain('install');
   });
 
   it('announces an answer once when it starts and once when it ends, not per token', async () => {
-    const stream = gatedStream(['One ', 'two ', 'three.'].map((word) => part('text', word)), [finish()]);
+    const stream = gatedStream(
+      ['One ', 'two ', 'three.'].map((word) => part('text', word)),
+      [finish()],
+    );
     const { fetch } = recorder(stream.response);
     renderWidget({ fetch });
     const status = screen.getByRole('status');

@@ -15,12 +15,17 @@ export function mountBaseline(Answer: ComponentType<{ id: string; content: strin
       body: { fp: 'anonymous', retrievalPageSize: 5 },
       experimental_throttle: 50,
     });
-    (window as unknown as { __ask: (q: string) => void }).__ask = (question) => void append({ role: 'user', content: question });
+    (window as unknown as { __ask: (q: string) => void }).__ask = (question) =>
+      void append({ role: 'user', content: question });
     return (
       <div id="log">
         {messages.map((message) => (
           <div key={message.id} className={message.role}>
-            {message.role === 'assistant' ? <Answer id={message.id} content={message.content} /> : message.content}
+            {message.role === 'assistant' ? (
+              <Answer id={message.id} content={message.content} />
+            ) : (
+              message.content
+            )}
           </div>
         ))}
       </div>

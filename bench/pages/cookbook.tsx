@@ -18,9 +18,17 @@ const MemoizedMarkdownBlock = memo(
   (prev, next) => prev.content === next.content,
 );
 
-const MemoizedMarkdown = memo(function MemoizedMarkdown({ content, id }: { content: string; id: string }) {
+const MemoizedMarkdown = memo(function MemoizedMarkdown({
+  content,
+  id,
+}: {
+  content: string;
+  id: string;
+}) {
   const blocks = useMemo(() => parseMarkdownIntoBlocks(content), [content]);
-  return blocks.map((block, index) => <MemoizedMarkdownBlock content={block} key={`${id}-block_${index}`} />);
+  return blocks.map((block, index) => (
+    <MemoizedMarkdownBlock content={block} key={`${id}-block_${index}`} />
+  ));
 });
 
 mountBaseline(MemoizedMarkdown);

@@ -7,9 +7,14 @@ function Page() {
   const handle = useRef<AssistantHandle>(null);
   useEffect(() => {
     const w = window as unknown as { DocsAssistant: Pick<AssistantHandle, 'open' | 'ask'> };
-    w.DocsAssistant = { open: () => handle.current?.open(), ask: (q) => handle.current?.ask(q) ?? false };
+    w.DocsAssistant = {
+      open: () => handle.current?.open(),
+      ask: (q) => handle.current?.ask(q) ?? false,
+    };
   }, []);
-  return <DocsAssistant ref={handle} domain="bench" apiKey="svc_dsc_bench" baseUrl="/" theme="light" />;
+  return (
+    <DocsAssistant ref={handle} domain="bench" apiKey="svc_dsc_bench" baseUrl="/" theme="light" />
+  );
 }
 
 createRoot(document.getElementById('root')!).render(<Page />);

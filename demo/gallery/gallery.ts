@@ -1,4 +1,10 @@
-import { reactSnippet, scriptSnippet, settingsQuery, DEFAULT_STARTERS, type GallerySettings } from './settings.js';
+import {
+  reactSnippet,
+  scriptSnippet,
+  settingsQuery,
+  DEFAULT_STARTERS,
+  type GallerySettings,
+} from './settings.js';
 
 /** The gallery: controls for one live widget with its snippet, then each state in its own frame. */
 const STATES: [state: string, caption: string, extra?: string][] = [
@@ -29,7 +35,8 @@ const live = $<HTMLIFrameElement>('live-frame');
 const stateSelect = $<HTMLSelectElement>('control-state');
 const starters = $<HTMLTextAreaElement>('control-starters');
 starters.value = DEFAULT_STARTERS.join('\n');
-for (const [state, caption, extra] of STATES) if (!extra) stateSelect.add(new Option(caption, state));
+for (const [state, caption, extra] of STATES)
+  if (!extra) stateSelect.add(new Option(caption, state));
 
 function current(): GallerySettings {
   const data = new FormData(form);
@@ -37,7 +44,10 @@ function current(): GallerySettings {
     theme: data.get('theme') as GallerySettings['theme'],
     mode: data.get('mode') as GallerySettings['mode'],
     labels: data.get('labels') as GallerySettings['labels'],
-    starters: starters.value.split('\n').map((q) => q.trim()).filter(Boolean),
+    starters: starters.value
+      .split('\n')
+      .map((q) => q.trim())
+      .filter(Boolean),
   };
 }
 
@@ -60,7 +70,13 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('[data-copy]')
 apply();
 
 const gallery = $('gallery');
-const frame = (state: string, caption: string, extra: string | undefined, width: number, height: number) => {
+const frame = (
+  state: string,
+  caption: string,
+  extra: string | undefined,
+  width: number,
+  height: number,
+) => {
   const figure = document.createElement('figure');
   const label = document.createElement('figcaption');
   label.textContent = caption;

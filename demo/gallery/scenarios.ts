@@ -38,13 +38,21 @@ function stream(lines: string[], { delayMs = 0, hang = false, cut = false } = {}
       controller.enqueue(encoder.encode(line));
     },
   });
-  return new Response(body, { headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Thread-Id': '01JGALLERY0000000000000000' } });
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'X-Thread-Id': '01JGALLERY0000000000000000',
+    },
+  });
 }
 
 const search = (query: string, hits: { path: string; title: string }[]) => [
   part('start_step', { messageId: 'gallery' }),
   part('tool_call', { toolCallId: 'c1', toolName: 'search', args: { query } }),
-  part('tool_result', { toolCallId: 'c1', result: hits.map((h) => ({ url: `/docs${h.path}`, path: h.path, title: h.title })) }),
+  part('tool_result', {
+    toolCallId: 'c1',
+    result: hits.map((h) => ({ url: `/docs${h.path}`, path: h.path, title: h.title })),
+  }),
   part('finish_step', { finishReason: 'tool-calls', isContinued: false }),
   part('start_step', { messageId: 'gallery' }),
 ];
@@ -76,7 +84,9 @@ function longAnswer(): string {
       `## ${name}\n\nThe **${name.toLowerCase()}** options change how the assistant behaves. ` +
       'Each option is a prop of the React component and a `data-` attribute of the script tag.\n\n' +
       `| Option | Default | Meaning |\n|---|---|---|\n| \`${name.toLowerCase()}A\` | \`${i}\` | The first knob. |\n| \`${name.toLowerCase()}B\` | \`true\` | The second knob. |\n\n` +
-      '```tsx\n<DocsAssistant domain="acme" ' + `${name.toLowerCase()}A={${i + 1}}` + ' />\n```\n\n- One point to remember.\n- Another one, with a [link](/docs/guides/configuration).\n',
+      '```tsx\n<DocsAssistant domain="acme" ' +
+      `${name.toLowerCase()}A={${i + 1}}` +
+      ' />\n```\n\n- One point to remember.\n- Another one, with a [link](/docs/guides/configuration).\n',
   );
   return sections.join('\n');
 }
@@ -89,13 +99,30 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
     case 'answer':
       return stream(
         [
-          ...search('install', [{ path: '/installation', title: 'Install' }, { path: '/quickstart', title: 'Quickstart' }]),
+          ...search('install', [
+            { path: '/installation', title: 'Install' },
+            { path: '/quickstart', title: 'Quickstart' },
+          ]),
           part('reasoning', 'The install page covers npm and the script tag; I quote both.'),
-          part('source', { sourceType: 'url', id: '/installation', url: '/docs/installation', title: 'Install' }),
-          ...words('There are two ways to install the assistant [1]:\n\n1. **From npm**, for React sites:\n\n'),
+          part('source', {
+            sourceType: 'url',
+            id: '/installation',
+            url: '/docs/installation',
+            title: 'Install',
+          }),
+          ...words(
+            'There are two ways to install the assistant [1]:\n\n1. **From npm**, for React sites:\n\n',
+          ),
           part('text', '```bash\nnpm install docs-assistant react react-dom\n```\n\n'),
-          ...words('2. **With a script tag**, on any site. No build step is needed; see the [Quickstart](/docs/quickstart).'),
-          part('message_annotations', [{ type: 'suggestions', questions: ['Tell me about “The script tag”', 'Tell me about “Theming”'] }]),
+          ...words(
+            '2. **With a script tag**, on any site. No build step is needed; see the [Quickstart](/docs/quickstart).',
+          ),
+          part('message_annotations', [
+            {
+              type: 'suggestions',
+              questions: ['Tell me about “The script tag”', 'Tell me about “Theming”'],
+            },
+          ]),
           finish,
         ],
         { delayMs: 15 },
@@ -103,32 +130,104 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
     case 'every-part':
       return stream([
         part('start_step', { messageId: 'gallery' }),
-        part('tool_call', { toolCallId: 'c1', toolName: 'search', args: { query: 'threads follow-up threadId' } }),
-        part('tool_result', { toolCallId: 'c1', result: { type: 'search', results: [{ path: '/docs/guides/threads', metadata: { title: 'Conversations and threads' } }, { path: '/docs/api/assistant-message', metadata: { title: 'Create assistant message' } }] } }),
+        part('tool_call', {
+          toolCallId: 'c1',
+          toolName: 'search',
+          args: { query: 'threads follow-up threadId' },
+        }),
+        part('tool_result', {
+          toolCallId: 'c1',
+          result: {
+            type: 'search',
+            results: [
+              { path: '/docs/guides/threads', metadata: { title: 'Conversations and threads' } },
+              {
+                path: '/docs/api/assistant-message',
+                metadata: { title: 'Create assistant message' },
+              },
+            ],
+          },
+        }),
         part('finish_step', { finishReason: 'tool-calls', isContinued: false }),
         part('start_step', { messageId: 'gallery' }),
-        part('reasoning', 'The threads guide explains follow-ups; the API page shows where the id travels.'),
+        part(
+          'reasoning',
+          'The threads guide explains follow-ups; the API page shows where the id travels.',
+        ),
         part('redacted_reasoning', { data: 'c2VjcmV0' }),
-        part('source', { sourceType: 'url', id: 's1', url: '/docs/guides/threads', title: 'Conversations and threads' }),
-        part('source', { sourceType: 'url', id: 's2', url: 'javascript:alert(1)', title: 'Not a link' }),
-        part('tool_call', { toolCallId: 'c2', toolName: 'fetch_page', args: { path: '/guides/threads' } }),
-        part('text', '### Threads\n\nEvery new conversation gets a `threadId` [1]. The widget sends it back with each follow-up.\n\n'),
-        part('text', '| Carrier | Example |\n|---|---|\n| Header | `X-Thread-Id` |\n| Finish part | `d:{"threadId":…}` |\n\n'),
-        part('text', '```ts\nconst threadId = response.headers.get("X-Thread-Id");\n```\n\n> A stale `threadId` gets 404; the widget starts a new thread.\n\n'),
-        part('text', '```suggestions\n(Conversations and threads)[/docs/guides/threads]\n(Errors and rate limits)[/docs/api/errors]\n```\n'),
+        part('source', {
+          sourceType: 'url',
+          id: 's1',
+          url: '/docs/guides/threads',
+          title: 'Conversations and threads',
+        }),
+        part('source', {
+          sourceType: 'url',
+          id: 's2',
+          url: 'javascript:alert(1)',
+          title: 'Not a link',
+        }),
+        part('tool_call', {
+          toolCallId: 'c2',
+          toolName: 'fetch_page',
+          args: { path: '/guides/threads' },
+        }),
+        part(
+          'text',
+          '### Threads\n\nEvery new conversation gets a `threadId` [1]. The widget sends it back with each follow-up.\n\n',
+        ),
+        part(
+          'text',
+          '| Carrier | Example |\n|---|---|\n| Header | `X-Thread-Id` |\n| Finish part | `d:{"threadId":…}` |\n\n',
+        ),
+        part(
+          'text',
+          '```ts\nconst threadId = response.headers.get("X-Thread-Id");\n```\n\n> A stale `threadId` gets 404; the widget starts a new thread.\n\n',
+        ),
+        part(
+          'text',
+          '```suggestions\n(Conversations and threads)[/docs/guides/threads]\n(Errors and rate limits)[/docs/api/errors]\n```\n',
+        ),
         part('finish_step', { finishReason: 'stop', isContinued: false }),
         finish,
       ]);
     case 'long':
-      return stream([...search('configuration', [{ path: '/guides/configuration', title: 'Configuration' }]), part('text', longAnswer()), finish]);
+      return stream([
+        ...search('configuration', [{ path: '/guides/configuration', title: 'Configuration' }]),
+        part('text', longAnswer()),
+        finish,
+      ]);
     case 'stopped':
     case 'queued':
     case 'streaming':
-      return stream([...search('static export', [{ path: '/static-export/overview', title: 'Static export' }]), ...words('Static export turns your documentation site into a self-contained set of HTML, CSS and JavaScript files. It runs as a job: start it, poll it')], { delayMs: 40, hang: true });
+      return stream(
+        [
+          ...search('static export', [{ path: '/static-export/overview', title: 'Static export' }]),
+          ...words(
+            'Static export turns your documentation site into a self-contained set of HTML, CSS and JavaScript files. It runs as a job: start it, poll it',
+          ),
+        ],
+        { delayMs: 40, hang: true },
+      );
     case 'context':
-      return stream([...search('export status', [{ path: '/static-export/cli', title: 'Export from the command line' }]), ...words('`export status` shows a job: its status, progress and page count. Run it with the job id the export printed.'), finish], { delayMs: 10 });
+      return stream(
+        [
+          ...search('export status', [
+            { path: '/static-export/cli', title: 'Export from the command line' },
+          ]),
+          ...words(
+            '`export status` shows a job: its status, progress and page count. Run it with the job id the export printed.',
+          ),
+          finish,
+        ],
+        { delayMs: 10 },
+      );
     case 'failed':
-      return stream([...search('static export', [{ path: '/static-export/overview', title: 'Static export' }]), ...words('Static export is **asynchronous**: start a job, then'), part('error', 'The answer was cut short by a server error. Please ask again.')]);
+      return stream([
+        ...search('static export', [{ path: '/static-export/overview', title: 'Static export' }]),
+        ...words('Static export is **asynchronous**: start a job, then'),
+        part('error', 'The answer was cut short by a server error. Please ask again.'),
+      ]);
     case 'error-unauthorized':
       return new Response('{"error":"unauthorized","message":"Bad key"}', { status: 401 });
     case 'error-forbidden':
@@ -136,12 +235,21 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
     case 'error-not-found':
       return new Response('{"error":"domain_not_found","message":"No site"}', { status: 404 });
     case 'error-rate-limited':
-      return new Response('{"error":"rate_limited","message":"Slow down","retryAfterSeconds":120}', { status: 429, headers: { 'Retry-After': '120' } });
+      return new Response(
+        '{"error":"rate_limited","message":"Slow down","retryAfterSeconds":120}',
+        { status: 429, headers: { 'Retry-After': '120' } },
+      );
     case 'error-server':
       return new Response('', { status: 502 });
     case 'error-network':
       return Promise.reject(new TypeError('Failed to fetch'));
     case 'error-cut':
-      return stream([...search('static export', [{ path: '/static-export/overview', title: 'Static export' }]), ...words('Static export is asynchronous: start a job, then')], { cut: true });
+      return stream(
+        [
+          ...search('static export', [{ path: '/static-export/overview', title: 'Static export' }]),
+          ...words('Static export is asynchronous: start a job, then'),
+        ],
+        { cut: true },
+      );
   }
 }

@@ -19,7 +19,8 @@ export const LABEL_SETS: Record<LabelSet, LabelsInput> = {
     close: 'Fermer',
     newConversation: 'Nouvelle conversation',
     emptyTitle: 'Comment puis-je aider ?',
-    emptyBody: 'Les réponses viennent de cette documentation, avec des liens vers les pages citées.',
+    emptyBody:
+      'Les réponses viennent de cette documentation, avec des liens vers les pages citées.',
     starterHeading: 'Essayez',
     placeholder: 'Posez une question…',
     inputLabel: 'Votre question',
@@ -35,7 +36,11 @@ export const LABEL_SETS: Record<LabelSet, LabelsInput> = {
   },
 };
 
-export const DEFAULT_STARTERS = ['How do I install it?', 'How do I change the theme?', 'What is static export?'];
+export const DEFAULT_STARTERS = [
+  'How do I install it?',
+  'How do I change the theme?',
+  'What is static export?',
+];
 
 export function settingsFrom(params: URLSearchParams): GallerySettings {
   const starters = params.get('starters');
@@ -48,10 +53,16 @@ export function settingsFrom(params: URLSearchParams): GallerySettings {
 }
 
 export function settingsQuery(settings: GallerySettings): string {
-  return new URLSearchParams({ theme: settings.theme, mode: settings.mode, labels: settings.labels, starters: settings.starters.join('|') }).toString();
+  return new URLSearchParams({
+    theme: settings.theme,
+    mode: settings.mode,
+    labels: settings.labels,
+    starters: settings.starters.join('|'),
+  }).toString();
 }
 
-const attr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const attr = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /** The script tag for these settings. The tag takes no labels: those need `init()` or React. */
 export function scriptSnippet(settings: GallerySettings): string {
@@ -61,16 +72,35 @@ export function scriptSnippet(settings: GallerySettings): string {
     `        data-theme="${settings.theme}" data-mode="${settings.mode}"`,
   ];
   // `|` separates the questions in the attribute, so a question cannot contain one.
-  if (settings.starters.length) lines.push(`        data-starter-questions="${attr(settings.starters.map((q) => q.replace(/\|/g, '/')).join('|'))}"`);
+  if (settings.starters.length)
+    lines.push(
+      `        data-starter-questions="${attr(settings.starters.map((q) => q.replace(/\|/g, '/')).join('|'))}"`,
+    );
   lines[lines.length - 1] += '></script>';
-  if (settings.labels !== 'en') lines.push('<!-- The script tag has no labels option yet: use the React component for translated labels. -->');
+  if (settings.labels !== 'en')
+    lines.push(
+      '<!-- The script tag has no labels option yet: use the React component for translated labels. -->',
+    );
   return lines.join('\n');
 }
 
 export function reactSnippet(settings: GallerySettings): string {
-  const props = [`domain="acme"`, `apiKey="svc_dsc_…"`, `baseUrl="https://api.example.com"`, `theme="${settings.theme}"`, `mode="${settings.mode}"`];
-  if (settings.starters.length) props.push(`starterQuestions={${JSON.stringify(settings.starters)}}`);
+  const props = [
+    `domain="acme"`,
+    `apiKey="svc_dsc_…"`,
+    `baseUrl="https://api.example.com"`,
+    `theme="${settings.theme}"`,
+    `mode="${settings.mode}"`,
+  ];
+  if (settings.starters.length)
+    props.push(`starterQuestions={${JSON.stringify(settings.starters)}}`);
   const labels = LABEL_SETS[settings.labels];
-  if (Object.keys(labels).length) props.push(`labels={${JSON.stringify(labels, null, 2).replace(/\n/g, '\n  ')}}`);
-  return ["import { DocsAssistant } from 'docs-assistant';", "import 'docs-assistant/styles.css';", '', `<DocsAssistant\n  ${props.join('\n  ')}\n/>`].join('\n');
+  if (Object.keys(labels).length)
+    props.push(`labels={${JSON.stringify(labels, null, 2).replace(/\n/g, '\n  ')}}`);
+  return [
+    "import { DocsAssistant } from 'docs-assistant';",
+    "import 'docs-assistant/styles.css';",
+    '',
+    `<DocsAssistant\n  ${props.join('\n  ')}\n/>`,
+  ].join('\n');
 }

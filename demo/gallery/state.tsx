@@ -1,4 +1,4 @@
-import { createRef, StrictMode, useEffect } from 'react';
+import { StrictMode, useEffect, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import { DEFAULT_LABELS, DocsAssistant, type AssistantHandle } from '../../src/index.js';
 import '../../src/ui/styles/launcher.css';
@@ -16,7 +16,9 @@ if (settings.theme === 'dark') document.body.classList.add('dark');
 /** Clicks the widget's button named `name` once it is there and enabled (states a reader reaches by clicking). */
 function clickWhenReady(name: string, after: () => boolean = () => true) {
   const timer = setInterval(() => {
-    const button = [...document.querySelectorAll<HTMLButtonElement>('.da-root button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === name && !b.disabled);
+    const button = [...document.querySelectorAll<HTMLButtonElement>('.da-root button')].find(
+      (b) => (b.getAttribute('aria-label') ?? b.textContent?.trim()) === name && !b.disabled,
+    );
     if (button && after()) {
       clearInterval(timer);
       button.click();
@@ -24,14 +26,25 @@ function clickWhenReady(name: string, after: () => boolean = () => true) {
   }, 50);
   setTimeout(() => clearInterval(timer), 15_000);
 }
-const answerHas = (words: number) => (document.querySelector('.da-message[data-role="assistant"]')?.textContent?.split(/\s+/).length ?? 0) > words;
+const answerHas = (words: number) =>
+  (document.querySelector('.da-message[data-role="assistant"]')?.textContent?.split(/\s+/).length ??
+    0) > words;
 
 function Scenario() {
-  const ref = createRef<AssistantHandle>();
+  const ref = useRef<AssistantHandle>(null);
   useEffect(() => {
     if (scenario === 'context') {
-      ref.current?.addContext({ type: 'code', value: 'npx docs-assistant export status se_01JD8X3K2M', path: '/static-export/cli', elementId: 'code-2' });
-      ref.current?.addContext({ type: 'textSelection', value: 'Bundle links expire; the job and its files do not.', path: '/static-export/overview' });
+      ref.current?.addContext({
+        type: 'code',
+        value: 'npx docs-assistant export status se_01JD8X3K2M',
+        path: '/static-export/cli',
+        elementId: 'code-2',
+      });
+      ref.current?.addContext({
+        type: 'textSelection',
+        value: 'Bundle links expire; the job and its files do not.',
+        path: '/static-export/overview',
+      });
       return;
     }
     const question = QUESTIONS[scenario];

@@ -19,7 +19,11 @@ function App() {
       baseUrl={baseUrl}
       {...(apiKey ? { apiKey } : {})}
       {...(docsBaseUrl ? { docsBaseUrl } : {})}
-      starterQuestions={['How do I install it?', 'How do I change the theme?', 'What is static export?']}
+      starterQuestions={[
+        'How do I install it?',
+        'How do I change the theme?',
+        'What is static export?',
+      ]}
     />
   );
 }

@@ -9,7 +9,11 @@ const here = import.meta.dirname;
 const root = resolve(here, '../..');
 const run = (cwd, command, args) => {
   console.log(`\n[${cwd.slice(root.length + 1)}] ${command} ${args.join(' ')}`);
-  execFileSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ASTRO_TELEMETRY_DISABLED: '1' } });
+  execFileSync(command, args, {
+    cwd,
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ASTRO_TELEMETRY_DISABLED: '1' },
+  });
 };
 const install = (dir) => {
   if (!existsSync(join(dir, 'node_modules'))) run(dir, 'npm', ['ci', '--no-audit', '--no-fund']);

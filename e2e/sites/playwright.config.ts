@@ -8,7 +8,10 @@ const root = resolve(import.meta.dirname, '../..');
 const ports = portsFor(Number(process.env.E2E_PORT ?? 4455));
 const data = mkdtempSync(join(tmpdir(), 'da-e2e-sites-'));
 // `next dev` serves only its own host name's dev resources by default: localhost.
-const nextDev = { ...SITES.find((site) => site.name === 'nextjs')!, origin: `http://localhost:${ports.nextDev}` };
+const nextDev = {
+  ...SITES.find((site) => site.name === 'nextjs')!,
+  origin: `http://localhost:${ports.nextDev}`,
+};
 
 /**
  * The same checks on real framework builds (README "Framework fixtures"). Each fixture is a
@@ -30,14 +33,26 @@ export default defineConfig<SiteOptions>({
     colorScheme: 'light',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu', `--host-resolver-rules=${hostRules(ports)}`],
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-gpu',
+        `--host-resolver-rules=${hostRules(ports)}`,
+      ],
     },
     trace: 'off',
   },
   projects: [
     ...SITES.map((site) => ({ name: site.name, use: { site, baseURL: site.origin } })),
     // The same app under `next dev` (React's development checks on): no console error there either.
-    { name: 'nextjs-dev', grep: /console error|server HTML|client-side navigation/, use: { site: nextDev, baseURL: nextDev.origin } },
+    {
+      name: 'nextjs-dev',
+      grep: /console error|server HTML|client-side navigation/,
+      use: { site: nextDev, baseURL: nextDev.origin },
+    },
   ],
   webServer: [
     {

@@ -11,7 +11,20 @@ export const SITE_ROOTS = {
   docusaurus: join(here, 'docusaurus/build'),
   starlight: join(here, 'starlight/dist'),
 };
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.xml': 'application/xml', '.wasm': 'application/wasm', '.txt': 'text/plain' };
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.xml': 'application/xml',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain',
+};
 
 const isFile = (path) => {
   try {
@@ -25,7 +38,9 @@ const isFile = (path) => {
 export function resolveFile(root, urlPath) {
   const path = normalize(decodeURIComponent(urlPath)).replace(/^(\.\.[/\\])+/, '');
   const base = join(root, path);
-  const candidates = path.endsWith('/') ? [join(base, 'index.html')] : [base, `${base}.html`, join(base, 'index.html')];
+  const candidates = path.endsWith('/')
+    ? [join(base, 'index.html')]
+    : [base, `${base}.html`, join(base, 'index.html')];
   return candidates.find(isFile);
 }
 
@@ -38,6 +53,9 @@ createServer((req, res) => {
   if (!root) return res.writeHead(404).end(`No fixture site for host ${req.headers.host}`);
   const file = resolveFile(root, url.pathname);
   const served = file ?? join(root, '404.html');
-  res.writeHead(file ? 200 : 404, { 'content-type': TYPES[extname(served)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  res.writeHead(file ? 200 : 404, {
+    'content-type': TYPES[extname(served)] ?? 'application/octet-stream',
+    'cache-control': 'no-store',
+  });
   createReadStream(served).pipe(res);
 }).listen(port, '127.0.0.1', () => console.log(`fixture sites on http://127.0.0.1:${port}`));

@@ -9,19 +9,27 @@ import { TRAFFIC_CODE, type Site, type SiteOptions } from './sites.js';
 // The same checks on every real framework build; `site` comes from the project (playwright.config.ts).
 const test = base.extend<SiteOptions>({ site: [undefined as unknown as Site, { option: true }] });
 
-type Ask = { currentPath?: string; context?: { type: string; value: string; path: string; elementId?: string }[] };
+type Ask = {
+  currentPath?: string;
+  context?: { type: string; value: string; path: string; elementId?: string }[];
+};
 
 function recordAsks(page: Page, site: Site) {
   const asks: { body: Ask; request: Request }[] = [];
   page.on('request', (request) => {
-    if (request.method() === 'POST' && request.url() === `http://docs-assistant.test/discovery/v1/assistant/${site.name}/message`) asks.push({ body: request.postDataJSON(), request });
+    if (
+      request.method() === 'POST' &&
+      request.url() === `http://docs-assistant.test/discovery/v1/assistant/${site.name}/message`
+    )
+      asks.push({ body: request.postDataJSON(), request });
   });
   return asks;
 }
 
 const codeButton = (page: Page) => page.getByRole('button', { name: 'Ask AI: code block' });
 const selectionButton = (page: Page) => page.getByRole('button', { name: 'Ask AI: selected text' });
-const codeBlock = (page: Page, text: string) => page.locator('pre').filter({ hasText: text }).first();
+const codeBlock = (page: Page, text: string) =>
+  page.locator('pre').filter({ hasText: text }).first();
 
 /** Loads a page and waits until its framework has hydrated and gone quiet. */
 async function load(page: Page, path: string) {
@@ -47,17 +55,31 @@ async function pointAt(page: Page, target: ReturnType<Page['locator']>) {
   return box;
 }
 
-const inside = (inner: { x: number; y: number; width: number; height: number }, outer: { x: number; y: number; width: number; height: number }) =>
-  inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+const inside = (
+  inner: { x: number; y: number; width: number; height: number },
+  outer: { x: number; y: number; width: number; height: number },
+) =>
+  inner.x >= outer.x - 0.5 &&
+  inner.y >= outer.y - 0.5 &&
+  inner.x + inner.width <= outer.x + outer.width + 0.5 &&
+  inner.y + inner.height <= outer.y + outer.height + 0.5;
 
 /** The element a real click at the middle of `box` lands on (a shadow host counts as itself). */
 const elementAt = (page: Page, box: { x: number; y: number; width: number; height: number }) =>
-  page.evaluate(([x, y]) => {
-    const el = document.elementFromPoint(x!, y!);
-    return el ? `${el.localName}${el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : ''}` : 'nothing';
-  }, [box.x + box.width / 2, box.y + box.height / 2]);
+  page.evaluate(
+    ([x, y]) => {
+      const el = document.elementFromPoint(x!, y!);
+      return el
+        ? `${el.localName}${el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : ''}`
+        : 'nothing';
+    },
+    [box.x + box.width / 2, box.y + box.height / 2],
+  );
 
-test('shows the launcher, and the shortcut opens the assistant with its input focused', async ({ page, site }) => {
+test('shows the launcher, and the shortcut opens the assistant with its input focused', async ({
+  page,
+  site,
+}) => {
   await load(page, site.pages.setup);
   await page.keyboard.press('Control+i');
   await expect(dialog(page)).toBeVisible();
@@ -72,7 +94,10 @@ test('answers with citations that open pages of the built site', async ({ page, 
   await launcher(page).click();
   await askQuestion(page, 'What is the refresh interval?');
   expect(asks[0]!.body.currentPath).toBe(site.pages.start);
-  const hrefs = await answers(page).first().locator('div.da-sources a').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+  const hrefs = await answers(page)
+    .first()
+    .locator('div.da-sources a')
+    .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
   expect(hrefs.length).toBeGreaterThan(0);
   expect(hrefs.map((href) => new URL(href).pathname)).toContain(site.pages.setup);
   for (const href of hrefs) {
@@ -82,9 +107,20 @@ test('answers with citations that open pages of the built site', async ({ page, 
   }
 });
 
-test('every page of the docs folder is cited at a URL that the built site serves', async ({ page, site }) => {
+test('every page of the docs folder is cited at a URL that the built site serves', async ({
+  page,
+  site,
+}) => {
   // The reference server's own configuration for this fixture (e2e/sites/server.json).
-  const config = JSON.parse(readFileSync(join(import.meta.dirname, 'server.json'), 'utf8')) as { sites: { domain: string; docs: string; urlStyle?: string; pageUrl?: string; publicUrl: string }[] };
+  const config = JSON.parse(readFileSync(join(import.meta.dirname, 'server.json'), 'utf8')) as {
+    sites: {
+      domain: string;
+      docs: string;
+      urlStyle?: string;
+      pageUrl?: string;
+      publicUrl: string;
+    }[];
+  };
   const entry = config.sites.find((s) => s.domain === site.name)!;
   const docs = await loadDocsSite(join(import.meta.dirname, entry.docs));
   const rule = parsePageUrlRule({ style: entry.urlStyle, template: entry.pageUrl });
@@ -107,10 +143,19 @@ test('a text selection becomes a context item of the question', async ({ page, s
   await selectionButton(page).click();
   await expect(dialog(page)).toBeVisible();
   await askQuestion(page, 'Which command installs it?');
-  expect(asks[0]!.body.context).toEqual([{ type: 'textSelection', value: expect.stringContaining('Install the package with npm'), path: site.pages.start }]);
+  expect(asks[0]!.body.context).toEqual([
+    {
+      type: 'textSelection',
+      value: expect.stringContaining('Install the package with npm'),
+      path: site.pages.start,
+    },
+  ]);
 });
 
-test('the code-block button is under the pointer, on top, clickable with a real mouse, and sends the exact code', async ({ page, site }) => {
+test('the code-block button is under the pointer, on top, clickable with a real mouse, and sends the exact code', async ({
+  page,
+  site,
+}) => {
   const asks = recordAsks(page, site);
   await load(page, site.pages.setup);
   const blockBox = await pointAt(page, codeBlock(page, 'refreshSeconds'));
@@ -124,7 +169,9 @@ test('the code-block button is under the pointer, on top, clickable with a real 
   await page.mouse.up();
   await expect(dialog(page)).toBeVisible();
   await askQuestion(page, 'What does this render?');
-  expect(asks[0]!.body.context).toEqual([{ type: 'code', value: TRAFFIC_CODE, path: site.pages.setup, elementId: expect.any(String) }]);
+  expect(asks[0]!.body.context).toEqual([
+    { type: 'code', value: TRAFFIC_CODE, path: site.pages.setup, elementId: expect.any(String) },
+  ]);
 });
 
 test('the code-block button stays put while the code scrolls sideways', async ({ page, site }) => {
@@ -134,7 +181,10 @@ test('the code-block button stays put while the code scrolls sideways', async ({
   await expect(codeButton(page)).toBeVisible();
   const before = (await codeButton(page).boundingBox())!;
   await page.mouse.wheel(400, 0);
-  const scrolled = () => block.evaluate((el) => Math.max(el.scrollLeft, ...[...el.querySelectorAll('*')].map((child) => child.scrollLeft)));
+  const scrolled = () =>
+    block.evaluate((el) =>
+      Math.max(el.scrollLeft, ...[...el.querySelectorAll('*')].map((child) => child.scrollLeft)),
+    );
   await expect.poll(scrolled, 'the long line scrolled').toBeGreaterThan(0);
   await expect(codeButton(page)).toBeVisible();
   await expect.poll(async () => (await codeButton(page).boundingBox())!).toEqual(before);
@@ -142,10 +192,15 @@ test('the code-block button stays put while the code scrolls sideways', async ({
   expect(await elementAt(page, before)).toBe('docs-assistant-action');
 });
 
-test('client-side navigation clears the old page\'s context and currentPath follows the URL', async ({ page, site }) => {
+test("client-side navigation clears the old page's context and currentPath follows the URL", async ({
+  page,
+  site,
+}) => {
   const asks = recordAsks(page, site);
   await load(page, site.pages.start);
-  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+  await page.evaluate(
+    () => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true),
+  );
   await selectParagraph(page, 'Install the package with npm');
   await selectionButton(page).click();
   await expect(dialog(page)).toBeVisible();
@@ -153,7 +208,9 @@ test('client-side navigation clears the old page\'s context and currentPath foll
   await site.linkToSetup(page).click();
   await expect(page).toHaveURL(site.origin + site.pages.setup);
   await page.waitForLoadState('networkidle');
-  const sameDocument = await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
+  const sameDocument = await page.evaluate(
+    () => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true,
+  );
   expect(sameDocument, 'navigated inside the document').toBe(site.clientSideNavigation);
   await launcher(page).click();
   await askQuestion(page, 'What is the refresh interval?');
@@ -161,7 +218,7 @@ test('client-side navigation clears the old page\'s context and currentPath foll
   expect(asks[0]!.body.context ?? []).toEqual([]);
 });
 
-test('the assistant follows the site\'s own theme switch, both ways', async ({ page, site }) => {
+test("the assistant follows the site's own theme switch, both ways", async ({ page, site }) => {
   await load(page, site.pages.setup);
   // What the reader sees: each widget root's background colour, light or dark.
   const shown = () =>
@@ -171,7 +228,9 @@ test('the assistant follows the site\'s own theme switch, both ways', async ({ p
           const probe = document.createElement('div');
           probe.style.background = 'var(--da-bg)';
           root.append(probe);
-          const [r = 0, g = 0, b = 0] = (getComputedStyle(probe).backgroundColor.match(/\d+(\.\d+)?/g) ?? []).map(Number);
+          const [r = 0, g = 0, b = 0] = (
+            getComputedStyle(probe).backgroundColor.match(/\d+(\.\d+)?/g) ?? []
+          ).map(Number);
           probe.remove();
           return 0.299 * r + 0.587 * g + 0.114 * b < 128 ? 'dark' : 'light';
         }),
@@ -197,14 +256,31 @@ async function visit(browser: Browser, site: Site, withWidget: boolean) {
   const target = await context.newPage();
   const errors: string[] = [];
   // A failed resource is logged without its URL; the response says which one it was.
-  target.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && errors.push(message.text()));
+  target.on(
+    'console',
+    (message) =>
+      message.type() === 'error' &&
+      !message.text().startsWith('Failed to load resource') &&
+      errors.push(message.text()),
+  );
   // The browser's own favicon fetch comes or not depending on timing; it is not the page's doing.
-  target.on('response', (response) => response.status() >= 400 && !/\/favicon\.\w+$/.test(response.url()) && errors.push(`HTTP ${response.status()} ${response.url()}`));
+  target.on(
+    'response',
+    (response) =>
+      response.status() >= 400 &&
+      !/\/favicon\.\w+$/.test(response.url()) &&
+      errors.push(`HTTP ${response.status()} ${response.url()}`),
+  );
   const failed: string[] = [];
-  target.on('requestfailed', (request) => failed.push(`${request.failure()?.errorText} ${request.url()}`));
+  target.on('requestfailed', (request) =>
+    failed.push(`${request.failure()?.errorText} ${request.url()}`),
+  );
   target.on('pageerror', (error) => errors.push(String(error)));
   // Without the widget: the same build with an empty script where ours was.
-  if (!withWidget) await target.route('http://docs-assistant.test/embed/docs-assistant.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }));
+  if (!withWidget)
+    await target.route('http://docs-assistant.test/embed/docs-assistant.js', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }),
+    );
   await target.goto(site.origin + site.pages.start);
   await target.waitForLoadState('networkidle');
   if (withWidget) {
@@ -220,30 +296,55 @@ async function visit(browser: Browser, site: Site, withWidget: boolean) {
   return { errors, failed };
 }
 
-test('logs no console error that the site does not log without the widget', async ({ browser, site }) => {
+test('logs no console error that the site does not log without the widget', async ({
+  browser,
+  site,
+}) => {
   const withWidget = await visit(browser, site, true);
   // The React import is part of the app: there is no build without it, so nothing may be logged.
   const baseline = site.scriptTag ? (await visit(browser, site, false)).errors : [];
   expect(withWidget.errors.filter((error) => !baseline.includes(error))).toEqual([]);
 });
 
-test('no request of the widget shows as failed or cancelled in the network log', async ({ browser, site }) => {
+test('no request of the widget shows as failed or cancelled in the network log', async ({
+  browser,
+  site,
+}) => {
   // Issue #9 item 10: Chromium showed streamed answers sent with Cache-Control: no-store as
   // net::ERR_ABORTED once read to the end; the server now says no-cache (README "Network log").
   expect((await visit(browser, site, true)).failed).toEqual([]);
 });
 
-test('the launcher covers none of the site\'s fixed controls, wherever the page is scrolled', async ({ page, site }) => {
+test("the launcher covers none of the site's fixed controls, wherever the page is scrolled", async ({
+  page,
+  site,
+}) => {
   await load(page, site.pages.setup);
   const covered = async () => {
     const box = (await launcher(page).boundingBox())!;
     return page.evaluate((l) => {
-      const fixed = (el: Element | null): boolean => !!el && (['fixed', 'sticky'].includes(getComputedStyle(el).position) || fixed(el.parentElement));
-      return [...document.querySelectorAll('a[href], button, input, select, textarea, [role=button]')]
-        .filter((el) => !el.closest('.da-root') && el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && fixed(el))
+      const fixed = (el: Element | null): boolean =>
+        !!el &&
+        (['fixed', 'sticky'].includes(getComputedStyle(el).position) || fixed(el.parentElement));
+      return [
+        ...document.querySelectorAll('a[href], button, input, select, textarea, [role=button]'),
+      ]
+        .filter(
+          (el) =>
+            !el.closest('.da-root') &&
+            el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) &&
+            fixed(el),
+        )
         .filter((el) => {
           const r = el.getBoundingClientRect();
-          return r.width > 0 && r.height > 0 && r.left < l.x + l.width && r.right > l.x && r.top < l.y + l.height && r.bottom > l.y;
+          return (
+            r.width > 0 &&
+            r.height > 0 &&
+            r.left < l.x + l.width &&
+            r.right > l.x &&
+            r.top < l.y + l.height &&
+            r.bottom > l.y
+          );
         })
         .map((el) => el.outerHTML.slice(0, 120));
     }, box);
@@ -259,8 +360,14 @@ test('the launcher covers none of the site\'s fixed controls, wherever the page 
   expect(await covered(), 'scrolling up').toEqual([]);
 });
 
-test('the site search and the assistant are never open on top of each other', async ({ page, site }) => {
-  test.skip(!site.search, `the ${site.name} fixture has no site search (Docusaurus' classic preset ships none; create-next-app neither)`);
+test('the site search and the assistant are never open on top of each other', async ({
+  page,
+  site,
+}) => {
+  test.skip(
+    !site.search,
+    `the ${site.name} fixture has no site search (Docusaurus' classic preset ships none; create-next-app neither)`,
+  );
   const search = site.search!;
   await load(page, site.pages.setup);
   // The assistant's shortcut while the site's search is open: one of the two, usable.

@@ -26,13 +26,23 @@ export interface SiteOptions {
 }
 
 // Far from the other E2E_PORTs in use on a shared machine (they are base ports a few apart).
-export const portsFor = (base: number) => ({ api: base, static: base + 100, next: base + 200, nextDev: base + 300 });
+export const portsFor = (base: number) => ({
+  api: base,
+  static: base + 100,
+  next: base + 200,
+  nextDev: base + 300,
+});
 
 /** Chromium resolves the fixtures' host names to local ports; the first matching rule wins. */
 export const hostRules = (ports: ReturnType<typeof portsFor>) =>
-  [`MAP docs-assistant.test 127.0.0.1:${ports.api}`, `MAP nextjs.test 127.0.0.1:${ports.next}`, `MAP *.test 127.0.0.1:${ports.static}`].join(', ');
+  [
+    `MAP docs-assistant.test 127.0.0.1:${ports.api}`,
+    `MAP nextjs.test 127.0.0.1:${ports.next}`,
+    `MAP *.test 127.0.0.1:${ports.static}`,
+  ].join(', ');
 
-const htmlMarker = (page: Page, isDark: () => boolean): Promise<Theme> => page.evaluate(isDark).then((dark) => (dark ? 'dark' : 'light'));
+const htmlMarker = (page: Page, isDark: () => boolean): Promise<Theme> =>
+  page.evaluate(isDark).then((dark) => (dark ? 'dark' : 'light'));
 
 /** Clicks a toggle until the site shows `theme` (some toggles cycle through "system" too). */
 async function clickUntil(page: Page, toggle: Locator, site: Site, theme: Theme) {
@@ -48,9 +58,11 @@ const vitepress: Site = {
   pages: { start: '/getting-started.html', setup: '/guides/widget-setup.html' },
   clientSideNavigation: true,
   scriptTag: true,
-  linkToSetup: (page) => page.locator('.VPSidebar').getByRole('link', { name: 'Widget setup', exact: true }),
+  linkToSetup: (page) =>
+    page.locator('.VPSidebar').getByRole('link', { name: 'Widget setup', exact: true }),
   siteTheme: (page) => htmlMarker(page, () => document.documentElement.classList.contains('dark')),
-  setTheme: (page, theme) => clickUntil(page, page.locator('.VPNavBar button.VPSwitchAppearance:visible'), vitepress, theme),
+  setTheme: (page, theme) =>
+    clickUntil(page, page.locator('.VPNavBar button.VPSwitchAppearance:visible'), vitepress, theme),
   search: {
     open: (page) => page.locator('.VPNavBarSearch button').click(),
     dialog: (page) => page.locator('.VPLocalSearchBox'),
@@ -66,7 +78,13 @@ const docusaurus: Site = {
   // The sidebar's "guides" category is collapsed on other pages; the pager links to the next doc.
   linkToSetup: (page) => page.locator('a.pagination-nav__link--next'),
   siteTheme: (page) => htmlMarker(page, () => document.documentElement.dataset.theme === 'dark'),
-  setTheme: (page, theme) => clickUntil(page, page.getByRole('button', { name: /Switch between dark and light mode/ }), docusaurus, theme),
+  setTheme: (page, theme) =>
+    clickUntil(
+      page,
+      page.getByRole('button', { name: /Switch between dark and light mode/ }),
+      docusaurus,
+      theme,
+    ),
 };
 
 const starlight: Site = {
@@ -75,7 +93,8 @@ const starlight: Site = {
   pages: { start: '/getting-started/', setup: '/guides/widget-setup/' },
   clientSideNavigation: false,
   scriptTag: true,
-  linkToSetup: (page) => page.getByLabel('Main').getByRole('link', { name: 'Widget setup', exact: true }),
+  linkToSetup: (page) =>
+    page.getByLabel('Main').getByRole('link', { name: 'Widget setup', exact: true }),
   siteTheme: (page) => htmlMarker(page, () => document.documentElement.dataset.theme === 'dark'),
   setTheme: async (page, theme) => {
     await page.locator('starlight-theme-select select').first().selectOption(theme);

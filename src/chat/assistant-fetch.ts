@@ -60,7 +60,9 @@ function threadIdIn(parsed: Extract<ParsedStreamLine, { ok: true }>): string | u
 /** Prepares the SDK's request body for the spec: thread ids from now, only spec parts, no SDK chat id. */
 function prepareBody(raw: unknown, thread: ThreadIds): string | undefined {
   if (typeof raw !== 'string') return undefined;
-  const body = JSON.parse(raw) as Record<string, unknown> & { messages?: { parts?: { type: string }[] }[] };
+  const body = JSON.parse(raw) as Record<string, unknown> & {
+    messages?: { parts?: { type: string }[] }[];
+  };
   delete body.id;
   delete body.threadId;
   delete body.threadKey;
@@ -69,7 +71,9 @@ function prepareBody(raw: unknown, thread: ThreadIds): string | undefined {
   if (Array.isArray(body.messages)) {
     body.messages = body.messages.map((message) => ({
       ...message,
-      ...(Array.isArray(message.parts) ? { parts: message.parts.filter((part) => SPEC_PART_TYPES.has(part.type)) } : {}),
+      ...(Array.isArray(message.parts)
+        ? { parts: message.parts.filter((part) => SPEC_PART_TYPES.has(part.type)) }
+        : {}),
     }));
   }
   return JSON.stringify(body);
@@ -90,7 +94,11 @@ function isAbort(error: unknown, signal: AbortSignal | null | undefined): boolea
 export function createAssistantFetch(options: AssistantFetchOptions): typeof fetch {
   const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  const send = async (input: RequestInfo | URL, init: RequestInit | undefined, retried: boolean): Promise<Response> => {
+  const send = async (
+    input: RequestInfo | URL,
+    init: RequestInit | undefined,
+    retried: boolean,
+  ): Promise<Response> => {
     const thread = options.getThread();
     const body = prepareBody(init?.body, thread);
     let response: Response;
@@ -98,25 +106,47 @@ export function createAssistantFetch(options: AssistantFetchOptions): typeof fet
       response = await baseFetch(input, { ...init, ...(body !== undefined ? { body } : {}) });
     } catch (error) {
       if (isAbort(error, init?.signal)) throw error;
-      throw new AssistantError('network', 'The assistant could not be reached. Check your connection.');
+      throw new AssistantError(
+        'network',
+        'The assistant could not be reached. Check your connection.',
+      );
     }
     const headerId = response.headers.get('x-thread-id');
     const headerKey = response.headers.get('x-thread-key');
     if (!response.ok) {
       const error = await errorFromResponse(response);
-      if (error.status === 404 && error.code === 'thread_not_found' && thread.threadId && !retried) {
+      if (
+        error.status === 404 &&
+        error.code === 'thread_not_found' &&
+        thread.threadId &&
+        !retried
+      ) {
         options.setThread({});
         return send(input, init, true);
       }
       throw error;
     }
-    if (headerId) options.setThread({ threadId: headerId, ...(headerKey ? { threadKey: headerKey } : headerId === thread.threadId && thread.threadKey ? { threadKey: thread.threadKey } : {}) });
-    if (!response.body) throw new AssistantError('protocol', 'The assistant answered with an empty response.', { status: response.status });
-    return new Response(cleanStream(response.body, init?.signal ?? undefined, options, !!headerId), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    if (headerId)
+      options.setThread({
+        threadId: headerId,
+        ...(headerKey
+          ? { threadKey: headerKey }
+          : headerId === thread.threadId && thread.threadKey
+            ? { threadKey: thread.threadKey }
+            : {}),
+      });
+    if (!response.body)
+      throw new AssistantError('protocol', 'The assistant answered with an empty response.', {
+        status: response.status,
+      });
+    return new Response(
+      cleanStream(response.body, init?.signal ?? undefined, options, !!headerId),
+      {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      },
+    );
   };
 
   return (input, init) => send(input, init, false);
@@ -136,9 +166,15 @@ const FLUSH_INTERVAL_MS = 16;
 export const MAX_UPDATE_CHARS = 40_000;
 
 /** A cut at `at` that does not split a UTF-16 surrogate pair. */
-const cutAt = (text: string, at: number) => (/[\uD800-\uDBFF]/.test(text[at - 1] ?? '') ? at - 1 : at);
+const cutAt = (text: string, at: number) =>
+  /[\uD800-\uDBFF]/.test(text[at - 1] ?? '') ? at - 1 : at;
 
-function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | undefined, options: AssistantFetchOptions, threadKnown: boolean): ReadableStream<Uint8Array> {
+function cleanStream(
+  source: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+  options: AssistantFetchOptions,
+  threadKnown: boolean,
+): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   const reader = source.getReader();
   let buffer = '';
@@ -173,7 +209,11 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
       if (parsed.reason === 'empty') return;
       if (!warned) {
         warned = true;
-        options.onWarning?.({ kind: 'protocol', message: `Dropped a malformed stream line (${parsed.reason}).`, sample: parsed.line.slice(0, 200) });
+        options.onWarning?.({
+          kind: 'protocol',
+          message: `Dropped a malformed stream line (${parsed.reason}).`,
+          sample: parsed.line.slice(0, 200),
+        });
       }
       return;
     }
@@ -192,7 +232,9 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
     if (parsed.code === 'd') finished = true;
     if (parsed.code === '3') {
       finished = true;
-      options.onStreamError?.(new AssistantError('server', String(parsed.value), { code: STREAM_ERROR }));
+      options.onStreamError?.(
+        new AssistantError('server', String(parsed.value), { code: STREAM_ERROR }),
+      );
     }
     flushText();
     out += line + '\n';
@@ -236,9 +278,11 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
       void pump();
     },
     async pull(controller) {
-      while (state === 'reading' && !out && !text && ready.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      while (state === 'reading' && !out && !text && ready.length === 0)
+        await new Promise<void>((resolve) => (wake = resolve));
       // Let a frame's worth of bytes gather, then hand them over as one update.
-      if (state === 'reading' || ready.length > 0) await new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS));
+      if (state === 'reading' || ready.length > 0)
+        await new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS));
       if (state === 'aborted') return;
       flushText();
       // A slice of a burst per pull; the rest follows a frame later.
@@ -246,12 +290,20 @@ function cleanStream(source: ReadableStream<Uint8Array>, signal: AbortSignal | u
       if (state === 'ended' && !finished) {
         // A stream that ends without a finish part was closed by the other side (a proxy timeout, a
         // crashed server): the reader's own connection is fine, so it is a server fault.
-        const error = new AssistantError('server', 'The connection closed before the answer was complete.', { code: STREAM_ENDED });
+        const error = new AssistantError(
+          'server',
+          'The connection closed before the answer was complete.',
+          { code: STREAM_ENDED },
+        );
         options.onStreamError?.(error);
         out += formatStreamPart('error', error.message);
       }
       if (state === 'cut') {
-        const error = new AssistantError('network', 'The connection was lost before the answer was complete.', { code: STREAM_CUT });
+        const error = new AssistantError(
+          'network',
+          'The connection was lost before the answer was complete.',
+          { code: STREAM_CUT },
+        );
         options.onStreamError?.(error);
         out += formatStreamPart('error', error.message);
       }

@@ -14,7 +14,14 @@ function isContextMap(value: unknown): value is Record<string, ContextItem[]> {
   return (
     !!value &&
     typeof value === 'object' &&
-    Object.values(value).every((items) => Array.isArray(items) && items.every((i) => i && typeof i === 'object' && typeof i.type === 'string' && typeof i.value === 'string'))
+    Object.values(value).every(
+      (items) =>
+        Array.isArray(items) &&
+        items.every(
+          (i) =>
+            i && typeof i === 'object' && typeof i.type === 'string' && typeof i.value === 'string',
+        ),
+    )
   );
 }
 
@@ -36,7 +43,12 @@ function storage(): Storage | undefined {
 function isMessage(value: unknown): value is UIMessage {
   if (!value || typeof value !== 'object') return false;
   const m = value as Record<string, unknown>;
-  return typeof m.id === 'string' && typeof m.role === 'string' && typeof m.content === 'string' && Array.isArray(m.parts);
+  return (
+    typeof m.id === 'string' &&
+    typeof m.role === 'string' &&
+    typeof m.content === 'string' &&
+    Array.isArray(m.parts)
+  );
 }
 
 export function loadConversation(domain: string): SavedConversation | undefined {
@@ -45,13 +57,18 @@ export function loadConversation(domain: string): SavedConversation | undefined 
     if (!raw) return undefined;
     const data = JSON.parse(raw) as Record<string, unknown>;
     if (!Array.isArray(data.messages) || !data.messages.every(isMessage)) return undefined;
-    const messages = (data.messages as UIMessage[]).map((m) => ({ ...m, ...(m.createdAt ? { createdAt: new Date(m.createdAt) } : {}) }));
+    const messages = (data.messages as UIMessage[]).map((m) => ({
+      ...m,
+      ...(m.createdAt ? { createdAt: new Date(m.createdAt) } : {}),
+    }));
     return {
       messages,
       ...(typeof data.threadId === 'string' ? { threadId: data.threadId } : {}),
       ...(typeof data.threadKey === 'string' ? { threadKey: data.threadKey } : {}),
       ...(isContextMap(data.context) ? { context: data.context } : {}),
-      ...(Array.isArray(data.stopped) && data.stopped.every((id) => typeof id === 'string') ? { stopped: data.stopped as string[] } : {}),
+      ...(Array.isArray(data.stopped) && data.stopped.every((id) => typeof id === 'string')
+        ? { stopped: data.stopped as string[] }
+        : {}),
     };
   } catch {
     return undefined;

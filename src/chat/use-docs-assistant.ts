@@ -17,7 +17,13 @@ export type AssistantEvent =
   | { type: 'ask'; contextCount: number }
   | { type: 'answer'; messageId: string; threadId: string | undefined; sourceCount: number }
   | { type: 'error'; kind: AssistantErrorKind; status: number | undefined }
-  | { type: 'feedback'; messageId: string; threadId: string | undefined; value: 'up' | 'down'; reasons?: string[] }
+  | {
+      type: 'feedback';
+      messageId: string;
+      threadId: string | undefined;
+      value: 'up' | 'down';
+      reasons?: string[];
+    }
   | { type: 'reset' };
 
 export interface UseDocsAssistantOptions {
@@ -69,7 +75,15 @@ function asAssistantError(error: unknown): AssistantError {
 
 /** The conversation with one docs site, on the AI SDK 4 chat hook. */
 export function useDocsAssistant(options: UseDocsAssistantOptions) {
-  const { domain, baseUrl = '', apiKey, userId, retrievalPageSize = DEFAULT_RETRIEVAL_PAGE_SIZE, filter, persist = true } = options;
+  const {
+    domain,
+    baseUrl = '',
+    apiKey,
+    userId,
+    retrievalPageSize = DEFAULT_RETRIEVAL_PAGE_SIZE,
+    filter,
+    persist = true,
+  } = options;
   assertBrowserSafeKey(apiKey);
 
   const onEventRef = useRef(options.onEvent);
@@ -78,17 +92,32 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
 
   // Read once: initialMessages must be stable or useChat loops (NOTES §1 pitfalls).
   const [saved] = useState(() => (persist ? loadConversation(domain) : undefined));
-  const threadRef = useRef<ThreadIds>({ ...(saved?.threadId ? { threadId: saved.threadId } : {}), ...(saved?.threadKey ? { threadKey: saved.threadKey } : {}) });
+  const threadRef = useRef<ThreadIds>({
+    ...(saved?.threadId ? { threadId: saved.threadId } : {}),
+    ...(saved?.threadKey ? { threadKey: saved.threadKey } : {}),
+  });
   const [threadId, setThreadId] = useState(saved?.threadId);
   const [context, setContext] = useState<ContextItem[]>([]);
   // The page each attached item came from: context is about that page, so it never follows the
   // reader to another one (client-side navigation keeps this state alive).
   const itemPages = useRef(new WeakMap<ContextItem, string | undefined>());
-  const onPage = useCallback((items: ContextItem[], path = browserPath()) => items.filter((item) => itemPages.current.get(item) === path), []);
-  useEffect(() => (typeof window === 'undefined' ? undefined : watchPath((path) => setContext((items) => onPage(items, path)))), [onPage]);
+  const onPage = useCallback(
+    (items: ContextItem[], path = browserPath()) =>
+      items.filter((item) => itemPages.current.get(item) === path),
+    [],
+  );
+  useEffect(
+    () =>
+      typeof window === 'undefined'
+        ? undefined
+        : watchPath((path) => setContext((items) => onPage(items, path))),
+    [onPage],
+  );
   // What went with each sent question (by user message id), and which answers the reader stopped:
   // neither is part of a message on the wire, so they live beside the messages (and are saved with them).
-  const [sentContext, setSentContext] = useState<Record<string, ContextItem[]>>(() => saved?.context ?? {});
+  const [sentContext, setSentContext] = useState<Record<string, ContextItem[]>>(
+    () => saved?.context ?? {},
+  );
   const [stopped, setStopped] = useState<string[]>(() => saved?.stopped ?? []);
   const [queue, setQueue] = useState<QueuedQuestion[]>([]);
   const [error, setError] = useState<AssistantError>();
@@ -118,10 +147,19 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     [],
   );
 
-  const headers = useMemo(() => (apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined), [apiKey]);
+  const headers = useMemo(
+    () => (apiKey ? { Authorization: `Bearer ${apiKey}` } : undefined),
+    [apiKey],
+  );
+  // Keyed on the filter's values, not its identity: hosts pass a fresh object each render.
+  const { version, language } = filter ?? {};
   const body = useMemo(
-    () => ({ fp: userId || 'anonymous', retrievalPageSize, ...(filter && (filter.version || filter.language) ? { filter } : {}) }),
-    [userId, retrievalPageSize, filter?.version, filter?.language],
+    () => ({
+      fp: userId || 'anonymous',
+      retrievalPageSize,
+      ...(version || language ? { filter: { version, language } } : {}),
+    }),
+    [userId, retrievalPageSize, version, language],
   );
 
   // useChat calls generateId once while rendering (for a hook id we never use: `id` is given), and
@@ -131,7 +169,10 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
   useEffect(() => {
     mountedRef.current = true;
   }, []);
-  const renderSafeId = useCallback(() => (mountedRef.current ? generateId() : 'docs-assistant-render'), []);
+  const renderSafeId = useCallback(
+    () => (mountedRef.current ? generateId() : 'docs-assistant-render'),
+    [],
+  );
 
   const chat = useChat({
     generateId: renderSafeId,
@@ -168,8 +209,15 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
   useEffect(() => {
     if (!persist || status === 'submitted' || status === 'streaming') return;
     const ids = new Set(messages.map((m) => m.id));
-    const keptContext = Object.fromEntries(Object.entries(sentContext).filter(([id]) => ids.has(id)));
-    saveConversation(domain, { messages, ...threadRef.current, context: keptContext, stopped: stopped.filter((id) => ids.has(id)) });
+    const keptContext = Object.fromEntries(
+      Object.entries(sentContext).filter(([id]) => ids.has(id)),
+    );
+    saveConversation(domain, {
+      messages,
+      ...threadRef.current,
+      context: keptContext,
+      stopped: stopped.filter((id) => ids.has(id)),
+    });
   }, [persist, status, messages, domain, threadId, sentContext, stopped]);
 
   const busy = status === 'submitted' || status === 'streaming';
@@ -211,7 +259,11 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     (question: string, askOptions: AskOptions = {}): boolean => {
       const text = question.trim();
       if (!text) return false;
-      const entry: QueuedQuestion = { id: generateId(), question: text, context: askOptions.context ?? onPage(context) };
+      const entry: QueuedQuestion = {
+        id: generateId(),
+        question: text,
+        context: askOptions.context ?? onPage(context),
+      };
       setContext([]);
       if (busy || inFlight.current || queue.length > 0) setQueue((items) => [...items, entry]);
       else send(entry);
@@ -229,7 +281,10 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     send(next!);
   }, [status, queue, send]);
 
-  const unqueue = useCallback((id: string) => setQueue((items) => items.filter((item) => item.id !== id)), []);
+  const unqueue = useCallback(
+    (id: string) => setQueue((items) => items.filter((item) => item.id !== id)),
+    [],
+  );
 
   /** Stops the answer being written; it stays on screen, marked as stopped. */
   const stop = useCallback(() => {
@@ -268,9 +323,14 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
 
   const addContext = useCallback((item: ContextItem) => {
     itemPages.current.set(item, browserPath());
-    setContext((items) => (items.some((i) => i.type === item.type && i.value === item.value) ? items : [...items, item]));
+    setContext((items) =>
+      items.some((i) => i.type === item.type && i.value === item.value) ? items : [...items, item],
+    );
   }, []);
-  const removeContext = useCallback((index: number) => setContext((items) => items.filter((_, i) => i !== index)), []);
+  const removeContext = useCallback(
+    (index: number) => setContext((items) => items.filter((_, i) => i !== index)),
+    [],
+  );
 
   return {
     messages: messages as UIMessage[],

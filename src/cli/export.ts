@@ -1,7 +1,11 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { list as listTar } from 'tar';
-import { createStaticExportClient, StaticExportError, type StaticExportClient } from '../client/node.js';
+import {
+  createStaticExportClient,
+  StaticExportError,
+  type StaticExportClient,
+} from '../client/node.js';
 import { classifyKey } from '../protocol/keys.js';
 import type { Job } from '../protocol/schemas.js';
 import type { CliIo } from './index.js';
@@ -43,9 +47,18 @@ const BAR_WIDTH = 24;
 
 function makeClient(values: Values, io: CliIo): StaticExportClient {
   const adminKey = io.env.DOCS_ASSISTANT_ADMIN_KEY?.trim();
-  if (!adminKey) throw new ExportUsageError('Set DOCS_ASSISTANT_ADMIN_KEY to your admin key (svc_…). It is read from the environment so it never lands in shell history.');
-  if (classifyKey(adminKey) !== 'admin') throw new ExportUsageError('DOCS_ASSISTANT_ADMIN_KEY must be an admin key (svc_…); assistant keys (svc_dsc_…) cannot export.');
-  const baseUrl = (typeof values['base-url'] === 'string' && values['base-url']) || io.env.DOCS_ASSISTANT_BASE_URL || DEFAULT_BASE_URL;
+  if (!adminKey)
+    throw new ExportUsageError(
+      'Set DOCS_ASSISTANT_ADMIN_KEY to your admin key (svc_…). It is read from the environment so it never lands in shell history.',
+    );
+  if (classifyKey(adminKey) !== 'admin')
+    throw new ExportUsageError(
+      'DOCS_ASSISTANT_ADMIN_KEY must be an admin key (svc_…); assistant keys (svc_dsc_…) cannot export.',
+    );
+  const baseUrl =
+    (typeof values['base-url'] === 'string' && values['base-url']) ||
+    io.env.DOCS_ASSISTANT_BASE_URL ||
+    DEFAULT_BASE_URL;
   try {
     new URL(baseUrl);
   } catch {
@@ -66,25 +79,43 @@ function bar(job: Job): string {
 
 /** Chart values of SPEC §2.6, as YAML (JSON-quoted strings are valid YAML scalars). */
 export function chartValues(bundleUrl: string, version: string | undefined): string {
-  return ['staticExport:', '  enabled: true', `  bundleUrl: ${JSON.stringify(bundleUrl)}`, ...(version ? [`  version: ${JSON.stringify(version)}`] : []), ''].join('\n');
+  return [
+    'staticExport:',
+    '  enabled: true',
+    `  bundleUrl: ${JSON.stringify(bundleUrl)}`,
+    ...(version ? [`  version: ${JSON.stringify(version)}`] : []),
+    '',
+  ].join('\n');
 }
 
 /** The bundle must be a gzip tar holding an index.html: a truncated or foreign file fails here. */
 async function verifyBundle(file: string): Promise<number> {
   const entries: string[] = [];
-  await listTar({ file, onReadEntry: (entry) => void entries.push(entry.path.replace(/^\.\//, '')) });
-  if (!entries.includes('index.html')) throw new StaticExportError('The downloaded bundle has no index.html; it was removed.', undefined, 'bad_bundle');
+  await listTar({
+    file,
+    onReadEntry: (entry) => void entries.push(entry.path.replace(/^\.\//, '')),
+  });
+  if (!entries.includes('index.html'))
+    throw new StaticExportError(
+      'The downloaded bundle has no index.html; it was removed.',
+      undefined,
+      'bad_bundle',
+    );
   return entries.filter((path) => path.endsWith('.html')).length;
 }
 
 function reportError(error: unknown, io: CliIo, jobId?: string): number {
   if ((error as Error).name === 'AbortError') {
-    io.stderr.write(`\nStopped waiting.${jobId ? ` The export goes on on the server; check it with: docs-assistant export status ${jobId}` : ''}\n`);
+    io.stderr.write(
+      `\nStopped waiting.${jobId ? ` The export goes on on the server; check it with: docs-assistant export status ${jobId}` : ''}\n`,
+    );
     return 130;
   }
   if (error instanceof StaticExportError) {
     const where = error.status ? ` (HTTP ${error.status} ${error.code})` : ` (${error.code})`;
-    io.stderr.write(`${error.code === 'job_failed' ? `Export ${jobId ?? ''} failed: ` : ''}${error.message}${where}\n`);
+    io.stderr.write(
+      `${error.code === 'job_failed' ? `Export ${jobId ?? ''} failed: ` : ''}${error.message}${where}\n`,
+    );
     return 1;
   }
   throw error;
@@ -107,30 +138,53 @@ export async function runExport(values: Values, positionals: string[], io: CliIo
         return job.status === 'failed' ? 1 : 0;
       }
       const bundle = await client.generateBundle(jobIdArg, io.signal);
-      if (typeof values.values === 'string') await writeFile(resolve(values.values), chartValues(bundle.bundleUrl, typeof values.version === 'string' ? values.version : undefined));
+      if (typeof values.values === 'string')
+        await writeFile(
+          resolve(values.values),
+          chartValues(
+            bundle.bundleUrl,
+            typeof values.version === 'string' ? values.version : undefined,
+          ),
+        );
       if (json) emit({ event: 'link', ...bundle });
-      else io.stdout.write(`${bundle.bundleUrl}\nExpires at ${bundle.expiresAt} (${bundle.sizeBytes} bytes).\n`);
+      else
+        io.stdout.write(
+          `${bundle.bundleUrl}\nExpires at ${bundle.expiresAt} (${bundle.sizeBytes} bytes).\n`,
+        );
       return 0;
     } catch (error) {
       return reportError(error, io, jobIdArg);
     }
   }
-  if (sub !== undefined) throw new ExportUsageError(`Unknown export command "${sub}" (status or link).`);
+  if (sub !== undefined)
+    throw new ExportUsageError(`Unknown export command "${sub}" (status or link).`);
 
   const domain = typeof values.domain === 'string' ? values.domain.trim() : '';
   if (!domain) throw new ExportUsageError('--domain is required.');
-  const version = typeof values.version === 'string' && values.version.trim() ? values.version.trim() : undefined;
-  const paths = typeof values.paths === 'string' ? values.paths.split(',').map((p) => p.trim()).filter(Boolean) : undefined;
-  if (paths && paths.length === 0) throw new ExportUsageError('--paths needs at least one page path.');
+  const version =
+    typeof values.version === 'string' && values.version.trim() ? values.version.trim() : undefined;
+  const paths =
+    typeof values.paths === 'string'
+      ? values.paths
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean)
+      : undefined;
+  if (paths && paths.length === 0)
+    throw new ExportUsageError('--paths needs at least one page path.');
   const out = resolve(typeof values.out === 'string' ? values.out : 'bundle.tar.gz');
   const intervalMs = values['interval-ms'] === undefined ? 2000 : Number(values['interval-ms']);
-  if (!Number.isInteger(intervalMs) || intervalMs < 1) throw new ExportUsageError('--interval-ms must be a positive whole number.');
+  if (!Number.isInteger(intervalMs) || intervalMs < 1)
+    throw new ExportUsageError('--interval-ms must be a positive whole number.');
   const client = makeClient(values, io);
   const tty = io.stdout.isTTY === true && !json;
 
   let jobId: string | undefined;
   try {
-    const job = await client.startJob({ domain, ...(version ? { version } : {}), ...(paths ? { paths } : {}) }, io.signal);
+    const job = await client.startJob(
+      { domain, ...(version ? { version } : {}), ...(paths ? { paths } : {}) },
+      io.signal,
+    );
     jobId = job.jobId;
     if (json) emit({ event: 'started', job });
     else io.stdout.write(`Started export ${job.jobId} of ${domain}.\n`);
@@ -138,23 +192,49 @@ export async function runExport(values: Values, positionals: string[], io: CliIo
       intervalMs,
       ...(io.signal ? { signal: io.signal } : {}),
       onProgress: (update) => {
-        if (json) emit({ event: 'progress', status: update.status, progress: update.progress, pageCount: update.pageCount });
+        if (json)
+          emit({
+            event: 'progress',
+            status: update.status,
+            progress: update.progress,
+            pageCount: update.pageCount,
+          });
         else if (tty) io.stdout.write(`\r\x1b[2K${bar(update)}`);
         else io.stdout.write(`${update.status} ${update.progress}% (${update.pageCount} pages)\n`);
       },
     });
     if (tty) io.stdout.write('\n');
     const bundle = await client.generateBundle(done.jobId, io.signal);
-    const saved = await client.downloadBundle(bundle.bundleUrl, out, { expectedSize: bundle.sizeBytes, ...(io.signal ? { signal: io.signal } : {}) });
+    const saved = await client.downloadBundle(bundle.bundleUrl, out, {
+      expectedSize: bundle.sizeBytes,
+      ...(io.signal ? { signal: io.signal } : {}),
+    });
     let pages: number;
     try {
       pages = await verifyBundle(out);
     } catch (error) {
       await rm(out, { force: true });
-      throw error instanceof StaticExportError ? error : new StaticExportError(`The downloaded bundle is not a valid archive (${(error as Error).message}); it was removed.`, undefined, 'bad_bundle');
+      throw error instanceof StaticExportError
+        ? error
+        : new StaticExportError(
+            `The downloaded bundle is not a valid archive (${(error as Error).message}); it was removed.`,
+            undefined,
+            'bad_bundle',
+          );
     }
-    if (json) emit({ event: 'downloaded', file: out, sizeBytes: saved.sizeBytes, pages, bundleUrl: bundle.bundleUrl, expiresAt: bundle.expiresAt });
-    else io.stdout.write(`Saved ${out} (${saved.sizeBytes} bytes, ${pages} pages, checked).\nBundle link (expires ${bundle.expiresAt}):\n${bundle.bundleUrl}\n`);
+    if (json)
+      emit({
+        event: 'downloaded',
+        file: out,
+        sizeBytes: saved.sizeBytes,
+        pages,
+        bundleUrl: bundle.bundleUrl,
+        expiresAt: bundle.expiresAt,
+      });
+    else
+      io.stdout.write(
+        `Saved ${out} (${saved.sizeBytes} bytes, ${pages} pages, checked).\nBundle link (expires ${bundle.expiresAt}):\n${bundle.bundleUrl}\n`,
+      );
     if (typeof values.values === 'string') {
       const file = resolve(values.values);
       await writeFile(file, chartValues(bundle.bundleUrl, version));

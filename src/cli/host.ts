@@ -3,7 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { classifyKey } from '../protocol/index.js';
 import { DIST_DIR } from '../server/config.js';
-import { createHost, envNameOf, readValues, ValuesError, VALUE_KEYS } from '../server/host/index.js';
+import {
+  createHost,
+  envNameOf,
+  readValues,
+  ValuesError,
+  VALUE_KEYS,
+} from '../server/host/index.js';
 import { listen } from '../server/serve.js';
 import type { CliIo } from './index.js';
 
@@ -33,18 +39,28 @@ export class HostUsageError extends Error {}
 
 export async function runHost(values: Values, io: CliIo): Promise<number> {
   const port = values.port === undefined ? 8080 : Number(values.port);
-  if (typeof values.port === 'string' && (!/^\d+$/.test(values.port) || port > 65535)) throw new HostUsageError('--port must be a whole number between 0 and 65535.');
+  if (typeof values.port === 'string' && (!/^\d+$/.test(values.port) || port > 65535))
+    throw new HostUsageError('--port must be a whole number between 0 and 65535.');
   const hostName = typeof values.host === 'string' && values.host ? values.host : '127.0.0.1';
   const retrySeconds = values['retry-seconds'] === undefined ? 10 : Number(values['retry-seconds']);
-  if (!Number.isInteger(retrySeconds) || retrySeconds < 1) throw new HostUsageError('--retry-seconds must be a whole number of seconds, at least 1.');
-  const cacheDir = resolve(typeof values.cache === 'string' && values.cache ? values.cache : '.docs-assistant-host');
+  if (!Number.isInteger(retrySeconds) || retrySeconds < 1)
+    throw new HostUsageError('--retry-seconds must be a whole number of seconds, at least 1.');
+  const cacheDir = resolve(
+    typeof values.cache === 'string' && values.cache ? values.cache : '.docs-assistant-host',
+  );
   const log = (line: string) => io.stderr.write(`[docs-assistant host] ${line}\n`);
 
   let host;
   try {
-    const file = typeof values.values === 'string' ? await readFile(resolve(values.values), 'utf8') : undefined;
+    const file =
+      typeof values.values === 'string'
+        ? await readFile(resolve(values.values), 'utf8')
+        : undefined;
     const upstreamKey = io.env.DOCS_ASSISTANT_UPSTREAM_KEY?.trim();
-    if (upstreamKey && classifyKey(upstreamKey) !== 'assistant') throw new ValuesError('DOCS_ASSISTANT_UPSTREAM_KEY must be an assistant key (svc_dsc_…). Admin keys are never used for the assistant.');
+    if (upstreamKey && classifyKey(upstreamKey) !== 'assistant')
+      throw new ValuesError(
+        'DOCS_ASSISTANT_UPSTREAM_KEY must be an assistant key (svc_dsc_…). Admin keys are never used for the assistant.',
+      );
     const embedDir = join(DIST_DIR, 'embed');
     host = createHost({
       values: readValues(file, io.env),
@@ -61,9 +77,18 @@ export async function runHost(values: Values, io: CliIo): Promise<number> {
     }
     throw error;
   }
-  if (host.assistant.mode === 'off') log(`No assistant launcher on the pages: ${host.assistant.reason}.`);
-  else if (!existsSync(join(DIST_DIR, 'embed', 'docs-assistant.js'))) log('WARNING: the script tag files (dist/embed) are missing; run npm run build. Pages are served without the assistant.');
-  else log(host.assistant.mode === 'proxy' ? `Assistant: proxied to ${host.assistant.upstream} (key ${io.env.DOCS_ASSISTANT_UPSTREAM_KEY ? 'added by this host' : 'not set'}).` : `Assistant: pages call ${host.assistant.baseUrl}.`);
+  if (host.assistant.mode === 'off')
+    log(`No assistant launcher on the pages: ${host.assistant.reason}.`);
+  else if (!existsSync(join(DIST_DIR, 'embed', 'docs-assistant.js')))
+    log(
+      'WARNING: the script tag files (dist/embed) are missing; run npm run build. Pages are served without the assistant.',
+    );
+  else
+    log(
+      host.assistant.mode === 'proxy'
+        ? `Assistant: proxied to ${host.assistant.upstream} (key ${io.env.DOCS_ASSISTANT_UPSTREAM_KEY ? 'added by this host' : 'not set'}).`
+        : `Assistant: pages call ${host.assistant.baseUrl}.`,
+    );
 
   let server;
   try {
@@ -81,12 +106,19 @@ export async function runHost(values: Values, io: CliIo): Promise<number> {
   // back): --retry-seconds, doubling to 5 min. A stale version keeps being served meanwhile.
   const installing = (async () => {
     let delayMs = retrySeconds * 1000;
-    for (let state = await host.install(); state.status === 'unavailable' || state.status === 'stale'; state = await host.install()) {
+    for (
+      let state = await host.install();
+      state.status === 'unavailable' || state.status === 'stale';
+      state = await host.install()
+    ) {
       let timer: NodeJS.Timeout | undefined;
-      const waited = await Promise.race([stopped.then(() => 'stopped' as const), new Promise<'retry'>((wake) => (timer = setTimeout(() => wake('retry'), delayMs)))]);
+      const waited = await Promise.race([
+        stopped.then(() => 'stopped' as const),
+        new Promise<'retry'>((wake) => (timer = setTimeout(() => wake('retry'), delayMs))),
+      ]);
       clearTimeout(timer);
       if (waited === 'stopped') return;
-      log("Trying the bundle link again.");
+      log('Trying the bundle link again.');
       delayMs = Math.min(delayMs * 2, 300_000);
     }
   })();

@@ -3,12 +3,30 @@ import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { classifyKey } from '../protocol/index.js';
 import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/app.js';
-import { ConfigError, DEMO, DIST_DIR, fileConfig, folderConfig, SAMPLE_DOCS_DIR } from '../server/config.js';
+import {
+  ConfigError,
+  DEMO,
+  DIST_DIR,
+  fileConfig,
+  folderConfig,
+  SAMPLE_DOCS_DIR,
+} from '../server/config.js';
 
-import { isClusterWorker, leaveCluster, recoversOnStart, startWorkers, workerStores } from '../server/cluster.js';
+import {
+  isClusterWorker,
+  leaveCluster,
+  recoversOnStart,
+  startWorkers,
+  workerStores,
+} from '../server/cluster.js';
 import { parsePageUrlRule, type PageUrlRule } from '../server/page-urls.js';
 import { listen } from '../server/serve.js';
-import { checkLlmConfig, describeLlm, type LlmConfig, type LlmProvider } from '../server/llm/model.js';
+import {
+  checkLlmConfig,
+  describeLlm,
+  type LlmConfig,
+  type LlmProvider,
+} from '../server/llm/model.js';
 import { describeDatabase, postgresStores } from '../server/stores/postgres.js';
 import { parseS3Url, s3BundleStore } from '../server/stores/s3.js';
 import { defaultStores } from '../server/stores/index.js';
@@ -35,7 +53,11 @@ interface Command {
   /** Help for a subcommand, when the command has them. */
   help?(positionals: string[]): string | undefined;
   options: NonNullable<ParseArgsConfig['options']>;
-  run(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIo): Promise<number>;
+  run(
+    values: Record<string, string | boolean | undefined>,
+    positionals: string[],
+    io: CliIo,
+  ): Promise<number>;
 }
 
 const serveCommand: Command = {
@@ -125,7 +147,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     const domain = stringOption(values.domain) ?? DEMO.domain;
     const upstreamUrl = stringOption(values.upstream);
     if (docsDir && configFile) throw new UsageError('Give --docs or --config, not both.');
-    if (!/^[\w.-]{1,100}$/.test(domain)) throw new UsageError('--domain may hold letters, digits, ".", "_" and "-" only.');
+    if (!/^[\w.-]{1,100}$/.test(domain))
+      throw new UsageError('--domain may hold letters, digits, ".", "_" and "-" only.');
 
     const workers = integerOption(values.workers, 'workers', 1);
     if (workers < 1) throw new UsageError('--workers must be at least 1.');
@@ -135,7 +158,10 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       dataDir,
       chunkDelayMs: integerOption(values['chunk-delay-ms'], 'chunk-delay-ms', 0),
       exports: { linkTtlSeconds },
-      limits: { orgPerHour: integerOption(values['rate-limit-org'], 'rate-limit-org', 10_000), ipPerDay: integerOption(values['rate-limit-ip'], 'rate-limit-ip', 10_000) },
+      limits: {
+        orgPerHour: integerOption(values['rate-limit-org'], 'rate-limit-org', 10_000),
+        ipPerDay: integerOption(values['rate-limit-ip'], 'rate-limit-ip', 10_000),
+      },
       trustProxy: integerOption(values['trust-proxy'], 'trust-proxy', 0),
     };
     const llmModel = stringOption(values['llm-model']);
@@ -162,7 +188,10 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     const pageUrl = stringOption(values['page-url']);
     let pageUrls: PageUrlRule | undefined;
     if (urlStyle || pageUrl) {
-      if (configFile) throw new UsageError('With --config, give each site its "urlStyle" or "pageUrl" in the file.');
+      if (configFile)
+        throw new UsageError(
+          'With --config, give each site its "urlStyle" or "pageUrl" in the file.',
+        );
       const rule = parsePageUrlRule({ style: urlStyle, template: pageUrl });
       if (!rule.ok) throw new UsageError(rule.error);
       pageUrls = rule.rule;
@@ -170,16 +199,24 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     if (upstreamUrl) {
       const key = io.env.DOCS_ASSISTANT_UPSTREAM_KEY;
       if (key && classifyKey(key) !== 'assistant') {
-        io.stderr.write('DOCS_ASSISTANT_UPSTREAM_KEY must be an assistant key (svc_dsc_…). Admin keys are never used for the assistant.\n');
+        io.stderr.write(
+          'DOCS_ASSISTANT_UPSTREAM_KEY must be an assistant key (svc_dsc_…). Admin keys are never used for the assistant.\n',
+        );
         return EXIT.failed;
       }
       options.upstream = { baseUrl: parseUrl(upstreamUrl, '--upstream'), ...(key ? { key } : {}) };
     }
-    const databaseUrl = stringOption(values.database) ?? stringOption(io.env.DOCS_ASSISTANT_DATABASE_URL);
+    const databaseUrl =
+      stringOption(values.database) ?? stringOption(io.env.DOCS_ASSISTANT_DATABASE_URL);
     let database: ReturnType<typeof postgresStores> | undefined;
     if (databaseUrl) {
-      if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new UsageError('--database must be a PostgreSQL URL: postgres://user:password@host:5432/database.');
-      database = postgresStores(databaseUrl, { leaseMs: integerOption(values['job-lease-ms'], 'job-lease-ms', 30_000) });
+      if (!/^postgres(ql)?:\/\//.test(databaseUrl))
+        throw new UsageError(
+          '--database must be a PostgreSQL URL: postgres://user:password@host:5432/database.',
+        );
+      database = postgresStores(databaseUrl, {
+        leaseMs: integerOption(values['job-lease-ms'], 'job-lease-ms', 30_000),
+      });
       options.stores = database;
     } else if (values['job-lease-ms'] !== undefined) {
       throw new UsageError('--job-lease-ms needs --database: a single instance has no leases.');
@@ -187,9 +224,16 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     const bundleStore = stringOption(values['bundle-store']);
     if (bundleStore) {
       const location = parseS3Url(bundleStore);
-      if (!location) throw new UsageError(`--bundle-store must be s3://bucket/prefix, got "${bundleStore}".`);
-      const endpoint = stringOption(values['s3-endpoint']) ?? stringOption(io.env.AWS_ENDPOINT_URL_S3);
-      const bundles = s3BundleStore({ ...location, client: endpoint ? { endpoint: parseUrl(endpoint, '--s3-endpoint'), forcePathStyle: true } : {} });
+      if (!location)
+        throw new UsageError(`--bundle-store must be s3://bucket/prefix, got "${bundleStore}".`);
+      const endpoint =
+        stringOption(values['s3-endpoint']) ?? stringOption(io.env.AWS_ENDPOINT_URL_S3);
+      const bundles = s3BundleStore({
+        ...location,
+        client: endpoint
+          ? { endpoint: parseUrl(endpoint, '--s3-endpoint'), forcePathStyle: true }
+          : {},
+      });
       options.stores = { ...options.stores, bundles };
     } else if (values['s3-endpoint'] !== undefined) {
       throw new UsageError('--s3-endpoint needs --bundle-store s3://bucket/prefix.');
@@ -202,7 +246,11 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     const useSample = !configFile && !upstreamUrl && docsPath === SAMPLE_DOCS_DIR;
     try {
       if (configFile) Object.assign(options, await fileConfig(resolve(configFile)));
-      else if (docsDir || !upstreamUrl) Object.assign(options, await folderConfig(docsPath, domain, io.env.DOCS_ASSISTANT_SERVER_KEYS, pageUrls));
+      else if (docsDir || !upstreamUrl)
+        Object.assign(
+          options,
+          await folderConfig(docsPath, domain, io.env.DOCS_ASSISTANT_SERVER_KEYS, pageUrls),
+        );
     } catch (error) {
       io.stderr.write(`${(error as Error).message}\n`);
       return error instanceof ConfigError ? EXIT.usage : EXIT.failed;
@@ -212,20 +260,31 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     if (existsSync(join(DIST_DIR, 'embed', 'docs-assistant.js'))) {
       options.assetsDir = DIST_DIR;
       const site = options.sites?.[0];
-      const key = options.orgs?.find((org) => org.id === site?.org)?.keys.find((k) => classifyKey(k) === 'assistant');
+      const key = options.orgs
+        ?.find((org) => org.id === site?.org)
+        ?.keys.find((k) => classifyKey(k) === 'assistant');
       if (key) options.demoKey = key;
     }
 
-    if (workers > 1 && !isClusterWorker) return servePrimary(options, workers, host, port, io, database);
+    if (workers > 1 && !isClusterWorker)
+      return servePrimary(options, workers, host, port, io, database);
     // With a database every worker uses it directly; with files, the primary's stores over IPC.
     // Bundles in object storage (--bundle-store) stay each worker's own client of the same bucket.
-    if (isClusterWorker) Object.assign(options, { recoverOnStart: recoversOnStart, ...(database ? {} : { stores: { ...options.stores, ...workerStores() } }) });
+    if (isClusterWorker)
+      Object.assign(options, {
+        recoverOnStart: recoversOnStart,
+        ...(database ? {} : { stores: { ...options.stores, ...workerStores() } }),
+      });
     const app = createApp(options);
     try {
       // A data folder that cannot be written is an error now, not a thread lost later.
       await app.ready;
     } catch (error) {
-      io.stderr.write(database ? `Cannot use the database ${describeDatabase(databaseUrl!)}: ${(error as Error).message}\n` : `Cannot use the data folder ${dataDir}: ${(error as Error).message}\n`);
+      io.stderr.write(
+        database
+          ? `Cannot use the database ${describeDatabase(databaseUrl!)}: ${(error as Error).message}\n`
+          : `Cannot use the data folder ${dataDir}: ${(error as Error).message}\n`,
+      );
       await stopStores();
       return EXIT.failed;
     }
@@ -234,25 +293,46 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       server = await listen(app, { port, host });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      io.stderr.write(code === 'EADDRINUSE' ? `Port ${port} on ${host} is already in use. Pick another with --port.\n` : `Cannot listen on ${host}:${port}: ${(error as Error).message}\n`);
+      io.stderr.write(
+        code === 'EADDRINUSE'
+          ? `Port ${port} on ${host} is already in use. Pick another with --port.\n`
+          : `Cannot listen on ${host}:${port}: ${(error as Error).message}\n`,
+      );
       await stopStores();
       return EXIT.failed;
     }
     const lines = [`docs-assistant reference server is running at ${server.url}/`, ''];
     if (options.assetsDir) lines.push(`  Widget gallery:  ${server.url}/`);
     if (options.sites?.length) {
-      lines.push(`  Docs site:       ${server.url}${DOCS_BASE_PATH}${options.assetsDir ? '   (with the script tag; the React import at /react)' : ''}`);
-      for (const site of options.sites) lines.push(`  Assistant API:   POST ${server.url}/discovery/v1/assistant/${site.domain}/message`);
+      lines.push(
+        `  Docs site:       ${server.url}${DOCS_BASE_PATH}${options.assetsDir ? '   (with the script tag; the React import at /react)' : ''}`,
+      );
+      for (const site of options.sites)
+        lines.push(
+          `  Assistant API:   POST ${server.url}/discovery/v1/assistant/${site.domain}/message`,
+        );
     }
     if (options.llm) lines.push(`  Answers by:      ${describeLlm(options.llm)}`);
-    if (options.upstream) lines.push(`  Proxying to:     ${options.upstream.baseUrl} (key ${options.upstream.key ? 'added by this server' : 'not set'})`);
-    if (useSample) lines.push(`  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (sample docs only)`);
+    if (options.upstream)
+      lines.push(
+        `  Proxying to:     ${options.upstream.baseUrl} (key ${options.upstream.key ? 'added by this server' : 'not set'})`,
+      );
+    if (useSample)
+      lines.push(
+        `  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (sample docs only)`,
+      );
     if (bundleStore) lines.push(`  Bundles:         ${bundleStore} (presigned links)`);
-    if (databaseUrl) lines.push(`  Database:        ${describeDatabase(databaseUrl)} (threads, jobs, bundles, rate limits, signing key)`);
+    if (databaseUrl)
+      lines.push(
+        `  Database:        ${describeDatabase(databaseUrl)} (threads, jobs, bundles, rate limits, signing key)`,
+      );
     lines.push(`  Data:            ${dataDir}`, '');
     if (!options.publicUrl && !/^(127\.|\[::1\]|localhost)/.test(host)) {
       // Without it, links in answers, pages and bundle links are built from the request's Host header.
-      lines.push('  Tip: pass --public-url https://your.host so links never depend on the Host header.', '');
+      lines.push(
+        '  Tip: pass --public-url https://your.host so links never depend on the Host header.',
+        '',
+      );
     }
     lines.push('Press Ctrl-C to stop.', '');
     // Workers print nothing: the primary says where the server runs.
@@ -277,7 +357,14 @@ const untilAborted = (io: CliIo) =>
  * `serve --workers N`: N forked processes run the app on one port. This process owns the file (or
  * memory) stores they share; with a database, the workers use it directly and this one needs none.
  */
-async function servePrimary(options: AppOptions, count: number, host: string, port: number, io: CliIo, database: { close(): Promise<void> } | undefined): Promise<number> {
+async function servePrimary(
+  options: AppOptions,
+  count: number,
+  host: string,
+  port: number,
+  io: CliIo,
+  database: { close(): Promise<void> } | undefined,
+): Promise<number> {
   await database?.close();
   const stores = database ? undefined : defaultStores(options.dataDir);
   try {
@@ -286,7 +373,8 @@ async function servePrimary(options: AppOptions, count: number, host: string, po
     io.stderr.write(`Cannot use the data folder ${options.dataDir}: ${(error as Error).message}\n`);
     return EXIT.failed;
   }
-  const close = () => Promise.allSettled([stores?.threads.close(), stores?.jobs.close(), stores?.rateLimits.close()]);
+  const close = () =>
+    Promise.allSettled([stores?.threads.close(), stores?.jobs.close(), stores?.rateLimits.close()]);
   let workers;
   try {
     workers = await startWorkers(count, stores, host);
@@ -295,7 +383,9 @@ async function servePrimary(options: AppOptions, count: number, host: string, po
     await close();
     return EXIT.failed;
   }
-  io.stdout.write(`docs-assistant reference server is running at ${workers.url}/ with ${count} worker processes\n  Data:            ${options.dataDir}\n\nPress Ctrl-C to stop.\n`);
+  io.stdout.write(
+    `docs-assistant reference server is running at ${workers.url}/ with ${count} worker processes\n  Data:            ${options.dataDir}\n\nPress Ctrl-C to stop.\n`,
+  );
   await untilAborted(io);
   await workers.close();
   await close();
@@ -347,16 +437,25 @@ const hostCommand: Command = {
   },
 };
 
-const commands: Record<string, Command> = { serve: serveCommand, export: exportCommand, host: hostCommand };
+const commands: Record<string, Command> = {
+  serve: serveCommand,
+  export: exportCommand,
+  host: hostCommand,
+};
 
 function stringOption(value: string | boolean | undefined): string | undefined {
   return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
-function integerOption(value: string | boolean | undefined, name: string, fallback: number): number {
+function integerOption(
+  value: string | boolean | undefined,
+  name: string,
+  fallback: number,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new UsageError(`--${name} must be a whole number, got "${String(value)}".`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new UsageError(`--${name} must be a whole number, got "${String(value)}".`);
   return n;
 }
 
@@ -376,7 +475,9 @@ function mainUsage(): string {
     'Usage: docs-assistant <command> [options]',
     '',
     'Commands:',
-    ...Object.entries(commands).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    ...Object.entries(commands).map(
+      ([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`,
+    ),
     '',
     'Run "docs-assistant <command> --help" for a command\'s options.',
     '',
@@ -408,8 +509,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     return await command.run(values, positionals, io);
   } catch (error) {
-    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr.write(`${(error as Error).message}\n\nRun "docs-assistant ${name} --help" for usage.\n`);
+    if (
+      error instanceof UsageError ||
+      (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      io.stderr.write(
+        `${(error as Error).message}\n\nRun "docs-assistant ${name} --help" for usage.\n`,
+      );
       return EXIT.usage;
     }
     io.stderr.write(`docs-assistant ${name} failed: ${(error as Error).message}\n`);
@@ -423,5 +529,10 @@ export function processIo(): CliIo {
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: controller.signal };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    signal: controller.signal,
+  };
 }

@@ -21,7 +21,11 @@ export class AssistantError extends Error {
   readonly code: string | undefined;
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(kind: AssistantErrorKind, message: string, details: { status?: number; code?: string; retryAfterSeconds?: number } = {}) {
+  constructor(
+    kind: AssistantErrorKind,
+    message: string,
+    details: { status?: number; code?: string; retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.kind = kind;
     this.status = details.status;
@@ -51,10 +55,16 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 export async function errorFromResponse(response: Response): Promise<AssistantError> {
   const text = await response.text().catch(() => '');
   const body = parseErrorBody(text);
-  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after')) ?? body.retryAfterSeconds;
-  return new AssistantError(kindOfStatus(response.status), body.message ?? `The server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`, {
-    status: response.status,
-    ...(body.error ? { code: body.error } : {}),
-    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-  });
+  const retryAfterSeconds =
+    parseRetryAfter(response.headers.get('retry-after')) ?? body.retryAfterSeconds;
+  return new AssistantError(
+    kindOfStatus(response.status),
+    body.message ??
+      `The server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`,
+    {
+      status: response.status,
+      ...(body.error ? { code: body.error } : {}),
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    },
+  );
 }

@@ -57,46 +57,79 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 /** The typed client for SPEC §4.2–4.4: start, poll, bundle, download. */
 export function createStaticExportClient(options: StaticExportClientOptions) {
   if (classifyKey(options.adminKey) !== 'admin') {
-    const why = classifyKey(options.adminKey) === 'assistant' ? 'is an assistant key (svc_dsc_…)' : 'is not a key';
-    throw new StaticExportError(`The static export client needs an admin key (svc_…); the one given ${why}.`, undefined, 'wrong_key_type');
+    const why =
+      classifyKey(options.adminKey) === 'assistant'
+        ? 'is an assistant key (svc_dsc_…)'
+        : 'is not a key';
+    throw new StaticExportError(
+      `The static export client needs an admin key (svc_…); the one given ${why}.`,
+      undefined,
+      'wrong_key_type',
+    );
   }
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<T> {
     let response: Response;
     try {
       response = await doFetch(`${base}${path}`, {
         method,
-        headers: { Authorization: `Bearer ${options.adminKey}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+        headers: {
+          Authorization: `Bearer ${options.adminKey}`,
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
-      throw new StaticExportError(`Could not reach ${base}: ${(error as Error).message}`, undefined, 'network');
+      throw new StaticExportError(
+        `Could not reach ${base}: ${(error as Error).message}`,
+        undefined,
+        'network',
+      );
     }
     const text = await response.text();
     if (!response.ok) {
       const parsed = parseErrorBody(text);
-      throw new StaticExportError(parsed.message ?? `The server answered ${response.status}.`, response.status, parsed.error ?? `http_${response.status}`);
+      throw new StaticExportError(
+        parsed.message ?? `The server answered ${response.status}.`,
+        response.status,
+        parsed.error ?? `http_${response.status}`,
+      );
     }
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new StaticExportError(`The server answered ${response.status} with a body that is not JSON.`, response.status, 'bad_response');
+      throw new StaticExportError(
+        `The server answered ${response.status} with a body that is not JSON.`,
+        response.status,
+        'bad_response',
+      );
     }
   }
 
   const jobPath = (jobId: string) => `/v1/static-export/jobs/${encodeURIComponent(jobId)}`;
 
   const client = {
-    startJob: (request: StartJobRequest, signal?: AbortSignal) => call<Job>('POST', '/v1/static-export/jobs', request, signal),
-    getJob: (jobId: string, signal?: AbortSignal) => call<Job>('GET', jobPath(jobId), undefined, signal),
-    generateBundle: (jobId: string, signal?: AbortSignal) => call<Bundle>('POST', `${jobPath(jobId)}/bundle`, undefined, signal),
+    startJob: (request: StartJobRequest, signal?: AbortSignal) =>
+      call<Job>('POST', '/v1/static-export/jobs', request, signal),
+    getJob: (jobId: string, signal?: AbortSignal) =>
+      call<Job>('GET', jobPath(jobId), undefined, signal),
+    generateBundle: (jobId: string, signal?: AbortSignal) =>
+      call<Bundle>('POST', `${jobPath(jobId)}/bundle`, undefined, signal),
 
     /** Polls until the job is completed (returned) or failed (thrown with the job's error). */
-    async waitForJob(jobId: string, { onProgress, intervalMs = 1000, timeoutMs = 30 * 60_000, signal }: WaitOptions = {}): Promise<Job> {
+    async waitForJob(
+      jobId: string,
+      { onProgress, intervalMs = 1000, timeoutMs = 30 * 60_000, signal }: WaitOptions = {},
+    ): Promise<Job> {
       const deadline = Date.now() + timeoutMs;
       let interval = intervalMs;
       let last = '';
@@ -108,8 +141,20 @@ export function createStaticExportClient(options: StaticExportClientOptions) {
           onProgress?.(job);
         }
         if (job.status === 'completed') return job;
-        if (job.status === 'failed') throw new StaticExportError(job.error ?? 'The export failed.', undefined, 'job_failed', job);
-        if (Date.now() + interval > deadline) throw new StaticExportError(`Job ${jobId} did not finish within ${Math.round(timeoutMs / 1000)} s.`, undefined, 'timeout', job);
+        if (job.status === 'failed')
+          throw new StaticExportError(
+            job.error ?? 'The export failed.',
+            undefined,
+            'job_failed',
+            job,
+          );
+        if (Date.now() + interval > deadline)
+          throw new StaticExportError(
+            `Job ${jobId} did not finish within ${Math.round(timeoutMs / 1000)} s.`,
+            undefined,
+            'timeout',
+            job,
+          );
         await sleep(interval, signal);
         interval = Math.min(MAX_INTERVAL_MS, Math.round(interval * 1.5));
       }
@@ -119,32 +164,52 @@ export function createStaticExportClient(options: StaticExportClientOptions) {
      * Streams the bundle to `file` through a temporary file that is renamed only when complete and
      * of the expected size, so `file` is never half-written.
      */
-    async downloadBundle(url: string, file: string, { expectedSize, signal }: { expectedSize?: number; signal?: AbortSignal } = {}): Promise<{ file: string; sizeBytes: number }> {
-      const [{ createWriteStream }, { rename, rm }, { pipeline }, { Readable }] = await Promise.all([
-        import('node:fs'),
-        import('node:fs/promises'),
-        import('node:stream/promises'),
-        import('node:stream'),
-      ]);
+    async downloadBundle(
+      url: string,
+      file: string,
+      { expectedSize, signal }: { expectedSize?: number; signal?: AbortSignal } = {},
+    ): Promise<{ file: string; sizeBytes: number }> {
+      const [{ createWriteStream }, { rename, rm }, { pipeline }, { Readable }] = await Promise.all(
+        [
+          import('node:fs'),
+          import('node:fs/promises'),
+          import('node:stream/promises'),
+          import('node:stream'),
+        ],
+      );
       let response: Response;
       try {
         response = await doFetch(url, signal ? { signal } : {});
       } catch (error) {
         if ((error as Error).name === 'AbortError') throw error;
-        throw new StaticExportError(`Could not download the bundle: ${(error as Error).message}`, undefined, 'network');
+        throw new StaticExportError(
+          `Could not download the bundle: ${(error as Error).message}`,
+          undefined,
+          'network',
+        );
       }
       if (!response.ok || !response.body) {
         const parsed = parseErrorBody(await response.text().catch(() => ''));
-        throw new StaticExportError(parsed.message ?? `The bundle download answered ${response.status}.`, response.status, parsed.error ?? `http_${response.status}`);
+        throw new StaticExportError(
+          parsed.message ?? `The bundle download answered ${response.status}.`,
+          response.status,
+          parsed.error ?? `http_${response.status}`,
+        );
       }
       const temp = `${file}.${process.pid}.${Date.now()}.partial`;
       let sizeBytes = 0;
       try {
-        const counted = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
+        const counted = Readable.fromWeb(
+          response.body as import('node:stream/web').ReadableStream<Uint8Array>,
+        );
         counted.on('data', (chunk: Buffer) => (sizeBytes += chunk.length));
         await pipeline(counted, createWriteStream(temp));
         if (expectedSize !== undefined && sizeBytes !== expectedSize) {
-          throw new StaticExportError(`The bundle is ${sizeBytes} bytes but the server announced ${expectedSize}; nothing was saved.`, undefined, 'size_mismatch');
+          throw new StaticExportError(
+            `The bundle is ${sizeBytes} bytes but the server announced ${expectedSize}; nothing was saved.`,
+            undefined,
+            'size_mismatch',
+          );
         }
         await rename(temp, file);
         return { file, sizeBytes };

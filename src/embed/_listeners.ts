@@ -4,14 +4,24 @@
  * to focus and online/offline; React DOM adds `selectionchange`; neither ever lets go), so
  * destroy() can remove them. Imported first by chat.tsx.
  */
-type Recorded = [target: EventTarget, type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions];
+type Recorded = [
+  target: EventTarget,
+  type: string,
+  listener: EventListenerOrEventListenerObject,
+  options?: boolean | AddEventListenerOptions,
+];
 
 const recorded: Recorded[] = [];
 const targets: EventTarget[] = [window, document];
 const originals = targets.map((target) => target.addEventListener);
 
 targets.forEach((target) => {
-  target.addEventListener = function (this: EventTarget, type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) {
+  target.addEventListener = function (
+    this: EventTarget,
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ) {
     if (listener) recorded.push([this, type, listener, options]);
     return originals[targets.indexOf(target)]!.call(this, type, listener, options);
   };
@@ -25,5 +35,6 @@ export function stopRecording(): void {
 }
 
 export function removeRecordedListeners(): void {
-  for (const [target, type, listener, options] of recorded.splice(0)) target.removeEventListener(type, listener, options);
+  for (const [target, type, listener, options] of recorded.splice(0))
+    target.removeEventListener(type, listener, options);
 }

@@ -25,7 +25,13 @@ export interface ChatMount {
 export type ChatModule = { mount(options: MountOptions): ChatMount };
 
 /** Renders the React widget into the embed's shadow root: a thin factory, never a second widget. */
-function mount({ shadowRoot, config, onEvent, onOpenChange, returnFocus }: MountOptions): ChatMount {
+function mount({
+  shadowRoot,
+  config,
+  onEvent,
+  onOpenChange,
+  returnFocus,
+}: MountOptions): ChatMount {
   addShadowStyles(shadowRoot, widgetCss, config.nonce);
   const container = shadowRoot.ownerDocument.createElement('div');
   shadowRoot.append(container);

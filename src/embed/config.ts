@@ -65,38 +65,87 @@ export function configFromDataset(data: DOMStringMap): Record<string, unknown> |
   };
 }
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() ? value.trim() : undefined;
 
 /** Checks a raw config; every problem is one sentence for the console, never an exception. */
 export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   const domain = str(raw.domain);
   const baseUrl = str(raw.baseUrl);
-  if (!domain) return { ok: false, error: 'docs-assistant: "domain" is required (data-domain on the script tag).' };
-  if (baseUrl === undefined) return { ok: false, error: 'docs-assistant: "baseUrl" is required (data-base-url on the script tag), the API root of the service.' };
+  if (!domain)
+    return {
+      ok: false,
+      error: 'docs-assistant: "domain" is required (data-domain on the script tag).',
+    };
+  if (baseUrl === undefined)
+    return {
+      ok: false,
+      error:
+        'docs-assistant: "baseUrl" is required (data-base-url on the script tag), the API root of the service.',
+    };
   const apiKey = str(raw.apiKey);
   if (apiKey && classifyKey(apiKey) === 'admin') {
     return {
       ok: false,
-      error: 'docs-assistant: data-api-key holds an admin key (svc_…). Admin keys are secrets that must stay on a server; ' + 'nothing was sent. Use an assistant key (svc_dsc_…) and revoke this admin key.',
+      error:
+        'docs-assistant: data-api-key holds an admin key (svc_…). Admin keys are secrets that must stay on a server; ' +
+        'nothing was sent. Use an assistant key (svc_dsc_…) and revoke this admin key.',
     };
   }
-  if (apiKey && classifyKey(apiKey) !== 'assistant') return { ok: false, error: 'docs-assistant: data-api-key is not an assistant key (they begin with svc_dsc_).' };
+  if (apiKey && classifyKey(apiKey) !== 'assistant')
+    return {
+      ok: false,
+      error: 'docs-assistant: data-api-key is not an assistant key (they begin with svc_dsc_).',
+    };
   const theme = str(raw.theme);
-  if (theme && !THEMES.includes(theme)) return { ok: false, error: `docs-assistant: theme must be one of ${THEMES.join(', ')}.` };
+  if (theme && !THEMES.includes(theme))
+    return { ok: false, error: `docs-assistant: theme must be one of ${THEMES.join(', ')}.` };
   const mode = str(raw.mode);
-  if (mode && !MODES.includes(mode)) return { ok: false, error: `docs-assistant: mode must be one of ${MODES.join(', ')}.` };
+  if (mode && !MODES.includes(mode))
+    return { ok: false, error: `docs-assistant: mode must be one of ${MODES.join(', ')}.` };
   const position = str(raw.position);
-  if (position && !POSITIONS.includes(position)) return { ok: false, error: `docs-assistant: position must be one of ${POSITIONS.join(', ')}.` };
+  if (position && !POSITIONS.includes(position))
+    return { ok: false, error: `docs-assistant: position must be one of ${POSITIONS.join(', ')}.` };
   const offset = parseOffset(raw.offset);
-  if (offset === null) return { ok: false, error: 'docs-assistant: offset must be one or two distances in px from 0 to 400 ("24" or "24 80": across, up).' };
+  if (offset === null)
+    return {
+      ok: false,
+      error:
+        'docs-assistant: offset must be one or two distances in px from 0 to 400 ("24" or "24 80": across, up).',
+    };
   const themeSelector = str(raw.themeSelector);
-  if (themeSelector && !validSelector(themeSelector)) return { ok: false, error: `docs-assistant: theme-selector is not a valid CSS selector: ${themeSelector}` };
-  const size = raw.retrievalPageSize === undefined || raw.retrievalPageSize === '' ? undefined : Number(raw.retrievalPageSize);
-  if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= 50)) return { ok: false, error: 'docs-assistant: retrieval-page-size must be a whole number from 1 to 50.' };
-  const starters = Array.isArray(raw.starterQuestions) ? raw.starterQuestions.map(String) : str(raw.starterQuestions)?.split('|');
+  if (themeSelector && !validSelector(themeSelector))
+    return {
+      ok: false,
+      error: `docs-assistant: theme-selector is not a valid CSS selector: ${themeSelector}`,
+    };
+  const size =
+    raw.retrievalPageSize === undefined || raw.retrievalPageSize === ''
+      ? undefined
+      : Number(raw.retrievalPageSize);
+  if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= 50))
+    return {
+      ok: false,
+      error: 'docs-assistant: retrieval-page-size must be a whole number from 1 to 50.',
+    };
+  const starters = Array.isArray(raw.starterQuestions)
+    ? raw.starterQuestions.map(String)
+    : str(raw.starterQuestions)?.split('|');
   const config: EmbedConfig = { domain, baseUrl: baseUrl.replace(/\/+$/, '') };
-  const optional = { apiKey, themeSelector, fp: str(raw.fp), filterVersion: str(raw.filterVersion), filterLanguage: str(raw.filterLanguage), docsBaseUrl: str(raw.docsBaseUrl), nonce: str(raw.nonce), openShortcut: str(raw.openShortcut), codeBlockSelector: str(raw.codeBlockSelector), assetsUrl: str(raw.assetsUrl) };
-  for (const [key, value] of Object.entries(optional)) if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
+  const optional = {
+    apiKey,
+    themeSelector,
+    fp: str(raw.fp),
+    filterVersion: str(raw.filterVersion),
+    filterLanguage: str(raw.filterLanguage),
+    docsBaseUrl: str(raw.docsBaseUrl),
+    nonce: str(raw.nonce),
+    openShortcut: str(raw.openShortcut),
+    codeBlockSelector: str(raw.codeBlockSelector),
+    assetsUrl: str(raw.assetsUrl),
+  };
+  for (const [key, value] of Object.entries(optional))
+    if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
   if (size !== undefined) config.retrievalPageSize = size;
   if (theme) config.theme = theme as EmbedTheme;
   if (mode) config.mode = mode as EmbedMode;
@@ -109,14 +158,27 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
 
 export function filterOf(config: EmbedConfig): Filter | undefined {
   if (!config.filterVersion && !config.filterLanguage) return undefined;
-  return { ...(config.filterVersion ? { version: config.filterVersion } : {}), ...(config.filterLanguage ? { language: config.filterLanguage } : {}) };
+  return {
+    ...(config.filterVersion ? { version: config.filterVersion } : {}),
+    ...(config.filterLanguage ? { language: config.filterLanguage } : {}),
+  };
 }
 
 /** `24` or `24 80` (also `24,80`, or `[24, 80]` from init): across and up, in px. Null when invalid. */
 function parseOffset(raw: unknown): [number, number] | undefined | null {
   if (raw === undefined || raw === null || raw === '') return undefined;
-  const parts = Array.isArray(raw) ? raw.map(Number) : String(raw).trim().split(/[\s,]+/).map((p) => Number(p.replace(/px$/, '')));
-  if (parts.length < 1 || parts.length > 2 || parts.some((n) => !Number.isFinite(n) || n < 0 || n > 400)) return null;
+  const parts = Array.isArray(raw)
+    ? raw.map(Number)
+    : String(raw)
+        .trim()
+        .split(/[\s,]+/)
+        .map((p) => Number(p.replace(/px$/, '')));
+  if (
+    parts.length < 1 ||
+    parts.length > 2 ||
+    parts.some((n) => !Number.isFinite(n) || n < 0 || n > 400)
+  )
+    return null;
   return [parts[0]!, parts[1] ?? parts[0]!];
 }
 

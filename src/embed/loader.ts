@@ -42,7 +42,16 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 /** The launcher's icon, built node by node: no innerHTML, so a Trusted Types CSP is fine too. */
 function sparkle(): SVGSVGElement {
   const svg = document.createElementNS(SVG_NS, 'svg');
-  const attrs = { width: '18', height: '18', viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linejoin': 'round', 'aria-hidden': 'true' };
+  const attrs = {
+    width: '18',
+    height: '18',
+    viewBox: '0 0 24 24',
+    fill: 'none',
+    stroke: 'currentColor',
+    'stroke-width': '2',
+    'stroke-linejoin': 'round',
+    'aria-hidden': 'true',
+  };
   for (const [name, value] of Object.entries(attrs)) svg.setAttribute(name, value);
   const path = document.createElementNS(SVG_NS, 'path');
   path.setAttribute('d', 'M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9L12 3Z');
@@ -50,7 +59,8 @@ function sparkle(): SVGSVGElement {
   return svg;
 }
 
-const currentScript = typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;
+const currentScript =
+  typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;
 
 /** Space kept between the launcher and a page control it moved away from. */
 const CLEARANCE_PX = 12;
@@ -78,7 +88,8 @@ function liftNeeded(host: Element, launcher: HTMLElement, lift: number): number 
   for (const [x, y] of points) {
     for (const hit of document.elementsFromPoint(x, y)) {
       let el: Element | null = hit;
-      while (el && el !== document.body && getComputedStyle(el).position !== 'fixed') el = el.parentElement;
+      while (el && el !== document.body && getComputedStyle(el).position !== 'fixed')
+        el = el.parentElement;
       if (!el || el === document.body || el === host) continue;
       const box = el.getBoundingClientRect();
       if (box.width > innerWidth / 2 || box.height > innerHeight / 2) continue;
@@ -145,7 +156,9 @@ function createApi(): DocsAssistantApi {
     self.launcher.dataset.state = self.launcher.dataset.state === 'open' ? 'open' : 'loading';
     self.loading = new Promise<ChatMount | undefined>((resolve) => {
       if (!url) {
-        console.error('docs-assistant: cannot tell where the chat code is; set "assetsUrl" to the folder of docs-assistant.js.');
+        console.error(
+          'docs-assistant: cannot tell where the chat code is; set "assetsUrl" to the folder of docs-assistant.js.',
+        );
         return resolve(undefined);
       }
       const script = document.createElement('script');
@@ -178,7 +191,9 @@ function createApi(): DocsAssistantApi {
         done();
         document.removeEventListener('docs-assistant:chat', onChat);
         self.launcher.dataset.state = 'error';
-        console.error(`docs-assistant: could not load ${url}. Your questions were kept; reload the page to try again.`);
+        console.error(
+          `docs-assistant: could not load ${url}. Your questions were kept; reload the page to try again.`,
+        );
         self.loading = undefined;
         resolve(undefined);
       };
@@ -195,7 +210,9 @@ function createApi(): DocsAssistantApi {
   function withChat(call: (chat: ChatMount) => void): void {
     const self = instance;
     if (!self) {
-      console.error('docs-assistant: call DocsAssistant.init({...}) first (or add data-domain and data-base-url to the script tag).');
+      console.error(
+        'docs-assistant: call DocsAssistant.init({...}) first (or add data-domain and data-base-url to the script tag).',
+      );
       return;
     }
     if (self.chat) return call(self.chat);
@@ -248,10 +265,19 @@ function createApi(): DocsAssistantApi {
     launcher.addEventListener('pointerenter', preload);
     launcher.addEventListener('focus', preload);
 
-    if (theme === 'auto') self.cleanups.push(watchHostTheme(document, (shown) => (root.dataset.theme = shown), config.themeSelector));
+    if (theme === 'auto')
+      self.cleanups.push(
+        watchHostTheme(document, (shown) => (root.dataset.theme = shown), config.themeSelector),
+      );
 
     // Until the chat is loaded the shortcut is ours; then the widget's own (same rules) takes over.
-    self.cleanups.push(listenForShortcut(document, config.openShortcut ?? 'mod+i', () => !self.chat && withChat((chat) => chat.handle.toggle())));
+    self.cleanups.push(
+      listenForShortcut(
+        document,
+        config.openShortcut ?? 'mod+i',
+        () => !self.chat && withChat((chat) => chat.handle.toggle()),
+      ),
+    );
 
     // Page context waits for an idle moment: its buttons show on hover or focus, and decorating
     // every code block at load was most of the script tag's cost before first use.
@@ -290,7 +316,10 @@ function createApi(): DocsAssistantApi {
     });
 
     let cancelPreload = () => {};
-    const settle = setTimeout(() => (cancelPreload = whenIdle(preload, IDLE_PRELOAD_MS, 0)), IDLE_PRELOAD_MS);
+    const settle = setTimeout(
+      () => (cancelPreload = whenIdle(preload, IDLE_PRELOAD_MS, 0)),
+      IDLE_PRELOAD_MS,
+    );
     self.cleanups.push(() => {
       clearTimeout(settle);
       cancelPreload();
@@ -304,7 +333,11 @@ function createApi(): DocsAssistantApi {
       const question = param.trim();
       params.delete('assistant');
       const query = params.toString();
-      history.replaceState(history.state, '', `${location.pathname}${query ? `?${query}` : ''}${location.hash}`);
+      history.replaceState(
+        history.state,
+        '',
+        `${location.pathname}${query ? `?${query}` : ''}${location.hash}`,
+      );
       withChat((chat) => (question ? chat.handle.ask(question) : chat.handle.open()));
     } else if (config.mode === 'panel' && panelWasOpen(config.domain)) {
       // A panel the reader left open stays open on the next page of the site.

@@ -11,8 +11,10 @@ export type KeyKind = 'assistant' | 'admin' | 'invalid';
  */
 export function classifyKey(key: string | null | undefined): KeyKind {
   if (typeof key !== 'string' || /\s/.test(key)) return 'invalid';
-  if (key.startsWith(ASSISTANT_KEY_PREFIX)) return key.length > ASSISTANT_KEY_PREFIX.length ? 'assistant' : 'invalid';
-  if (key.startsWith(ADMIN_KEY_PREFIX)) return key.length > ADMIN_KEY_PREFIX.length ? 'admin' : 'invalid';
+  if (key.startsWith(ASSISTANT_KEY_PREFIX))
+    return key.length > ASSISTANT_KEY_PREFIX.length ? 'assistant' : 'invalid';
+  if (key.startsWith(ADMIN_KEY_PREFIX))
+    return key.length > ADMIN_KEY_PREFIX.length ? 'admin' : 'invalid';
   return 'invalid';
 }
 

@@ -33,7 +33,11 @@ export const sourceSchema = z.object({
 
 export const messagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('reasoning'), reasoning: z.string(), details: z.array(reasoningDetailSchema) }),
+  z.object({
+    type: z.literal('reasoning'),
+    reasoning: z.string(),
+    details: z.array(reasoningDetailSchema),
+  }),
   z.object({ type: z.literal('step-start') }),
   z.object({ type: z.literal('source'), source: sourceSchema }),
   z.object({ type: z.literal('tool-invocation'), toolInvocation: toolInvocationSchema }),

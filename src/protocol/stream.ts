@@ -26,7 +26,8 @@ export const STREAM_CODES = {
 export type StreamCode = keyof typeof STREAM_CODES;
 export type StreamPartType = (typeof STREAM_CODES)[StreamCode];
 
-export type StreamLineFailure = 'empty' | 'no_separator' | 'unknown_code' | 'bad_json' | 'bad_value';
+export type StreamLineFailure =
+  'empty' | 'no_separator' | 'unknown_code' | 'bad_json' | 'bad_value';
 
 export type ParsedStreamLine =
   | {

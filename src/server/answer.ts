@@ -26,10 +26,17 @@ export const FOLLOW_UP_QUESTIONS = 3;
  * Questions about the sections a reader did not see yet: the rest of the quoted pages first, then
  * the related pages. Each names a heading of the docs, so asking it finds that section.
  */
-function followUpsOf(quoted: SearchHit[], related: SearchHit[], sectionsOf: (pagePath: string) => DocSection[]): string[] {
+function followUpsOf(
+  quoted: SearchHit[],
+  related: SearchHit[],
+  sectionsOf: (pagePath: string) => DocSection[],
+): string[] {
   const seen = new Set(quoted.map((hit) => hit.section.heading.toLowerCase()));
   const headings: string[] = [];
-  const unseen = [...quoted.flatMap((hit) => sectionsOf(hit.section.pagePath).slice(1)), ...related.map((hit) => hit.section)];
+  const unseen = [
+    ...quoted.flatMap((hit) => sectionsOf(hit.section.pagePath).slice(1)),
+    ...related.map((hit) => hit.section),
+  ];
   for (const section of unseen) {
     const heading = section.heading.trim();
     if (!heading || seen.has(heading.toLowerCase())) continue;
@@ -68,14 +75,19 @@ const INTRO_SECTIONS = 3;
 function matchesTerm(text: string, term: string): boolean {
   // Prefix match on words, the same leniency as the index (install ~ installation).
   const stem = term.slice(0, Math.max(4, term.length - 2));
-  return text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).some((word) => word.startsWith(stem));
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .some((word) => word.startsWith(stem));
 }
 
-const termsIn = (text: string, terms: string[]) => terms.filter((term) => matchesTerm(text, term)).length;
+const termsIn = (text: string, terms: string[]) =>
+  terms.filter((term) => matchesTerm(text, term)).length;
 
 function fence(lang: string, value: string): string {
   const lines = value.split('\n');
-  const body = lines.length > MAX_CODE_LINES ? [...lines.slice(0, MAX_CODE_LINES), '…'].join('\n') : value;
+  const body =
+    lines.length > MAX_CODE_LINES ? [...lines.slice(0, MAX_CODE_LINES), '…'].join('\n') : value;
   // A fence longer than any backtick run inside keeps the code intact.
   const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((run) => run.length));
   const ticks = '`'.repeat(longest + 1);
@@ -90,7 +102,12 @@ function sentencesOf(markdown: string): string[] {
   for (let i = 0; i < markdown.length; i++) {
     const char = markdown[i];
     if (char === '`') inCode = !inCode;
-    else if (!inCode && (char === '.' || char === '!' || char === '?') && /\s/.test(markdown[i + 1] ?? '') && /[A-Z`*[(]/.test(markdown.slice(i + 1).trimStart()[0] ?? '')) {
+    else if (
+      !inCode &&
+      (char === '.' || char === '!' || char === '?') &&
+      /\s/.test(markdown[i + 1] ?? '') &&
+      /[A-Z`*[(]/.test(markdown.slice(i + 1).trimStart()[0] ?? '')
+    ) {
       sentences.push(markdown.slice(start, i + 1).trim());
       start = i + 1;
     }
@@ -108,8 +125,14 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
       const rows = block.markdown.split('\n');
       if (rows.length - 2 <= MAX_TABLE_ROWS) return block.markdown;
       // Header and delimiter rows keep it a table; then the rows that carry the question's words.
-      const body = rows.slice(2).filter((row) => termsIn(row, terms) > 0).slice(0, MAX_TABLE_ROWS);
-      return [...rows.slice(0, 2), ...(body.length ? body : rows.slice(2, 2 + MAX_TABLE_ROWS))].join('\n');
+      const body = rows
+        .slice(2)
+        .filter((row) => termsIn(row, terms) > 0)
+        .slice(0, MAX_TABLE_ROWS);
+      return [
+        ...rows.slice(0, 2),
+        ...(body.length ? body : rows.slice(2, 2 + MAX_TABLE_ROWS)),
+      ].join('\n');
     }
     case 'list': {
       // Items start at the list's own indentation; nested lines stay with their item.
@@ -122,7 +145,11 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
     case 'quote': {
       if (block.markdown.length <= MAX_PARAGRAPH_CHARS) return block.markdown;
       const sentences = sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' '));
-      const best = sentences.map((s, i) => ({ s, i, n: termsIn(s, terms) })).sort((a, b) => b.n - a.n || a.i - b.i).slice(0, 3).sort((a, b) => a.i - b.i);
+      const best = sentences
+        .map((s, i) => ({ s, i, n: termsIn(s, terms) }))
+        .sort((a, b) => b.n - a.n || a.i - b.i)
+        .slice(0, 3)
+        .sort((a, b) => a.i - b.i);
       return best.map((b) => b.s).join(' … ');
     }
     default:
@@ -137,7 +164,10 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
  */
 export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
   const { blocks } = section;
-  const scored = blocks.map((block, index) => ({ index, score: termsIn(block.text, terms) * (block.kind === 'code' ? 0.5 : 1) }));
+  const scored = blocks.map((block, index) => ({
+    index,
+    score: termsIn(block.text, terms) * (block.kind === 'code' ? 0.5 : 1),
+  }));
   let chosen = scored
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.index - b.index)
@@ -158,7 +188,8 @@ export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
   // A code block chosen alone keeps the sentence that introduces it.
   for (const index of chosen) {
     const before = blocks[index - 1];
-    if (blocks[index]!.kind === 'code' && before && before.kind === 'paragraph') picked.add(index - 1);
+    if (blocks[index]!.kind === 'code' && before && before.kind === 'paragraph')
+      picked.add(index - 1);
   }
   return [...picked].sort((a, b) => a - b).map((index) => blocks[index]!);
 }
@@ -173,7 +204,10 @@ function escapeLinkText(text: string): string {
   return text.replace(/([\\[\]*_`])/g, '\\$1');
 }
 
-const labelOf = (hit: SearchHit) => (hit.section.heading === hit.section.pageTitle ? hit.title : `${hit.title} › ${hit.section.heading}`);
+const labelOf = (hit: SearchHit) =>
+  hit.section.heading === hit.section.pageTitle
+    ? hit.title
+    : `${hit.title} › ${hit.section.heading}`;
 
 /**
  * Builds an extractive answer: the best passages of the top sections, quoted with their Markdown
@@ -183,10 +217,15 @@ const labelOf = (hit: SearchHit) => (hit.section.heading === hit.section.pageTit
 export function composeAnswer(
   result: SearchResult,
   terms: string[],
-  { pageUrl, sectionsOf }: { pageUrl: (section: DocSection) => string; sectionsOf: (pagePath: string) => DocSection[] },
+  {
+    pageUrl,
+    sectionsOf,
+  }: { pageUrl: (section: DocSection) => string; sectionsOf: (pagePath: string) => DocSection[] },
 ): ComposedAnswer {
   const { hits } = result;
-  const pages = hits.filter((hit, i) => hits.findIndex((other) => other.section.pagePath === hit.section.pagePath) === i);
+  const pages = hits.filter(
+    (hit, i) => hits.findIndex((other) => other.section.pagePath === hit.section.pagePath) === i,
+  );
   if (hits.length === 0 || result.coverage < MIN_COVERAGE) {
     const nearest = pages.slice(0, NEAREST_PAGES);
     return {
@@ -206,17 +245,27 @@ export function composeAnswer(
   const cited: CitedPage[] = [];
   const citationOf = (hit: SearchHit): number => {
     let index = cited.findIndex((page) => page.path === hit.section.pagePath);
-    if (index < 0) index = cited.push({ path: hit.section.pagePath, title: hit.title, url: pageUrl({ ...hit.section, anchor: '' }) }) - 1;
+    if (index < 0)
+      index =
+        cited.push({
+          path: hit.section.pagePath,
+          title: hit.title,
+          url: pageUrl({ ...hit.section, anchor: '' }),
+        }) - 1;
     return index + 1;
   };
   const best = hits[0]!.score;
-  const quoted = hits.slice(0, QUOTED_SECTIONS).filter((hit, i) => i === 0 || hit.score >= QUOTE_RELATIVE_SCORE * best);
+  const quoted = hits
+    .slice(0, QUOTED_SECTIONS)
+    .filter((hit, i) => i === 0 || hit.score >= QUOTE_RELATIVE_SCORE * best);
   const blocks: string[] = [];
   for (const [position, hit] of quoted.entries()) {
     const n = citationOf(hit);
     const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])]);
     const intro = position === 0 ? 'From' : 'See also';
-    const parts = [`${intro} **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]:`];
+    const parts = [
+      `${intro} **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]:`,
+    ];
     // Prose is quoted; code stays outside the quote, as a plain fence a reader can copy.
     let prose: string[] = [];
     for (const block of passage) {
@@ -233,17 +282,29 @@ export function composeAnswer(
     // show how each begins, rather than leave the reader with the promise.
     if (hit.section.anchor === '' && hit.section.text.length <= SHORT_INTRO_CHARS) {
       const following = sectionsOf(hit.section.pagePath).slice(1, 1 + INTRO_SECTIONS);
-      for (const next of following.filter((section) => !quoted.some((q) => q.section === section))) {
+      for (const next of following.filter(
+        (section) => !quoted.some((q) => q.section === section),
+      )) {
         parts.push(`**${escapeLinkText(next.heading)}**`);
-        for (const block of next.blocks.slice(0, 2)) parts.push(block.kind === 'code' ? quoteBlock(block, terms) : quote(quoteBlock(block, terms)));
+        for (const block of next.blocks.slice(0, 2))
+          parts.push(
+            block.kind === 'code' ? quoteBlock(block, terms) : quote(quoteBlock(block, terms)),
+          );
       }
     }
     blocks.push(parts.join('\n\n'));
   }
-  const related = pages.filter((hit) => !quoted.some((q) => q.section.pagePath === hit.section.pagePath));
+  const related = pages.filter(
+    (hit) => !quoted.some((q) => q.section.pagePath === hit.section.pagePath),
+  );
   // NOTES §2: follow-up pages go in a `suggestions` block using the inverted link form.
   if (related.length) {
-    blocks.push(fence('suggestions', related.map((hit) => `(${labelOf(hit)})[${pageUrl(hit.section)}]`).join('\n')));
+    blocks.push(
+      fence(
+        'suggestions',
+        related.map((hit) => `(${labelOf(hit)})[${pageUrl(hit.section)}]`).join('\n'),
+      ),
+    );
   }
   const top = quoted[0]!;
   return {
@@ -252,7 +313,9 @@ export function composeAnswer(
     rationale:
       `The best match is “${top.section.heading}” on ${top.title} (${top.section.pagePath}); ` +
       `I quote the ${quoted.length === 1 ? 'passage' : `top ${quoted.length} passages`} and link every page I used` +
-      (related.length ? `, and list ${related.length} related ${related.length === 1 ? 'page' : 'pages'} to read next.` : '.'),
+      (related.length
+        ? `, and list ${related.length} related ${related.length === 1 ? 'page' : 'pages'} to read next.`
+        : '.'),
     refused: false,
     followUps: followUpsOf(quoted, related, sectionsOf),
   };

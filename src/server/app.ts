@@ -108,7 +108,11 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 export const DOCS_BASE_PATH = '/docs';
 export const REACT_BASE_PATH = '/react';
-const STARTER_QUESTIONS = ['How do I install it?', 'How do I change the theme?', 'What is static export?'];
+const STARTER_QUESTIONS = [
+  'How do I install it?',
+  'How do I change the theme?',
+  'What is static export?',
+];
 /** Headers a browser page must be able to read across origins (NOTES §1: threadId lives in them). */
 const EXPOSED_HEADERS = ['X-Thread-Id', 'X-Thread-Key', 'Retry-After', 'X-Vercel-AI-Data-Stream'];
 
@@ -120,8 +124,18 @@ export function createApp(options: AppOptions = {}) {
   const stores: Stores = { ...defaultStores(options.dataDir), ...options.stores };
   const orgPerHour = options.limits?.orgPerHour ?? 10_000;
   const orgLimiter = createRateLimiter(stores.rateLimits, 'org', orgPerHour, HOUR);
-  const ipLimiter = createRateLimiter(stores.rateLimits, 'ip', options.limits?.ipPerDay ?? 10_000, DAY);
-  const ipOrgLimiter = createRateLimiter(stores.rateLimits, 'ip-org', options.limits?.ipPerOrgHour ?? Math.max(1, Math.ceil(orgPerHour / 5)), HOUR);
+  const ipLimiter = createRateLimiter(
+    stores.rateLimits,
+    'ip',
+    options.limits?.ipPerDay ?? 10_000,
+    DAY,
+  );
+  const ipOrgLimiter = createRateLimiter(
+    stores.rateLimits,
+    'ip-org',
+    options.limits?.ipPerOrgHour ?? Math.max(1, Math.ceil(orgPerHour / 5)),
+    HOUR,
+  );
   const threads = stores.threads;
   const forward = options.upstream ? createForwarder(options.upstream) : undefined;
 
@@ -130,7 +144,13 @@ export function createApp(options: AppOptions = {}) {
   const sites = new Map(
     (options.sites ?? []).map((site) => {
       const publicUrl = site.publicUrl ?? options.publicUrl;
-      const urls = site.pageUrls ? createPageUrls(site.docs.pages, site.pageUrls, publicUrl ? new URL(publicUrl).pathname : '') : undefined;
+      const urls = site.pageUrls
+        ? createPageUrls(
+            site.docs.pages,
+            site.pageUrls,
+            publicUrl ? new URL(publicUrl).pathname : '',
+          )
+        : undefined;
       return [site.domain, { ...site, retriever: createRetriever(site.docs), urls }] as const;
     }),
   );
@@ -138,11 +158,23 @@ export function createApp(options: AppOptions = {}) {
 
   // Without a data folder, jobs and bundles still need disk: a private temporary folder, made when
   // the first job starts.
-  const exportDir = options.dataDir ? join(options.dataDir, 'exports') : () => mkdtempSync(join(tmpdir(), 'docs-assistant-exports-'));
-  const exportService = createExportService({ dir: exportDir, store: stores.jobs, ...(stores.bundles ? { bundles: stores.bundles } : {}), now, site: (domain) => sites.get(domain)?.docs, ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}) });
+  const exportDir = options.dataDir
+    ? join(options.dataDir, 'exports')
+    : () => mkdtempSync(join(tmpdir(), 'docs-assistant-exports-'));
+  const exportService = createExportService({
+    dir: exportDir,
+    store: stores.jobs,
+    ...(stores.bundles ? { bundles: stores.bundles } : {}),
+    now,
+    site: (domain) => sites.get(domain)?.docs,
+    ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}),
+  });
   const retention = async () => {
     const age = (days: number) => new Date(now() - days * DAY).toISOString();
-    await threads.prune({ updatedBefore: age(options.threads?.maxAgeDays ?? 30), maxThreads: options.threads?.maxThreads ?? 100_000 });
+    await threads.prune({
+      updatedBefore: age(options.threads?.maxAgeDays ?? 30),
+      maxThreads: options.threads?.maxThreads ?? 100_000,
+    });
     await exportService.prune(age(options.exports?.retentionDays ?? 7));
   };
   let retentionTimer: NodeJS.Timeout | undefined;
@@ -152,21 +184,36 @@ export function createApp(options: AppOptions = {}) {
     const signer = createSigner(await stores.signingKey.getOrCreate(randomBytes(32)));
     if (options.recoverOnStart !== false) await exportService.recover();
     await retention();
-    retentionTimer = setInterval(() => retention().catch((error: unknown) => console.error('[docs-assistant] retention failed:', error)), HOUR).unref();
+    retentionTimer = setInterval(
+      () =>
+        retention().catch((error: unknown) =>
+          console.error('[docs-assistant] retention failed:', error),
+        ),
+      HOUR,
+    ).unref();
     return signer;
   })();
   // Requests wait for `ready`; an embedder that never awaits it must not crash on the rejection.
   ready.catch(() => {});
   const signer = ready;
 
-  const originOf = (c: Context) => options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
+  const originOf = (c: Context) =>
+    options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
   const docsLinks = prefixedLinks(DOCS_BASE_PATH);
-  const pageUrlFor = (c: Context, site: { urls?: ReturnType<typeof createPageUrls> | undefined; publicUrl?: string | undefined }) => (section: DocSection) => {
-    const anchor = section.anchor ? `#${section.anchor}` : '';
-    const path = site.urls?.urlOf(section.pagePath);
-    if (path === undefined) return `${originOf(c)}${docsLinks.page(section.pagePath)}${anchor}`;
-    return `${site.publicUrl?.replace(/\/+$/, '') ?? originOf(c)}${path}${anchor}`;
-  };
+  const pageUrlFor =
+    (
+      c: Context,
+      site: {
+        urls?: ReturnType<typeof createPageUrls> | undefined;
+        publicUrl?: string | undefined;
+      },
+    ) =>
+    (section: DocSection) => {
+      const anchor = section.anchor ? `#${section.anchor}` : '';
+      const path = site.urls?.urlOf(section.pagePath);
+      if (path === undefined) return `${originOf(c)}${docsLinks.page(section.pagePath)}${anchor}`;
+      return `${site.publicUrl?.replace(/\/+$/, '') ?? originOf(c)}${path}${anchor}`;
+    };
 
   const app = new Hono();
   app.use(
@@ -192,7 +239,10 @@ export function createApp(options: AppOptions = {}) {
       await ready;
     } catch {
       // `serve` stops before listening in this case; an embedder that listens anyway gets a clear 503.
-      return errorResponse('storage_unavailable', 'The server cannot use its data folder. See the server log.');
+      return errorResponse(
+        'storage_unavailable',
+        'The server cannot use its data folder. See the server log.',
+      );
     }
     await next();
   });
@@ -203,7 +253,9 @@ export function createApp(options: AppOptions = {}) {
     const ip = clientIp(c, options.trustProxy ?? false);
     const ipLimit = await ipLimiter.hit(ip, now());
     if (!ipLimit.ok) {
-      return errorResponse('rate_limited', 'Too many requests from this IP address today.', { retryAfterSeconds: ipLimit.retryAfterSeconds });
+      return errorResponse('rate_limited', 'Too many requests from this IP address today.', {
+        retryAfterSeconds: ipLimit.retryAfterSeconds,
+      });
     }
     const domain = c.req.param('domain');
     if (forward) return forward(c, domain, ip, maxBodyBytes);
@@ -212,28 +264,48 @@ export function createApp(options: AppOptions = {}) {
     if (!auth.ok) return auth.response;
     const org = auth.org;
     const site = sites.get(domain);
-    if (!site) return errorResponse('domain_not_found', `No docs site is configured for domain "${domain.slice(0, 100)}".`);
-    if (site.org !== org.id) return errorResponse('forbidden', 'This key belongs to another organisation than this domain.');
+    if (!site)
+      return errorResponse(
+        'domain_not_found',
+        `No docs site is configured for domain "${domain.slice(0, 100)}".`,
+      );
+    if (site.org !== org.id)
+      return errorResponse(
+        'forbidden',
+        'This key belongs to another organisation than this domain.',
+      );
 
     const body = await readJson(c.req.raw, maxBodyBytes);
     if (!body.ok) return body.response;
     const parsed = assistantRequestSchema.safeParse(body.value);
     if (!parsed.success) return errorResponse('invalid_request', describeIssues(parsed.error));
     const lastUser = parsed.data.messages.findLast((message) => message.role === 'user');
-    if (!lastUser || !questionOf(lastUser)) return errorResponse('invalid_request', 'messages: the conversation must end with a user message that has text.');
+    if (!lastUser || !questionOf(lastUser))
+      return errorResponse(
+        'invalid_request',
+        'messages: the conversation must end with a user message that has text.',
+      );
 
     const shareLimit = await ipOrgLimiter.hit(`${org.id}|${ip}`, now());
     if (!shareLimit.ok) {
-      return errorResponse('rate_limited', 'Too many requests from this IP address for this organisation this hour.', { retryAfterSeconds: shareLimit.retryAfterSeconds });
+      return errorResponse(
+        'rate_limited',
+        'Too many requests from this IP address for this organisation this hour.',
+        { retryAfterSeconds: shareLimit.retryAfterSeconds },
+      );
     }
     const orgLimit = await orgLimiter.hit(org.id, now());
     if (!orgLimit.ok) {
-      return errorResponse('rate_limited', 'Too many requests for this organisation this hour.', { retryAfterSeconds: orgLimit.retryAfterSeconds });
+      return errorResponse('rate_limited', 'Too many requests for this organisation this hour.', {
+        retryAfterSeconds: orgLimit.retryAfterSeconds,
+      });
     }
 
     const assistantSite: AssistantSite = { domain, retriever: site.retriever };
     // The reader's URL is the generator's (`/guides/setup/`, `/docs/start`); retrieval knows page paths.
-    const currentPage = parsed.data.currentPath ? site.urls?.pageAt(parsed.data.currentPath) : undefined;
+    const currentPage = parsed.data.currentPath
+      ? site.urls?.pageAt(parsed.data.currentPath)
+      : undefined;
     const request = currentPage ? { ...parsed.data, currentPath: currentPage } : parsed.data;
     return answer(assistantSite, request, {
       threads,
@@ -258,7 +330,12 @@ export function createApp(options: AppOptions = {}) {
       origin: originOf,
       linkTtlSeconds: options.exports?.linkTtlSeconds ?? 3600,
       maxActivePerOrg: options.exports?.maxActivePerOrg ?? 3,
-      startLimiter: createRateLimiter(stores.rateLimits, 'export-org', options.exports?.startsPerOrgHour ?? 20, HOUR),
+      startLimiter: createRateLimiter(
+        stores.rateLimits,
+        'export-org',
+        options.exports?.startsPerOrgHour ?? 20,
+        HOUR,
+      ),
       maxBodyBytes,
     }),
   );
@@ -272,16 +349,24 @@ export function createApp(options: AppOptions = {}) {
       'data-starter-questions': STARTER_QUESTIONS.join('|'),
     };
     if (options.demoKey) attributes['data-api-key'] = options.demoKey;
-    return Object.entries(attributes).map(([name, value]) => `${name}="${escapeHtml(value)}"`).join(' ');
+    return Object.entries(attributes)
+      .map(([name, value]) => `${name}="${escapeHtml(value)}"`)
+      .join(' ');
   };
   // The docs site twice: with the script tag (/docs) and with the React import (/react).
-  const withScriptTag = (c: Context) => ({ head: `<script src="/embed/docs-assistant.js" defer ${demoAttributes(c, DOCS_BASE_PATH)}></script>` });
+  const withScriptTag = (c: Context) => ({
+    head: `<script src="/embed/docs-assistant.js" defer ${demoAttributes(c, DOCS_BASE_PATH)}></script>`,
+  });
   const withReact = (c: Context) => ({
     head: '<link rel="stylesheet" href="/styles.css"><script type="module" src="/assets/react.js"></script>',
     bodyEnd: `<div id="docs-assistant" ${demoAttributes(c, REACT_BASE_PATH)}></div>`,
   });
 
-  async function servePage(c: Context, basePath: string, extras: { head?: string; bodyEnd?: string }): Promise<Response> {
+  async function servePage(
+    c: Context,
+    basePath: string,
+    extras: { head?: string; bodyEnd?: string },
+  ): Promise<Response> {
     if (!docsSite) return errorResponse('not_found', 'No docs site is configured.');
     let sitePath: string;
     try {
@@ -297,7 +382,12 @@ export function createApp(options: AppOptions = {}) {
     }
     const page = docsSite.docs.byPath.get(normalizePagePath(sitePath));
     if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
-    return c.html(renderDocsPage(docsSite.docs, page, { links: prefixedLinks(basePath), ...(options.assetsDir ? extras : {}) }));
+    return c.html(
+      renderDocsPage(docsSite.docs, page, {
+        links: prefixedLinks(basePath),
+        ...(options.assetsDir ? extras : {}),
+      }),
+    );
   }
   app.get(DOCS_BASE_PATH, (c) => servePage(c, DOCS_BASE_PATH, withScriptTag(c)));
   app.get(`${DOCS_BASE_PATH}/*`, (c) => servePage(c, DOCS_BASE_PATH, withScriptTag(c)));
@@ -307,11 +397,27 @@ export function createApp(options: AppOptions = {}) {
   const assets = options.assetsDir;
   if (assets) {
     app.get('/styles.css', async (c) => (await readStatic(assets, 'styles.css')) ?? c.notFound());
-    app.get('/embed/*', async (c) => (await readStatic(join(assets, 'embed'), c.req.path.slice('/embed/'.length))) ?? c.notFound());
-    app.get('/', async (c) => (await readStatic(join(assets, 'demo'), 'index.html')) ?? c.redirect(DOCS_BASE_PATH));
-    app.get('/*', async (c) => (await readStatic(join(assets, 'demo'), c.req.path.slice(1))) ?? c.notFound());
+    app.get(
+      '/embed/*',
+      async (c) =>
+        (await readStatic(join(assets, 'embed'), c.req.path.slice('/embed/'.length))) ??
+        c.notFound(),
+    );
+    app.get(
+      '/',
+      async (c) =>
+        (await readStatic(join(assets, 'demo'), 'index.html')) ?? c.redirect(DOCS_BASE_PATH),
+    );
+    app.get(
+      '/*',
+      async (c) => (await readStatic(join(assets, 'demo'), c.req.path.slice(1))) ?? c.notFound(),
+    );
   } else {
-    app.get('/', (c) => (docsSite ? c.redirect(DOCS_BASE_PATH) : errorResponse('not_found', 'No docs site is configured.')));
+    app.get('/', (c) =>
+      docsSite
+        ? c.redirect(DOCS_BASE_PATH)
+        : errorResponse('not_found', 'No docs site is configured.'),
+    );
   }
 
   return Object.assign(app, {
@@ -322,7 +428,11 @@ export function createApp(options: AppOptions = {}) {
     close: async () => {
       clearInterval(retentionTimer);
       exportService.close();
-      await Promise.allSettled([stores.threads.close(), stores.jobs.close(), stores.rateLimits.close()]);
+      await Promise.allSettled([
+        stores.threads.close(),
+        stores.jobs.close(),
+        stores.rateLimits.close(),
+      ]);
     },
   });
 }

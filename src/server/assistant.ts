@@ -1,4 +1,9 @@
-import { createDataStreamResponse, formatDataStreamPart, type DataStreamWriter, type LanguageModelV1 } from 'ai';
+import {
+  createDataStreamResponse,
+  formatDataStreamPart,
+  type DataStreamWriter,
+  type LanguageModelV1,
+} from 'ai';
 import type { DataStreamString } from '@ai-sdk/ui-utils';
 import { ulid } from 'ulid';
 import {
@@ -10,7 +15,7 @@ import {
 import { composeAnswer } from './answer.js';
 import { normalizePagePath, type DocSection } from './docs.js';
 import { errorResponse } from './http.js';
-import type { Retriever, SearchHit } from './retrieval.js';
+import type { Retriever } from './retrieval.js';
 import { generateAnswer } from './llm/generate.js';
 import type { LlmConfig } from './llm/model.js';
 import type { ThreadRecord, ThreadStore } from './stores/index.js';
@@ -44,7 +49,9 @@ const MAX_CONTEXT_QUERY_CHARS = 400;
 const TEXT_CHUNK_CHARS = 48;
 
 export function questionOf(message: Message): string {
-  const fromParts = message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+  const fromParts = message.parts
+    .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+    .join('\n');
   return (message.content || fromParts).trim();
 }
 
@@ -70,7 +77,11 @@ export function chunkText(text: string, size = TEXT_CHUNK_CHARS): string[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Earlier questions, newest first: from the server's thread, else from the messages the client sent. */
-function earlierQuestions(thread: ThreadRecord | undefined, messages: Message[], last: Message): string[] {
+function earlierQuestions(
+  thread: ThreadRecord | undefined,
+  messages: Message[],
+  last: Message,
+): string[] {
   if (thread?.turns.length) return thread.turns.map((turn) => turn.question).reverse();
   return messages
     .filter((m) => m.role === 'user' && m !== last)
@@ -91,9 +102,16 @@ const FEW_TERMS = 2;
  * weaker second query); one that stands alone is searched alone, so an unrelated new question is
  * not answered with the previous topic.
  */
-export function followUpSubject(question: string, terms: string[], earlier: string[]): string | undefined {
+export function followUpSubject(
+  question: string,
+  terms: string[],
+  earlier: string[],
+): string | undefined {
   if (earlier.length === 0) return undefined;
-  const depends = CONTINUES.test(question) || terms.length === 0 || (terms.length <= FEW_TERMS && REFERS_BACK.test(question));
+  const depends =
+    CONTINUES.test(question) ||
+    terms.length === 0 ||
+    (terms.length <= FEW_TERMS && REFERS_BACK.test(question));
   if (!depends) return undefined;
   // The previous question may itself have been a follow-up ("and in v1?" after "and then?").
   const subject: string[] = [];
@@ -109,11 +127,18 @@ export function followUpSubject(question: string, terms: string[], earlier: stri
  * (SPEC §4.1) with the SDK's own encoder. Two steps, as an agentic answer has: the search tool
  * call, then the answer with its reasoning and sources.
  */
-export async function answer(site: AssistantSite, request: AssistantRequest, deps: AnswerDeps): Promise<Response> {
+export async function answer(
+  site: AssistantSite,
+  request: AssistantRequest,
+  deps: AnswerDeps,
+): Promise<Response> {
   const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
   const question = lastUser ? questionOf(lastUser) : '';
   if (!lastUser || !question) {
-    return errorResponse('invalid_request', 'messages: the conversation must end with a user message that has text.');
+    return errorResponse(
+      'invalid_request',
+      'messages: the conversation must end with a user message that has text.',
+    );
   }
 
   let thread: ThreadRecord | undefined;
@@ -121,14 +146,26 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
     thread = await deps.threads.get(request.threadId);
     // A thread belongs to the reader who started it: another fp with the same id learns nothing of it.
     if (!thread || thread.domain !== site.domain || thread.fp !== request.fp) {
-      return errorResponse('thread_not_found', `Thread ${JSON.stringify(request.threadId.slice(0, 64))} does not exist. Start a new conversation without threadId.`);
+      return errorResponse(
+        'thread_not_found',
+        `Thread ${JSON.stringify(request.threadId.slice(0, 64))} does not exist. Start a new conversation without threadId.`,
+      );
     }
   }
 
   const limit = request.retrievalPageSize ?? DEFAULT_RETRIEVAL_PAGE_SIZE;
   const query = queryOf(question, request.context);
-  const earlier = followUpSubject(question, site.retriever.terms(question), earlierQuestions(thread, request.messages, lastUser));
-  const searchOptions = { limit, filter: request.filter, currentPath: request.currentPath, ...(earlier ? { earlier } : {}) };
+  const earlier = followUpSubject(
+    question,
+    site.retriever.terms(question),
+    earlierQuestions(thread, request.messages, lastUser),
+  );
+  const searchOptions = {
+    limit,
+    filter: request.filter,
+    currentPath: request.currentPath,
+    ...(earlier ? { earlier } : {}),
+  };
   const result = site.retriever.search(query, searchOptions);
   const { hits } = result;
   const terms = site.retriever.terms(query);
@@ -145,17 +182,32 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
       return undefined;
     } catch (error) {
       console.error('[docs-assistant] could not store a new thread:', error);
-      return errorResponse('storage_unavailable', 'The server cannot store conversations right now. Please try again later.');
+      return errorResponse(
+        'storage_unavailable',
+        'The server cannot store conversations right now. Please try again later.',
+      );
     }
   };
   const saveTurn = (answerText: string, sources: string[]) =>
-    deps.threads.appendTurn(threadId, { messageId, question: question.slice(0, MAX_STORED_QUESTION_CHARS), answer: answerText, sources, at }, { maxTurns: deps.maxTurns }).then(
-      (kept) => kept,
-      (error: unknown) => {
-        console.error('[docs-assistant] could not save thread', threadId, error);
-        return false;
-      },
-    );
+    deps.threads
+      .appendTurn(
+        threadId,
+        {
+          messageId,
+          question: question.slice(0, MAX_STORED_QUESTION_CHARS),
+          answer: answerText,
+          sources,
+          at,
+        },
+        { maxTurns: deps.maxTurns },
+      )
+      .then(
+        (kept) => kept,
+        (error: unknown) => {
+          console.error('[docs-assistant] could not save thread', threadId, error);
+          return false;
+        },
+      );
   // no-cache, not no-store: Chromium reports a no-store response whose body a page reads as a
   // stream (the SDK does) as "(canceled)" / net::ERR_ABORTED once it is read to the end, so every
   // completed answer looked cancelled in DevTools. A POST answer is never reused either way.
@@ -168,9 +220,16 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
       question,
       context: request.context,
       hits,
-      currentPage: request.currentPath ? site.retriever.sectionsOf(normalizePagePath(request.currentPath)) : undefined,
+      currentPage: request.currentPath
+        ? site.retriever.sectionsOf(normalizePagePath(request.currentPath))
+        : undefined,
       history: thread?.turns ?? [],
-      search: (text) => site.retriever.search(text, { limit, filter: request.filter, currentPath: request.currentPath }).hits,
+      search: (text) =>
+        site.retriever.search(text, {
+          limit,
+          filter: request.filter,
+          currentPath: request.currentPath,
+        }).hits,
       pageUrl: deps.pageUrl,
       timeoutMs: config.timeoutMs ?? 60_000,
       maxSteps: config.maxSteps ?? 4,
@@ -184,21 +243,33 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
     });
   }
 
-  const composed = composeAnswer(result, terms, { pageUrl: deps.pageUrl, sectionsOf: site.retriever.sectionsOf });
+  const composed = composeAnswer(result, terms, {
+    pageUrl: deps.pageUrl,
+    sectionsOf: site.retriever.sectionsOf,
+  });
   const threadFailure = await startThread();
   if (threadFailure) return threadFailure;
   // The disk write runs alongside the stream instead of delaying its first byte; the finish part
   // waits for it.
-  const saved = saveTurn(composed.markdown, composed.cited.map((c) => c.path));
+  const saved = saveTurn(
+    composed.markdown,
+    composed.cited.map((c) => c.path),
+  );
 
   const toolCallId = `call_${ulid(now)}`;
   const reasoning =
     `I searched the docs for ${terms.length ? terms.map((t) => `“${t}”`).join(', ') : 'the question'}` +
-    (request.context?.length ? `, including the ${request.context.length} attached context item${request.context.length === 1 ? '' : 's'}` : '') +
-    (earlier ? `, together with the subject of the earlier question “${earlier.slice(0, 120)}”, because this one follows up on it` : '') +
+    (request.context?.length
+      ? `, including the ${request.context.length} attached context item${request.context.length === 1 ? '' : 's'}`
+      : '') +
+    (earlier
+      ? `, together with the subject of the earlier question “${earlier.slice(0, 120)}”, because this one follows up on it`
+      : '') +
     `, in ${result.language} pages${result.version ? ` of version ${result.version}` : ''}` +
-    (request.filter?.version || request.filter?.language ? ' (as the request\'s filter asks)' : '') +
-    (request.currentPath ? `, with the page the reader is on (${request.currentPath}) breaking ties` : '') +
+    (request.filter?.version || request.filter?.language ? " (as the request's filter asks)" : '') +
+    (request.currentPath
+      ? `, with the page the reader is on (${request.currentPath}) breaking ties`
+      : '') +
     `, and kept the top ${limit} section${limit === 1 ? '' : 's'}: ${hits.length} matched. ${composed.rationale}`;
 
   const results = hits.map(({ section, score, title }) => ({
@@ -210,7 +281,10 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
     metadata: { title },
   }));
 
-  const usage = { promptTokens: Math.ceil(query.length / 4), completionTokens: Math.ceil(composed.markdown.length / 4) };
+  const usage = {
+    promptTokens: Math.ceil(query.length / 4),
+    completionTokens: Math.ceil(composed.markdown.length / 4),
+  };
   const execute = async (stream: DataStreamWriter) => {
     // Every line comes from the SDK's encoder. Unpaced, the lines before the finish go out as one
     // write: the answer is known up front, and one socket write per 48-character part made the
@@ -221,12 +295,34 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
     };
     lines.push(
       formatDataStreamPart('start_step', { messageId }),
-      formatDataStreamPart('tool_call', { toolCallId, toolName: 'search', args: { query, ...searchOptions, filter: { language: result.language, ...(result.version ? { version: result.version } : {}) } } }),
+      formatDataStreamPart('tool_call', {
+        toolCallId,
+        toolName: 'search',
+        args: {
+          query,
+          ...searchOptions,
+          filter: {
+            language: result.language,
+            ...(result.version ? { version: result.version } : {}),
+          },
+        },
+      }),
       formatDataStreamPart('tool_result', { toolCallId, result: results }),
-      formatDataStreamPart('finish_step', { finishReason: 'tool-calls', usage, isContinued: false }),
+      formatDataStreamPart('finish_step', {
+        finishReason: 'tool-calls',
+        usage,
+        isContinued: false,
+      }),
       formatDataStreamPart('start_step', { messageId }),
       formatDataStreamPart('reasoning', reasoning),
-      ...composed.cited.map((page) => formatDataStreamPart('source', { sourceType: 'url', id: page.path, url: page.url, title: page.title })),
+      ...composed.cited.map((page) =>
+        formatDataStreamPart('source', {
+          sourceType: 'url',
+          id: page.path,
+          url: page.url,
+          title: page.title,
+        }),
+      ),
     );
     for (const chunk of chunkText(composed.markdown)) {
       if (deps.chunkDelayMs > 0) {
@@ -237,17 +333,35 @@ export async function answer(site: AssistantSite, request: AssistantRequest, dep
     }
     // Follow-up questions ride in a message annotation (`8:`): a stock `useChat` keeps it on this
     // answer's `message.annotations`, where a `2:` data item would be shared by the whole chat.
-    if (composed.followUps.length) lines.push(formatDataStreamPart('message_annotations', [{ type: 'suggestions', questions: composed.followUps }]));
-    lines.push(formatDataStreamPart('finish_step', { finishReason: 'stop', usage, isContinued: false }));
+    if (composed.followUps.length)
+      lines.push(
+        formatDataStreamPart('message_annotations', [
+          { type: 'suggestions', questions: composed.followUps },
+        ]),
+      );
+    lines.push(
+      formatDataStreamPart('finish_step', { finishReason: 'stop', usage, isContinued: false }),
+    );
     flush();
     // The turn is stored before the answer is declared finished, so it survives a restart. When it
     // could not be, the stream says so and the finish part names no thread to continue.
     if (!(await saved)) {
-      stream.write(formatDataStreamPart('error', 'This answer could not be saved to the conversation. Start a new conversation to ask a follow-up.'));
+      stream.write(
+        formatDataStreamPart(
+          'error',
+          'This answer could not be saved to the conversation. Start a new conversation to ask a follow-up.',
+        ),
+      );
       return;
     }
     // SPEC §6: the finish event carries threadId. The SDK type has no such key; the wire does.
-    stream.write(formatDataStreamPart('finish_message', { finishReason: 'stop', usage, threadId } as Parameters<typeof formatDataStreamPart<'finish_message'>>[1]));
+    stream.write(
+      formatDataStreamPart('finish_message', {
+        finishReason: 'stop',
+        usage,
+        threadId,
+      } as Parameters<typeof formatDataStreamPart<'finish_message'>>[1]),
+    );
   };
   return createDataStreamResponse({
     status: 200,

@@ -30,7 +30,11 @@ export interface Workers {
  * The first starts alone (it recovers export jobs), then the rest. A worker that dies is replaced;
  * one that cannot start makes this reject with its exit code.
  */
-export function startWorkers(count: number, stores: Stores | undefined, host: string): Promise<Workers> {
+export function startWorkers(
+  count: number,
+  stores: Stores | undefined,
+  host: string,
+): Promise<Workers> {
   let stopping = false;
   const live = new Set<Worker>();
   const fork = (recover = false) => {
@@ -49,7 +53,9 @@ export function startWorkers(count: number, stores: Stores | undefined, host: st
         for (const other of live) other.process.kill('SIGTERM');
         return reject(new Error(`a worker exited while starting (${signal ?? `code ${code}`})`));
       }
-      console.error(`[docs-assistant] worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
+      console.error(
+        `[docs-assistant] worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`,
+      );
       fork();
     };
     cluster.on('exit', onExit);

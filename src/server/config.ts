@@ -23,21 +23,40 @@ export const DIST_DIR = join(PACKAGE_ROOT, 'dist');
 export interface ConfigFile {
   orgs: { id: string; plan?: Plan; keys: string[] }[];
   /** `urlStyle` or `pageUrl` and `publicUrl` link citations to the site's own pages (README "Citation URLs"). */
-  sites: { domain: string; org: string; docs: string; urlStyle?: string; pageUrl?: string; publicUrl?: string }[];
+  sites: {
+    domain: string;
+    org: string;
+    docs: string;
+    urlStyle?: string;
+    pageUrl?: string;
+    publicUrl?: string;
+  }[];
 }
 
 export class ConfigError extends Error {}
 
 function checkKeys(keys: string[], where: string): void {
   for (const key of keys) {
-    if (classifyKey(key) === 'invalid') throw new ConfigError(`${where}: "${key.slice(0, 12)}…" is not a key (keys begin with svc_dsc_ or svc_).`);
+    if (classifyKey(key) === 'invalid')
+      throw new ConfigError(
+        `${where}: "${key.slice(0, 12)}…" is not a key (keys begin with svc_dsc_ or svc_).`,
+      );
   }
 }
 
 /** A site served from a folder with keys from the environment (`DOCS_ASSISTANT_SERVER_KEYS`). */
-export async function folderConfig(docsDir: string, domain: string, keysEnv: string | undefined, pageUrls?: PageUrlRule): Promise<Pick<AppOptions, 'orgs' | 'sites'>> {
+export async function folderConfig(
+  docsDir: string,
+  domain: string,
+  keysEnv: string | undefined,
+  pageUrls?: PageUrlRule,
+): Promise<Pick<AppOptions, 'orgs' | 'sites'>> {
   const isSample = resolve(docsDir) === SAMPLE_DOCS_DIR;
-  const keys = keysEnv?.split(',').map((k) => k.trim()).filter(Boolean) ?? [];
+  const keys =
+    keysEnv
+      ?.split(',')
+      .map((k) => k.trim())
+      .filter(Boolean) ?? [];
   if (keys.length === 0 && !isSample) {
     throw new ConfigError(
       'This docs folder needs its own keys: set DOCS_ASSISTANT_SERVER_KEYS to a comma-separated list ' +
@@ -46,7 +65,11 @@ export async function folderConfig(docsDir: string, domain: string, keysEnv: str
   }
   checkKeys(keys, 'DOCS_ASSISTANT_SERVER_KEYS');
   const docs = await loadDocsSite(docsDir);
-  const org: OrgConfig = { id: isSample ? DEMO.org : domain, plan: 'enterprise', keys: keys.length ? keys : [DEMO.assistantKey, DEMO.adminKey] };
+  const org: OrgConfig = {
+    id: isSample ? DEMO.org : domain,
+    plan: 'enterprise',
+    keys: keys.length ? keys : [DEMO.assistantKey, DEMO.adminKey],
+  };
   const site: SiteConfig = { domain, org: org.id, docs, ...(pageUrls ? { pageUrls } : {}) };
   return { orgs: [org], sites: [site] };
 }
@@ -59,19 +82,36 @@ export async function fileConfig(file: string): Promise<Pick<AppOptions, 'orgs' 
   } catch (error) {
     throw new ConfigError(`Cannot read config ${file}: ${(error as Error).message}`);
   }
-  if (!Array.isArray(parsed.orgs) || !Array.isArray(parsed.sites)) throw new ConfigError(`${file}: expected "orgs" and "sites" arrays.`);
+  if (!Array.isArray(parsed.orgs) || !Array.isArray(parsed.sites))
+    throw new ConfigError(`${file}: expected "orgs" and "sites" arrays.`);
   const orgs = parsed.orgs.map((org): OrgConfig => {
     checkKeys(org.keys ?? [], `${file} org ${org.id}`);
     return { id: org.id, plan: org.plan ?? 'free', keys: org.keys ?? [] };
   });
   const sites = await Promise.all(
     parsed.sites.map(async (site): Promise<SiteConfig> => {
-      if (!orgs.some((org) => org.id === site.org)) throw new ConfigError(`${file}: site ${site.domain} names unknown org ${site.org}.`);
-      const urls = site.urlStyle || site.pageUrl ? parsePageUrlRule({ style: site.urlStyle, template: site.pageUrl }, { style: 'urlStyle', template: 'pageUrl', publicUrl: 'publicUrl' }) : undefined;
+      if (!orgs.some((org) => org.id === site.org))
+        throw new ConfigError(`${file}: site ${site.domain} names unknown org ${site.org}.`);
+      const urls =
+        site.urlStyle || site.pageUrl
+          ? parsePageUrlRule(
+              { style: site.urlStyle, template: site.pageUrl },
+              { style: 'urlStyle', template: 'pageUrl', publicUrl: 'publicUrl' },
+            )
+          : undefined;
       if (urls && !urls.ok) throw new ConfigError(`${file} site ${site.domain}: ${urls.error}`);
-      if (site.publicUrl !== undefined && !URL.canParse(site.publicUrl)) throw new ConfigError(`${file} site ${site.domain}: publicUrl "${site.publicUrl}" is not a URL.`);
+      if (site.publicUrl !== undefined && !URL.canParse(site.publicUrl))
+        throw new ConfigError(
+          `${file} site ${site.domain}: publicUrl "${site.publicUrl}" is not a URL.`,
+        );
       const docs = await loadDocsSite(resolve(dirname(file), site.docs));
-      return { domain: site.domain, org: site.org, docs, ...(urls ? { pageUrls: urls.rule } : {}), ...(site.publicUrl ? { publicUrl: site.publicUrl } : {}) };
+      return {
+        domain: site.domain,
+        org: site.org,
+        docs,
+        ...(urls ? { pageUrls: urls.rule } : {}),
+        ...(site.publicUrl ? { publicUrl: site.publicUrl } : {}),
+      };
     }),
   );
   return { orgs, sites };

@@ -68,16 +68,26 @@ export interface DocsSite {
 export const DEFAULT_LANGUAGE = 'en';
 const PAGE_EXTENSIONS = /\.(md|mdx)$/i;
 /** Files a docs folder may publish besides its pages. */
-export const ASSET_EXTENSIONS = /\.(png|jpe?g|gif|svg|webp|avif|ico|pdf|txt|json|ya?ml|zip|mp4|webm)$/i;
+export const ASSET_EXTENSIONS =
+  /\.(png|jpe?g|gif|svg|webp|avif|ico|pdf|txt|json|ya?ml|zip|mp4|webm)$/i;
 
 async function listFiles(dir: string): Promise<{ pages: string[]; assets: string[] }> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   const files = entries
-    .filter((entry) => entry.isFile() && !entry.name.startsWith('.') && !relative(dir, entry.parentPath).split(sep).some((part) => part.startsWith('.')))
+    .filter(
+      (entry) =>
+        entry.isFile() &&
+        !entry.name.startsWith('.') &&
+        !relative(dir, entry.parentPath)
+          .split(sep)
+          .some((part) => part.startsWith('.')),
+    )
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
   return {
-    pages: files.filter((file) => PAGE_EXTENSIONS.test(file) && !file.split(sep).at(-1)!.startsWith('_')),
+    pages: files.filter(
+      (file) => PAGE_EXTENSIONS.test(file) && !file.split(sep).at(-1)!.startsWith('_'),
+    ),
     assets: files.filter((file) => ASSET_EXTENSIONS.test(file)),
   };
 }
@@ -102,7 +112,10 @@ function splitFrontmatter(source: string): { data: Record<string, unknown>; body
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source);
   if (!match) return { data: {}, body: source };
   const data: unknown = parseYaml(match[1] ?? '');
-  return { data: data && typeof data === 'object' ? (data as Record<string, unknown>) : {}, body: source.slice(match[0].length) };
+  return {
+    data: data && typeof data === 'object' ? (data as Record<string, unknown>) : {},
+    body: source.slice(match[0].length),
+  };
 }
 
 function optionalString(value: unknown): string | undefined {
@@ -112,7 +125,8 @@ function optionalString(value: unknown): string | undefined {
 }
 
 /** Soft line breaks inside a paragraph are not sentence ends. */
-const flat = (node: Parameters<typeof toString>[0]) => toString(node, { includeImageAlt: false }).replace(/\s*\n\s*/g, ' ');
+const flat = (node: Parameters<typeof toString>[0]) =>
+  toString(node, { includeImageAlt: false }).replace(/\s*\n\s*/g, ' ');
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
@@ -120,10 +134,18 @@ const parser = unified().use(remarkParse).use(remarkGfm);
  * Splits a page at every heading (reference pages put one option or method under each h4/h5, and
  * that is the unit a question is about); code stays code so answers can quote it as fenced blocks.
  */
-function sectionsOf(tree: Root, source: string, page: Omit<DocPage, 'sections' | 'markdown' | 'file'>): DocSection[] {
+function sectionsOf(
+  tree: Root,
+  source: string,
+  page: Omit<DocPage, 'sections' | 'markdown' | 'file'>,
+): DocSection[] {
   const slugger = new GithubSlugger();
   const sections: DocSection[] = [];
-  let current: { heading: string; anchor: string; blocks: DocBlock[] } = { heading: '', anchor: '', blocks: [] };
+  let current: { heading: string; anchor: string; blocks: DocBlock[] } = {
+    heading: '',
+    anchor: '',
+    blocks: [],
+  };
   const flush = () => {
     const { blocks } = current;
     if (blocks.length === 0) return;
@@ -133,31 +155,55 @@ function sectionsOf(tree: Root, source: string, page: Omit<DocPage, 'sections' |
       pageTitle: page.title,
       heading: current.heading || page.title,
       anchor: current.anchor,
-      text: blocks.filter((block) => block.kind !== 'code').map((block) => block.text).join('\n'),
-      code: blocks.flatMap((block) => (block.kind === 'code' ? [{ lang: block.lang ?? '', value: block.text }] : [])),
+      text: blocks
+        .filter((block) => block.kind !== 'code')
+        .map((block) => block.text)
+        .join('\n'),
+      code: blocks.flatMap((block) =>
+        block.kind === 'code' ? [{ lang: block.lang ?? '', value: block.text }] : [],
+      ),
       blocks,
       ...(page.version ? { version: page.version } : {}),
       language: page.language,
     });
   };
   const sourceOf = (node: RootContent) =>
-    node.position?.start.offset !== undefined && node.position.end.offset !== undefined ? source.slice(node.position.start.offset, node.position.end.offset) : toString(node);
+    node.position?.start.offset !== undefined && node.position.end.offset !== undefined
+      ? source.slice(node.position.start.offset, node.position.end.offset)
+      : toString(node);
   const visit = (node: RootContent) => {
     if (node.type === 'heading') {
       const heading = flat(node);
       const anchor = slugger.slug(toString(node));
       flush();
-      current = { heading: node.depth === 1 ? page.title : heading, anchor: node.depth === 1 ? '' : anchor, blocks: [] };
+      current = {
+        heading: node.depth === 1 ? page.title : heading,
+        anchor: node.depth === 1 ? '' : anchor,
+        blocks: [],
+      };
       return;
     }
     // Raw HTML and MDX syntax carry no prose worth quoting.
-    if (node.type === 'html' || node.type === 'yaml' || node.type === 'thematicBreak' || node.type === 'definition') return;
+    if (
+      node.type === 'html' ||
+      node.type === 'yaml' ||
+      node.type === 'thematicBreak' ||
+      node.type === 'definition'
+    )
+      return;
     if (node.type === 'code') {
-      current.blocks.push({ kind: 'code', markdown: sourceOf(node), text: node.value, lang: node.lang ?? '' });
+      current.blocks.push({
+        kind: 'code',
+        markdown: sourceOf(node),
+        text: node.value,
+        lang: node.lang ?? '',
+      });
       return;
     }
     if (node.type === 'table') {
-      const text = node.children.map((row) => row.children.map((cell) => toString(cell)).join(' | ')).join('\n');
+      const text = node.children
+        .map((row) => row.children.map((cell) => toString(cell)).join(' | '))
+        .join('\n');
       current.blocks.push({ kind: 'table', markdown: sourceOf(node), text });
       return;
     }
@@ -166,7 +212,11 @@ function sectionsOf(tree: Root, source: string, page: Omit<DocPage, 'sections' |
       current.blocks.push({ kind: 'list', markdown: sourceOf(node), text });
       return;
     }
-    current.blocks.push({ kind: node.type === 'blockquote' ? 'quote' : 'paragraph', markdown: sourceOf(node), text: flat(node) });
+    current.blocks.push({
+      kind: node.type === 'blockquote' ? 'quote' : 'paragraph',
+      markdown: sourceOf(node),
+      text: flat(node),
+    });
   };
   tree.children.forEach(visit);
   flush();
@@ -181,17 +231,23 @@ function stripMdxStatements(body: string): string {
 /** `Reference/Validation-and-Serialization.md` → "Validation and Serialization"; an index page takes its folder's name. */
 function titleFromFile(file: string): string {
   const parts = file.replace(PAGE_EXTENSIONS, '').split(/[\\/]/);
-  const name = (/^index$/i.test(parts.at(-1) ?? '') && parts.length > 1 ? parts.at(-2) : parts.at(-1)) ?? file;
+  const name =
+    (/^index$/i.test(parts.at(-1) ?? '') && parts.length > 1 ? parts.at(-2) : parts.at(-1)) ?? file;
   return name.replace(/[-_]+/g, ' ').trim() || file;
 }
 
-export function parsePage(file: string, source: string, defaultLanguage = DEFAULT_LANGUAGE): DocPage {
+export function parsePage(
+  file: string,
+  source: string,
+  defaultLanguage = DEFAULT_LANGUAGE,
+): DocPage {
   const { data, body: rawBody } = splitFrontmatter(source);
   const markdown = /\.mdx$/i.test(file) ? stripMdxStatements(rawBody) : rawBody;
   const tree = parser.parse(markdown);
   const firstHeading = tree.children.find((node) => node.type === 'heading' && node.depth === 1);
   const path = pagePathOf(file);
-  const title = optionalString(data.title) ?? (firstHeading ? toString(firstHeading) : titleFromFile(file));
+  const title =
+    optionalString(data.title) ?? (firstHeading ? toString(firstHeading) : titleFromFile(file));
   const version = optionalString(data.version);
   const description = optionalString(data.description);
   const meta = {
@@ -205,11 +261,19 @@ export function parsePage(file: string, source: string, defaultLanguage = DEFAUL
 }
 
 export function createSite(pages: DocPage[], files: string[] = [], dir?: string): DocsSite {
-  return { pages, byPath: new Map(pages.map((page) => [page.path, page])), files, ...(dir ? { dir } : {}) };
+  return {
+    pages,
+    byPath: new Map(pages.map((page) => [page.path, page])),
+    files,
+    ...(dir ? { dir } : {}),
+  };
 }
 
 /** Reads every `.md`/`.mdx` page under `dir` (files starting with `_` are partials and skipped). */
-export async function loadDocsSite(dir: string, defaultLanguage = DEFAULT_LANGUAGE): Promise<DocsSite> {
+export async function loadDocsSite(
+  dir: string,
+  defaultLanguage = DEFAULT_LANGUAGE,
+): Promise<DocsSite> {
   const { pages: files, assets } = await listFiles(dir);
   if (files.length === 0) throw new Error(`No Markdown pages (.md or .mdx) found in ${dir}`);
   const pages = await Promise.all(
@@ -218,9 +282,13 @@ export async function loadDocsSite(dir: string, defaultLanguage = DEFAULT_LANGUA
       try {
         return parsePage(rel, await readFile(file, 'utf8'), defaultLanguage);
       } catch (error) {
-        throw new Error(`Cannot read ${rel}: ${(error as Error).message}`);
+        throw new Error(`Cannot read ${rel}: ${(error as Error).message}`, { cause: error });
       }
     }),
   );
-  return createSite(pages, assets.map((file) => '/' + relative(dir, file).split(sep).join('/')), dir);
+  return createSite(
+    pages,
+    assets.map((file) => '/' + relative(dir, file).split(sep).join('/')),
+    dir,
+  );
 }

@@ -2,7 +2,13 @@ import { slug } from 'github-slugger';
 import type { DocPage } from './docs.js';
 
 /** Docs generators whose page URLs the server can reproduce, so citations link to pages that exist. */
-export const URL_STYLES = ['plain', 'vitepress', 'vitepress-clean', 'docusaurus', 'starlight'] as const;
+export const URL_STYLES = [
+  'plain',
+  'vitepress',
+  'vitepress-clean',
+  'docusaurus',
+  'starlight',
+] as const;
 export type UrlStyle = (typeof URL_STYLES)[number];
 
 /** How a page file becomes its public path: a framework's rules, or a template with `{path}`. */
@@ -15,14 +21,27 @@ export function parsePageUrlRule(
   input: { style?: string | undefined; template?: string | undefined },
   names = { style: '--url-style', template: '--page-url', publicUrl: '--public-url' },
 ): PageUrlRuleResult {
-  if (input.style && input.template) return { ok: false, error: `Give ${names.style} or ${names.template}, not both.` };
+  if (input.style && input.template)
+    return { ok: false, error: `Give ${names.style} or ${names.template}, not both.` };
   if (input.template !== undefined) {
-    if (!input.template.includes('{path}')) return { ok: false, error: `${names.template} needs {path} in it, e.g. '/{path}/' (got "${input.template}").` };
-    if (/^[a-z][a-z\d+.-]*:|^\/\//i.test(input.template)) return { ok: false, error: `${names.template} is a path; put the site's origin in ${names.publicUrl}.` };
+    if (!input.template.includes('{path}'))
+      return {
+        ok: false,
+        error: `${names.template} needs {path} in it, e.g. '/{path}/' (got "${input.template}").`,
+      };
+    if (/^[a-z][a-z\d+.-]*:|^\/\//i.test(input.template))
+      return {
+        ok: false,
+        error: `${names.template} is a path; put the site's origin in ${names.publicUrl}.`,
+      };
     return { ok: true, rule: { template: input.template } };
   }
   if (input.style === undefined) return { ok: false, error: `No ${names.style} given.` };
-  if (!(URL_STYLES as readonly string[]).includes(input.style)) return { ok: false, error: `${names.style} must be one of ${URL_STYLES.join(', ')} (got "${input.style}").` };
+  if (!(URL_STYLES as readonly string[]).includes(input.style))
+    return {
+      ok: false,
+      error: `${names.style} must be one of ${URL_STYLES.join(', ')} (got "${input.style}").`,
+    };
   return { ok: true, rule: { style: input.style as UrlStyle } };
 }
 
@@ -32,15 +51,21 @@ const frontmatterString = (page: DocPage, key: string): string | undefined => {
 };
 
 /** `guides/Setup.mdx` → ['guides', 'Setup']. */
-const segmentsOf = (file: string) => file.replace(/\.(md|mdx)$/i, '').split(/[\\/]/).filter(Boolean);
+const segmentsOf = (file: string) =>
+  file
+    .replace(/\.(md|mdx)$/i, '')
+    .split(/[\\/]/)
+    .filter(Boolean);
 
 const join = (segments: string[]) => '/' + segments.filter(Boolean).join('/');
 
 /** Resolves a frontmatter slug the way Docusaurus does: absolute from the docs root, else beside the file. */
-const resolveSlug = (value: string, dir: string[]) => (value.startsWith('/') ? value : join([...dir, value]));
+const resolveSlug = (value: string, dir: string[]) =>
+  value.startsWith('/') ? value : join([...dir, value]);
 
 // Docusaurus strips "01-" style ordering prefixes from file and folder names (its default number prefix parser).
-const withoutNumberPrefix = (name: string) => /^\d+\s*[-_.]+\s*([^-_.\s].*)$/.exec(name)?.[1] ?? name;
+const withoutNumberPrefix = (name: string) =>
+  /^\d+\s*[-_.]+\s*([^-_.\s].*)$/.exec(name)?.[1] ?? name;
 
 function docusaurusPath(page: DocPage): string {
   const segments = segmentsOf(page.file).map(withoutNumberPrefix);
@@ -50,14 +75,17 @@ function docusaurusPath(page: DocPage): string {
   const id = frontmatterString(page, 'id');
   if (id) return join([...segments, id]);
   // index.md, README.md and a file named like its folder are the folder's own page.
-  const isIndex = /^(index|readme)$/i.test(name) || name.toLowerCase() === segments.at(-1)?.toLowerCase();
+  const isIndex =
+    /^(index|readme)$/i.test(name) || name.toLowerCase() === segments.at(-1)?.toLowerCase();
   return join(isIndex ? segments : [...segments, name]);
 }
 
 function starlightPath(page: DocPage): string {
   // Astro's content loader takes `slug` frontmatter as the entry id, else slugs every path segment.
   const explicit = frontmatterString(page, 'slug');
-  const segments = explicit ? explicit.split('/').filter(Boolean) : segmentsOf(page.file).map((part) => slug(part));
+  const segments = explicit
+    ? explicit.split('/').filter(Boolean)
+    : segmentsOf(page.file).map((part) => slug(part));
   if (!explicit && segments.at(-1) === 'index') segments.pop();
   return segments.length ? `${join(segments)}/` : '/';
 }
@@ -119,7 +147,12 @@ const safeDecode = (path: string) => {
 export function createPageUrls(pages: DocPage[], rule: PageUrlRule, basePath = '') {
   const base = basePath.replace(/\/+$/, '');
   const toPublic = new Map(pages.map((page) => [page.path, pageUrlPath(page, rule)]));
-  const key = (path: string) => safeDecode(path).replace(/\.html$/i, '').replace(/\/index$/i, '').replace(/\/+$/, '').toLowerCase() || '/';
+  const key = (path: string) =>
+    safeDecode(path)
+      .replace(/\.html$/i, '')
+      .replace(/\/index$/i, '')
+      .replace(/\/+$/, '')
+      .toLowerCase() || '/';
   const toPage = new Map([...toPublic].map(([pagePath, url]) => [key(base + url), pagePath]));
   return {
     /** Public path of a page (without origin), or undefined for an unknown page. */

@@ -23,7 +23,14 @@ export interface UpstreamConfig {
 }
 
 /** Headers of an upstream answer that the proxy passes on unchanged. */
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'x-vercel-ai-data-stream', 'x-thread-id', 'x-thread-key', 'retry-after', 'cache-control'];
+const FORWARDED_RESPONSE_HEADERS = [
+  'content-type',
+  'x-vercel-ai-data-stream',
+  'x-thread-id',
+  'x-thread-key',
+  'retry-after',
+  'cache-control',
+];
 /** An upstream error body is read up to this size; beyond it, it is not ours to relay. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const NEWLINE = 10;
@@ -44,12 +51,22 @@ export function createForwarder(upstream: UpstreamConfig) {
   if (!transport) {
     // undici enforces the connect timeout, which a fetch signal cannot see; its header and body
     // limits only back ours up (a second later), so the reader gets our clearer message.
-    const dispatcher = new Agent({ connectTimeout: connectMs, headersTimeout: headersMs + 1000, bodyTimeout: idleMs + 1000 });
-    transport = ((url: string, init: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch;
+    const dispatcher = new Agent({
+      connectTimeout: connectMs,
+      headersTimeout: headersMs + 1000,
+      bodyTimeout: idleMs + 1000,
+    });
+    transport = ((url: string, init: RequestInit) =>
+      undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch;
   }
   const send = transport;
 
-  return async function forward(c: Context, domain: string, clientIp: string, maxBodyBytes: number): Promise<Response> {
+  return async function forward(
+    c: Context,
+    domain: string,
+    clientIp: string,
+    maxBodyBytes: number,
+  ): Promise<Response> {
     const body = await readBody(c.req.raw, maxBodyBytes);
     if (!body.ok) return body.response;
     const url = `${upstream.baseUrl.replace(/\/+$/, '')}/discovery/v1/assistant/${encodeURIComponent(domain)}/message`;
@@ -67,14 +84,26 @@ export function createForwarder(upstream: UpstreamConfig) {
     let response: Response;
     try {
       // A redirect is reported, not followed: following it would send the key to another origin.
-      response = await send(url, { method: 'POST', headers, body: body.bytes, signal: controller.signal, redirect: 'manual' });
+      response = await send(url, {
+        method: 'POST',
+        headers,
+        body: body.bytes,
+        signal: controller.signal,
+        redirect: 'manual',
+      });
     } catch (error) {
       c.req.raw.signal.removeEventListener('abort', onClientGone);
       if (controller.signal.reason instanceof UpstreamTimeout) {
-        return errorResponse('upstream_error', `The upstream assistant service did not answer within ${Math.round(headersMs / 1000)} s.`);
+        return errorResponse(
+          'upstream_error',
+          `The upstream assistant service did not answer within ${Math.round(headersMs / 1000)} s.`,
+        );
       }
       console.error('[docs-assistant] upstream request failed:', error);
-      return errorResponse('upstream_error', 'The upstream assistant service could not be reached.');
+      return errorResponse(
+        'upstream_error',
+        'The upstream assistant service could not be reached.',
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -82,7 +111,10 @@ export function createForwarder(upstream: UpstreamConfig) {
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel().catch(() => {});
       const location = (response.headers.get('location') ?? '').slice(0, 200);
-      return errorResponse('upstream_error', `The upstream assistant service redirected to ${JSON.stringify(location)}. Point --upstream at the final address.`);
+      return errorResponse(
+        'upstream_error',
+        `The upstream assistant service redirected to ${JSON.stringify(location)}. Point --upstream at the final address.`,
+      );
     }
     if (!response.ok) return relayError(response);
 
@@ -92,7 +124,10 @@ export function createForwarder(upstream: UpstreamConfig) {
       if (value !== null) passed.set(name, value);
     }
     if (!response.body) return new Response(null, { status: response.status, headers: passed });
-    return new Response(guardStream(response.body, idleMs, () => controller.abort()), { status: response.status, headers: passed });
+    return new Response(
+      guardStream(response.body, idleMs, () => controller.abort()),
+      { status: response.status, headers: passed },
+    );
   };
 }
 
@@ -101,15 +136,31 @@ async function relayError(response: Response): Promise<Response> {
   const status = response.status;
   let text = '';
   try {
-    const read = await readBody(new Request('http://upstream/', { method: 'POST', body: response.body, duplex: 'half' } as RequestInit), MAX_ERROR_BODY_BYTES);
+    const read = await readBody(
+      new Request('http://upstream/', {
+        method: 'POST',
+        body: response.body,
+        duplex: 'half',
+      } as RequestInit),
+      MAX_ERROR_BODY_BYTES,
+    );
     if (read.ok) text = new TextDecoder().decode(read.bytes);
   } catch {
     // an unreadable body is the same as a foreign one
   }
   const parsed = parseErrorBody(text);
-  if (isErrorCode(parsed.error) && typeof parsed.message === 'string' && parsed.error !== 'internal') {
-    const retryAfter = parsed.retryAfterSeconds ?? (Number(response.headers.get('retry-after')) || undefined);
-    return errorResponse(parsed.error, parsed.message.slice(0, 1000), retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {});
+  if (
+    isErrorCode(parsed.error) &&
+    typeof parsed.message === 'string' &&
+    parsed.error !== 'internal'
+  ) {
+    const retryAfter =
+      parsed.retryAfterSeconds ?? (Number(response.headers.get('retry-after')) || undefined);
+    return errorResponse(
+      parsed.error,
+      parsed.message.slice(0, 1000),
+      retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {},
+    );
   }
   console.error(`[docs-assistant] upstream answered ${status}: ${text.slice(0, 200)}`);
   return errorResponse('upstream_error', `The upstream assistant service failed (HTTP ${status}).`);
@@ -120,7 +171,11 @@ async function relayError(response: Response): Promise<Response> {
  * its connection breaks, the half line is dropped and an error part ends the stream, so the
  * reader's SDK sees a clean error instead of a truncated body.
  */
-function guardStream(body: ReadableStream<Uint8Array>, idleMs: number, giveUp: () => void): ReadableStream<Uint8Array> {
+function guardStream(
+  body: ReadableStream<Uint8Array>,
+  idleMs: number,
+  giveUp: () => void,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const encoder = new TextEncoder();
   let pending = new Uint8Array(0);
@@ -128,7 +183,9 @@ function guardStream(body: ReadableStream<Uint8Array>, idleMs: number, giveUp: (
     async pull(controller) {
       let timer: NodeJS.Timeout | undefined;
       try {
-        const idle = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new UpstreamTimeout()), idleMs)));
+        const idle = new Promise<never>(
+          (_, reject) => (timer = setTimeout(() => reject(new UpstreamTimeout()), idleMs)),
+        );
         const { done, value } = await Promise.race([reader.read(), idle]);
         if (done) {
           if (pending.length) controller.enqueue(pending);

@@ -16,7 +16,12 @@ export interface RateLimiter {
  * matches exactly; a key's window starts with its first request. `prefix` keeps the limiters that
  * share one store apart.
  */
-export function createRateLimiter(store: RateLimitStore, prefix: string, limit: number, windowMs: number): RateLimiter {
+export function createRateLimiter(
+  store: RateLimitStore,
+  prefix: string,
+  limit: number,
+  windowMs: number,
+): RateLimiter {
   return {
     async hit(key, now) {
       const { count, resetAt } = await store.increment(`${prefix}:${key}`, windowMs, now);

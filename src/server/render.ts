@@ -52,7 +52,9 @@ const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/|#)/i;
 export function isScriptUrl(url: string, image = false): boolean {
   const scheme = url.replace(/[\u0000-\u0020\u007f]+/g, '').toLowerCase();
   if (/^(javascript|vbscript):/.test(scheme)) return true;
-  return scheme.startsWith('data:') && !(image && /^data:image\/(png|gif|jpe?g|webp|avif);/.test(scheme));
+  return (
+    scheme.startsWith('data:') && !(image && /^data:image\/(png|gif|jpe?g|webp|avif);/.test(scheme))
+  );
 }
 
 interface RenderData {
@@ -65,14 +67,23 @@ function rehypeLinks() {
   return (tree: Root, file: { data: unknown }) => {
     const { page, site, links } = file.data as RenderData;
     // Relative links resolve against the folder of the page's source file, as on any static host.
-    const folder = `http://site/${page.file.split('/').slice(0, -1).map((part) => `${part}/`).join('')}`;
+    const folder = `http://site/${page.file
+      .split('/')
+      .slice(0, -1)
+      .map((part) => `${part}/`)
+      .join('')}`;
     const resolve = (raw: string): string | undefined => {
       if (EXTERNAL.test(raw)) return undefined;
       const [pathPart = '', hash] = raw.split('#', 2);
       const absolute = decodeURI(new URL(pathPart, folder).pathname);
-      const pagePath = absolute.replace(/\.(md|mdx|html)$/i, '').replace(/\/index$/, '').replace(/(.)\/+$/, '$1');
+      const pagePath = absolute
+        .replace(/\.(md|mdx|html)$/i, '')
+        .replace(/\/index$/, '')
+        .replace(/(.)\/+$/, '$1');
       const suffix = hash ? `#${hash}` : '';
-      return site.byPath.has(pagePath) ? links.page(pagePath) + suffix : links.file(absolute) + suffix;
+      return site.byPath.has(pagePath)
+        ? links.page(pagePath) + suffix
+        : links.file(absolute) + suffix;
     };
     visit(tree, 'element', (node: Element) => {
       const attribute = node.tagName === 'a' ? 'href' : node.tagName === 'img' ? 'src' : undefined;
@@ -106,7 +117,12 @@ const processor = unified()
 
 export function renderMarkdown(page: DocPage, site: DocsSite, links: LinkStrategy): string {
   const data: RenderData = { page, site, links };
-  return String(processor.processSync({ value: page.markdown, data: data as unknown as Record<string, unknown> }));
+  return String(
+    processor.processSync({
+      value: page.markdown,
+      data: data as unknown as Record<string, unknown>,
+    }),
+  );
 }
 
 export const DOCS_CSS = `
@@ -173,17 +189,30 @@ const SIDEBAR_MAX_GROUPS = 60;
  * stays reachable) and one link per other group. Space is then linear in the number of pages.
  */
 function navigation(site: DocsSite, current: DocPage, links: LinkStrategy): string {
-  const item = (page: DocPage, label = page.title + (page.version ? ` (${page.version})` : '') + (page.language !== current.language ? ` · ${page.language}` : '')) =>
+  const item = (
+    page: DocPage,
+    label = page.title +
+      (page.version ? ` (${page.version})` : '') +
+      (page.language !== current.language ? ` · ${page.language}` : ''),
+  ) =>
     `<li><a href="${escapeHtml(links.page(page.path))}"${page === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a></li>`;
   const groups = sidebarGroups(site);
   if (site.pages.length <= FULL_SIDEBAR_MAX_PAGES) {
-    return groups.map(([group, pages]) => `<h2>${escapeHtml(group)}</h2><ul>${pages.map((page) => item(page)).join('')}</ul>`).join('');
+    return groups
+      .map(
+        ([group, pages]) =>
+          `<h2>${escapeHtml(group)}</h2><ul>${pages.map((page) => item(page)).join('')}</ul>`,
+      )
+      .join('');
   }
-  const window = <T,>(list: T[], at: number, size: number) => {
+  const window = <T>(list: T[], at: number, size: number) => {
     const start = Math.max(0, Math.min(at - Math.floor(size / 2), list.length - size));
     return { start, end: Math.min(list.length, start + size) };
   };
-  const currentGroup = Math.max(0, groups.findIndex(([, pages]) => pages.includes(current)));
+  const currentGroup = Math.max(
+    0,
+    groups.findIndex(([, pages]) => pages.includes(current)),
+  );
   const shown = window(groups, currentGroup, SIDEBAR_MAX_GROUPS);
   const firstOf = (index: number) => groups[index]![1][0]!;
   const html = groups.slice(shown.start, shown.end).map(([group, pages], offset) => {
@@ -193,17 +222,33 @@ function navigation(site: DocsSite, current: DocPage, links: LinkStrategy): stri
     const { start, end } = window(pages, pages.indexOf(current), SIDEBAR_WINDOW);
     const before = start > 0 ? item(pages[start - 1]!, `… ${start} earlier pages`) : '';
     const after = end < pages.length ? item(pages[end]!, `… ${pages.length - end} more pages`) : '';
-    return `<h2>${escapeHtml(group)}</h2><ul>${before}${pages.slice(start, end).map((page) => item(page)).join('')}${after}</ul>`;
+    return `<h2>${escapeHtml(group)}</h2><ul>${before}${pages
+      .slice(start, end)
+      .map((page) => item(page))
+      .join('')}${after}</ul>`;
   });
-  const earlier = shown.start > 0 ? `<ul>${item(firstOf(shown.start - 1), `… ${shown.start} earlier sections`)}</ul>` : '';
-  const later = shown.end < groups.length ? `<ul>${item(firstOf(shown.end), `… ${groups.length - shown.end} more sections`)}</ul>` : '';
+  const earlier =
+    shown.start > 0
+      ? `<ul>${item(firstOf(shown.start - 1), `… ${shown.start} earlier sections`)}</ul>`
+      : '';
+  const later =
+    shown.end < groups.length
+      ? `<ul>${item(firstOf(shown.end), `… ${groups.length - shown.end} more sections`)}</ul>`
+      : '';
   return earlier + html.join('') + later;
 }
 
 /** A whole HTML page for one doc: sidebar, content, and whatever the caller adds. */
 export function renderDocsPage(site: DocsSite, page: DocPage, options: RenderOptions): string {
-  const meta = [page.version && `Version ${page.version}`, page.language !== 'en' && `Language: ${page.language}`].filter(Boolean).join(' · ');
-  const styles = options.stylesheet ? `<link rel="stylesheet" href="${escapeHtml(options.stylesheet)}">` : `<style>${DOCS_CSS}</style>`;
+  const meta = [
+    page.version && `Version ${page.version}`,
+    page.language !== 'en' && `Language: ${page.language}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const styles = options.stylesheet
+    ? `<link rel="stylesheet" href="${escapeHtml(options.stylesheet)}">`
+    : `<style>${DOCS_CSS}</style>`;
   return `<!doctype html>
 <html lang="${escapeHtml(page.language)}">
 <head>

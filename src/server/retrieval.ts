@@ -44,11 +44,13 @@ export interface Retriever {
 
 // Question words carry no meaning for retrieval; without this list "how do I …" matches every page.
 const STOP_WORDS = new Set(
-  ('a an and are as at be but by can could do does did for from has have how i if in into is it its me my of on or ' +
+  (
+    'a an and are as at be but by can could do does did for from has have how i if in into is it its me my of on or ' +
     'our should so that the their them then there these this those to was we what when where which who why will with would ' +
     'you your use using used want get need tell about also any all some one just like make makes way ways possible many much ' +
-    'am been being it\'s i\'m don\'t doesn\'t can\'t isn\'t not no yes ok okay please thanks same again more other else ' +
-    'docs documentation').split(' '),
+    "am been being it's i'm don't doesn't can't isn't not no yes ok okay please thanks same again more other else " +
+    'docs documentation'
+  ).split(' '),
 );
 
 /**
@@ -108,13 +110,20 @@ const WORD = /[^\p{L}\p{N}_]+/u;
  */
 function tokenize(text: string): string[] {
   const words = text.split(WORD).filter(Boolean);
-  const parts = words.flatMap((word) => (/[a-z][A-Z]/.test(word) ? word.split(/(?<=[a-z])(?=[A-Z])/) : []));
+  const parts = words.flatMap((word) =>
+    /[a-z][A-Z]/.test(word) ? word.split(/(?<=[a-z])(?=[A-Z])/) : [],
+  );
   // "HTTP/2" is also written http2.
   const joined = [...text.matchAll(/\b([A-Za-z]+)\/(\d)\b/g)].map((m) => `${m[1]}${m[2]}`);
   return [...words, ...parts, ...joined];
 }
 /** Words that tell a question's language: the first few hundred are plenty. */
-const wordsOf = (text: string) => text.slice(0, 4000).toLowerCase().split(WORD).filter((word) => word.length >= 2);
+const wordsOf = (text: string) =>
+  text
+    .slice(0, 4000)
+    .toLowerCase()
+    .split(WORD)
+    .filter((word) => word.length >= 2);
 
 /**
  * `currentPath` only breaks ties (SPEC §2.1 says it makes answers "more relevant", not that it
@@ -136,7 +145,8 @@ const COVERAGE_CANDIDATES = 10;
 /** Weight of the earlier question next to the follow-up's own words. */
 const EARLIER_WEIGHT = 0.6;
 
-const compareVersions = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
+const compareVersions = (a: string, b: string) =>
+  a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
 
 /**
  * Words are stemmed, so prefix search only helps a word cut short; a whole word as prefix would
@@ -163,7 +173,7 @@ export function createRetriever(site: DocsSite): Retriever {
     idField: 'id',
     processTerm,
     tokenize,
-    searchOptions: { ...SEARCH_DEFAULTS({ pageTitle: 2, heading: 2.5, text: 1, codeText: 0.6 })},
+    searchOptions: { ...SEARCH_DEFAULTS({ pageTitle: 2, heading: 2.5, text: 1, codeText: 0.6 }) },
   });
   // Pages are indexed by their outline too: a question is usually about a page's topic, and the
   // page's title and headings say what that topic is better than one small section can. (Bodies
@@ -183,7 +193,8 @@ export function createRetriever(site: DocsSite): Retriever {
     if (page.version) versions.add(page.version);
     let words = vocabulary.get(page.language);
     if (!words) vocabulary.set(page.language, (words = new Set()));
-    for (const word of `${page.title}\n${page.markdown}`.toLowerCase().split(WORD)) if (word.length >= 2) words.add(word);
+    for (const word of `${page.title}\n${page.markdown}`.toLowerCase().split(WORD))
+      if (word.length >= 2) words.add(word);
     pageIndex.add({
       id: page.path,
       title: page.title,
@@ -196,8 +207,11 @@ export function createRetriever(site: DocsSite): Retriever {
   }
   const newestVersion = [...versions].sort(compareVersions).at(-1);
   const languageCounts = new Map<string, number>();
-  for (const page of site.pages) languageCounts.set(page.language, (languageCounts.get(page.language) ?? 0) + 1);
-  const siteLanguage = languageCounts.has(DEFAULT_LANGUAGE) ? DEFAULT_LANGUAGE : ([...languageCounts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? DEFAULT_LANGUAGE);
+  for (const page of site.pages)
+    languageCounts.set(page.language, (languageCounts.get(page.language) ?? 0) + 1);
+  const siteLanguage = languageCounts.has(DEFAULT_LANGUAGE)
+    ? DEFAULT_LANGUAGE
+    : ([...languageCounts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? DEFAULT_LANGUAGE);
 
   /** The language whose pages alone contain most of the question's words; none when unclear. */
   function languageOf(query: string): string | undefined {
@@ -207,7 +221,11 @@ export function createRetriever(site: DocsSite): Retriever {
     let tie = false;
     const words = wordsOf(query);
     for (const [language, own] of vocabulary) {
-      const count = words.filter((word) => own.has(word) && ![...vocabulary].some(([other, set]) => other !== language && set.has(word))).length;
+      const count = words.filter(
+        (word) =>
+          own.has(word) &&
+          ![...vocabulary].some(([other, set]) => other !== language && set.has(word)),
+      ).length;
       if (count > bestCount) [best, bestCount, tie] = [language, count, false];
       else if (count === bestCount && count > 0) tie = true;
     }
@@ -218,7 +236,9 @@ export function createRetriever(site: DocsSite): Retriever {
   function versionNamed(query: string): string | undefined {
     return [...versions].find((label) => {
       const number = label.replace(/^v/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      return new RegExp(`(^|[^\\p{L}\\p{N}])(v|version\\s*)${number}(?![\\p{L}\\p{N}])`, 'iu').test(query);
+      return new RegExp(`(^|[^\\p{L}\\p{N}])(v|version\\s*)${number}(?![\\p{L}\\p{N}])`, 'iu').test(
+        query,
+      );
     });
   }
 
@@ -231,13 +251,26 @@ export function createRetriever(site: DocsSite): Retriever {
       // A section is one passage; only a long one (a catalogue, a reference table) is read per
       // block and per list item or row, since it contains every word somewhere.
       const whole = section.blocks.map((block) => block.text).join('\n');
-      const texts = whole.length <= LONG_SECTION_CHARS ? [whole] : section.blocks.flatMap((block) => (block.kind === 'list' || block.kind === 'table' ? block.text.split('\n') : [block.text]));
-      found = (texts.length ? texts : ['']).map((text) => new Set(tokenize(`${context}\n${text}`).flatMap((word) => processTerm(word) ?? [])));
+      const texts =
+        whole.length <= LONG_SECTION_CHARS
+          ? [whole]
+          : section.blocks.flatMap((block) =>
+              block.kind === 'list' || block.kind === 'table'
+                ? block.text.split('\n')
+                : [block.text],
+            );
+      found = (texts.length ? texts : ['']).map(
+        (text) =>
+          new Set(tokenize(`${context}\n${text}`).flatMap((word) => processTerm(word) ?? [])),
+      );
       units.set(section, found);
     }
     return found;
   };
-  const titleOf = (section: DocSection) => ((titleCount.get(section.pageTitle) ?? 0) > 1 && section.version ? `${section.pageTitle} (${section.version})` : section.pageTitle);
+  const titleOf = (section: DocSection) =>
+    (titleCount.get(section.pageTitle) ?? 0) > 1 && section.version
+      ? `${section.pageTitle} (${section.version})`
+      : section.pageTitle;
 
   return {
     sectionsOf: (pagePath) => site.byPath.get(pagePath)?.sections ?? [],
@@ -245,16 +278,27 @@ export function createRetriever(site: DocsSite): Retriever {
     search(query, { limit, filter, currentPath, earlier }) {
       const current = currentPath ? normalizePagePath(currentPath) : undefined;
       const currentPage = current ? site.byPath.get(current) : undefined;
-      const language = filter?.language || languageOf(query) || (earlier && languageOf(earlier)) || currentPage?.language || siteLanguage;
+      const language =
+        filter?.language ||
+        languageOf(query) ||
+        (earlier && languageOf(earlier)) ||
+        currentPage?.language ||
+        siteLanguage;
       // The newest version wins unless the request pins one or the question names one.
       const namedVersion = versionNamed(query) || (earlier && versionNamed(earlier)) || undefined;
       const version = filter?.version || namedVersion || newestVersion;
       const keepSection = (section: DocSection | undefined) =>
         // A page without a version applies to every version.
-        !!section && section.language === language && (!section.version || !version || section.version === version);
+        !!section &&
+        section.language === language &&
+        (!section.version || !version || section.version === version);
       const keepPage = (path: string) => keepSection(site.byPath.get(path)?.sections[0]);
-      const tieBreak = (path: string | undefined) => (current && path === current ? CURRENT_PAGE_BOOST : 1);
-      const pageOptions = { filter: (r: { id: unknown }) => keepPage(r.id as string), boostDocument: (id: unknown) => tieBreak(id as string) };
+      const tieBreak = (path: string | undefined) =>
+        current && path === current ? CURRENT_PAGE_BOOST : 1;
+      const pageOptions = {
+        filter: (r: { id: unknown }) => keepPage(r.id as string),
+        boostDocument: (id: unknown) => tieBreak(id as string),
+      };
       const sectionOptions = {
         filter: (r: { id: unknown }) => keepSection(sections.get(r.id as string)),
         boostDocument: (id: unknown) => tieBreak(sections.get(id as string)?.pagePath),
@@ -272,7 +316,9 @@ export function createRetriever(site: DocsSite): Retriever {
       /** The idf-weighted share of a text's terms that a result matched. */
       const shareOf = (allTerms: string[], matched: string[]) => {
         const total = allTerms.reduce((sum, term) => sum + weightOf(term), 0);
-        return total ? [...new Set(matched)].reduce((sum, term) => sum + weightOf(term), 0) / total : 0;
+        return total
+          ? [...new Set(matched)].reduce((sum, term) => sum + weightOf(term), 0) / total
+          : 0;
       };
 
       /**
@@ -284,16 +330,23 @@ export function createRetriever(site: DocsSite): Retriever {
         const { words, terms: textTerms } = queryWords(text);
         const pages = pageIndex.search(words.join(' '), pageOptions);
         const pageTop = pages[0]?.score ?? 0;
-        const pageScore = new Map(pages.map((r) => [r.id as string, pageTop ? r.score / pageTop : 0]));
+        const pageScore = new Map(
+          pages.map((r) => [r.id as string, pageTop ? r.score / pageTop : 0]),
+        );
         const own = index.search(words.join(' '), sectionOptions);
         const top = own[0]?.score ?? 0;
         for (const r of own) {
           const section = sections.get(r.id as string)!;
-          const relevance = (top ? r.score / top : 0) + PAGE_WEIGHT * (pageScore.get(section.pagePath) ?? 0);
+          const relevance =
+            (top ? r.score / top : 0) + PAGE_WEIGHT * (pageScore.get(section.pagePath) ?? 0);
           const named = namedVersion && section.version === namedVersion ? NAMED_VERSION_BOOST : 1;
-          const score = weight * named * relevance * Math.max(SHARE_FLOOR, shareOf(textTerms, r.queryTerms));
+          const score =
+            weight * named * relevance * Math.max(SHARE_FLOOR, shareOf(textTerms, r.queryTerms));
           const entry = into.get(r.id as string) ?? { score: 0, terms: [] };
-          into.set(r.id as string, { score: entry.score + score, terms: [...new Set([...entry.terms, ...r.terms])] });
+          into.set(r.id as string, {
+            score: entry.score + score,
+            terms: [...new Set([...entry.terms, ...r.terms])],
+          });
         }
       };
       const scores = new Map<string, Ranked>();
@@ -320,7 +373,8 @@ export function createRetriever(site: DocsSite): Retriever {
       let coverage = 0;
       if (queryTerms.length > 0) {
         const total = queryTerms.reduce((sum, term) => sum + weightOf(term), 0);
-        const weigh = (found: Set<string>) => [...found].reduce((sum, term) => sum + weightOf(term), 0);
+        const weigh = (found: Set<string>) =>
+          [...found].reduce((sum, term) => sum + weightOf(term), 0);
         const byPage = new Map<string, Set<string>>();
         for (const [id] of ranked) {
           const section = sections.get(id)!;
@@ -334,7 +388,8 @@ export function createRetriever(site: DocsSite): Retriever {
           for (const term of best) page.add(term);
           byPage.set(section.pagePath, page);
         }
-        for (const found of byPage.values()) coverage = Math.max(coverage, total ? weigh(found) / total : 0);
+        for (const found of byPage.values())
+          coverage = Math.max(coverage, total ? weigh(found) / total : 0);
       } else if (earlier && hits.length > 0) {
         // "And then?" has no words of its own: it is as covered as the question it follows.
         coverage = this.search(earlier, { limit: 1, filter, currentPath }).coverage;

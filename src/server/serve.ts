@@ -30,7 +30,10 @@ function clientErrorAnswer(error: NodeJS.ErrnoException): { code: ErrorCode; mes
 }
 
 /** The only module that touches node:http: everything else is a Web-standard handler. */
-export function listen(app: Pick<App, 'fetch'>, { port, host, limits = {} }: { port: number; host: string; limits?: ConnectionLimits }): Promise<RunningServer> {
+export function listen(
+  app: Pick<App, 'fetch'>,
+  { port, host, limits = {} }: { port: number; host: string; limits?: ConnectionLimits },
+): Promise<RunningServer> {
   const headersTimeout = limits.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(limits.requestTimeoutMs ?? 30_000, headersTimeout);
   return new Promise((resolve, reject) => {
@@ -41,7 +44,11 @@ export function listen(app: Pick<App, 'fetch'>, { port, host, limits = {} }: { p
         hostname: host,
         // Node checks these timeouts every connectionsCheckingInterval (30 s by default); check
         // often enough that a short limit means what it says.
-        serverOptions: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) },
+        serverOptions: {
+          headersTimeout,
+          requestTimeout,
+          connectionsCheckingInterval: Math.min(1000, headersTimeout),
+        },
       },
       (info: AddressInfo) => {
         server.off('error', reject);
@@ -66,7 +73,10 @@ export function listen(app: Pick<App, 'fetch'>, { port, host, limits = {} }: { p
         return;
       }
       const answer = clientErrorAnswer(error);
-      const body = JSON.stringify({ error: answer.code, message: answer.message } satisfies ErrorBody);
+      const body = JSON.stringify({
+        error: answer.code,
+        message: answer.message,
+      } satisfies ErrorBody);
       socket.end(
         `HTTP/1.1 ${ERROR_CODES[answer.code]} ${answer.code}\r\nContent-Type: application/json; charset=utf-8\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -25,21 +25,39 @@ export const FORMAT_STEP_CHARS = 4000;
 function formatLimit(blocks: string[], formatted: number): number {
   let budget = FORMAT_STEP_CHARS;
   let limit = formatted;
-  while (limit < blocks.length && (limit === formatted || budget - blocks[limit]!.length >= 0)) budget -= blocks[limit++]!.length;
+  while (limit < blocks.length && (limit === formatted || budget - blocks[limit]!.length >= 0))
+    budget -= blocks[limit++]!.length;
   return limit;
 }
 
 /** Blocks per memoised group: an update re-renders the groups that changed, not every block. */
 const GROUP_SIZE = 16;
 
-type GroupProps = Omit<MarkdownProps, 'text'> & { blocks: string[]; formatted: number; module: MarkdownModule };
+type GroupProps = Omit<MarkdownProps, 'text'> & {
+  blocks: string[];
+  formatted: number;
+  module: MarkdownModule;
+};
 
 /** Finished blocks are the same strings from one split to the next, so this is mostly identity checks. */
 function sameGroup(a: GroupProps, b: GroupProps): boolean {
-  return a.formatted === b.formatted && a.labels === b.labels && a.docsBaseUrl === b.docsBaseUrl && a.module === b.module && a.blocks.length === b.blocks.length && a.blocks.every((block, i) => block === b.blocks[i]);
+  return (
+    a.formatted === b.formatted &&
+    a.labels === b.labels &&
+    a.docsBaseUrl === b.docsBaseUrl &&
+    a.module === b.module &&
+    a.blocks.length === b.blocks.length &&
+    a.blocks.every((block, i) => block === b.blocks[i])
+  );
 }
 
-const BlockGroup = memo(function BlockGroup({ blocks, formatted, labels, docsBaseUrl, module }: GroupProps) {
+const BlockGroup = memo(function BlockGroup({
+  blocks,
+  formatted,
+  labels,
+  docsBaseUrl,
+  module,
+}: GroupProps) {
   const { MarkdownText } = module;
   return (
     <>
@@ -63,7 +81,12 @@ const BlockGroup = memo(function BlockGroup({ blocks, formatted, labels, docsBas
  * Answer text: Markdown per block once the renderer is there, plain text for the moment before.
  * `streaming` marks the text still being written, which shows the cursor after its last block.
  */
-export function AnswerText({ text, labels, docsBaseUrl, streaming = false }: MarkdownProps & { streaming?: boolean }) {
+export function AnswerText({
+  text,
+  labels,
+  docsBaseUrl,
+  streaming = false,
+}: MarkdownProps & { streaming?: boolean }) {
   const [module, setModule] = useState(loaded);
   const [formatted, setFormatted] = useState(0);
   useEffect(() => {

@@ -13,12 +13,25 @@ export function splitBlocks(text: string): string[] {
     const line = lines[i]!;
     const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (fence) {
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+      if (
+        marker &&
+        marker[0] === fence[0] &&
+        marker.length >= fence.length &&
+        line.trim() === marker
+      )
+        fence = undefined;
     } else if (marker) {
       fence = marker;
     }
     const next = lines[i + 1];
-    if (!fence && line.trim() === '' && current.length > 0 && next !== undefined && next.trim() !== '' && !/^\s/.test(next)) {
+    if (
+      !fence &&
+      line.trim() === '' &&
+      current.length > 0 &&
+      next !== undefined &&
+      next.trim() !== '' &&
+      !/^\s/.test(next)
+    ) {
       blocks.push(current.join('\n'));
       current = [];
       continue;
@@ -42,7 +55,8 @@ export interface BlockSplit {
 export function splitGrowing(previous: BlockSplit | undefined, text: string): BlockSplit {
   if (previous?.text === text) return previous;
   const last = previous?.blocks.at(-1);
-  if (!previous || last === undefined || !text.startsWith(previous.text)) return { text, blocks: splitBlocks(text) };
+  if (!previous || last === undefined || !text.startsWith(previous.text))
+    return { text, blocks: splitBlocks(text) };
   // The last block is always a suffix of its text, and no fence is open where it starts.
   const start = previous.text.length - last.length;
   return { text, blocks: [...previous.blocks.slice(0, -1), ...splitBlocks(text.slice(start))] };

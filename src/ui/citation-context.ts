@@ -25,4 +25,8 @@ export interface CitationScope {
  * The citations of the message being rendered. A context rather than a prop: Markdown blocks are
  * memoised and must not re-render when sources arrive; only the `[n]` links read it.
  */
-export const CitationContext = createContext<CitationScope>({ citations: [], newTab: true, labels: undefined });
+export const CitationContext = createContext<CitationScope>({
+  citations: [],
+  newTab: true,
+  labels: undefined,
+});

@@ -11,13 +11,30 @@ export interface ComposerProps {
   onRemoveContext(index: number): void;
 }
 
-function ContextChip({ item, labels, onRemove }: { item: ContextItem; labels: Labels; onRemove(): void }) {
+function ContextChip({
+  item,
+  labels,
+  onRemove,
+}: {
+  item: ContextItem;
+  labels: Labels;
+  onRemove(): void;
+}) {
   const what = item.type === 'code' ? labels.contextCode : labels.contextSelection;
   const preview = item.value.trim().split('\n').slice(0, 3).join('\n');
   return (
     <li className="da-chip" data-type={item.type}>
-      {item.type === 'code' ? <code className="da-chip-code">{preview}</code> : <q className="da-chip-quote">{preview}</q>}
-      <button type="button" className="da-chip-remove" aria-label={fill(labels.removeContext, { what })} onClick={onRemove}>
+      {item.type === 'code' ? (
+        <code className="da-chip-code">{preview}</code>
+      ) : (
+        <q className="da-chip-quote">{preview}</q>
+      )}
+      <button
+        type="button"
+        className="da-chip-remove"
+        aria-label={fill(labels.removeContext, { what })}
+        onClick={onRemove}
+      >
         ×
       </button>
     </li>
@@ -28,7 +45,10 @@ function ContextChip({ item, labels, onRemove }: { item: ContextItem; labels: La
  * The question box: Enter sends, Shift+Enter adds a line. While an answer streams the button
  * is Stop and sending is off; typing stays possible so the next question can be prepared.
  */
-export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer({ busy, context, labels, onSend, onStop, onRemoveContext }, ref) {
+export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer(
+  { busy, context, labels, onSend, onStop, onRemoveContext },
+  ref,
+) {
   const [text, setText] = useState('');
   const send = () => {
     if (!busy && text.trim() && onSend(text)) setText('');
@@ -52,7 +72,12 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
       {context.length > 0 && (
         <ul className="da-chips" aria-label={labels.attached}>
           {context.map((item, index) => (
-            <ContextChip key={`${index}:${item.value.slice(0, 20)}`} item={item} labels={labels} onRemove={() => onRemoveContext(index)} />
+            <ContextChip
+              key={`${index}:${item.value.slice(0, 20)}`}
+              item={item}
+              labels={labels}
+              onRemove={() => onRemoveContext(index)}
+            />
           ))}
         </ul>
       )}

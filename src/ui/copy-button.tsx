@@ -20,7 +20,13 @@ export interface CopyButtonProps {
 }
 
 /** A copy button that says "Copied" for a moment; the label stays its accessible name. */
-export function CopyButton({ text, label, copiedLabel, className = 'da-icon-button', iconOnly = false }: CopyButtonProps) {
+export function CopyButton({
+  text,
+  label,
+  copiedLabel,
+  className = 'da-icon-button',
+  iconOnly = false,
+}: CopyButtonProps) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -39,7 +45,7 @@ export function CopyButton({ text, label, copiedLabel, className = 'da-icon-butt
         }
       }}
     >
-      {iconOnly ? (copied ? <CheckIcon /> : <CopyIcon />) : copied ? copiedLabel : label}
+      {iconOnly ? copied ? <CheckIcon /> : <CopyIcon /> : copied ? copiedLabel : label}
     </button>
   );
 }

@@ -1,7 +1,20 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { SWRConfig } from 'swr';
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useDocsAssistant, type AskOptions, type UseDocsAssistantOptions } from '../chat/use-docs-assistant.js';
+import {
+  forwardRef,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+} from 'react';
+import {
+  useDocsAssistant,
+  type AskOptions,
+  type UseDocsAssistantOptions,
+} from '../chat/use-docs-assistant.js';
 import type { ContextItem } from '../protocol/schemas.js';
 import { Composer } from './composer.js';
 import { DEFAULT_LABELS, errorSentence, type LabelsInput } from './labels.js';
@@ -98,7 +111,8 @@ function session(): Storage | undefined {
 
 /** The support link is shown only once there is a thread to carry. */
 function supportHref(template: string, threadId: string): string {
-  if (template.includes('{threadId}')) return template.replace('{threadId}', encodeURIComponent(threadId));
+  if (template.includes('{threadId}'))
+    return template.replace('{threadId}', encodeURIComponent(threadId));
   return `${template}${template.includes('?') ? '&' : '?'}threadId=${encodeURIComponent(threadId)}`;
 }
 
@@ -107,17 +121,32 @@ function supportHref(template: string, threadId: string): string {
  * useChat keeps messages in SWR's module-wide cache; each mounted widget gets its own, so a
  * remount starts from saved history (not a stale cache) and `destroy()` really forgets.
  */
-export const DocsAssistant = forwardRef<AssistantHandle, DocsAssistantProps>(function DocsAssistant(props, ref) {
-  const [provider] = useState(() => () => new Map());
-  return (
-    <SWRConfig value={{ provider }}>
-      <Assistant {...props} ref={ref} />
-    </SWRConfig>
-  );
-});
+export const DocsAssistant = forwardRef<AssistantHandle, DocsAssistantProps>(
+  function DocsAssistant(props, ref) {
+    const [provider] = useState(() => () => new Map());
+    return (
+      <SWRConfig value={{ provider }}>
+        <Assistant {...props} ref={ref} />
+      </SWRConfig>
+    );
+  },
+);
 
 const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assistant(props, ref) {
-  const { docsBaseUrl, theme = 'system', mode = 'popover', position = 'bottom-right', shortcut = 'mod+i', starterQuestions = [], supportUrl, showLauncher = true, container, openLinksInNewTab = true, showDeveloperDetails = false, components } = props;
+  const {
+    docsBaseUrl,
+    theme = 'system',
+    mode = 'popover',
+    position = 'bottom-right',
+    shortcut = 'mod+i',
+    starterQuestions = [],
+    supportUrl,
+    showLauncher = true,
+    container,
+    openLinksInNewTab = true,
+    showDeveloperDetails = false,
+    components,
+  } = props;
   const shownTheme = useHostTheme(theme, props.themeSelector);
   const labels = useMemo(() => ({ ...DEFAULT_LABELS, ...props.labels }), [props.labels]);
   const chat = useDocsAssistant(props);
@@ -127,13 +156,10 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
   const open = props.open ?? uncontrolledOpen;
   const onOpenChangeRef = useRef(props.onOpenChange);
   onOpenChangeRef.current = props.onOpenChange;
-  const setOpen = useCallback(
-    (next: boolean) => {
-      setUncontrolledOpen(next);
-      onOpenChangeRef.current?.(next);
-    },
-    [],
-  );
+  const setOpen = useCallback((next: boolean) => {
+    setUncontrolledOpen(next);
+    onOpenChangeRef.current?.(next);
+  }, []);
   // In panel mode the panel stays open across the site's pages: remembered for this tab only.
   const panelKey = PANEL_OPEN_KEY(props.domain);
   const remembersPanel = mode === 'panel' && props.open === undefined;
@@ -191,7 +217,15 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     if (!chat.busy && wasBusy.current) {
       const last = chat.messages.at(-1);
       // A stopped answer is not "ready": say it was stopped. Errors speak through their alert.
-      setAnnouncement(chat.error ? '' : last && chat.stopped.includes(last.id) ? labels.stopped : chat.status === 'ready' ? labels.answered : '');
+      setAnnouncement(
+        chat.error
+          ? ''
+          : last && chat.stopped.includes(last.id)
+            ? labels.stopped
+            : chat.status === 'ready'
+              ? labels.answered
+              : '',
+      );
     }
     wasBusy.current = chat.busy;
   }, [chat.busy, chat.error, chat.status, chat.messages, chat.stopped, labels]);
@@ -204,8 +238,15 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
 
   const openRef = useRef(open);
   openRef.current = open;
-  useEffect(() => (shortcut ? listenForShortcut(document, shortcut, () => setOpen(!openRef.current)) : undefined), [shortcut, setOpen]);
-  const parsedShortcut = useMemo(() => (shortcut ? parseShortcut(shortcut) : undefined), [shortcut]);
+  useEffect(
+    () =>
+      shortcut ? listenForShortcut(document, shortcut, () => setOpen(!openRef.current)) : undefined,
+    [shortcut, setOpen],
+  );
+  const parsedShortcut = useMemo(
+    () => (shortcut ? parseShortcut(shortcut) : undefined),
+    [shortcut],
+  );
   // Worked out after mount: the server doesn't know the platform, and ⌘ vs Ctrl must not mismatch on hydration.
   const [hint, setHint] = useState<ReturnType<typeof describeShortcut>>();
   useEffect(() => setHint(shortcut ? describeShortcut(shortcut) : undefined), [shortcut]);
@@ -213,12 +254,24 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
   // them. Stopped at our root, after our own handlers ran; the shortcut still closes from inside.
   const keepKeys = (event: KeyboardEvent) => {
     event.stopPropagation();
-    if (event.type === 'keydown' && parsedShortcut && matchesShortcut(event.nativeEvent, parsedShortcut)) {
+    if (
+      event.type === 'keydown' &&
+      parsedShortcut &&
+      matchesShortcut(event.nativeEvent, parsedShortcut)
+    ) {
       event.preventDefault();
       setOpen(!openRef.current);
     }
   };
-  const rootProps = { className: 'da-root', 'data-theme': shownTheme, 'data-mode': mode, 'data-position': position, onKeyDown: keepKeys, onKeyUp: keepKeys, ref: warnIfUnstyled } as const;
+  const rootProps = {
+    className: 'da-root',
+    'data-theme': shownTheme,
+    'data-mode': mode,
+    'data-position': position,
+    onKeyDown: keepKeys,
+    onKeyUp: keepKeys,
+    ref: warnIfUnstyled,
+  } as const;
   const starters = starterQuestions.filter((q) => q.trim()).slice(0, 3);
 
   const empty = (
@@ -267,7 +320,12 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     <Dialog.Root open={open} onOpenChange={setOpen} modal={mode === 'modal'}>
       {showLauncher && (
         <div {...rootProps}>
-          <Dialog.Trigger className="da-launcher" data-state={open ? 'open' : 'closed'} aria-keyshortcuts={hint?.aria} data-kbd={hint?.label}>
+          <Dialog.Trigger
+            className="da-launcher"
+            data-state={open ? 'open' : 'closed'}
+            aria-keyshortcuts={hint?.aria}
+            data-kbd={hint?.label}
+          >
             <SparkleIcon />
             {labels.launcher}
           </Dialog.Trigger>
@@ -300,15 +358,30 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
               <Dialog.Title className="da-title">{labels.title}</Dialog.Title>
               <div className="da-header-actions">
                 {supportUrl && chat.threadId && (
-                  <a className="da-support" href={supportHref(supportUrl, chat.threadId)} target="_blank" rel="noopener noreferrer">
+                  <a
+                    className="da-support"
+                    href={supportHref(supportUrl, chat.threadId)}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
                     {labels.support}
                   </a>
                 )}
-                <button type="button" className="da-icon-button" title={labels.newConversation} onClick={newConversation} disabled={chat.messages.length === 0 && !chat.threadId}>
+                <button
+                  type="button"
+                  className="da-icon-button"
+                  title={labels.newConversation}
+                  onClick={newConversation}
+                  disabled={chat.messages.length === 0 && !chat.threadId}
+                >
                   <NewIcon />
                   <span className="da-collapsible-label">{labels.newConversation}</span>
                 </button>
-                <Dialog.Close className="da-icon-button da-close" aria-label={labels.close} title={labels.close}>
+                <Dialog.Close
+                  className="da-icon-button da-close"
+                  aria-label={labels.close}
+                  title={labels.close}
+                >
                   <CloseIcon />
                 </Dialog.Close>
               </div>
@@ -329,7 +402,11 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
               onAsk={(question) => chat.ask(question)}
               onUnqueue={chat.unqueue}
               onFeedback={(message, details) => {
-                const feedback: Feedback = { messageId: message.id, threadId: chat.threadId, ...details };
+                const feedback: Feedback = {
+                  messageId: message.id,
+                  threadId: chat.threadId,
+                  ...details,
+                };
                 props.onFeedback?.(feedback);
                 // Events carry no reader text: the comment goes to onFeedback only.
                 const { comment: _comment, ...event } = feedback;

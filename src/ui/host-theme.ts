@@ -28,7 +28,9 @@ export function hostTheme(doc: Document, darkSelector?: string): HostTheme {
   }
   for (const el of [doc.documentElement, doc.body]) {
     if (!el) continue;
-    const marked = word(el.getAttribute('class')) ?? THEME_ATTRIBUTES.map((name) => word(el.getAttribute(name))).find(Boolean);
+    const marked =
+      word(el.getAttribute('class')) ??
+      THEME_ATTRIBUTES.map((name) => word(el.getAttribute(name))).find(Boolean);
     if (marked) return marked;
   }
   const view = doc.defaultView;
@@ -41,7 +43,11 @@ export function hostTheme(doc: Document, darkSelector?: string): HostTheme {
  * Calls `onChange` whenever the host's theme changes: a site toggle rewriting <html>/<body>
  * attributes, or the OS preference. Returns what stops watching.
  */
-export function watchHostTheme(doc: Document, onChange: (theme: HostTheme) => void, darkSelector?: string): () => void {
+export function watchHostTheme(
+  doc: Document,
+  onChange: (theme: HostTheme) => void,
+  darkSelector?: string,
+): () => void {
   let current = hostTheme(doc, darkSelector);
   const check = () => {
     const next = hostTheme(doc, darkSelector);
@@ -49,8 +55,17 @@ export function watchHostTheme(doc: Document, onChange: (theme: HostTheme) => vo
   };
   const observer = new MutationObserver(check);
   // The owner's selector may name anything; the usual markers live on <html> and <body>.
-  if (darkSelector) observer.observe(doc.documentElement, { attributes: true, subtree: true, childList: true });
-  else [doc.documentElement, doc.body].forEach((el) => el && observer.observe(el, { attributes: true, attributeFilter: ['class', 'style', ...THEME_ATTRIBUTES] }));
+  if (darkSelector)
+    observer.observe(doc.documentElement, { attributes: true, subtree: true, childList: true });
+  else
+    [doc.documentElement, doc.body].forEach(
+      (el) =>
+        el &&
+        observer.observe(el, {
+          attributes: true,
+          attributeFilter: ['class', 'style', ...THEME_ATTRIBUTES],
+        }),
+    );
   const media = doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)');
   media?.addEventListener('change', check);
   return () => {

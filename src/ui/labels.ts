@@ -74,7 +74,8 @@ export const DEFAULT_LABELS = {
   errorBadRequest: 'The assistant could not accept this question.',
   errorServer: 'The assistant had a problem answering.',
   errorNetwork: 'The connection to the assistant failed. Check your connection and try again.',
-  errorCut: 'The connection was lost before the answer was complete. Check your connection and try again.',
+  errorCut:
+    'The connection was lost before the answer was complete. Check your connection and try again.',
   errorServerPartial: 'The assistant ran into a problem and stopped partway through this answer.',
   errorProtocol: 'The assistant’s answer could not be read.',
   seconds: '{n} seconds',
@@ -86,7 +87,9 @@ export type Labels = typeof DEFAULT_LABELS;
 export type LabelsInput = Partial<Labels>;
 
 export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in values ? String(values[name]) : whole,
+  );
 }
 
 function duration(seconds: number, labels: Labels): string {
@@ -111,7 +114,9 @@ export function errorSentence(error: AssistantError, labels: Labels): string {
   if (error.code === STREAM_CUT) return labels.errorCut;
   if (error.code === STREAM_ENDED || error.code === STREAM_ERROR) return labels.errorServerPartial;
   if (error.kind === 'rate_limited') {
-    return error.retryAfterSeconds ? fill(labels.errorRateLimited, { time: duration(error.retryAfterSeconds, labels) }) : labels.errorRateLimitedSoon;
+    return error.retryAfterSeconds
+      ? fill(labels.errorRateLimited, { time: duration(error.retryAfterSeconds, labels) })
+      : labels.errorRateLimitedSoon;
   }
   return labels[KIND_LABEL[error.kind]];
 }

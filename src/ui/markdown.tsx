@@ -1,4 +1,13 @@
-import { Fragment, memo, useContext, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  Fragment,
+  memo,
+  useContext,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { CitationContext } from './citation-context.js';
 import { Lexer, type Token, type Tokens } from 'marked';
 import { CopyButton } from './copy-button.js';
@@ -19,7 +28,15 @@ export function parseSuggestions(code: string): { title: string; href: string }[
     .flatMap((m) => (m ? [{ title: (m[1] ?? m[3])!.trim(), href: (m[2] ?? m[4])!.trim() }] : []));
 }
 
-export function SafeLink({ href, docsBaseUrl, children }: { href: string | undefined; docsBaseUrl: string | undefined; children: ReactNode }) {
+export function SafeLink({
+  href,
+  docsBaseUrl,
+  children,
+}: {
+  href: string | undefined;
+  docsBaseUrl: string | undefined;
+  children: ReactNode;
+}) {
   const { newTab } = useContext(CitationContext);
   const url = safeUrl(href, docsBaseUrl);
   if (!url) return <span className="da-unsafe-link">{children}</span>;
@@ -30,7 +47,23 @@ export function SafeLink({ href, docsBaseUrl, children }: { href: string | undef
   );
 }
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', trade: '™', hellip: '…', mdash: '—', ndash: '–', rarr: '→', larr: '←', times: '×' };
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  rarr: '→',
+  larr: '←',
+  times: '×',
+};
 
 /**
  * marked leaves character references in text for its HTML output to carry; React text is literal,
@@ -38,11 +71,16 @@ const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quo
  */
 function decode(text: string): string {
   if (!text.includes('&')) return text;
-  return text.replace(/&(?:#(\d{1,7})|#[xX]([\da-fA-F]{1,6})|(\w+));/g, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-    if (name) return NAMED_ENTITIES[name] ?? whole;
-    const code = dec ? Number.parseInt(dec, 10) : Number.parseInt(hex!, 16);
-    return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? '\ufffd' : String.fromCodePoint(code);
-  });
+  return text.replace(
+    /&(?:#(\d{1,7})|#[xX]([\da-fA-F]{1,6})|(\w+));/g,
+    (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+      if (name) return NAMED_ENTITIES[name] ?? whole;
+      const code = dec ? Number.parseInt(dec, 10) : Number.parseInt(hex!, 16);
+      return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+        ? '\ufffd'
+        : String.fromCodePoint(code);
+    },
+  );
 }
 
 interface Context {
@@ -60,7 +98,10 @@ function Cite({ n }: { n: number }) {
   const { citations, newTab, labels } = useContext(CitationContext);
   const citation = citations.find((c) => c.n === n);
   const [open, setOpen] = useState(false);
-  const [placement, setPlacement] = useState<{ side: 'bottom' | 'top'; shift: number }>({ side: 'bottom', shift: 0 });
+  const [placement, setPlacement] = useState<{ side: 'bottom' | 'top'; shift: number }>({
+    side: 'bottom',
+    shift: 0,
+  });
   const preview = useRef<HTMLSpanElement>(null);
   const id = useId();
   // Keep the preview inside the conversation's visible area: shift it sideways, flip it above.
@@ -69,8 +110,14 @@ function Cite({ n }: { n: number }) {
     const bounds = el?.closest('.da-scroll')?.getBoundingClientRect();
     if (!el || !bounds) return;
     const box = el.getBoundingClientRect();
-    const shift = box.right > bounds.right - 8 ? bounds.right - 8 - box.right : box.left < bounds.left + 8 ? bounds.left + 8 - box.left : 0;
-    const side = box.bottom > bounds.bottom && box.top - box.height - 28 > bounds.top ? 'top' : 'bottom';
+    const shift =
+      box.right > bounds.right - 8
+        ? bounds.right - 8 - box.right
+        : box.left < bounds.left + 8
+          ? bounds.left + 8 - box.left
+          : 0;
+    const side =
+      box.bottom > bounds.bottom && box.top - box.height - 28 > bounds.top ? 'top' : 'bottom';
     if (shift !== 0 || side !== 'bottom') setPlacement({ side, shift });
   }, [open]);
   if (!citation || !labels) return <>{`[${n}]`}</>;
@@ -96,7 +143,14 @@ function Cite({ n }: { n: number }) {
         {n}
       </a>
       {open && (
-        <span ref={preview} id={id} role="tooltip" className="da-cite-preview" data-side={placement.side} style={placement.shift ? { translate: `${placement.shift}px 0` } : undefined}>
+        <span
+          ref={preview}
+          id={id}
+          role="tooltip"
+          className="da-cite-preview"
+          data-side={placement.side}
+          style={placement.shift ? { translate: `${placement.shift}px 0` } : undefined}
+        >
           <span className="da-cite-title">{citation.title}</span>
           {citation.path && <span className="da-cite-path">{citation.path}</span>}
           {citation.snippet && <span className="da-cite-snippet">{citation.snippet}</span>}
@@ -126,7 +180,9 @@ function Highlighted({ code, language }: { code: string; language: string }) {
   useLayoutEffect(() => {
     if (module || !language) return;
     let live = true;
-    void (loadingHighlighter ??= import('./highlight.js').then((m) => (highlighter = m))).then((m) => live && setModule(m));
+    void (loadingHighlighter ??= import('./highlight.js').then((m) => (highlighter = m))).then(
+      (m) => live && setModule(m),
+    );
     return () => {
       live = false;
     };
@@ -179,7 +235,12 @@ function CodeBlock({ token, context }: { token: Tokens.Code; context: Context })
     <div className="da-code" data-language={language || undefined}>
       <div className="da-code-bar">
         <span className="da-code-lang">{language || 'text'}</span>
-        <CopyButton text={() => code} label={labels.copyCode} copiedLabel={labels.copied} className="da-code-copy" />
+        <CopyButton
+          text={() => code}
+          label={labels.copyCode}
+          copiedLabel={labels.copied}
+          className="da-code-copy"
+        />
       </div>
       <pre>
         <code className={language ? `language-${language}` : undefined}>
@@ -194,7 +255,11 @@ function inline(tokens: Token[] | undefined, context: Context): ReactNode[] {
   return (tokens ?? []).map((token, key) => {
     switch (token.type) {
       case 'text':
-        return token.tokens ? <Fragment key={key}>{inline(token.tokens, context)}</Fragment> : <Fragment key={key}>{withCitations(decode(token.text), context)}</Fragment>;
+        return token.tokens ? (
+          <Fragment key={key}>{inline(token.tokens, context)}</Fragment>
+        ) : (
+          <Fragment key={key}>{withCitations(decode(token.text), context)}</Fragment>
+        );
       case 'escape':
         return token.text;
       case 'strong':
@@ -226,7 +291,15 @@ function inline(tokens: Token[] | undefined, context: Context): ReactNode[] {
         );
       }
       case 'checkbox':
-        return <input key={key} type="checkbox" checked={(token as Tokens.Checkbox).checked} disabled readOnly />;
+        return (
+          <input
+            key={key}
+            type="checkbox"
+            checked={(token as Tokens.Checkbox).checked}
+            disabled
+            readOnly
+          />
+        );
       default:
         // Raw HTML (`html`) is dropped, never rendered; unknown tokens too.
         return null;
@@ -252,7 +325,10 @@ function block(token: Token, key: number, context: Context): ReactNode {
         </li>
       ));
       return list.ordered ? (
-        <ol key={key} start={typeof list.start === 'number' && list.start !== 1 ? list.start : undefined}>
+        <ol
+          key={key}
+          start={typeof list.start === 'number' && list.start !== 1 ? list.start : undefined}
+        >
           {items}
         </ol>
       ) : (
@@ -297,7 +373,11 @@ function block(token: Token, key: number, context: Context): ReactNode {
       return <hr key={key} />;
     case 'text':
       // Text directly in a tight list item: its inline content, no paragraph around it.
-      return <Fragment key={key}>{token.tokens ? inline(token.tokens, context) : decode(token.text)}</Fragment>;
+      return (
+        <Fragment key={key}>
+          {token.tokens ? inline(token.tokens, context) : decode(token.text)}
+        </Fragment>
+      );
     case 'checkbox':
       return inline([token], context)[0];
     default:
@@ -316,6 +396,10 @@ function blocks(tokens: Token[] | undefined, context: Context): ReactNode[] {
  * elements directly, never an HTML string: raw HTML is dropped and every URL passes `safeUrl`.
  * Memoised so a finished block is not parsed again while the answer grows.
  */
-export const MarkdownText = memo(function MarkdownText({ text, labels, docsBaseUrl }: MarkdownProps) {
+export const MarkdownText = memo(function MarkdownText({
+  text,
+  labels,
+  docsBaseUrl,
+}: MarkdownProps) {
   return <>{blocks(Lexer.lex(text, { gfm: true, breaks: false }), { labels, docsBaseUrl })}</>;
 });

@@ -6,7 +6,13 @@ import type { ContextItem } from '../protocol/schemas.js';
 import { CopyButton } from './copy-button.js';
 import { ArrowDownIcon, CloseIcon, RetryIcon, ThumbDownIcon, ThumbUpIcon } from './icons.js';
 import type { Labels } from './labels.js';
-import { Citations, citationsOf, citedNumbers, MessageParts, type PartComponents } from './parts.js';
+import {
+  Citations,
+  citationsOf,
+  citedNumbers,
+  MessageParts,
+  type PartComponents,
+} from './parts.js';
 
 export type FeedbackValue = 'up' | 'down';
 
@@ -50,7 +56,10 @@ export interface MessageListProps {
 const PIN_SLACK_PX = 32;
 
 function answerText(message: UIMessage): string {
-  return (message.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n') || message.content;
+  return (
+    (message.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n') ||
+    message.content
+  );
 }
 
 /** How many follow-up questions are shown, and how long one may be; the server's data is not trusted. */
@@ -64,15 +73,35 @@ const MAX_FOLLOW_UP_CHARS = 200;
 export function followUpsOf(message: UIMessage, labels: Labels): string[] {
   const offered = (message.annotations ?? []).flatMap((item) => {
     const value = item as { type?: unknown; questions?: unknown } | null;
-    return value && typeof value === 'object' && value.type === 'suggestions' && Array.isArray(value.questions) ? value.questions : [];
+    return value &&
+      typeof value === 'object' &&
+      value.type === 'suggestions' &&
+      Array.isArray(value.questions)
+      ? value.questions
+      : [];
   });
   const block = /```suggestions\n([\s\S]*?)\n```/.exec(answerText(message))?.[1] ?? '';
-  const titles = [...block.matchAll(/^\((.+?)\)\[[^\]]*\]$/gm)].map((match) => labels.followUpAbout.replace('{title}', match[1]!));
-  const clean = (offered.length ? offered : titles).filter((q): q is string => typeof q === 'string' && q.trim().length > 0 && q.length <= MAX_FOLLOW_UP_CHARS).map((q) => q.trim());
+  const titles = [...block.matchAll(/^\((.+?)\)\[[^\]]*\]$/gm)].map((match) =>
+    labels.followUpAbout.replace('{title}', match[1]!),
+  );
+  const clean = (offered.length ? offered : titles)
+    .filter(
+      (q): q is string =>
+        typeof q === 'string' && q.trim().length > 0 && q.length <= MAX_FOLLOW_UP_CHARS,
+    )
+    .map((q) => q.trim());
   return [...new Set(clean)].slice(0, MAX_FOLLOW_UPS);
 }
 
-function FollowUps({ questions, labels, onAsk }: { questions: string[]; labels: Labels; onAsk(question: string): void }) {
+function FollowUps({
+  questions,
+  labels,
+  onAsk,
+}: {
+  questions: string[];
+  labels: Labels;
+  onAsk(question: string): void;
+}) {
   return (
     <div className="da-starters da-follow-ups" role="group" aria-label={labels.followUps}>
       <p className="da-suggestions-title">{labels.followUps}</p>
@@ -97,7 +126,15 @@ const REASONS: [FeedbackReason, keyof Labels][] = [
 ];
 
 /** After a thumbs-down: a few reasons and an optional comment, sent as a second, richer feedback. */
-function FeedbackForm({ labels, onSend, onClose }: { labels: Labels; onSend(reasons: FeedbackReason[], comment: string): void; onClose(): void }) {
+function FeedbackForm({
+  labels,
+  onSend,
+  onClose,
+}: {
+  labels: Labels;
+  onSend(reasons: FeedbackReason[], comment: string): void;
+  onClose(): void;
+}) {
   const [reasons, setReasons] = useState<FeedbackReason[]>([]);
   const [comment, setComment] = useState('');
   const first = useRef<HTMLInputElement>(null);
@@ -119,18 +156,34 @@ function FeedbackForm({ labels, onSend, onClose }: { labels: Labels; onSend(reas
               ref={i === 0 ? first : undefined}
               type="checkbox"
               checked={reasons.includes(reason)}
-              onChange={(event) => setReasons((all) => (event.target.checked ? [...all, reason] : all.filter((r) => r !== reason)))}
+              onChange={(event) =>
+                setReasons((all) =>
+                  event.target.checked ? [...all, reason] : all.filter((r) => r !== reason),
+                )
+              }
             />
             {labels[label]}
           </label>
         ))}
       </fieldset>
-      <textarea className="da-feedback-comment" rows={2} aria-label={labels.feedbackComment} placeholder={labels.feedbackComment} value={comment} onChange={(event) => setComment(event.target.value)} />
+      <textarea
+        className="da-feedback-comment"
+        rows={2}
+        aria-label={labels.feedbackComment}
+        placeholder={labels.feedbackComment}
+        value={comment}
+        onChange={(event) => setComment(event.target.value)}
+      />
       <div className="da-feedback-buttons">
         <button type="button" className="da-text-button" onClick={onClose}>
           {labels.feedbackCancel}
         </button>
-        <button type="submit" className="da-text-button" data-variant="primary" disabled={reasons.length === 0 && !comment.trim()}>
+        <button
+          type="submit"
+          className="da-text-button"
+          data-variant="primary"
+          disabled={reasons.length === 0 && !comment.trim()}
+        >
           {labels.feedbackSend}
         </button>
       </div>
@@ -138,7 +191,23 @@ function FeedbackForm({ labels, onSend, onClose }: { labels: Labels; onSend(reas
   );
 }
 
-function AnswerActions({ message, state, isLast, busy, labels, onRetry, onFeedback }: { message: UIMessage; state: AnswerState; isLast: boolean; busy: boolean; labels: Labels; onRetry(): void; onFeedback(feedback: FeedbackDetails): void }) {
+function AnswerActions({
+  message,
+  state,
+  isLast,
+  busy,
+  labels,
+  onRetry,
+  onFeedback,
+}: {
+  message: UIMessage;
+  state: AnswerState;
+  isLast: boolean;
+  busy: boolean;
+  labels: Labels;
+  onRetry(): void;
+  onFeedback(feedback: FeedbackDetails): void;
+}) {
   const [feedback, setFeedback] = useState<FeedbackValue>();
   const [form, setForm] = useState<'closed' | 'open' | 'sent'>('closed');
   const give = (value: FeedbackValue) => {
@@ -152,13 +221,34 @@ function AnswerActions({ message, state, isLast, busy, labels, onRetry, onFeedba
     <>
       <div className="da-actions">
         {state === 'stopped' && <span className="da-stopped-marker">{labels.stoppedMarker}</span>}
-        {text && <CopyButton text={() => text} label={labels.copyAnswer} copiedLabel={labels.copied} iconOnly />}
+        {text && (
+          <CopyButton
+            text={() => text}
+            label={labels.copyAnswer}
+            copiedLabel={labels.copied}
+            iconOnly
+          />
+        )}
         {state === 'done' && (
           <>
-            <button type="button" className="da-icon-button" aria-pressed={feedback === 'up'} aria-label={labels.helpful} title={labels.helpful} onClick={() => give('up')}>
+            <button
+              type="button"
+              className="da-icon-button"
+              aria-pressed={feedback === 'up'}
+              aria-label={labels.helpful}
+              title={labels.helpful}
+              onClick={() => give('up')}
+            >
               <ThumbUpIcon />
             </button>
-            <button type="button" className="da-icon-button" aria-pressed={feedback === 'down'} aria-label={labels.notHelpful} title={labels.notHelpful} onClick={() => give('down')}>
+            <button
+              type="button"
+              className="da-icon-button"
+              aria-pressed={feedback === 'down'}
+              aria-label={labels.notHelpful}
+              title={labels.notHelpful}
+              onClick={() => give('down')}
+            >
               <ThumbDownIcon />
             </button>
           </>
@@ -175,7 +265,11 @@ function AnswerActions({ message, state, isLast, busy, labels, onRetry, onFeedba
           labels={labels}
           onClose={() => setForm('closed')}
           onSend={(reasons, comment) => {
-            onFeedback({ value: 'down', ...(reasons.length ? { reasons } : {}), ...(comment ? { comment } : {}) });
+            onFeedback({
+              value: 'down',
+              ...(reasons.length ? { reasons } : {}),
+              ...(comment ? { comment } : {}),
+            });
             setForm('sent');
           }}
         />
@@ -199,10 +293,16 @@ function SentContext({ items, labels }: { items: ContextItem[]; labels: Labels }
           <li key={i} data-type={item.type}>
             <details className="da-sent-chip">
               <summary>
-                <span className="da-sent-chip-kind">{item.type === 'code' ? labels.contextCode : labels.contextSelection}</span>
+                <span className="da-sent-chip-kind">
+                  {item.type === 'code' ? labels.contextCode : labels.contextSelection}
+                </span>
                 <span className="da-sent-chip-preview">{preview}</span>
               </summary>
-              {item.type === 'code' ? <pre>{item.value}</pre> : <blockquote>{item.value}</blockquote>}
+              {item.type === 'code' ? (
+                <pre>{item.value}</pre>
+              ) : (
+                <blockquote>{item.value}</blockquote>
+              )}
             </details>
           </li>
         );
@@ -228,23 +328,59 @@ interface AssistantMessageProps {
   onFeedback(message: UIMessage, feedback: FeedbackDetails): void;
 }
 
-function AssistantMessage({ message, state, isLast, busy, labels, docsBaseUrl, newTab, showDeveloperDetails, components, followUps, onRetry, onAsk, onFeedback }: AssistantMessageProps) {
+function AssistantMessage({
+  message,
+  state,
+  isLast,
+  busy,
+  labels,
+  docsBaseUrl,
+  newTab,
+  showDeveloperDetails,
+  components,
+  followUps,
+  onRetry,
+  onAsk,
+  onFeedback,
+}: AssistantMessageProps) {
   const questions = followUps && state === 'done' ? followUpsOf(message, labels) : [];
   const citations = citationsOf(message, docsBaseUrl);
   // A stable scope while the citations stay the same: the `[n]` links re-render only when they change.
-  const key = citations.map((c) => `${c.n} ${c.url} ${c.title} ${c.path ?? ''} ${c.snippet ?? ''}`).join('\n');
+  const key = citations
+    .map((c) => `${c.n} ${c.url} ${c.title} ${c.path ?? ''} ${c.snippet ?? ''}`)
+    .join('\n');
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const scope = useMemo(() => ({ citations, newTab, labels }), [key, newTab, labels]);
   return (
     <li className="da-message" data-role="assistant" data-state={state}>
       <span className="da-visually-hidden">{labels.assistant}: </span>
       <CitationContext.Provider value={scope}>
-        <MessageParts message={message} labels={labels} docsBaseUrl={docsBaseUrl} streaming={state === 'streaming'} showDeveloperDetails={showDeveloperDetails} components={components} />
+        <MessageParts
+          message={message}
+          labels={labels}
+          docsBaseUrl={docsBaseUrl}
+          streaming={state === 'streaming'}
+          showDeveloperDetails={showDeveloperDetails}
+          components={components}
+        />
       </CitationContext.Provider>
-      <Citations citations={citations} cited={citedNumbers(message)} labels={labels} newTab={newTab} />
+      <Citations
+        citations={citations}
+        cited={citedNumbers(message)}
+        labels={labels}
+        newTab={newTab}
+      />
       {/* A failed answer has one Retry: the banner's. */}
       {(state === 'done' || state === 'stopped') && (
-        <AnswerActions message={message} state={state} isLast={isLast} busy={busy} labels={labels} onRetry={onRetry} onFeedback={(feedback) => onFeedback(message, feedback)} />
+        <AnswerActions
+          message={message}
+          state={state}
+          isLast={isLast}
+          busy={busy}
+          labels={labels}
+          onRetry={onRetry}
+          onFeedback={(feedback) => onFeedback(message, feedback)}
+        />
       )}
       {questions.length > 0 && <FollowUps questions={questions} labels={labels} onAsk={onAsk} />}
     </li>
@@ -285,7 +421,8 @@ function useStickToBottom(busy: boolean, questionCount: number) {
       stick();
       // Content that grows under a reader who scrolled up puts news below them.
       const el = scroller.current;
-      if (el && !pinned.current) setAway(el.scrollHeight - el.scrollTop - el.clientHeight > PIN_SLACK_PX);
+      if (el && !pinned.current)
+        setAway(el.scrollHeight - el.scrollTop - el.clientHeight > PIN_SLACK_PX);
     });
     observer.observe(content.current);
     return () => {
@@ -319,7 +456,8 @@ function useStickToBottom(busy: boolean, questionCount: number) {
     if (!el) return;
     pinned.current = true;
     setAway(false);
-    const smooth = typeof matchMedia !== 'undefined' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
+    const smooth =
+      typeof matchMedia !== 'undefined' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
     el.scrollTo({ top: el.scrollHeight, behavior: smooth ? 'smooth' : 'auto' });
   };
   return { scroller, content, away, onScroll, jump };
@@ -330,7 +468,25 @@ function useStickToBottom(busy: boolean, questionCount: number) {
  * they start and once when they end (by the status region), never token by token.
  */
 export function MessageList(props: MessageListProps) {
-  const { messages, busy, failed, stopped, queue, sentContext, labels, docsBaseUrl, newTab, showDeveloperDetails, components, onRetry, onAsk, onUnqueue, onFeedback, footer, empty } = props;
+  const {
+    messages,
+    busy,
+    failed,
+    stopped,
+    queue,
+    sentContext,
+    labels,
+    docsBaseUrl,
+    newTab,
+    showDeveloperDetails,
+    components,
+    onRetry,
+    onAsk,
+    onUnqueue,
+    onFeedback,
+    footer,
+    empty,
+  } = props;
   // Re-pin for a new question only: an answer's first part arriving is not the reader's doing.
   const questions = messages.reduce((n, m) => n + (m.role === 'user' ? 1 : 0), 0) + queue.length;
   const { scroller, content, away, onScroll, jump } = useStickToBottom(busy, questions);
@@ -341,7 +497,14 @@ export function MessageList(props: MessageListProps) {
 
   const assistantItem = (message: UIMessage, index: number) => {
     const isLast = index === messages.length - 1;
-    const state: AnswerState = busy && isLast ? 'streaming' : stopped.includes(message.id) ? 'stopped' : failed && isLast ? 'failed' : 'done';
+    const state: AnswerState =
+      busy && isLast
+        ? 'streaming'
+        : stopped.includes(message.id)
+          ? 'stopped'
+          : failed && isLast
+            ? 'failed'
+            : 'done';
     return (
       <AssistantMessage
         key={index}
@@ -407,10 +570,18 @@ export function MessageList(props: MessageListProps) {
                   <li key={item.id} className="da-message" data-role="user" data-state="queued">
                     <span className="da-visually-hidden">{labels.you}: </span>
                     <p className="da-user-text">{item.question}</p>
-                    {item.context.length > 0 && <SentContext items={item.context} labels={labels} />}
+                    {item.context.length > 0 && (
+                      <SentContext items={item.context} labels={labels} />
+                    )}
                     <p className="da-queued">
                       <span>{labels.queued}</span>
-                      <button type="button" className="da-icon-button" aria-label={`${labels.removeQueued}: ${item.question}`} title={labels.removeQueued} onClick={() => onUnqueue(item.id)}>
+                      <button
+                        type="button"
+                        className="da-icon-button"
+                        aria-label={`${labels.removeQueued}: ${item.question}`}
+                        title={labels.removeQueued}
+                        onClick={() => onUnqueue(item.id)}
+                      >
                         <CloseIcon />
                       </button>
                     </p>

@@ -46,7 +46,12 @@ interface Action {
  * blocks or any element a framework renders or hydrates (NOTES §5: Docusaurus logs React #418 for
  * nodes added inside its tree), so the page's DOM stays exactly as its framework left it.
  */
-function createAction(doc: Document, label: string, name: string, nonce: string | undefined): Action {
+function createAction(
+  doc: Document,
+  label: string,
+  name: string,
+  nonce: string | undefined,
+): Action {
   const host = doc.createElement(HOST_TAG);
   const root = host.attachShadow({ mode: 'open' });
   addShadowStyles(root, BUTTON_CSS, nonce);
@@ -98,7 +103,11 @@ function visibleBox(el: Element): Box {
 function controlsBy(block: Element): Box[] {
   const own = block.getBoundingClientRect();
   let frame = block;
-  for (let p = block.parentElement, depth = 0; p && p !== block.ownerDocument.body && depth < 4; p = p.parentElement, depth++) {
+  for (
+    let p = block.parentElement, depth = 0;
+    p && p !== block.ownerDocument.body && depth < 4;
+    p = p.parentElement, depth++
+  ) {
     const r = p.getBoundingClientRect();
     if (r.height > own.height + 120 || r.width > own.width + 120) break;
     frame = p;
@@ -108,16 +117,22 @@ function controlsBy(block: Element): Box[] {
     .filter((r) => r.width > 0 && r.height > 0);
 }
 
-const overlaps = (a: Box, b: Box) => a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
+const overlaps = (a: Box, b: Box) =>
+  a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
 
 /**
  * Where the code block's button goes: its visible top-right corner, moved left of any framework
  * control there; the bottom-right corner when the top row is full. Undefined when too little of
  * the block is on screen.
  */
-export function codeButtonPosition(block: Element, width: number, height: number): { x: number; y: number } | undefined {
+export function codeButtonPosition(
+  block: Element,
+  width: number,
+  height: number,
+): { x: number; y: number } | undefined {
   const box = visibleBox(block);
-  if (box.right - box.left < width + 2 * INSET || box.bottom - box.top < height + 2 * INSET) return undefined;
+  if (box.right - box.left < width + 2 * INSET || box.bottom - box.top < height + 2 * INSET)
+    return undefined;
   const controls = controlsBy(block);
   const free = (x: number, y: number) => {
     const ours = { left: x, top: y, right: x + width, bottom: y + height };
@@ -125,7 +140,8 @@ export function codeButtonPosition(block: Element, width: number, height: number
   };
   const y = box.top + INSET;
   let x = box.right - INSET - width;
-  for (let hit = free(x, y); hit && x >= box.left + INSET; hit = free(x, y)) x = hit.left - INSET / 2 - width;
+  for (let hit = free(x, y); hit && x >= box.left + INSET; hit = free(x, y))
+    x = hit.left - INSET / 2 - width;
   if (x >= box.left + INSET) return { x, y };
   const bottom = box.bottom - INSET - height;
   return { x: box.right - INSET - width, y: bottom };
@@ -158,7 +174,11 @@ export function codeBlockText(block: Element): string {
     lines.length > 0 &&
     lines.every((line) => line.matches(LINE_SELECTOR)) &&
     [...code.childNodes].every((n) => n.nodeType !== Node.TEXT_NODE || !(n as Text).data.trim());
-  if (perLine) return lines.map((line) => visibleText(line).replace(/\n+$/, '')).join('\n').replace(/\n+$/, '');
+  if (perLine)
+    return lines
+      .map((line) => visibleText(line).replace(/\n+$/, ''))
+      .join('\n')
+      .replace(/\n+$/, '');
   return visibleText(code).replace(/\n$/, '');
 }
 
@@ -174,18 +194,30 @@ export function attachPageContext(options: PageContextOptions): () => void {
   const selector = options.codeBlockSelector ?? 'pre';
   const pathOf = options.path ?? (() => location.pathname);
   const cleanups: (() => void)[] = [];
-  const listen = <K extends keyof DocumentEventMap>(type: K, handler: (event: DocumentEventMap[K]) => void, opts?: AddEventListenerOptions) => {
+  const listen = <K extends keyof DocumentEventMap>(
+    type: K,
+    handler: (event: DocumentEventMap[K]) => void,
+    opts?: AddEventListenerOptions,
+  ) => {
     doc.addEventListener(type, handler, opts);
     cleanups.push(() => doc.removeEventListener(type, handler, opts));
   };
   const isOwn = (node: Node | null): boolean => {
-    for (let n: Node | null = node; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) {
+    for (
+      let n: Node | null = node;
+      n;
+      n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)
+    ) {
       if (n instanceof Element && n.localName === HOST_TAG) return true;
       if (options.isOwn?.(n)) return true;
     }
     return false;
   };
-  const lazy = (name: string, onClick: () => void, onKey: (event: KeyboardEvent) => void = () => {}) => {
+  const lazy = (
+    name: string,
+    onClick: () => void,
+    onKey: (event: KeyboardEvent) => void = () => {},
+  ) => {
     let action: Action | undefined;
     return () => {
       if (!action) {
@@ -211,15 +243,19 @@ export function attachPageContext(options: PageContextOptions): () => void {
   // Code blocks
   let block: Element | undefined;
   let codeAction: Action | undefined;
-  const codeButton = lazy(`${label}: code block`, () => {
-    if (!block) return;
-    const all = [...doc.querySelectorAll(selector)];
-    // The block's own id when it has one; else its position among the page's blocks (we never
-    // write an id into the page: that would be a node the framework did not render).
-    const elementId = block.id || `${CODE_ID_PREFIX}${all.indexOf(block) + 1}`;
-    options.onAttach({ type: 'code', value: codeBlockText(block), path: pathOf(), elementId });
-    hideCode();
-  }, (event) => onButtonKey(event));
+  const codeButton = lazy(
+    `${label}: code block`,
+    () => {
+      if (!block) return;
+      const all = [...doc.querySelectorAll(selector)];
+      // The block's own id when it has one; else its position among the page's blocks (we never
+      // write an id into the page: that would be a node the framework did not render).
+      const elementId = block.id || `${CODE_ID_PREFIX}${all.indexOf(block) + 1}`;
+      options.onAttach({ type: 'code', value: codeBlockText(block), path: pathOf(), elementId });
+      hideCode();
+    },
+    (event) => onButtonKey(event),
+  );
   const placeCode = () => {
     if (!block || !codeAction) return;
     if (!block.isConnected) return hideCode();
@@ -266,9 +302,17 @@ export function attachPageContext(options: PageContextOptions): () => void {
   listen(
     'keydown',
     (event) => {
-      if (event.key !== 'Tab' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.key !== 'Tab' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey)
+        return;
       const active = doc.activeElement;
-      if (!block || !codeAction || codeAction.wrap.dataset.state !== 'shown' || !(active instanceof HTMLElement) || !block.contains(active)) return;
+      if (
+        !block ||
+        !codeAction ||
+        codeAction.wrap.dataset.state !== 'shown' ||
+        !(active instanceof HTMLElement) ||
+        !block.contains(active)
+      )
+        return;
       event.preventDefault();
       codeAction.button.focus();
     },
@@ -276,7 +320,10 @@ export function attachPageContext(options: PageContextOptions): () => void {
   );
   const onButtonKey = (event: KeyboardEvent) => {
     if (!block || (event.key !== 'Tab' && event.key !== 'Escape')) return;
-    const from = focusedInBlock?.isConnected && block.contains(focusedInBlock) ? focusedInBlock : (block as HTMLElement);
+    const from =
+      focusedInBlock?.isConnected && block.contains(focusedInBlock)
+        ? focusedInBlock
+        : (block as HTMLElement);
     // Back to the block; a forward Tab keeps its default action, which now starts from the block,
     // so the browser itself finds what follows (shadow roots and tabindex order included).
     if (event.key === 'Escape' || event.shiftKey) event.preventDefault();
@@ -300,14 +347,21 @@ export function attachPageContext(options: PageContextOptions): () => void {
     const selection = doc.getSelection();
     const text = selection?.toString().trim() ?? '';
     const range = selection && selection.rangeCount > 0 ? selection.getRangeAt(0) : undefined;
-    if (text.length < MIN_SELECTION_CHARS || !range || isOwn(range.commonAncestorContainer)) return hideSelection();
+    if (text.length < MIN_SELECTION_CHARS || !range || isOwn(range.commonAncestorContainer))
+      return hideSelection();
     selected = text;
     selectionAction = selectionButton();
     const rects = range.getClientRects();
     const last = rects[rects.length - 1] ?? range.getBoundingClientRect();
     const { offsetWidth, offsetHeight } = selectionAction.button;
-    const x = Math.min(Math.max(INSET, last.right - offsetWidth / 2), innerWidth - offsetWidth - INSET);
-    const y = last.bottom + INSET + offsetHeight > innerHeight - INSET ? last.top - INSET - offsetHeight : last.bottom + INSET;
+    const x = Math.min(
+      Math.max(INSET, last.right - offsetWidth / 2),
+      innerWidth - offsetWidth - INSET,
+    );
+    const y =
+      last.bottom + INSET + offsetHeight > innerHeight - INSET
+        ? last.top - INSET - offsetHeight
+        : last.bottom + INSET;
     show(selectionAction, { x, y });
   };
   // Place after the pointer or keys finish selecting, not on every selectionchange mid-drag.
@@ -316,7 +370,8 @@ export function attachPageContext(options: PageContextOptions): () => void {
     if (event.shiftKey || event.key.startsWith('Arrow')) placeSelection();
   });
   listen('selectionchange', () => {
-    if (selected && (doc.getSelection()?.toString().trim().length ?? 0) < MIN_SELECTION_CHARS) hideSelection();
+    if (selected && (doc.getSelection()?.toString().trim().length ?? 0) < MIN_SELECTION_CHARS)
+      hideSelection();
   });
 
   // The code button follows its block (page or block scrolled); one update per frame.
@@ -336,5 +391,9 @@ export function attachPageContext(options: PageContextOptions): () => void {
     cancelAnimationFrame(frame);
   });
 
-  return () => cleanups.splice(0).reverse().forEach((cleanup) => cleanup());
+  return () =>
+    cleanups
+      .splice(0)
+      .reverse()
+      .forEach((cleanup) => cleanup());
 }

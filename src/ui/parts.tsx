@@ -36,11 +36,18 @@ interface Hit {
   snippet?: string;
 }
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value : undefined);
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() ? value : undefined;
 
 /** The two result shapes a `search` tool returns (NOTES §2): an array, or `{type:'search', results}`. */
 function searchHits(result: unknown): Hit[] {
-  const list = Array.isArray(result) ? result : result && typeof result === 'object' && Array.isArray((result as { results?: unknown }).results) ? (result as { results: unknown[] }).results : [];
+  const list = Array.isArray(result)
+    ? result
+    : result &&
+        typeof result === 'object' &&
+        Array.isArray((result as { results?: unknown }).results)
+      ? (result as { results: unknown[] }).results
+      : [];
   return list.flatMap((hit) => {
     if (!hit || typeof hit !== 'object') return [];
     const h = hit as Record<string, unknown> & { metadata?: Record<string, unknown> };
@@ -48,7 +55,16 @@ function searchHits(result: unknown): Hit[] {
     const path = str(h.path);
     const title = str(h.title) ?? str(h.metadata?.title);
     const snippet = str(h.snippet) ?? str(h.content) ?? str(h.text) ?? str(h.metadata?.description);
-    return url || path ? [{ ...(url ? { url } : {}), ...(path ? { path } : {}), ...(title ? { title } : {}), ...(snippet ? { snippet } : {}) }] : [];
+    return url || path
+      ? [
+          {
+            ...(url ? { url } : {}),
+            ...(path ? { path } : {}),
+            ...(title ? { title } : {}),
+            ...(snippet ? { snippet } : {}),
+          },
+        ]
+      : [];
   });
 }
 
@@ -78,14 +94,27 @@ export function citationsOf(message: UIMessage, docsBaseUrl: string | undefined)
       return;
     }
     const path = hit.path ?? pathOf(key);
-    seen.set(key, { n: seen.size + 1, url: key, title: hit.title || urlLabel(key), fromSource, ...(path ? { path } : {}), ...(hit.snippet ? { snippet: hit.snippet } : {}) });
+    seen.set(key, {
+      n: seen.size + 1,
+      url: key,
+      title: hit.title || urlLabel(key),
+      fromSource,
+      ...(path ? { path } : {}),
+      ...(hit.snippet ? { snippet: hit.snippet } : {}),
+    });
   };
   for (const part of message.parts ?? []) {
-    if (part.type === 'source') add(part.source.url, { ...(part.source.title ? { title: part.source.title } : {}) }, true);
+    if (part.type === 'source')
+      add(part.source.url, { ...(part.source.title ? { title: part.source.title } : {}) }, true);
   }
   for (const part of message.parts ?? []) {
-    if (part.type === 'tool-invocation' && part.toolInvocation.state === 'result' && part.toolInvocation.toolName === 'search') {
-      for (const hit of searchHits(part.toolInvocation.result)) add(hit.url ?? hit.path, hit, false);
+    if (
+      part.type === 'tool-invocation' &&
+      part.toolInvocation.state === 'result' &&
+      part.toolInvocation.toolName === 'search'
+    ) {
+      for (const hit of searchHits(part.toolInvocation.result))
+        add(hit.url ?? hit.path, hit, false);
     }
   }
   return [...seen.values()];
@@ -107,14 +136,27 @@ export function citedNumbers(message: UIMessage): Set<number> {
  * by `[n]`; if it cites none by number, the source parts; if there are none, every hit (nothing
  * says which were used, so none is hidden).
  */
-export function splitCitations(citations: Citation[], cited: Set<number>): { sources: Citation[]; searched: Citation[] } {
+export function splitCitations(
+  citations: Citation[],
+  cited: Set<number>,
+): { sources: Citation[]; searched: Citation[] } {
   const known = citations.filter((c) => cited.has(c.n));
-  const isSource = known.length > 0 ? (c: Citation) => cited.has(c.n) : citations.some((c) => c.fromSource) ? (c: Citation) => c.fromSource : () => true;
+  const isSource =
+    known.length > 0
+      ? (c: Citation) => cited.has(c.n)
+      : citations.some((c) => c.fromSource)
+        ? (c: Citation) => c.fromSource
+        : () => true;
   return { sources: citations.filter(isSource), searched: citations.filter((c) => !isSource(c)) };
 }
 
 function queryOf(args: unknown): string | undefined {
-  return args && typeof args === 'object' && 'query' in args && typeof (args as { query: unknown }).query === 'string' ? (args as { query: string }).query.replace(/\s+/g, ' ').trim() : undefined;
+  return args &&
+    typeof args === 'object' &&
+    'query' in args &&
+    typeof (args as { query: unknown }).query === 'string'
+    ? (args as { query: string }).query.replace(/\s+/g, ' ').trim()
+    : undefined;
 }
 
 function summarizeArgs(args: unknown): string {
@@ -133,8 +175,16 @@ function ToolCard({ invocation, labels }: { invocation: ToolInvocation; labels: 
     <div className="da-tool" data-state={done ? 'done' : 'pending'} data-tool={invocation.toolName}>
       <span className="da-tool-name">{invocation.toolName}</span>
       <span className="da-tool-args">{summarizeArgs(invocation.args)}</span>
-      <span className="da-tool-state" role="img" aria-label={done ? labels.toolDone : labels.toolRunning}>
-        {done ? (hits ? fill(labels.searchResults, { count: hits.length }) : labels.toolDone) : labels.toolRunning}
+      <span
+        className="da-tool-state"
+        role="img"
+        aria-label={done ? labels.toolDone : labels.toolRunning}
+      >
+        {done
+          ? hits
+            ? fill(labels.searchResults, { count: hits.length })
+            : labels.toolDone
+          : labels.toolRunning}
       </span>
     </div>
   );
@@ -151,7 +201,9 @@ function ToolLine({ invocation, labels }: { invocation: ToolInvocation; labels: 
         : done
           ? labels.searched
           : labels.searching
-      : fill(done ? labels.usedTool : labels.usingTool, { tool: invocation.toolName.replace(/[_-]+/g, ' ') });
+      : fill(done ? labels.usedTool : labels.usingTool, {
+          tool: invocation.toolName.replace(/[_-]+/g, ' '),
+        });
   return (
     <p className="da-status" data-state={done ? 'done' : 'running'} data-tool={invocation.toolName}>
       {text}
@@ -159,7 +211,15 @@ function ToolLine({ invocation, labels }: { invocation: ToolInvocation; labels: 
   );
 }
 
-function Reasoning({ part, label, redacted }: { part: ReasoningPart; label: string; redacted: string }) {
+function Reasoning({
+  part,
+  label,
+  redacted,
+}: {
+  part: ReasoningPart;
+  label: string;
+  redacted: string;
+}) {
   const details = part.details ?? [];
   return (
     <details className="da-reasoning">
@@ -197,7 +257,17 @@ function SourceLinks({ citations, newTab }: { citations: Citation[]; newTab: boo
 }
 
 /** The answer's sources, then (collapsed) what was searched but not cited. */
-export function Citations({ citations, cited, labels, newTab }: { citations: Citation[]; cited: Set<number>; labels: Labels; newTab: boolean }) {
+export function Citations({
+  citations,
+  cited,
+  labels,
+  newTab,
+}: {
+  citations: Citation[];
+  cited: Set<number>;
+  labels: Labels;
+  newTab: boolean;
+}) {
   if (citations.length === 0) return null;
   const { sources, searched } = splitCitations(citations, cited);
   return (
@@ -211,7 +281,9 @@ export function Citations({ citations, cited, labels, newTab }: { citations: Cit
       )}
       {searched.length > 0 && (
         <details className="da-sources da-also-searched">
-          <summary className="da-sources-title">{fill(labels.alsoSearched, { count: searched.length })}</summary>
+          <summary className="da-sources-title">
+            {fill(labels.alsoSearched, { count: searched.length })}
+          </summary>
           <SourceLinks citations={searched} newTab={newTab} />
         </details>
       )}
@@ -233,7 +305,14 @@ export interface MessagePartsProps {
  * Readers see what the assistant did as quiet lines and its reasoning collapsed; developers can ask
  * for the raw tool cards and step lines.
  */
-export function MessageParts({ message, labels, docsBaseUrl, streaming, showDeveloperDetails, components = {} }: MessagePartsProps) {
+export function MessageParts({
+  message,
+  labels,
+  docsBaseUrl,
+  streaming,
+  showDeveloperDetails,
+  components = {},
+}: MessagePartsProps) {
   const parts = message.parts ?? [];
   const lastText = parts.findLastIndex((p) => p.type === 'text' && p.text);
   let shown = 0;
@@ -244,23 +323,48 @@ export function MessageParts({ message, labels, docsBaseUrl, streaming, showDeve
         shown++;
         const live = streaming && index === lastText;
         const Custom = components.text;
-        return Custom ? <Custom key={index} part={part} message={message} streaming={live} /> : <AnswerText key={index} text={part.text} labels={labels} docsBaseUrl={docsBaseUrl} streaming={live} />;
+        return Custom ? (
+          <Custom key={index} part={part} message={message} streaming={live} />
+        ) : (
+          <AnswerText
+            key={index}
+            text={part.text}
+            labels={labels}
+            docsBaseUrl={docsBaseUrl}
+            streaming={live}
+          />
+        );
       }
       case 'reasoning': {
         shown++;
         const Custom = components.reasoning;
-        return Custom ? <Custom key={index} part={part} message={message} /> : <Reasoning key={index} part={part} label={showDeveloperDetails ? labels.reasoning : labels.howIFound} redacted={labels.redacted} />;
+        return Custom ? (
+          <Custom key={index} part={part} message={message} />
+        ) : (
+          <Reasoning
+            key={index}
+            part={part}
+            label={showDeveloperDetails ? labels.reasoning : labels.howIFound}
+            redacted={labels.redacted}
+          />
+        );
       }
       case 'tool-invocation': {
         shown++;
         const invocation = part.toolInvocation;
         const Custom = components.tools?.[invocation.toolName] ?? components.toolInvocation;
         if (Custom) return <Custom key={index} invocation={invocation} message={message} />;
-        return showDeveloperDetails ? <ToolCard key={index} invocation={invocation} labels={labels} /> : <ToolLine key={index} invocation={invocation} labels={labels} />;
+        return showDeveloperDetails ? (
+          <ToolCard key={index} invocation={invocation} labels={labels} />
+        ) : (
+          <ToolLine key={index} invocation={invocation} labels={labels} />
+        );
       }
       case 'step-start':
         // A quiet line between steps for developers; none before the first thing shown.
-        return showDeveloperDetails && shown > 0 ? <hr key={index} className="da-step" aria-hidden="true" /> : null;
+        return showDeveloperDetails && shown > 0 ? (
+          <hr key={index} className="da-step" aria-hidden="true" />
+        ) : null;
       case 'source':
         return null; // gathered into the numbered citations below the message
       default:
@@ -268,7 +372,10 @@ export function MessageParts({ message, labels, docsBaseUrl, streaming, showDeve
     }
   });
   // Between the question and the first words, say what is happening: never a blank space.
-  const waiting = streaming && lastText < 0 && !parts.some((p) => p.type === 'tool-invocation' && p.toolInvocation.state !== 'result');
+  const waiting =
+    streaming &&
+    lastText < 0 &&
+    !parts.some((p) => p.type === 'tool-invocation' && p.toolInvocation.state !== 'result');
   return (
     <>
       {rendered}

@@ -1,7 +1,11 @@
 const sheets = new Map<string, CSSStyleSheet>();
 
 function constructable(root: ShadowRoot): boolean {
-  return 'adoptedStyleSheets' in root && typeof CSSStyleSheet !== 'undefined' && 'replaceSync' in CSSStyleSheet.prototype;
+  return (
+    'adoptedStyleSheets' in root &&
+    typeof CSSStyleSheet !== 'undefined' &&
+    'replaceSync' in CSSStyleSheet.prototype
+  );
 }
 
 /**

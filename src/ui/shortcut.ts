@@ -9,32 +9,72 @@ export interface Shortcut {
 
 /** `mod+i`, `ctrl+shift+k`…; `mod` is ⌘ on Apple platforms and Ctrl elsewhere. */
 export function parseShortcut(spec: string): Shortcut | undefined {
-  const parts = spec.toLowerCase().split('+').map((p) => p.trim()).filter(Boolean);
+  const parts = spec
+    .toLowerCase()
+    .split('+')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const key = parts.pop();
   if (!key) return undefined;
   const has = (name: string) => parts.includes(name);
-  return { key, mod: has('mod'), ctrl: has('ctrl'), meta: has('meta') || has('cmd'), alt: has('alt') || has('option'), shift: has('shift') };
+  return {
+    key,
+    mod: has('mod'),
+    ctrl: has('ctrl'),
+    meta: has('meta') || has('cmd'),
+    alt: has('alt') || has('option'),
+    shift: has('shift'),
+  };
 }
 
-export const isApple = (): boolean => typeof navigator !== 'undefined' && /Mac|iPhone|iPad|iPod/i.test(navigator.platform || navigator.userAgent);
+export const isApple = (): boolean =>
+  typeof navigator !== 'undefined' &&
+  /Mac|iPhone|iPad|iPod/i.test(navigator.platform || navigator.userAgent);
 
 /**
  * The shortcut as the launcher shows it (`⌘I` on Apple, `Ctrl+I` elsewhere) and as
  * `aria-keyshortcuts` spells it (`Meta+I`, `Control+I`); undefined when it is off or unreadable.
  */
-export function describeShortcut(spec: string, apple = isApple()): { label: string; aria: string } | undefined {
+export function describeShortcut(
+  spec: string,
+  apple = isApple(),
+): { label: string; aria: string } | undefined {
   const s = parseShortcut(spec);
   if (!s) return undefined;
   // aria-keyshortcuts names, in its order; Apple shows them as ⌃⌥⇧⌘, other platforms as words.
-  const mods = [(s.ctrl || (s.mod && !apple)) && 'Control', s.alt && 'Alt', s.shift && 'Shift', (s.meta || (s.mod && apple)) && 'Meta'].filter((m) => m) as string[];
+  const mods = [
+    (s.ctrl || (s.mod && !apple)) && 'Control',
+    s.alt && 'Alt',
+    s.shift && 'Shift',
+    (s.meta || (s.mod && apple)) && 'Meta',
+  ].filter((m) => m) as string[];
   const aria = [...mods, s.key.toUpperCase()].join('+');
-  return { label: apple ? aria.replace('Control+', '⌃').replace('Alt+', '⌥').replace('Shift+', '⇧').replace('Meta+', '⌘') : aria.replace('Control', 'Ctrl'), aria };
+  return {
+    label: apple
+      ? aria
+          .replace('Control+', '⌃')
+          .replace('Alt+', '⌥')
+          .replace('Shift+', '⇧')
+          .replace('Meta+', '⌘')
+      : aria.replace('Control', 'Ctrl'),
+    aria,
+  };
 }
 
-export function matchesShortcut(event: KeyboardEvent, shortcut: Shortcut, apple = isApple()): boolean {
+export function matchesShortcut(
+  event: KeyboardEvent,
+  shortcut: Shortcut,
+  apple = isApple(),
+): boolean {
   const ctrl = shortcut.ctrl || (shortcut.mod && !apple);
   const meta = shortcut.meta || (shortcut.mod && apple);
-  return event.key.toLowerCase() === shortcut.key && event.ctrlKey === ctrl && event.metaKey === meta && event.altKey === shortcut.alt && event.shiftKey === shortcut.shift;
+  return (
+    event.key.toLowerCase() === shortcut.key &&
+    event.ctrlKey === ctrl &&
+    event.metaKey === meta &&
+    event.altKey === shortcut.alt &&
+    event.shiftKey === shortcut.shift
+  );
 }
 
 /**

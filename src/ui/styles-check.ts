@@ -9,9 +9,12 @@ export function warnIfUnstyled(root: HTMLElement | null): void {
   if (process.env.NODE_ENV === 'production' || warned || !root) return;
   // A stylesheet still loading when the widget mounts gets until the page's load event.
   const check = () => {
-    if (warned || !root.isConnected || getComputedStyle(root).getPropertyValue('--da-z') !== '') return;
+    if (warned || !root.isConnected || getComputedStyle(root).getPropertyValue('--da-z') !== '')
+      return;
     warned = true;
-    console.warn("docs-assistant: the widget's styles are missing. Add `import 'docs-assistant/styles.css'` next to the component (or link dist/styles.css).");
+    console.warn(
+      "docs-assistant: the widget's styles are missing. Add `import 'docs-assistant/styles.css'` next to the component (or link dist/styles.css).",
+    );
   };
   if (document.readyState === 'complete') check();
   else window.addEventListener('load', check, { once: true });

@@ -7,7 +7,8 @@ export function safeUrl(raw: string | null | undefined, docsBaseUrl?: string): s
   if (!raw) return undefined;
   const value = raw.trim();
   if (!value) return undefined;
-  const base = docsBaseUrl || (typeof location !== 'undefined' ? location.href : 'http://localhost/');
+  const base =
+    docsBaseUrl || (typeof location !== 'undefined' ? location.href : 'http://localhost/');
   try {
     const url = new URL(value, base);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;

@@ -7,7 +7,10 @@ const noSubscription = () => () => {};
  * The theme to draw: `auto` becomes the host page's light or dark, live; other values pass
  * through. The server snapshot is `system` (CSS follows the OS), so hydration never mismatches.
  */
-export function useHostTheme<T extends string>(theme: T | 'auto', darkSelector?: string): T | HostTheme | 'system' {
+export function useHostTheme<T extends string>(
+  theme: T | 'auto',
+  darkSelector?: string,
+): T | HostTheme | 'system' {
   const store = useMemo((): { subscribe(notify: () => void): () => void; get(): T | HostTheme } => {
     if (theme !== 'auto') return { subscribe: noSubscription, get: () => theme };
     // Cached: read per render (every streamed token), while the page changes rarely.
@@ -27,5 +30,7 @@ export function useHostTheme<T extends string>(theme: T | 'auto', darkSelector?:
       get: () => (value ??= hostTheme(document, darkSelector)),
     };
   }, [theme, darkSelector]);
-  return useSyncExternalStore<T | HostTheme | 'system'>(store.subscribe, store.get, () => (theme === 'auto' ? 'system' : theme));
+  return useSyncExternalStore<T | HostTheme | 'system'>(store.subscribe, store.get, () =>
+    theme === 'auto' ? 'system' : theme,
+  );
 }

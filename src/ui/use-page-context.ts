@@ -8,7 +8,10 @@ export type UsePageContextOptions = Omit<PageContextOptions, 'onAttach'>;
  * The script tag's page features for a React docs site: "Ask AI" by text selections and on code
  * blocks, attaching context to the assistant behind `assistant`. Runs only in the browser.
  */
-export function usePageContext(assistant: RefObject<AssistantHandle | null>, options: UsePageContextOptions = {}): void {
+export function usePageContext(
+  assistant: RefObject<AssistantHandle | null>,
+  options: UsePageContextOptions = {},
+): void {
   const { codeBlockSelector, label, nonce } = options;
   useEffect(
     () =>

@@ -16,7 +16,21 @@ export function buildCli(): Promise<string> {
     // Earlier runs' builds go; only the test file using this helper builds here.
     await rm(parent, { recursive: true, force: true });
     const out = join(parent, `build-${process.pid}`, 'dist');
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', out, '--declaration', 'false', '--sourceMap', 'false'], { cwd: ROOT });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        join(ROOT, 'tsconfig.build.json'),
+        '--outDir',
+        out,
+        '--declaration',
+        'false',
+        '--sourceMap',
+        'false',
+      ],
+      { cwd: ROOT },
+    );
     return join(out, 'cli', 'index.js');
   })());
 }
@@ -28,13 +42,28 @@ export interface ServerProcess {
 }
 
 /** `docs-assistant serve --port 0 …` as a real process; resolves once it listens. */
-export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+export async function startServerProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<ServerProcess> {
   const cli = await buildCli();
-  const child = spawn(process.execPath, ['--input-type=module', '-e', `import { processIo, runCli } from ${JSON.stringify(cli)}; process.exitCode = await runCli(process.argv.slice(1), processIo());`, 'serve', '--port', '0', ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { processIo, runCli } from ${JSON.stringify(cli)}; process.exitCode = await runCli(process.argv.slice(1), processIo());`,
+      'serve',
+      '--port',
+      '0',
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -44,7 +73,9 @@ export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv)
       if (match) resolve(match[1]!);
     };
     child.stdout!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`The server exited (${code}) before listening:\n${out}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`The server exited (${code}) before listening:\n${out}`)),
+    );
   });
   return { url, process: child, output: () => out };
 }

@@ -11,7 +11,9 @@ export const ADMIN = DEMO.adminKey;
 
 /** The demo org (Enterprise) and its site, a free org with an admin key, and a second Enterprise site. */
 export async function exportApp(overrides: Parameters<typeof demoApp>[0] = {}) {
-  const tiny = createSite([parsePage('index.md', '---\ntitle: Tiny\n---\n# Tiny\n\nA one-page site.')]);
+  const tiny = createSite([
+    parsePage('index.md', '---\ntitle: Tiny\n---\n# Tiny\n\nA one-page site.'),
+  ]);
   return demoApp({
     dataDir: await tempDir(),
     orgs: [
@@ -28,10 +30,19 @@ export async function exportApp(overrides: Parameters<typeof demoApp>[0] = {}) {
   });
 }
 
-export function adminCall(app: TestApp, method: 'GET' | 'POST', path: string, body?: unknown, key: string | null = ADMIN) {
+export function adminCall(
+  app: TestApp,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  key: string | null = ADMIN,
+) {
   return app.request(`http://test${path}`, {
     method,
-    headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      ...(key ? { Authorization: `Bearer ${key}` } : {}),
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
   });
 }
@@ -50,10 +61,18 @@ export async function unpack(bytes: Uint8Array | string): Promise<string> {
 }
 
 /** Runs the bundle's prebuilt index the way its search script does, and searches it. */
-export async function searchBundle(dir: string, query: string): Promise<{ url: string; title: string }[]> {
+export async function searchBundle(
+  dir: string,
+  query: string,
+): Promise<{ url: string; title: string }[]> {
   const source = await readFile(join(dir, 'assets/search-index.js'), 'utf8');
   const sandbox: { window: { DOCS_SEARCH_INDEX?: object } } = { window: {} };
   runInNewContext(source, sandbox);
-  const index = MiniSearch.loadJS(sandbox.window.DOCS_SEARCH_INDEX as never, { fields: ['title', 'heading', 'text'], storeFields: ['title', 'heading', 'url'] });
-  return index.search(query, { prefix: true }).map((hit) => ({ url: hit.url as string, title: hit.title as string }));
+  const index = MiniSearch.loadJS(sandbox.window.DOCS_SEARCH_INDEX as never, {
+    fields: ['title', 'heading', 'text'],
+    storeFields: ['title', 'heading', 'url'],
+  });
+  return index
+    .search(query, { prefix: true })
+    .map((hit) => ({ url: hit.url as string, title: hit.title as string }));
 }

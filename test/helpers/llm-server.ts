@@ -30,21 +30,56 @@ export interface LlmTestServer {
   close(): Promise<void>;
 }
 
-const sse = (res: ServerResponse, data: unknown, event?: string) => res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+const sse = (res: ServerResponse, data: unknown, event?: string) =>
+  res.write(
+    `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+  );
 
 function openAiStream(res: ServerResponse, reply: Reply) {
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) =>
-    sse(res, { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 0, model: 'test', choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
+  const chunk = (
+    delta: Record<string, unknown>,
+    finish: string | null = null,
+    extra: Record<string, unknown> = {},
+  ) =>
+    sse(res, {
+      id: 'chatcmpl-1',
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: 'test',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...extra,
+    });
   if ('toolCall' in reply) {
-    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: reply.toolCall.name, arguments: '' } }] });
-    chunk({ tool_calls: [{ index: 0, function: { arguments: JSON.stringify(reply.toolCall.args) } }] });
+    chunk({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          index: 0,
+          id: 'call_1',
+          type: 'function',
+          function: { name: reply.toolCall.name, arguments: '' },
+        },
+      ],
+    });
+    chunk({
+      tool_calls: [{ index: 0, function: { arguments: JSON.stringify(reply.toolCall.args) } }],
+    });
     chunk({}, 'tool_calls', { usage: { prompt_tokens: 10, completion_tokens: 5 } });
     sse(res, '[DONE]');
     res.end();
     return;
   }
-  const pieces = 'text' in reply ? reply.text : 'hangAfter' in reply ? reply.hangAfter : 'cutAfter' in reply ? reply.cutAfter : [];
-  for (const reasoning of 'reasoning' in reply ? (reply.reasoning ?? []) : []) chunk({ role: 'assistant', reasoning_content: reasoning });
+  const pieces =
+    'text' in reply
+      ? reply.text
+      : 'hangAfter' in reply
+        ? reply.hangAfter
+        : 'cutAfter' in reply
+          ? reply.cutAfter
+          : [];
+  for (const reasoning of 'reasoning' in reply ? (reply.reasoning ?? []) : [])
+    chunk({ role: 'assistant', reasoning_content: reasoning });
   for (const piece of pieces) chunk({ role: 'assistant', content: piece });
   if ('hangAfter' in reply) return;
   if ('cutAfter' in reply) {
@@ -58,30 +93,99 @@ function openAiStream(res: ServerResponse, reply: Reply) {
 }
 
 function anthropicStream(res: ServerResponse, reply: Reply) {
-  sse(res, { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'test', stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }, 'message_start');
+  sse(
+    res,
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        content: [],
+        model: 'test',
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 1 },
+      },
+    },
+    'message_start',
+  );
   let index = 0;
   const stop = (reason: string) => {
-    sse(res, { type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 5 } }, 'message_delta');
+    sse(
+      res,
+      {
+        type: 'message_delta',
+        delta: { stop_reason: reason, stop_sequence: null },
+        usage: { output_tokens: 5 },
+      },
+      'message_delta',
+    );
     sse(res, { type: 'message_stop' }, 'message_stop');
     res.end();
   };
   if ('toolCall' in reply) {
-    sse(res, { type: 'content_block_start', index, content_block: { type: 'tool_use', id: 'toolu_1', name: reply.toolCall.name, input: {} } }, 'content_block_start');
-    sse(res, { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(reply.toolCall.args) } }, 'content_block_delta');
+    sse(
+      res,
+      {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: 'toolu_1', name: reply.toolCall.name, input: {} },
+      },
+      'content_block_start',
+    );
+    sse(
+      res,
+      {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(reply.toolCall.args) },
+      },
+      'content_block_delta',
+    );
     sse(res, { type: 'content_block_stop', index }, 'content_block_stop');
     stop('tool_use');
     return;
   }
   if ('reasoning' in reply && reply.reasoning) {
-    sse(res, { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } }, 'content_block_start');
-    for (const piece of reply.reasoning) sse(res, { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } }, 'content_block_delta');
-    sse(res, { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'sig' } }, 'content_block_delta');
+    sse(
+      res,
+      { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } },
+      'content_block_start',
+    );
+    for (const piece of reply.reasoning)
+      sse(
+        res,
+        { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } },
+        'content_block_delta',
+      );
+    sse(
+      res,
+      { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: 'sig' } },
+      'content_block_delta',
+    );
     sse(res, { type: 'content_block_stop', index }, 'content_block_stop');
     index++;
   }
-  const pieces = 'text' in reply ? reply.text : 'hangAfter' in reply ? reply.hangAfter : 'cutAfter' in reply ? reply.cutAfter : [];
-  sse(res, { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
-  for (const piece of pieces) sse(res, { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
+  const pieces =
+    'text' in reply
+      ? reply.text
+      : 'hangAfter' in reply
+        ? reply.hangAfter
+        : 'cutAfter' in reply
+          ? reply.cutAfter
+          : [];
+  sse(
+    res,
+    { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+    'content_block_start',
+  );
+  for (const piece of pieces)
+    sse(
+      res,
+      { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } },
+      'content_block_delta',
+    );
   if ('hangAfter' in reply) return;
   if ('cutAfter' in reply) {
     setTimeout(() => res.socket?.destroy(), 50);
@@ -98,11 +202,18 @@ export async function startLlmServer(): Promise<LlmTestServer> {
   const server = createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
-    requests.push({ path: req.url ?? '', headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {} });
+    requests.push({
+      path: req.url ?? '',
+      headers: req.headers,
+      body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {},
+    });
     const reply = queue.shift() ?? { text: ['(no scripted reply)'] };
     if ('status' in reply) {
       res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
-      res.end(reply.body ?? JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'error' } }));
+      res.end(
+        reply.body ??
+          JSON.stringify({ error: { message: `scripted ${reply.status}`, type: 'error' } }),
+      );
       return;
     }
     res.on('close', () => {

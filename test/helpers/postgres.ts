@@ -12,8 +12,12 @@ const run = promisify(execFile);
 export function postgresBinDir(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const majors = readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
-  return majors.map((major) => join(root, major, 'bin')).find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+  const majors = readdirSync(root)
+    .filter((name) => /^\d+$/.test(name))
+    .sort((a, b) => Number(b) - Number(a));
+  return majors
+    .map((major) => join(root, major, 'bin'))
+    .find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
 }
 
 const freePort = () =>
@@ -40,7 +44,10 @@ export interface TestPostgres {
  */
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = postgresBinDir();
-  if (!bin) throw new Error('No PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql).');
+  if (!bin)
+    throw new Error(
+      'No PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql).',
+    );
   const dir = await mkdtemp(join(tmpdir(), 'da-pg-'));
   const data = join(dir, 'data');
   const asRoot = userInfo().uid === 0;
@@ -50,11 +57,23 @@ export async function startPostgres(): Promise<TestPostgres> {
     await chown(dir, Number(stdout.trim()), Number(gid.trim()));
     await chmod(dir, 0o700);
   }
-  const as = (command: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args));
+  const as = (command: string, args: string[]) =>
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args])
+      : run(join(bin, command), args);
   await as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
   // fsync off: a test database need not survive a power cut, and it saves seconds on a shared disk.
-  await as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`, 'start']);
+  await as('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'server.log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`,
+    'start',
+  ]);
   const base = `postgres://postgres@127.0.0.1:${port}`;
   return {
     url: `${base}/postgres`,

@@ -29,7 +29,13 @@ export type TestApp = Awaited<ReturnType<typeof demoApp>>;
 let counter = 0;
 export function userMessage(text: string) {
   counter++;
-  return { id: `u${counter}`, role: 'user' as const, content: text, parts: [{ type: 'text' as const, text }], createdAt: new Date(0).toISOString() };
+  return {
+    id: `u${counter}`,
+    role: 'user' as const,
+    content: text,
+    parts: [{ type: 'text' as const, text }],
+    createdAt: new Date(0).toISOString(),
+  };
 }
 
 export function askBody(text: string, extra: Record<string, unknown> = {}) {
@@ -38,10 +44,22 @@ export function askBody(text: string, extra: Record<string, unknown> = {}) {
 
 export const MESSAGE_URL = `http://test/discovery/v1/assistant/${DEMO.domain}/message`;
 
-export function post(app: TestApp, body: unknown, { key = DEMO.assistantKey as string | null, url = MESSAGE_URL, headers = {} as Record<string, string> } = {}) {
+export function post(
+  app: TestApp,
+  body: unknown,
+  {
+    key = DEMO.assistantKey as string | null,
+    url = MESSAGE_URL,
+    headers = {} as Record<string, string>,
+  } = {},
+) {
   return app.request(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers },
+    headers: {
+      'Content-Type': 'application/json',
+      ...(key ? { Authorization: `Bearer ${key}` } : {}),
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
@@ -75,8 +93,18 @@ export async function readStream(response: Response): Promise<StreamPart[]> {
   return parts;
 }
 
-export const textOf = (parts: StreamPart[]) => parts.filter((p) => p.type === 'text').map((p) => p.value as string).join('');
+export const textOf = (parts: StreamPart[]) =>
+  parts
+    .filter((p) => p.type === 'text')
+    .map((p) => p.value as string)
+    .join('');
 export const sourcesOf = (parts: StreamPart[]) =>
-  parts.filter((p) => p.type === 'source').map((p) => p.value as { id: string; url: string; title?: string });
+  parts
+    .filter((p) => p.type === 'source')
+    .map((p) => p.value as { id: string; url: string; title?: string });
 export const searchResultsOf = (parts: StreamPart[]) =>
-  (parts.find((p) => p.type === 'tool_result')?.value as { result: { url: string; path: string; title: string }[] }).result;
+  (
+    parts.find((p) => p.type === 'tool_result')?.value as {
+      result: { url: string; path: string; title: string }[];
+    }
+  ).result;

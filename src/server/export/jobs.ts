@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { create as createTar } from 'tar';
 import { ulid } from 'ulid';
-import { BUNDLE_MANIFEST_FILE, type BundleManifest, type Job, type JobStatus, type StartJobRequest } from '../../protocol/index.js';
+import {
+  BUNDLE_MANIFEST_FILE,
+  type BundleManifest,
+  type Job,
+  type JobStatus,
+  type StartJobRequest,
+} from '../../protocol/index.js';
 import type { DocsSite } from '../docs.js';
 import type { BundleStore, JobRecord, JobStore } from '../stores/index.js';
 import { exportSite } from './site-export.js';
@@ -82,21 +88,45 @@ export function createExportService(options: ExportServiceOptions) {
           }
         },
       });
-      const manifest: BundleManifest = { jobId: job.jobId, domain: job.domain, ...(job.version ? { version: job.version } : {}), createdAt: at(), pageCount };
-      await writeFile(join(staging, BUNDLE_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+      const manifest: BundleManifest = {
+        jobId: job.jobId,
+        domain: job.domain,
+        ...(job.version ? { version: job.version } : {}),
+        createdAt: at(),
+        pageCount,
+      };
+      await writeFile(
+        join(staging, BUNDLE_MANIFEST_FILE),
+        `${JSON.stringify(manifest, null, 2)}\n`,
+      );
       const partial = `${bundlePath(job.jobId)}.partial`;
       // gzip's default level: -9 took seconds more on big sites for a few percent of size.
-      await createTar({ gzip: true, file: partial, cwd: staging, portable: true }, await readdir(staging));
+      await createTar(
+        { gzip: true, file: partial, cwd: staging, portable: true },
+        await readdir(staging),
+      );
       await rename(partial, bundlePath(job.jobId));
       const { size } = await stat(bundlePath(job.jobId));
       await options.bundles?.put(job.jobId, bundlePath(job.jobId));
       await rm(staging, { recursive: true, force: true });
       if (!(await stillOurs(job.jobId))) return;
-      await store.update(job.jobId, { status: 'completed', progress: 100, pageCount, sizeBytes: size, updatedAt: at() });
+      await store.update(job.jobId, {
+        status: 'completed',
+        progress: 100,
+        pageCount,
+        sizeBytes: size,
+        updatedAt: at(),
+      });
     } catch (error) {
       await rm(staging, { recursive: true, force: true }).catch(() => {});
       if (!(await stillOurs(job.jobId).catch(() => false))) return;
-      await store.update(job.jobId, { status: 'failed', error: `The export failed: ${(error as Error).message}`, updatedAt: at() }).catch(() => {});
+      await store
+        .update(job.jobId, {
+          status: 'failed',
+          error: `The export failed: ${(error as Error).message}`,
+          updatedAt: at(),
+        })
+        .catch(() => {});
     }
   }
 
@@ -152,11 +182,17 @@ export function createExportService(options: ExportServiceOptions) {
       leaseTimer.unref();
     } else {
       for (const job of await store.list({ status: ['running'] })) {
-        await store.update(job.jobId, { status: 'failed', error: 'The server stopped while this export was running. Start a new export.', updatedAt: at() });
+        await store.update(job.jobId, {
+          status: 'failed',
+          error: 'The server stopped while this export was running. Start a new export.',
+          updatedAt: at(),
+        });
       }
     }
     if (typeof options.dir === 'string') {
-      for (const job of await store.list({ status: ['queued', 'running', 'completed', 'failed'] })) {
+      for (const job of await store.list({
+        status: ['queued', 'running', 'completed', 'failed'],
+      })) {
         await rm(join(jobDir(job.jobId), 'site'), { recursive: true, force: true });
         await rm(`${bundlePath(job.jobId)}.partial`, { force: true });
       }
@@ -218,7 +254,8 @@ export function createExportService(options: ExportServiceOptions) {
       let removed = 0;
       for (const job of await store.list({ status: ['completed', 'failed'] })) {
         if (job.updatedAt >= before) continue;
-        if (typeof options.dir === 'string' || madeDir) await rm(jobDir(job.jobId), { recursive: true, force: true });
+        if (typeof options.dir === 'string' || madeDir)
+          await rm(jobDir(job.jobId), { recursive: true, force: true });
         await store.delete(job.jobId);
         removed++;
       }

@@ -34,7 +34,11 @@ export function exportRoutes(deps: ExportRouteDeps) {
   const admin = (c: Context) => {
     const auth = authenticate(c.req.header('authorization'), deps.orgByKey, 'admin');
     if (!auth.ok) return auth;
-    if (auth.org.plan !== 'enterprise') return { ok: false as const, response: errorResponse('plan_required', 'Static export requires an Enterprise plan.') };
+    if (auth.org.plan !== 'enterprise')
+      return {
+        ok: false as const,
+        response: errorResponse('plan_required', 'Static export requires an Enterprise plan.'),
+      };
     return auth;
   };
 
@@ -42,7 +46,11 @@ export function exportRoutes(deps: ExportRouteDeps) {
     const job = await deps.service.get(c.req.param('jobId') ?? '');
     return job && job.org === org.id ? job : undefined;
   };
-  const jobNotFound = (c: Context) => errorResponse('job_not_found', `No export job ${JSON.stringify((c.req.param('jobId') ?? '').slice(0, 40))}.`);
+  const jobNotFound = (c: Context) =>
+    errorResponse(
+      'job_not_found',
+      `No export job ${JSON.stringify((c.req.param('jobId') ?? '').slice(0, 40))}.`,
+    );
 
   app.post('/v1/static-export/jobs', async (c) => {
     const auth = admin(c);
@@ -52,23 +60,51 @@ export function exportRoutes(deps: ExportRouteDeps) {
     const parsed = startJobRequestSchema.safeParse(body.value);
     if (!parsed.success) return errorResponse('invalid_request', describeIssues(parsed.error));
     const { domain, version, paths } = parsed.data;
-    if (!DOMAIN.test(domain)) return errorResponse('invalid_request', 'domain: give the bare domain identifier, without scheme, port or path.');
+    if (!DOMAIN.test(domain))
+      return errorResponse(
+        'invalid_request',
+        'domain: give the bare domain identifier, without scheme, port or path.',
+      );
     const site = deps.site(domain);
-    if (!site || site.org !== auth.org.id) return errorResponse('domain_not_found', `No docs site is configured for domain "${domain}".`);
+    if (!site || site.org !== auth.org.id)
+      return errorResponse(
+        'domain_not_found',
+        `No docs site is configured for domain "${domain}".`,
+      );
     let normalized: string[] | undefined;
     if (paths) {
       const pages = selectPages(site.docs, paths);
       const missing = paths.filter((_, i) => !pages[i]);
-      if (missing.length) return errorResponse('invalid_request', `paths: no such page: ${missing.slice(0, 5).map((p) => JSON.stringify(p.slice(0, 100))).join(', ')}.`);
+      if (missing.length)
+        return errorResponse(
+          'invalid_request',
+          `paths: no such page: ${missing
+            .slice(0, 5)
+            .map((p) => JSON.stringify(p.slice(0, 100)))
+            .join(', ')}.`,
+        );
       normalized = [...new Set(paths.map(normalizePagePath))];
     }
     // One organisation cannot fill the export queue for everyone: a cap on waiting jobs, then a rate.
     if ((await deps.service.active(auth.org.id)).length >= deps.maxActivePerOrg) {
-      return errorResponse('rate_limited', `This organisation already has ${deps.maxActivePerOrg} exports queued or running. Wait for one to finish.`, { retryAfterSeconds: 60 });
+      return errorResponse(
+        'rate_limited',
+        `This organisation already has ${deps.maxActivePerOrg} exports queued or running. Wait for one to finish.`,
+        { retryAfterSeconds: 60 },
+      );
     }
     const started = await deps.startLimiter.hit(auth.org.id, deps.now());
-    if (!started.ok) return errorResponse('rate_limited', 'Too many exports started by this organisation this hour.', { retryAfterSeconds: started.retryAfterSeconds });
-    const job = await deps.service.start(auth.org.id, { domain, ...(version ? { version } : {}), ...(normalized ? { paths: normalized } : {}) });
+    if (!started.ok)
+      return errorResponse(
+        'rate_limited',
+        'Too many exports started by this organisation this hour.',
+        { retryAfterSeconds: started.retryAfterSeconds },
+      );
+    const job = await deps.service.start(auth.org.id, {
+      domain,
+      ...(version ? { version } : {}),
+      ...(normalized ? { paths: normalized } : {}),
+    });
     return c.json(publicJob(job), 202);
   });
 
@@ -85,8 +121,14 @@ export function exportRoutes(deps: ExportRouteDeps) {
     const job = await ownJob(c, auth.org);
     if (!job) return jobNotFound(c);
     if (job.status !== 'completed' || job.sizeBytes === undefined) {
-      const detail = job.status === 'failed' ? 'it failed; start a new export' : `it is ${job.status}; poll the job until it is completed`;
-      return errorResponse('job_not_completed', `The bundle can be generated once the job is completed: ${detail}.`);
+      const detail =
+        job.status === 'failed'
+          ? 'it failed; start a new export'
+          : `it is ${job.status}; poll the job until it is completed`;
+      return errorResponse(
+        'job_not_completed',
+        `The bundle can be generated once the job is completed: ${detail}.`,
+      );
     }
     const expires = Math.floor(deps.now() / 1000) + deps.linkTtlSeconds;
     // Object storage signs its own links (SigV4); otherwise this server's HMAC route serves the bundle.
@@ -106,10 +148,21 @@ export function exportRoutes(deps: ExportRouteDeps) {
     const jobId = (c.req.param('file') ?? '').replace(/\.tar\.gz$/, '');
     const expires = Number(c.req.query('expires'));
     const signature = c.req.query('signature') ?? '';
-    if (!isJobId(jobId) || !Number.isSafeInteger(expires) || !(await deps.signer).verify(jobId, expires, signature)) {
-      return errorResponse('link_invalid', 'This bundle link is not valid. Generate a new one with the bundle operation.');
+    if (
+      !isJobId(jobId) ||
+      !Number.isSafeInteger(expires) ||
+      !(await deps.signer).verify(jobId, expires, signature)
+    ) {
+      return errorResponse(
+        'link_invalid',
+        'This bundle link is not valid. Generate a new one with the bundle operation.',
+      );
     }
-    if (deps.now() >= expires * 1000) return errorResponse('link_expired', 'This bundle link has expired. Generate a fresh one with the bundle operation; the export itself is kept.');
+    if (deps.now() >= expires * 1000)
+      return errorResponse(
+        'link_expired',
+        'This bundle link has expired. Generate a fresh one with the bundle operation; the export itself is kept.',
+      );
     const job = await deps.service.get(jobId);
     if (!job || job.status !== 'completed' || job.sizeBytes === undefined) return jobNotFound(c);
     const stream = await deps.service.openBundle(jobId);

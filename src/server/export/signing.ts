@@ -5,7 +5,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * The link is the only credential, like an object-storage presigned URL.
  */
 export function createSigner(secret: Buffer) {
-  const sign = (jobId: string, expires: number) => createHmac('sha256', secret).update(`${jobId}\n${expires}`).digest('hex');
+  const sign = (jobId: string, expires: number) =>
+    createHmac('sha256', secret).update(`${jobId}\n${expires}`).digest('hex');
   return {
     sign,
     verify(jobId: string, expires: number, signature: string): boolean {

@@ -90,7 +90,13 @@ function buildSearchIndex(pages: DocPage[]): string {
   for (const page of pages) {
     const url = htmlFileOf(page.path);
     for (const section of page.sections) {
-      index.add({ id: `${url}#${section.anchor}`, title: page.title, heading: section.heading, text: section.text, url: section.anchor ? `${url}#${section.anchor}` : url });
+      index.add({
+        id: `${url}#${section.anchor}`,
+        title: page.title,
+        heading: section.heading,
+        text: section.text,
+        url: section.anchor ? `${url}#${section.anchor}` : url,
+      });
     }
   }
   return JSON.stringify(index);
@@ -100,16 +106,27 @@ function buildSearchIndex(pages: DocPage[]): string {
  * Pre-renders the site into `outDir`: one `.html` file per page with relative links (works from
  * file:// and under any prefix), one shared stylesheet, copied images, and an offline search.
  */
-export async function exportSite(site: DocsSite, options: ExportSiteOptions): Promise<{ pageCount: number }> {
+export async function exportSite(
+  site: DocsSite,
+  options: ExportSiteOptions,
+): Promise<{ pageCount: number }> {
   const selected = selectPages(site, options.paths).filter((page): page is DocPage => !!page);
   const exported = createSite(selected, site.files, site.dir);
   const { outDir } = options;
   await mkdir(join(outDir, 'assets'), { recursive: true });
   await writeFile(join(outDir, 'assets/docs.css'), DOCS_CSS + SEARCH_CSS);
   await writeFile(join(outDir, 'assets/search.js'), SEARCH_SCRIPT);
-  await writeFile(join(outDir, 'assets/search-index.js'), `window.DOCS_SEARCH_INDEX = ${buildSearchIndex(selected)};\n`);
+  await writeFile(
+    join(outDir, 'assets/search-index.js'),
+    `window.DOCS_SEARCH_INDEX = ${buildSearchIndex(selected)};\n`,
+  );
   // The package's exports map hides its browser (UMD) build; it sits beside the CommonJS entry.
-  const minisearchBrowser = join(dirname(createRequire(import.meta.url).resolve('minisearch')), '..', 'umd', 'index.js');
+  const minisearchBrowser = join(
+    dirname(createRequire(import.meta.url).resolve('minisearch')),
+    '..',
+    'umd',
+    'index.js',
+  );
   await writeFile(join(outDir, 'assets/minisearch.js'), await readFile(minisearchBrowser));
 
   if (site.dir) {

@@ -1,11 +1,26 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, readlink, rename, rm, stat, symlink } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract, list, type ReadEntry } from 'tar';
-import { BUNDLE_MANIFEST_FILE, bundleManifestSchema, type BundleManifest } from '../../protocol/index.js';
+import {
+  BUNDLE_MANIFEST_FILE,
+  bundleManifestSchema,
+  type BundleManifest,
+} from '../../protocol/index.js';
 
 /** Why a bundle was not taken. Every kind leaves the previously active version in place. */
 export type BundleProblemKind =
@@ -43,10 +58,17 @@ export interface BundleLimits {
   maxEntries: number;
 }
 
-export const DEFAULT_LIMITS: BundleLimits = { maxBundleBytes: 512 * 1024 * 1024, maxUnpackedBytes: 2 * 1024 * 1024 * 1024, maxEntries: 200_000 };
+export const DEFAULT_LIMITS: BundleLimits = {
+  maxBundleBytes: 512 * 1024 * 1024,
+  maxUnpackedBytes: 2 * 1024 * 1024 * 1024,
+  maxEntries: 200_000,
+};
 
 type Result<T> = { ok: true; value: T } | { ok: false; problem: BundleProblem };
-const fail = (kind: BundleProblemKind, message: string): { ok: false; problem: BundleProblem } => ({ ok: false, problem: { kind, message } });
+const fail = (kind: BundleProblemKind, message: string): { ok: false; problem: BundleProblem } => ({
+  ok: false,
+  problem: { kind, message },
+});
 
 /** Links are credentials: logs keep the address, never the signature in the query. */
 export function redactUrl(url: string): string {
@@ -59,18 +81,33 @@ export function redactUrl(url: string): string {
 }
 
 /** Downloads `url` to `file`, stopping as soon as it is over the size cap (a missing or lying Content-Length cannot make it write more). */
-export async function downloadBundle(url: string, file: string, maxBytes: number, fetchImpl: typeof fetch = fetch): Promise<Result<number>> {
+export async function downloadBundle(
+  url: string,
+  file: string,
+  maxBytes: number,
+  fetchImpl: typeof fetch = fetch,
+): Promise<Result<number>> {
   let response: Response;
   try {
     response = await fetchImpl(url, { redirect: 'follow' });
   } catch (error) {
-    return fail('unreachable', `The bundle link ${redactUrl(url)} could not be reached: ${(error as Error).message}.`);
+    return fail(
+      'unreachable',
+      `The bundle link ${redactUrl(url)} could not be reached: ${(error as Error).message}.`,
+    );
   }
   if (!response.ok) {
     const text = (await response.text().catch(() => '')).slice(0, 2000);
     // Our reference server answers {"error":"link_expired"}; S3 answers AccessDenied "Request has expired".
-    if (/link_expired|expired/i.test(text)) return fail('link_expired', `The bundle link has expired (HTTP ${response.status}). Generate a fresh one (docs-assistant export link <jobId>) and update staticExport.bundleUrl.`);
-    return fail('http_error', `Downloading the bundle failed with HTTP ${response.status} from ${redactUrl(url)}.`);
+    if (/link_expired|expired/i.test(text))
+      return fail(
+        'link_expired',
+        `The bundle link has expired (HTTP ${response.status}). Generate a fresh one (docs-assistant export link <jobId>) and update staticExport.bundleUrl.`,
+      );
+    return fail(
+      'http_error',
+      `Downloading the bundle failed with HTTP ${response.status} from ${redactUrl(url)}.`,
+    );
   }
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -80,7 +117,9 @@ export async function downloadBundle(url: string, file: string, maxBytes: number
   if (!response.body) return fail('bad_archive', 'The bundle response had no body.');
   let total = 0;
   let over = false;
-  const source = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  const source = Readable.fromWeb(
+    response.body as import('node:stream/web').ReadableStream<Uint8Array>,
+  );
   source.on('data', (chunk: Buffer) => {
     total += chunk.length;
     if (total > maxBytes && !over) {
@@ -92,7 +131,11 @@ export async function downloadBundle(url: string, file: string, maxBytes: number
     await pipeline(source, createWriteStream(file));
   } catch (error) {
     await rm(file, { force: true });
-    if (over) return fail('too_large', `The bundle is over the limit of ${maxBytes} bytes; the download was stopped.`);
+    if (over)
+      return fail(
+        'too_large',
+        `The bundle is over the limit of ${maxBytes} bytes; the download was stopped.`,
+      );
     return fail('unreachable', `The bundle download was cut: ${(error as Error).message}.`);
   }
   return { ok: true, value: total };
@@ -103,16 +146,24 @@ const SAFE_TYPES = new Set(['File', 'OldFile', 'Directory']);
 /** Why an entry may not be unpacked, or undefined when it is a plain file or folder inside the target. */
 export function unsafeEntry(entry: Pick<ReadEntry, 'path' | 'type' | 'mode'>): string | undefined {
   const path = entry.path;
-  if (!SAFE_TYPES.has(entry.type)) return `${JSON.stringify(path)} is a ${entry.type}; only files and folders are allowed`;
-  if (path.includes('\0') || path.includes('\\')) return `${JSON.stringify(path)} has a NUL or backslash in its name`;
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) return `${JSON.stringify(path)} is an absolute path`;
-  if (path.split('/').includes('..')) return `${JSON.stringify(path)} climbs out of the folder with ".."`;
-  if (entry.mode !== undefined && (entry.mode & 0o7000) !== 0) return `${JSON.stringify(path)} has setuid/setgid/sticky bits`;
+  if (!SAFE_TYPES.has(entry.type))
+    return `${JSON.stringify(path)} is a ${entry.type}; only files and folders are allowed`;
+  if (path.includes('\0') || path.includes('\\'))
+    return `${JSON.stringify(path)} has a NUL or backslash in its name`;
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path))
+    return `${JSON.stringify(path)} is an absolute path`;
+  if (path.split('/').includes('..'))
+    return `${JSON.stringify(path)} climbs out of the folder with ".."`;
+  if (entry.mode !== undefined && (entry.mode & 0o7000) !== 0)
+    return `${JSON.stringify(path)} has setuid/setgid/sticky bits`;
   return undefined;
 }
 
 /** Reads the archive's table without unpacking: gzip, a readable tar, only safe entries, an index.html, limits. */
-export async function inspectArchive(file: string, limits: BundleLimits): Promise<Result<{ entries: number; bytes: number }>> {
+export async function inspectArchive(
+  file: string,
+  limits: BundleLimits,
+): Promise<Result<{ entries: number; bytes: number }>> {
   const handle = await open(file, 'r');
   const magic = Buffer.alloc(2);
   try {
@@ -120,7 +171,8 @@ export async function inspectArchive(file: string, limits: BundleLimits): Promis
   } finally {
     await handle.close();
   }
-  if (magic[0] !== 0x1f || magic[1] !== 0x8b) return fail('not_gzip', 'The bundle is not a gzip file (a bundle is a .tar.gz).');
+  if (magic[0] !== 0x1f || magic[1] !== 0x8b)
+    return fail('not_gzip', 'The bundle is not a gzip file (a bundle is a .tar.gz).');
   let entries = 0;
   let bytes = 0;
   let hasIndex = false;
@@ -133,15 +185,24 @@ export async function inspectArchive(file: string, limits: BundleLimits): Promis
         entries++;
         bytes += entry.size ?? 0;
         problem ??= unsafeEntry(entry);
-        if (entry.path.replace(/^(\.\/)+/, '') === 'index.html' && entry.type !== 'Directory') hasIndex = true;
+        if (entry.path.replace(/^(\.\/)+/, '') === 'index.html' && entry.type !== 'Directory')
+          hasIndex = true;
       },
     });
   } catch (error) {
     return fail('bad_archive', `The bundle is not a readable tar.gz: ${(error as Error).message}.`);
   }
   if (problem) return fail('unsafe_entry', `The bundle was refused: ${problem}.`);
-  if (entries > limits.maxEntries) return fail('too_large', `The bundle has ${entries} entries, over the limit of ${limits.maxEntries}.`);
-  if (bytes > limits.maxUnpackedBytes) return fail('too_large', `The bundle unpacks to ${bytes} bytes, over the limit of ${limits.maxUnpackedBytes}.`);
+  if (entries > limits.maxEntries)
+    return fail(
+      'too_large',
+      `The bundle has ${entries} entries, over the limit of ${limits.maxEntries}.`,
+    );
+  if (bytes > limits.maxUnpackedBytes)
+    return fail(
+      'too_large',
+      `The bundle unpacks to ${bytes} bytes, over the limit of ${limits.maxUnpackedBytes}.`,
+    );
   if (!hasIndex) return fail('no_index', 'The bundle has no index.html at its root.');
   return { ok: true, value: { entries, bytes } };
 }
@@ -151,7 +212,10 @@ async function readManifest(dir: string): Promise<Result<BundleManifest>> {
   try {
     text = await readFile(join(dir, BUNDLE_MANIFEST_FILE), 'utf8');
   } catch {
-    return fail('bad_manifest', `The bundle has no ${BUNDLE_MANIFEST_FILE}; export it again with a current server.`);
+    return fail(
+      'bad_manifest',
+      `The bundle has no ${BUNDLE_MANIFEST_FILE}; export it again with a current server.`,
+    );
   }
   try {
     const parsed = bundleManifestSchema.safeParse(JSON.parse(text));
@@ -178,7 +242,12 @@ export function createVersionCache(cacheDir: string, limits: BundleLimits = DEFA
     if (!manifest.ok) return undefined;
     const info = await stat(join(dir, 'index.html')).catch(() => undefined);
     if (!info?.isFile()) return undefined;
-    return { name, dir, manifest: manifest.value, activatedAt: (await lstat(currentLink).catch(() => undefined))?.mtimeMs ?? Date.now() };
+    return {
+      name,
+      dir,
+      manifest: manifest.value,
+      activatedAt: (await lstat(currentLink).catch(() => undefined))?.mtimeMs ?? Date.now(),
+    };
   }
 
   return {
@@ -192,7 +261,10 @@ export function createVersionCache(cacheDir: string, limits: BundleLimits = DEFA
      * Downloads, checks and unpacks a bundle, then makes it the active version. Any problem leaves
      * the active version as it was.
      */
-    async install(url: string, options: { pinnedVersion?: string; fetch?: typeof fetch } = {}): Promise<Result<ActiveVersion>> {
+    async install(
+      url: string,
+      options: { pinnedVersion?: string; fetch?: typeof fetch } = {},
+    ): Promise<Result<ActiveVersion>> {
       await mkdir(versionsDir, { recursive: true });
       const incoming = join(cacheDir, `.incoming-${randomBytes(6).toString('hex')}`);
       const archive = `${incoming}.tar.gz`;
@@ -203,24 +275,41 @@ export function createVersionCache(cacheDir: string, limits: BundleLimits = DEFA
         if (!inspected.ok) return inspected;
         await mkdir(incoming);
         // Checked above; the filter and the options below are a second line should the two readings differ.
-        await extract({ file: archive, cwd: incoming, strict: true, preserveOwner: false, filter: (_path, entry) => 'type' in entry && unsafeEntry(entry as ReadEntry) === undefined });
+        await extract({
+          file: archive,
+          cwd: incoming,
+          strict: true,
+          preserveOwner: false,
+          filter: (_path, entry) =>
+            'type' in entry && unsafeEntry(entry as ReadEntry) === undefined,
+        });
         const manifest = await readManifest(incoming);
         if (!manifest.ok) return manifest;
         const { version } = manifest.value;
         if (options.pinnedVersion !== undefined && version !== options.pinnedVersion) {
-          return fail('version_mismatch', `The bundle is version ${version === undefined ? '(none)' : JSON.stringify(version)} but staticExport.version pins ${JSON.stringify(options.pinnedVersion)}; it was refused.`);
+          return fail(
+            'version_mismatch',
+            `The bundle is version ${version === undefined ? '(none)' : JSON.stringify(version)} but staticExport.version pins ${JSON.stringify(options.pinnedVersion)}; it was refused.`,
+          );
         }
-        const hash = createHash('sha256').update(await readFile(archive)).digest('hex').slice(0, 12);
+        const hash = createHash('sha256')
+          .update(await readFile(archive))
+          .digest('hex')
+          .slice(0, 12);
         const name = `${safeName(version ?? manifest.value.jobId)}-${hash}`;
         const dir = join(versionsDir, name);
         // The same bundle again (a restart with a fresh link) keeps the folder it already has.
-        if (await stat(dir).catch(() => undefined)) await rm(incoming, { recursive: true, force: true });
+        if (await stat(dir).catch(() => undefined))
+          await rm(incoming, { recursive: true, force: true });
         else await rename(incoming, dir);
         const link = `${currentLink}.${randomBytes(4).toString('hex')}`;
         await symlink(name, link);
         await rename(link, currentLink);
         await prune(versionsDir, name);
-        return { ok: true, value: { name, dir, manifest: manifest.value, activatedAt: Date.now() } };
+        return {
+          ok: true,
+          value: { name, dir, manifest: manifest.value, activatedAt: Date.now() },
+        };
       } finally {
         await rm(archive, { force: true });
         await rm(incoming, { recursive: true, force: true });
@@ -233,8 +322,11 @@ export function createVersionCache(cacheDir: string, limits: BundleLimits = DEFA
 async function prune(versionsDir: string, active: string): Promise<void> {
   const entries = await readdir(versionsDir, { withFileTypes: true });
   const others = await Promise.all(
-    entries.filter((e) => e.isDirectory() && e.name !== active).map(async (e) => ({ name: e.name, at: (await stat(join(versionsDir, e.name))).mtimeMs })),
+    entries
+      .filter((e) => e.isDirectory() && e.name !== active)
+      .map(async (e) => ({ name: e.name, at: (await stat(join(versionsDir, e.name))).mtimeMs })),
   );
   others.sort((a, b) => b.at - a.at);
-  for (const old of others.slice(2)) await rm(join(versionsDir, old.name), { recursive: true, force: true });
+  for (const old of others.slice(2))
+    await rm(join(versionsDir, old.name), { recursive: true, force: true });
 }

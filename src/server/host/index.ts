@@ -28,7 +28,9 @@ export function createHost(options: HostOptions) {
   const { values, log } = options;
   const assistant = planAssistant(values);
   const versions = createVersionCache(options.cacheDir, { ...DEFAULT_LIMITS, ...options.limits });
-  let state: HostState = values.staticExport.enabled ? { status: 'starting' } : { status: 'disabled' };
+  let state: HostState = values.staticExport.enabled
+    ? { status: 'starting' }
+    : { status: 'disabled' };
   const app = createHostApp({
     state: () => state,
     assistant,
@@ -43,12 +45,19 @@ export function createHost(options: HostOptions) {
       log('staticExport.enabled is false: no bundle is served.');
       return state;
     }
-    log(`Fetching the bundle from ${redactUrl(bundleUrl)}${version ? ` (pinned to version ${JSON.stringify(version)})` : ''}…`);
-    const result = await versions.install(bundleUrl, { ...(version ? { pinnedVersion: version } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) });
+    log(
+      `Fetching the bundle from ${redactUrl(bundleUrl)}${version ? ` (pinned to version ${JSON.stringify(version)})` : ''}…`,
+    );
+    const result = await versions.install(bundleUrl, {
+      ...(version ? { pinnedVersion: version } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     if (result.ok) {
       const { name, manifest } = result.value;
       state = { status: 'ready', active: result.value };
-      log(`Serving bundle ${name}: ${manifest.domain}, ${manifest.pageCount} pages, export ${manifest.jobId} of ${manifest.createdAt}.`);
+      log(
+        `Serving bundle ${name}: ${manifest.domain}, ${manifest.pageCount} pages, export ${manifest.jobId} of ${manifest.createdAt}.`,
+      );
       return state;
     }
     log(`ERROR: the bundle was not installed (${result.problem.kind}): ${result.problem.message}`);
@@ -56,7 +65,9 @@ export function createHost(options: HostOptions) {
     if (previous) {
       const reason = `${result.problem.kind}: serving the cached version ${previous.name} instead`;
       state = { status: 'stale', active: previous, reason };
-      log(`WARNING: serving the LAST GOOD cached version ${previous.name} (${previous.manifest.pageCount} pages, export of ${previous.manifest.createdAt}); it is NOT the bundle the values ask for. Every response carries ${STALE_HEADER}.`);
+      log(
+        `WARNING: serving the LAST GOOD cached version ${previous.name} (${previous.manifest.pageCount} pages, export of ${previous.manifest.createdAt}); it is NOT the bundle the values ask for. Every response carries ${STALE_HEADER}.`,
+      );
     } else {
       state = { status: 'unavailable', reason: result.problem.message };
       log('ERROR: no cached version exists either; pages answer 503 and /readyz stays false.');

@@ -62,7 +62,13 @@ interface Representation {
 }
 
 const compress: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => promisify(brotliCompress)(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  br: (body) =>
+    promisify(brotliCompress)(body, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: 9,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
   gzip: (body) => promisify(gzip)(body, { level: 9 }),
 };
 
@@ -80,7 +86,10 @@ export function chooseEncoding(header: string | undefined): Encoding | undefined
 }
 
 /** The script tag the host adds to every page, or none when the assistant is off. */
-export function scriptTag(plan: AssistantPlan, manifest: ActiveVersion['manifest']): string | undefined {
+export function scriptTag(
+  plan: AssistantPlan,
+  manifest: ActiveVersion['manifest'],
+): string | undefined {
   if (plan.mode === 'off') return undefined;
   const attributes: Record<string, string> = {
     src: `${EMBED_PATH}docs-assistant.js`,
@@ -89,7 +98,9 @@ export function scriptTag(plan: AssistantPlan, manifest: ActiveVersion['manifest
     'data-base-url': plan.mode === 'proxy' ? '/' : plan.baseUrl,
   };
   if (plan.mode === 'direct' && plan.apiKey) attributes['data-api-key'] = plan.apiKey;
-  return `<script defer ${Object.entries(attributes).map(([k, v]) => `${k}="${escapeHtml(v)}"`).join(' ')}></script>`;
+  return `<script defer ${Object.entries(attributes)
+    .map(([k, v]) => `${k}="${escapeHtml(v)}"`)
+    .join(' ')}></script>`;
 }
 
 function injectTag(html: string, tag: string): string {
@@ -133,7 +144,11 @@ export function createHostApp(options: HostAppOptions) {
   };
 
   /** A file as sent: read once, with the script tag added to pages, its validators, and encodings made on demand. */
-  async function representation(cacheKey: string, file: string, page?: { tag: string; changedAt: number }): Promise<Representation> {
+  async function representation(
+    cacheKey: string,
+    file: string,
+    page?: { tag: string; changedAt: number },
+  ): Promise<Representation> {
     const hit = cache.get(cacheKey);
     if (hit) return hit;
     const info = await stat(file);
@@ -146,20 +161,41 @@ export function createHostApp(options: HostAppOptions) {
       lastModified = Math.max(lastModified, page.changedAt);
     }
     const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    const value: Representation = { body, type, etag, lastModified: Math.floor(lastModified / 1000) * 1000, encoded: {} };
+    const value: Representation = {
+      body,
+      type,
+      etag,
+      lastModified: Math.floor(lastModified / 1000) * 1000,
+      encoded: {},
+    };
     remember(cacheKey, value);
     return value;
   }
 
   async function send(c: Context, rep: Representation, cacheControl: string): Promise<Response> {
-    const headers = new Headers({ 'Content-Type': rep.type, ETag: rep.etag, 'Last-Modified': new Date(rep.lastModified).toUTCString(), 'Cache-Control': cacheControl, Vary: 'Accept-Encoding', 'X-Content-Type-Options': 'nosniff' });
+    const headers = new Headers({
+      'Content-Type': rep.type,
+      ETag: rep.etag,
+      'Last-Modified': new Date(rep.lastModified).toUTCString(),
+      'Cache-Control': cacheControl,
+      Vary: 'Accept-Encoding',
+      'X-Content-Type-Options': 'nosniff',
+    });
     const ifNoneMatch = c.req.header('if-none-match');
     const ifModifiedSince = Date.parse(c.req.header('if-modified-since') ?? '');
     // RFC 9110 §13.2.2: If-None-Match decides when present (weak comparison); otherwise the date.
-    const fresh = ifNoneMatch !== undefined ? ifNoneMatch.split(',').some((tag) => [rep.etag, '*'].includes(tag.trim()) || tag.trim() === rep.etag.slice(2)) : Number.isFinite(ifModifiedSince) && rep.lastModified <= ifModifiedSince;
+    const fresh =
+      ifNoneMatch !== undefined
+        ? ifNoneMatch
+            .split(',')
+            .some((tag) => [rep.etag, '*'].includes(tag.trim()) || tag.trim() === rep.etag.slice(2))
+        : Number.isFinite(ifModifiedSince) && rep.lastModified <= ifModifiedSince;
     if (fresh) return new Response(null, { status: 304, headers });
     let body = rep.body;
-    const encoding = COMPRESSIBLE.test(rep.type) && rep.body.length >= MIN_COMPRESS_BYTES ? chooseEncoding(c.req.header('accept-encoding')) : undefined;
+    const encoding =
+      COMPRESSIBLE.test(rep.type) && rep.body.length >= MIN_COMPRESS_BYTES
+        ? chooseEncoding(c.req.header('accept-encoding'))
+        : undefined;
     if (encoding) {
       body = await (rep.encoded[encoding] ??= compress[encoding](rep.body));
       headers.set('Content-Encoding', encoding);
@@ -169,19 +205,26 @@ export function createHostApp(options: HostAppOptions) {
   }
 
   /** A file under `root` for a URL path, trying `x`, `x.html` and `x/index.html`; folders without the slash redirect. */
-  async function locate(root: string, urlPath: string): Promise<{ file: string } | { redirect: string } | undefined> {
+  async function locate(
+    root: string,
+    urlPath: string,
+  ): Promise<{ file: string } | { redirect: string } | undefined> {
     const decoded = decodePath(urlPath);
     if (decoded === undefined) return undefined;
     const inside = (relative: string) => resolveInside(root, relative);
-    const isFile = async (file: string | undefined) => (file ? (await stat(file).catch(() => undefined))?.isFile() === true : false);
+    const isFile = async (file: string | undefined) =>
+      file ? (await stat(file).catch(() => undefined))?.isFile() === true : false;
     const relative = decoded.replace(/^\/+/, '');
-    const candidates = decoded.endsWith('/') ? [`${relative}index.html`] : [relative, `${relative}.html`];
+    const candidates = decoded.endsWith('/')
+      ? [`${relative}index.html`]
+      : [relative, `${relative}.html`];
     for (const candidate of candidates) {
       const file = inside(candidate);
       if (file && (await isFile(file))) return { file };
     }
     // `/guides` for `guides/index.html`: its relative links only work from `/guides/`.
-    if (!decoded.endsWith('/') && (await isFile(inside(`${relative}/index.html`)))) return { redirect: `/${urlPath.replace(/^\/+/, '')}/` };
+    if (!decoded.endsWith('/') && (await isFile(inside(`${relative}/index.html`))))
+      return { redirect: `/${urlPath.replace(/^\/+/, '')}/` };
     return undefined;
   }
 
@@ -190,7 +233,8 @@ export function createHostApp(options: HostAppOptions) {
   app.use('*', async (c, next) => {
     await next();
     const state = options.state();
-    if (state.status === 'ready' || state.status === 'stale') c.res.headers.set(VERSION_HEADER, state.active.name);
+    if (state.status === 'ready' || state.status === 'stale')
+      c.res.headers.set(VERSION_HEADER, state.active.name);
     if (state.status === 'stale') c.res.headers.set(STALE_HEADER, headerSafe(state.reason));
   });
 
@@ -201,9 +245,18 @@ export function createHostApp(options: HostAppOptions) {
       case 'ready':
         return c.json({ ready: true, version: state.active.name, manifest: state.active.manifest });
       case 'stale':
-        return c.json({ ready: true, stale: true, reason: state.reason, version: state.active.name, manifest: state.active.manifest });
+        return c.json({
+          ready: true,
+          stale: true,
+          reason: state.reason,
+          version: state.active.name,
+          manifest: state.active.manifest,
+        });
       case 'disabled':
-        return c.json({ ready: true, reason: 'staticExport.enabled is false: no bundle is served' });
+        return c.json({
+          ready: true,
+          reason: 'staticExport.enabled is false: no bundle is served',
+        });
       case 'starting':
         return c.json({ ready: false, reason: 'The bundle is being downloaded and checked.' }, 503);
       case 'unavailable':
@@ -214,7 +267,13 @@ export function createHostApp(options: HostAppOptions) {
   });
 
   if (assistant.mode === 'proxy') {
-    const proxy = createApp({ upstream: { baseUrl: assistant.upstream, ...(options.upstreamKey ? { key: options.upstreamKey } : {}), ...(options.fetch ? { fetch: options.fetch } : {}) } });
+    const proxy = createApp({
+      upstream: {
+        baseUrl: assistant.upstream,
+        ...(options.upstreamKey ? { key: options.upstreamKey } : {}),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      },
+    });
     app.on(['POST', 'OPTIONS'], '/discovery/*', (c) => proxy.fetch(c.req.raw, c.env));
   }
 
@@ -232,15 +291,36 @@ export function createHostApp(options: HostAppOptions) {
   app.get('*', async (c) => {
     const state = options.state();
     if (state.status !== 'ready' && state.status !== 'stale') {
-      const reason = state.status === 'disabled' ? 'Static export is not enabled in this deployment (staticExport.enabled).' : state.status === 'starting' ? 'The documentation is being installed. Try again in a moment.' : `The documentation is not available: ${state.reason}`;
-      return c.text(reason, state.status === 'disabled' ? 404 : 503, state.status === 'disabled' ? {} : { 'Retry-After': '10' });
+      const reason =
+        state.status === 'disabled'
+          ? 'Static export is not enabled in this deployment (staticExport.enabled).'
+          : state.status === 'starting'
+            ? 'The documentation is being installed. Try again in a moment.'
+            : `The documentation is not available: ${state.reason}`;
+      return c.text(
+        reason,
+        state.status === 'disabled' ? 404 : 503,
+        state.status === 'disabled' ? {} : { 'Retry-After': '10' },
+      );
     }
     const found = await locate(state.active.dir, c.req.path);
-    if (!found) return c.html('<!doctype html><title>Not found</title><h1>Not found</h1><p>There is no page at this address. <a href="/">Start page</a></p>', 404);
+    if (!found)
+      return c.html(
+        '<!doctype html><title>Not found</title><h1>Not found</h1><p>There is no page at this address. <a href="/">Start page</a></p>',
+        404,
+      );
     if ('redirect' in found) return c.redirect(found.redirect, 301);
     const tag = embedDir ? scriptTag(assistant, state.active.manifest) : undefined;
     const { name, activatedAt } = state.active;
-    return send(c, await representation(`bundle\0${name}\0${found.file}`, found.file, tag ? { tag, changedAt: activatedAt } : undefined), 'no-cache');
+    return send(
+      c,
+      await representation(
+        `bundle\0${name}\0${found.file}`,
+        found.file,
+        tag ? { tag, changedAt: activatedAt } : undefined,
+      ),
+      'no-cache',
+    );
   });
 
   return app;

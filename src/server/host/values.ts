@@ -29,7 +29,10 @@ export const hostValuesSchema = z.object({
       /** False turns the launcher off; true means "where the deployment type allows it" (never air-gapped). @default true */
       enabled: z.boolean().optional(),
       /** Domain identifier; the bundle manifest's domain when absent. */
-      domain: z.string().regex(/^[\w.-]{1,100}$/).optional(),
+      domain: z
+        .string()
+        .regex(/^[\w.-]{1,100}$/)
+        .optional(),
       /** API root the widget calls (cloud, or a client-hosted service of your own). */
       baseUrl: httpUrl.optional(),
       /** Public assistant key (`svc_dsc_…`); never an admin key. */
@@ -59,7 +62,10 @@ const BOOLEAN_KEYS = new Set<string>(['staticExport.enabled', 'assistant.enabled
 
 /** `staticExport.bundleUrl` → `DOCS_ASSISTANT_STATIC_EXPORT_BUNDLE_URL`. */
 export function envNameOf(key: string): string {
-  return `DOCS_ASSISTANT_${key.replace(/\./g, '_').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+  return `DOCS_ASSISTANT_${key
+    .replace(/\./g, '_')
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toUpperCase()}`;
 }
 
 export class ValuesError extends Error {}
@@ -74,35 +80,54 @@ export type AssistantPlan =
  * Reads the values file (YAML; JSON is YAML too) and lays the environment over it, so a container
  * can be configured with variables alone.
  */
-export function readValues(fileText: string | undefined, env: Record<string, string | undefined>): HostValues {
+export function readValues(
+  fileText: string | undefined,
+  env: Record<string, string | undefined>,
+): HostValues {
   let raw: unknown = {};
   if (fileText !== undefined) {
     try {
       raw = parseYaml(fileText) ?? {};
     } catch (error) {
-      throw new ValuesError(`The values file is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+      throw new ValuesError(
+        `The values file is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+      );
     }
-    if (typeof raw !== 'object' || Array.isArray(raw)) throw new ValuesError('The values file must be a mapping of keys (staticExport:, deployment:, assistant:).');
+    if (typeof raw !== 'object' || Array.isArray(raw))
+      throw new ValuesError(
+        'The values file must be a mapping of keys (staticExport:, deployment:, assistant:).',
+      );
   }
   // Helm charts spell "not set" as "" (and YAML as ~): both mean the key is absent.
-  const merged = JSON.parse(JSON.stringify(raw), (_key, value: unknown) => (value === '' || value === null ? undefined : value)) as Record<string, Record<string, unknown>>;
+  const merged = JSON.parse(JSON.stringify(raw), (_key, value: unknown) =>
+    value === '' || value === null ? undefined : value,
+  ) as Record<string, Record<string, unknown>>;
   for (const key of VALUE_KEYS) {
     const value = env[envNameOf(key)];
     if (value === undefined || value === '') continue;
     const [group, name] = key.split('.') as [string, string];
-    merged[group] = { ...(typeof merged[group] === 'object' && merged[group] ? merged[group] : {}), [name]: BOOLEAN_KEYS.has(key) ? parseBoolean(value, envNameOf(key)) : value };
+    merged[group] = {
+      ...(typeof merged[group] === 'object' && merged[group] ? merged[group] : {}),
+      [name]: BOOLEAN_KEYS.has(key) ? parseBoolean(value, envNameOf(key)) : value,
+    };
   }
   const parsed = hostValuesSchema.safeParse(merged);
   if (!parsed.success) throw new ValuesError(`Invalid values: ${describeIssues(parsed.error)}`);
   const values = parsed.data;
   if (values.staticExport.enabled && !values.staticExport.bundleUrl) {
-    throw new ValuesError(`staticExport.enabled is true but staticExport.bundleUrl is not set (or ${envNameOf('staticExport.bundleUrl')}).`);
+    throw new ValuesError(
+      `staticExport.enabled is true but staticExport.bundleUrl is not set (or ${envNameOf('staticExport.bundleUrl')}).`,
+    );
   }
   if (values.staticExport.bundleUrl && !/^https?:\/\//i.test(values.staticExport.bundleUrl)) {
-    throw new ValuesError('staticExport.bundleUrl must be an http(s) URL (the bundleUrl of the bundle operation).');
+    throw new ValuesError(
+      'staticExport.bundleUrl must be an http(s) URL (the bundleUrl of the bundle operation).',
+    );
   }
   if (values.assistant.apiKey && classifyKey(values.assistant.apiKey) !== 'assistant') {
-    throw new ValuesError('assistant.apiKey must be an assistant key (svc_dsc_…). Admin keys are secrets and never go into pages.');
+    throw new ValuesError(
+      'assistant.apiKey must be an assistant key (svc_dsc_…). Admin keys are secrets and never go into pages.',
+    );
   }
   return values;
 }
@@ -118,16 +143,37 @@ export function planAssistant(values: HostValues): AssistantPlan {
   const { type } = values.deployment;
   const { enabled, domain, baseUrl, apiKey, upstream } = values.assistant;
   if (type === 'air-gapped') {
-    if (upstream || baseUrl) throw new ValuesError('An air-gapped deployment cannot use assistant.upstream or assistant.baseUrl.');
-    return { mode: 'off', reason: 'air-gapped deployment: the assistant is not available, the bundle search works offline' };
+    if (upstream || baseUrl)
+      throw new ValuesError(
+        'An air-gapped deployment cannot use assistant.upstream or assistant.baseUrl.',
+      );
+    return {
+      mode: 'off',
+      reason:
+        'air-gapped deployment: the assistant is not available, the bundle search works offline',
+    };
   }
   if (enabled === false) return { mode: 'off', reason: 'assistant.enabled is false' };
   if (upstream) {
-    if (type !== 'client-hosted') throw new ValuesError('assistant.upstream (proxy mode) is for client-hosted deployments; a cloud deployment sets assistant.baseUrl.');
-    if (baseUrl) throw new ValuesError('Give assistant.upstream (the host proxies) or assistant.baseUrl (pages call it directly), not both.');
-    if (apiKey) throw new ValuesError('In proxy mode the key comes from DOCS_ASSISTANT_UPSTREAM_KEY on the server, not assistant.apiKey in the pages.');
+    if (type !== 'client-hosted')
+      throw new ValuesError(
+        'assistant.upstream (proxy mode) is for client-hosted deployments; a cloud deployment sets assistant.baseUrl.',
+      );
+    if (baseUrl)
+      throw new ValuesError(
+        'Give assistant.upstream (the host proxies) or assistant.baseUrl (pages call it directly), not both.',
+      );
+    if (apiKey)
+      throw new ValuesError(
+        'In proxy mode the key comes from DOCS_ASSISTANT_UPSTREAM_KEY on the server, not assistant.apiKey in the pages.',
+      );
     return { mode: 'proxy', domain, upstream: upstream.replace(/\/+$/, '') };
   }
   if (!baseUrl) return { mode: 'off', reason: 'no assistant.baseUrl or assistant.upstream is set' };
-  return { mode: 'direct', domain, baseUrl: baseUrl.replace(/\/+$/, ''), ...(apiKey ? { apiKey } : {}) };
+  return {
+    mode: 'direct',
+    domain,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    ...(apiKey ? { apiKey } : {}),
+  };
 }

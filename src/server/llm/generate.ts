@@ -1,4 +1,15 @@
-import { APICallError, createDataStreamResponse, formatDataStreamPart, streamText, tool, type CoreMessage, type DataStreamWriter, type LanguageModelV1, type TextStreamPart, type ToolSet } from 'ai';
+import {
+  APICallError,
+  createDataStreamResponse,
+  formatDataStreamPart,
+  streamText,
+  tool,
+  type CoreMessage,
+  type DataStreamWriter,
+  type LanguageModelV1,
+  type TextStreamPart,
+  type ToolSet,
+} from 'ai';
 import type { DataStreamString } from '@ai-sdk/ui-utils';
 import { z } from 'zod';
 import type { ContextItem } from '../../protocol/index.js';
@@ -61,7 +72,10 @@ Rules:
 function passageText(passage: Passage, limit = PASSAGE_CHARS): string {
   const body = passage.section.blocks.map((block) => block.markdown).join('\n\n');
   const cut = body.length > limit ? `${body.slice(0, limit)}\n…` : body;
-  const label = passage.section.heading === passage.section.pageTitle ? passage.title : `${passage.title} › ${passage.section.heading}`;
+  const label =
+    passage.section.heading === passage.section.pageTitle
+      ? passage.title
+      : `${passage.title} › ${passage.section.heading}`;
   return `[${passage.n}] ${label} (${passage.url})\n${cut}`;
 }
 
@@ -70,7 +84,10 @@ export function historyMessages(turns: ThreadTurn[], budgetTokens: number): Core
   const kept: CoreMessage[][] = [];
   let used = 0;
   for (const turn of [...turns].reverse()) {
-    const answer = turn.answer.length > HISTORY_ANSWER_CHARS ? `${turn.answer.slice(0, HISTORY_ANSWER_CHARS)}…` : turn.answer;
+    const answer =
+      turn.answer.length > HISTORY_ANSWER_CHARS
+        ? `${turn.answer.slice(0, HISTORY_ANSWER_CHARS)}…`
+        : turn.answer;
     const cost = Math.ceil((turn.question.length + answer.length) / CHARS_PER_TOKEN);
     if (used + cost > budgetTokens) break;
     used += cost;
@@ -94,7 +111,8 @@ function citationFilter<TOOLS extends ToolSet>(passages: Passage[], cited: Passa
       text.replace(/\[(\d{1,3})\]/g, (_, digits: string) => {
         const passage = passages.find((p) => p.n === Number(digits));
         if (!passage) return '';
-        if (!cited.some((c) => c.section.pagePath === passage.section.pagePath)) cited.push(passage);
+        if (!cited.some((c) => c.section.pagePath === passage.section.pagePath))
+          cited.push(passage);
         return `[${digits}]`;
       });
     return new TransformStream<TextStreamPart<TOOLS>, TextStreamPart<TOOLS>>({
@@ -108,13 +126,24 @@ function citationFilter<TOOLS extends ToolSet>(passages: Passage[], cited: Passa
           if (ready) controller.enqueue({ ...part, textDelta: rewrite(ready) });
           return;
         }
-        if (carry && (part.type === 'step-finish' || part.type === 'finish' || part.type === 'tool-call')) {
+        if (
+          carry &&
+          (part.type === 'step-finish' || part.type === 'finish' || part.type === 'tool-call')
+        ) {
           controller.enqueue({ type: 'text-delta', textDelta: carry });
           carry = '';
         }
         if (part.type === 'finish') {
           for (const passage of cited) {
-            controller.enqueue({ type: 'source', source: { sourceType: 'url', id: passage.section.pagePath, url: passage.pageUrl, title: passage.title } });
+            controller.enqueue({
+              type: 'source',
+              source: {
+                sourceType: 'url',
+                id: passage.section.pagePath,
+                url: passage.pageUrl,
+                title: passage.title,
+              },
+            });
           }
         }
         controller.enqueue(part);
@@ -123,19 +152,39 @@ function citationFilter<TOOLS extends ToolSet>(passages: Passage[], cited: Passa
   };
 }
 
-type Failure = { status: 'rate_limited'; retryAfterSeconds?: number } | { status: 'timeout' } | { status: 'too_long' } | { status: 'auth' } | { status: 'failed'; httpStatus?: number };
+type Failure =
+  | { status: 'rate_limited'; retryAfterSeconds?: number }
+  | { status: 'timeout' }
+  | { status: 'too_long' }
+  | { status: 'auth' }
+  | { status: 'failed'; httpStatus?: number };
 
 /** What went wrong with the model, without its details (they may echo our request). */
 export function classify(error: unknown, timedOut: boolean): Failure {
   if (timedOut) return { status: 'timeout' };
-  const call = APICallError.isInstance(error) ? error : APICallError.isInstance((error as { lastError?: unknown })?.lastError) ? (error as { lastError: APICallError }).lastError : undefined;
+  const call = APICallError.isInstance(error)
+    ? error
+    : APICallError.isInstance((error as { lastError?: unknown })?.lastError)
+      ? (error as { lastError: APICallError }).lastError
+      : undefined;
   const body = `${call?.responseBody ?? ''} ${call?.message ?? ''}`.toLowerCase();
   if (call?.statusCode === 401 || call?.statusCode === 403) return { status: 'auth' };
   if (call?.statusCode === 429) {
     const retryAfter = Number(call.responseHeaders?.['retry-after']);
-    return { status: 'rate_limited', ...(Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfterSeconds: Math.ceil(retryAfter) } : {}) };
+    return {
+      status: 'rate_limited',
+      ...(Number.isFinite(retryAfter) && retryAfter >= 0
+        ? { retryAfterSeconds: Math.ceil(retryAfter) }
+        : {}),
+    };
   }
-  if (/context length|context window|maximum context|too many tokens|prompt is too long|too long/.test(body) || call?.statusCode === 413) return { status: 'too_long' };
+  if (
+    /context length|context window|maximum context|too many tokens|prompt is too long|too long/.test(
+      body,
+    ) ||
+    call?.statusCode === 413
+  )
+    return { status: 'too_long' };
   return { status: 'failed', ...(call?.statusCode ? { httpStatus: call.statusCode } : {}) };
 }
 
@@ -160,7 +209,13 @@ function errorFor(failure: Failure): Response {
   const message = sentenceFor(failure);
   switch (failure.status) {
     case 'rate_limited':
-      return errorResponse('rate_limited', message, failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {});
+      return errorResponse(
+        'rate_limited',
+        message,
+        failure.retryAfterSeconds !== undefined
+          ? { retryAfterSeconds: failure.retryAfterSeconds }
+          : {},
+      );
     case 'timeout':
       return errorResponse('upstream_timeout', message);
     case 'too_long':
@@ -185,29 +240,55 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     hits.flatMap((hit) => {
       const known = passages.find((p) => p.section.id === hit.section.id);
       if (known) return [known];
-      const passage: Passage = { n: passages.length + 1, section: hit.section, title: hit.title, url: input.pageUrl(hit.section), pageUrl: input.pageUrl({ ...hit.section, anchor: '' }) };
+      const passage: Passage = {
+        n: passages.length + 1,
+        section: hit.section,
+        title: hit.title,
+        url: input.pageUrl(hit.section),
+        pageUrl: input.pageUrl({ ...hit.section, anchor: '' }),
+      };
       passages.push(passage);
       return [passage];
     });
   addPassages(input.hits);
   // The reader's page is a passage too, whether or not the search found it.
-  const current = (input.currentPage ?? []).filter((section) => !passages.some((p) => p.section.id === section.id));
-  const currentText = current.length ? current.map((section) => section.blocks.map((b) => b.markdown).join('\n\n')).join('\n\n').slice(0, CURRENT_PAGE_CHARS) : '';
-  if (current[0]) addPassages([{ section: current[0], score: 0, terms: [], title: current[0].pageTitle }]);
+  const current = (input.currentPage ?? []).filter(
+    (section) => !passages.some((p) => p.section.id === section.id),
+  );
+  const currentText = current.length
+    ? current
+        .map((section) => section.blocks.map((b) => b.markdown).join('\n\n'))
+        .join('\n\n')
+        .slice(0, CURRENT_PAGE_CHARS)
+    : '';
+  if (current[0])
+    addPassages([{ section: current[0], score: 0, terms: [], title: current[0].pageTitle }]);
   const currentPassage = current[0] ? passages.at(-1) : undefined;
 
   const system = [
     SYSTEM,
     '',
     'Passages:',
-    ...passages.map((p) => (p === currentPassage ? `[${p.n}] The page the reader is on: ${p.title} (${p.url})\n${currentText}` : passageText(p))),
+    ...passages.map((p) =>
+      p === currentPassage
+        ? `[${p.n}] The page the reader is on: ${p.title} (${p.url})\n${currentText}`
+        : passageText(p),
+    ),
   ].join('\n\n');
   const contextText = (input.context ?? [])
-    .map((item) => `${item.type === 'code' ? 'Code' : 'Selected text'}${item.path ? ` from ${item.path}` : ''}:\n${item.value.slice(0, CONTEXT_ITEM_CHARS)}`)
+    .map(
+      (item) =>
+        `${item.type === 'code' ? 'Code' : 'Selected text'}${item.path ? ` from ${item.path}` : ''}:\n${item.value.slice(0, CONTEXT_ITEM_CHARS)}`,
+    )
     .join('\n\n');
   const messages: CoreMessage[] = [
     ...historyMessages(input.history, input.historyTokens),
-    { role: 'user', content: contextText ? `${input.question}\n\nThe reader attached:\n\n${contextText}` : input.question },
+    {
+      role: 'user',
+      content: contextText
+        ? `${input.question}\n\nThe reader attached:\n\n${contextText}`
+        : input.question,
+    },
   ];
 
   const cited: Passage[] = [];
@@ -229,11 +310,19 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
 
   const tools = {
     search: tool({
-      description: 'Search the docs for more passages. Use other words than the question when the passages given do not answer it.',
+      description:
+        'Search the docs for more passages. Use other words than the question when the passages given do not answer it.',
       parameters: z.object({ query: z.string().describe('What to look for in the docs') }),
       execute: async ({ query }) => ({
         type: 'search',
-        results: addPassages(input.search(query)).map((p) => ({ n: p.n, url: p.url, path: p.section.pagePath, title: p.title, metadata: { title: p.title }, text: passageText(p) })),
+        results: addPassages(input.search(query)).map((p) => ({
+          n: p.n,
+          url: p.url,
+          path: p.section.pagePath,
+          title: p.title,
+          metadata: { title: p.title },
+          text: passageText(p),
+        })),
       }),
     }),
   };
@@ -263,7 +352,10 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     let first: Awaited<ReturnType<typeof peek.read>>;
     do first = await peek.read();
     while (!first.done && first.value.type === 'step-start');
-    if (first.done || first.value.type === 'error') failedEarly = { error: !first.done && first.value.type === 'error' ? first.value.error : undefined };
+    if (first.done || first.value.type === 'error')
+      failedEarly = {
+        error: !first.done && first.value.type === 'error' ? first.value.error : undefined,
+      };
   } catch (error) {
     failedEarly = { error };
   } finally {
@@ -317,8 +409,18 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     if (failed) return;
     const text = await result.text;
     const usage = await result.usage;
-    if (!(await input.saveTurn(text, cited.map((p) => p.section.pagePath)))) {
-      stream.write(formatDataStreamPart('error', 'This answer could not be saved to the conversation. Start a new conversation to ask a follow-up.'));
+    if (
+      !(await input.saveTurn(
+        text,
+        cited.map((p) => p.section.pagePath),
+      ))
+    ) {
+      stream.write(
+        formatDataStreamPart(
+          'error',
+          'This answer could not be saved to the conversation. Start a new conversation to ask a follow-up.',
+        ),
+      );
       return;
     }
     // SPEC §6: the finish event carries threadId. The SDK type has no such key; the wire does.

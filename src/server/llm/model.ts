@@ -31,22 +31,37 @@ export class LlmConfigError extends Error {}
 /** Checks a configuration up front, so a missing key fails at start rather than on the first question. */
 export function checkLlmConfig(config: LlmConfig): void {
   const provider = config.provider ?? 'openai-compatible';
-  if (!LLM_PROVIDERS.includes(provider)) throw new LlmConfigError(`--llm-provider must be one of ${LLM_PROVIDERS.join(', ')}, got "${String(provider)}".`);
+  if (!LLM_PROVIDERS.includes(provider))
+    throw new LlmConfigError(
+      `--llm-provider must be one of ${LLM_PROVIDERS.join(', ')}, got "${String(provider)}".`,
+    );
   if (!config.model) throw new LlmConfigError('--llm-model is required to answer with a model.');
-  if (provider === 'openai-compatible' && !config.baseUrl) throw new LlmConfigError('--llm-base-url is required for an OpenAI-compatible server.');
+  if (provider === 'openai-compatible' && !config.baseUrl)
+    throw new LlmConfigError('--llm-base-url is required for an OpenAI-compatible server.');
   // Hosted providers without our key would fall back to their own environment variables; we never do.
-  if (provider !== 'openai-compatible' && !config.apiKey) throw new LlmConfigError(`Set DOCS_ASSISTANT_LLM_API_KEY to use --llm-provider ${provider}.`);
+  if (provider !== 'openai-compatible' && !config.apiKey)
+    throw new LlmConfigError(`Set DOCS_ASSISTANT_LLM_API_KEY to use --llm-provider ${provider}.`);
 }
 
 /** The AI SDK 4 language model (LanguageModelV1) for a configuration. */
 export function createModel(config: LlmConfig): LanguageModelV1 {
   checkLlmConfig(config);
-  const common = { ...(config.baseUrl ? { baseURL: config.baseUrl } : {}), ...(config.fetch ? { fetch: config.fetch } : {}) };
+  const common = {
+    ...(config.baseUrl ? { baseURL: config.baseUrl } : {}),
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+  };
   switch (config.provider ?? 'openai-compatible') {
     case 'openai-compatible':
-      return createOpenAICompatible({ name: 'llm', baseURL: config.baseUrl!, ...common, ...(config.apiKey ? { apiKey: config.apiKey } : {}) }).chatModel(config.model);
+      return createOpenAICompatible({
+        name: 'llm',
+        baseURL: config.baseUrl!,
+        ...common,
+        ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      }).chatModel(config.model);
     case 'openai':
-      return createOpenAI({ ...common, apiKey: config.apiKey!, compatibility: 'strict' }).chat(config.model);
+      return createOpenAI({ ...common, apiKey: config.apiKey!, compatibility: 'strict' }).chat(
+        config.model,
+      );
     case 'anthropic':
       return createAnthropic({ ...common, apiKey: config.apiKey! })(config.model);
   }

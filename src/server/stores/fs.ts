@@ -7,7 +7,11 @@ let sequence = 0;
  * Writes `file` so that it is either the old or the new content after a crash, and on disk (not
  * only in the page cache) when the promise settles: temporary file, fsync, rename.
  */
-export async function writeFileDurably(file: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+export async function writeFileDurably(
+  file: string,
+  data: string | Uint8Array,
+  mode = 0o644,
+): Promise<void> {
   const temp = `${file}.${process.pid}.${++sequence}.tmp`;
   const handle = await open(temp, 'w', mode);
   try {

@@ -8,16 +8,37 @@ import type { Stores } from './types.js';
 export type * from './types.js';
 export { isJobId } from './jobs.js';
 export { isThreadId } from './threads.js';
-export { fileJobStore, fileRateLimitStore, fileSigningKeyStore, fileThreadStore, memoryJobStore, memoryRateLimitStore, memorySigningKeyStore, memoryThreadStore };
+export {
+  fileJobStore,
+  fileRateLimitStore,
+  fileSigningKeyStore,
+  fileThreadStore,
+  memoryJobStore,
+  memoryRateLimitStore,
+  memorySigningKeyStore,
+  memoryThreadStore,
+};
 
 /**
  * The stores of one process: files under `dataDir` (threads/, exports/, rate-limits.json), or
  * memory when there is no data folder.
  */
-export function defaultStores(dataDir: string | undefined, options: { threadCacheSize?: number } = {}): Stores {
-  if (!dataDir) return { threads: memoryThreadStore(), jobs: memoryJobStore(), rateLimits: memoryRateLimitStore(), signingKey: memorySigningKeyStore() };
+export function defaultStores(
+  dataDir: string | undefined,
+  options: { threadCacheSize?: number } = {},
+): Stores {
+  if (!dataDir)
+    return {
+      threads: memoryThreadStore(),
+      jobs: memoryJobStore(),
+      rateLimits: memoryRateLimitStore(),
+      signingKey: memorySigningKeyStore(),
+    };
   return {
-    threads: fileThreadStore(join(dataDir, 'threads'), options.threadCacheSize ? { cacheSize: options.threadCacheSize } : {}),
+    threads: fileThreadStore(
+      join(dataDir, 'threads'),
+      options.threadCacheSize ? { cacheSize: options.threadCacheSize } : {},
+    ),
     jobs: fileJobStore(join(dataDir, 'exports')),
     rateLimits: fileRateLimitStore(join(dataDir, 'rate-limits.json')),
     signingKey: fileSigningKeyStore(join(dataDir, 'exports', '.signing-key')),

@@ -20,7 +20,12 @@ const jobRecordSchema = jobSchema.passthrough().extend({
  * Jobs held in a Map; `persist` (when given) makes each change durable before the call resolves.
  * Claims are atomic because they run synchronously within this one process.
  */
-function mapJobStore(persist?: { load(): Promise<JobRecord[]>; save(job: JobRecord): Promise<void>; remove(jobId: string): Promise<void>; open(): Promise<void> }): JobStore {
+function mapJobStore(persist?: {
+  load(): Promise<JobRecord[]>;
+  save(job: JobRecord): Promise<void>;
+  remove(jobId: string): Promise<void>;
+  open(): Promise<void>;
+}): JobStore {
   const jobs = new Map<string, JobRecord>();
   const save = async (job: JobRecord) => {
     jobs.set(job.jobId, job);
@@ -30,7 +35,8 @@ function mapJobStore(persist?: { load(): Promise<JobRecord[]>; save(job: JobReco
     async open() {
       if (!persist) return;
       await persist.open();
-      for (const job of (await persist.load()).sort((a, b) => a.jobId.localeCompare(b.jobId))) jobs.set(job.jobId, job);
+      for (const job of (await persist.load()).sort((a, b) => a.jobId.localeCompare(b.jobId)))
+        jobs.set(job.jobId, job);
     },
     insert: (job) => save({ ...job }),
     async get(jobId) {
@@ -45,9 +51,13 @@ function mapJobStore(persist?: { load(): Promise<JobRecord[]>; save(job: JobReco
       return { ...next };
     },
     async claim(workerId, at) {
-      const busy = new Set([...jobs.values()].filter((job) => job.status === 'running').map((job) => job.domain));
+      const busy = new Set(
+        [...jobs.values()].filter((job) => job.status === 'running').map((job) => job.domain),
+      );
       // Ids are ULIDs made from the start time: id order is start order.
-      const next = [...jobs.values()].filter((job) => job.status === 'queued' && !busy.has(job.domain)).sort((a, b) => a.jobId.localeCompare(b.jobId))[0];
+      const next = [...jobs.values()]
+        .filter((job) => job.status === 'queued' && !busy.has(job.domain))
+        .sort((a, b) => a.jobId.localeCompare(b.jobId))[0];
       if (!next) return undefined;
       const claimed: JobRecord = { ...next, status: 'running', workerId, updatedAt: at };
       await save(claimed);
@@ -88,7 +98,9 @@ export function fileJobStore(dir: string): JobStore {
           continue;
         }
         try {
-          const parsed = jobRecordSchema.safeParse(JSON.parse(await readFile(fileOf(entry), 'utf8')));
+          const parsed = jobRecordSchema.safeParse(
+            JSON.parse(await readFile(fileOf(entry), 'utf8')),
+          );
           if (parsed.success && parsed.data.jobId === entry) jobs.push(parsed.data as JobRecord);
         } catch {
           // A job folder without a readable job.json is left alone.

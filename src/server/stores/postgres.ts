@@ -1,6 +1,16 @@
 import { createReadStream } from 'node:fs';
 import pg from 'pg';
-import type { BundleStore, JobLeases, JobRecord, JobStore, RateLimitStore, SigningKeyStore, Stores, ThreadRecord, ThreadStore } from './types.js';
+import type {
+  BundleStore,
+  JobLeases,
+  JobRecord,
+  JobStore,
+  RateLimitStore,
+  SigningKeyStore,
+  Stores,
+  ThreadRecord,
+  ThreadStore,
+} from './types.js';
 import { isJobId } from './jobs.js';
 import { isThreadId } from './threads.js';
 
@@ -71,10 +81,15 @@ export function describeDatabase(url: string): string {
  * instances: threads, export jobs (claimed with `FOR UPDATE SKIP LOCKED`, held by renewable
  * leases), rate-limit counters, the link-signing key and the bundles themselves.
  */
-export function postgresStores(url: string, options: PostgresStoreOptions = {}): Stores & { bundles: BundleStore; close(): Promise<void> } {
+export function postgresStores(
+  url: string,
+  options: PostgresStoreOptions = {},
+): Stores & { bundles: BundleStore; close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
-  pool.on('error', (error) => console.error('[docs-assistant] PostgreSQL connection error:', error.message));
+  pool.on('error', (error) =>
+    console.error('[docs-assistant] PostgreSQL connection error:', error.message),
+  );
   const leaseMs = options.leaseMs ?? 30_000;
   const maxAttempts = options.maxAttempts ?? 2;
   let migrated: Promise<void> | undefined;
@@ -83,7 +98,9 @@ export function postgresStores(url: string, options: PostgresStoreOptions = {}):
   const migrate = () =>
     (migrated ??= (async () => {
       const client = await pool.connect().catch((error: Error) => {
-        throw new Error(`Cannot connect to the database ${describeDatabase(url)}: ${error.message}`);
+        throw new Error(
+          `Cannot connect to the database ${describeDatabase(url)}: ${error.message}`,
+        );
       });
       try {
         await client.query('BEGIN');
@@ -117,13 +134,32 @@ export function postgresStores(url: string, options: PostgresStoreOptions = {}):
     open: migrate,
     async create(thread) {
       if (!isThreadId(thread.threadId)) throw new Error(`Not a thread id: ${thread.threadId}`);
-      await pool.query('INSERT INTO docs_assistant_threads (thread_id, domain, fp, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)', [thread.threadId, thread.domain, thread.fp, thread.createdAt]);
+      await pool.query(
+        'INSERT INTO docs_assistant_threads (thread_id, domain, fp, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)',
+        [thread.threadId, thread.domain, thread.fp, thread.createdAt],
+      );
     },
     async get(threadId) {
       if (!isThreadId(threadId)) return undefined;
-      const { rows } = await pool.query<{ thread_id: string; domain: string; fp: string; created_at: string; updated_at: string; turns: ThreadRecord['turns'] }>('SELECT * FROM docs_assistant_threads WHERE thread_id = $1', [threadId]);
+      const { rows } = await pool.query<{
+        thread_id: string;
+        domain: string;
+        fp: string;
+        created_at: string;
+        updated_at: string;
+        turns: ThreadRecord['turns'];
+      }>('SELECT * FROM docs_assistant_threads WHERE thread_id = $1', [threadId]);
       const row = rows[0];
-      return row && { threadId: row.thread_id, domain: row.domain, fp: row.fp, createdAt: row.created_at, updatedAt: row.updated_at, turns: row.turns };
+      return (
+        row && {
+          threadId: row.thread_id,
+          domain: row.domain,
+          fp: row.fp,
+          createdAt: row.created_at,
+          updatedAt: row.updated_at,
+          turns: row.turns,
+        }
+      );
     },
     async appendTurn(threadId, turn, { maxTurns }) {
       // One statement: two instances appending to one thread at once both land, in order.
@@ -137,8 +173,13 @@ export function postgresStores(url: string, options: PostgresStoreOptions = {}):
       return rowCount === 1;
     },
     async prune({ updatedBefore, maxThreads }) {
-      const old = await pool.query('DELETE FROM docs_assistant_threads WHERE updated_at < $1', [updatedBefore]);
-      const over = await pool.query('DELETE FROM docs_assistant_threads WHERE thread_id IN (SELECT thread_id FROM docs_assistant_threads ORDER BY updated_at DESC OFFSET $1)', [maxThreads]);
+      const old = await pool.query('DELETE FROM docs_assistant_threads WHERE updated_at < $1', [
+        updatedBefore,
+      ]);
+      const over = await pool.query(
+        'DELETE FROM docs_assistant_threads WHERE thread_id IN (SELECT thread_id FROM docs_assistant_threads ORDER BY updated_at DESC OFFSET $1)',
+        [maxThreads],
+      );
       return (old.rowCount ?? 0) + (over.rowCount ?? 0);
     },
     close: async () => {},
@@ -149,7 +190,10 @@ export function postgresStores(url: string, options: PostgresStoreOptions = {}):
   const leases: JobLeases = {
     renewEveryMs: Math.max(50, Math.floor(leaseMs / 3)),
     async renew(workerId) {
-      await pool.query(`UPDATE docs_assistant_jobs SET lease_expires_at = now() + $2 * interval '1 millisecond' WHERE worker_id = $1 AND status = 'running'`, [workerId, leaseMs]);
+      await pool.query(
+        `UPDATE docs_assistant_jobs SET lease_expires_at = now() + $2 * interval '1 millisecond' WHERE worker_id = $1 AND status = 'running'`,
+        [workerId, leaseMs],
+      );
     },
     async expire(at) {
       // A worker that stopped renewing (killed, cut off) loses its job: queued again, or failed
@@ -173,11 +217,17 @@ export function postgresStores(url: string, options: PostgresStoreOptions = {}):
     open: migrate,
     leases,
     async insert(job) {
-      await pool.query('INSERT INTO docs_assistant_jobs (job_id, org, domain, status, data) VALUES ($1, $2, $3, $4, $5)', [job.jobId, job.org, job.domain, job.status, JSON.stringify(job)]);
+      await pool.query(
+        'INSERT INTO docs_assistant_jobs (job_id, org, domain, status, data) VALUES ($1, $2, $3, $4, $5)',
+        [job.jobId, job.org, job.domain, job.status, JSON.stringify(job)],
+      );
     },
     async get(jobId) {
       if (!isJobId(jobId)) return undefined;
-      const { rows } = await pool.query<{ data: JobRecord }>('SELECT data FROM docs_assistant_jobs WHERE job_id = $1', [jobId]);
+      const { rows } = await pool.query<{ data: JobRecord }>(
+        'SELECT data FROM docs_assistant_jobs WHERE job_id = $1',
+        [jobId],
+      );
       return rows[0] && toJob(rows[0]);
     },
     async update(jobId, changes) {
@@ -227,7 +277,10 @@ export function postgresStores(url: string, options: PostgresStoreOptions = {}):
     async increment(key, windowMs, now) {
       if (now - lastSweep > 60_000) {
         lastSweep = now;
-        await pool.query('DELETE FROM docs_assistant_rate_limits WHERE window_start + window_ms <= $1', [now]);
+        await pool.query(
+          'DELETE FROM docs_assistant_rate_limits WHERE window_start + window_ms <= $1',
+          [now],
+        );
       }
       // One upsert: concurrent hits from every instance are counted, none lost.
       const { rows } = await pool.query<{ count: number; reset_at: string }>(
@@ -248,8 +301,13 @@ export function postgresStores(url: string, options: PostgresStoreOptions = {}):
     async getOrCreate(fresh) {
       await migrate();
       // Of several instances starting together, the first insert wins and every one reads it.
-      await pool.query(`INSERT INTO docs_assistant_settings (name, value) VALUES ('link-signing-key', $1) ON CONFLICT (name) DO NOTHING`, [fresh.toString('hex')]);
-      const { rows } = await pool.query<{ value: string }>(`SELECT value FROM docs_assistant_settings WHERE name = 'link-signing-key'`);
+      await pool.query(
+        `INSERT INTO docs_assistant_settings (name, value) VALUES ('link-signing-key', $1) ON CONFLICT (name) DO NOTHING`,
+        [fresh.toString('hex')],
+      );
+      const { rows } = await pool.query<{ value: string }>(
+        `SELECT value FROM docs_assistant_settings WHERE name = 'link-signing-key'`,
+      );
       return Buffer.from(rows[0]!.value, 'hex');
     },
   };
@@ -260,12 +318,18 @@ export function postgresStores(url: string, options: PostgresStoreOptions = {}):
         await client.query('DELETE FROM docs_assistant_bundle_chunks WHERE job_id = $1', [jobId]);
         let seq = 0;
         for await (const chunk of createReadStream(file, { highWaterMark: CHUNK_BYTES })) {
-          await client.query('INSERT INTO docs_assistant_bundle_chunks (job_id, seq, data) VALUES ($1, $2, $3)', [jobId, seq++, chunk]);
+          await client.query(
+            'INSERT INTO docs_assistant_bundle_chunks (job_id, seq, data) VALUES ($1, $2, $3)',
+            [jobId, seq++, chunk],
+          );
         }
       });
     },
     async read(jobId) {
-      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM docs_assistant_bundle_chunks WHERE job_id = $1', [jobId]);
+      const { rows } = await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM docs_assistant_bundle_chunks WHERE job_id = $1',
+        [jobId],
+      );
       const chunks = rows[0]?.n ?? 0;
       if (chunks === 0) return undefined;
       let seq = 0;
@@ -273,7 +337,12 @@ export function postgresStores(url: string, options: PostgresStoreOptions = {}):
       return new ReadableStream<Uint8Array>({
         async pull(controller) {
           if (seq >= chunks) return controller.close();
-          const { rows: [row] } = await pool.query<{ data: Buffer }>('SELECT data FROM docs_assistant_bundle_chunks WHERE job_id = $1 AND seq = $2', [jobId, seq++]);
+          const {
+            rows: [row],
+          } = await pool.query<{ data: Buffer }>(
+            'SELECT data FROM docs_assistant_bundle_chunks WHERE job_id = $1 AND seq = $2',
+            [jobId, seq++],
+          );
           if (!row) return controller.error(new Error(`Bundle ${jobId} lost chunk ${seq - 1}.`));
           controller.enqueue(new Uint8Array(row.data));
         },

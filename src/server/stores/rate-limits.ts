@@ -34,16 +34,25 @@ function counters() {
 
 export function memoryRateLimitStore(): RateLimitStore {
   const { increment } = counters();
-  return { async open() {}, increment: async (key, windowMs, now) => increment(key, windowMs, now), async close() {} };
+  return {
+    async open() {},
+    increment: async (key, windowMs, now) => increment(key, windowMs, now),
+    async close() {},
+  };
 }
 
-const savedSchema = z.record(z.object({ start: z.number(), windowMs: z.number(), count: z.number() }));
+const savedSchema = z.record(
+  z.object({ start: z.number(), windowMs: z.number(), count: z.number() }),
+);
 
 /**
  * Counters in memory, saved to `file` at most every `flushMs` and on close, so a restart does not
  * hand every client a fresh quota. A kill -9 loses at most the last `flushMs` of hits.
  */
-export function fileRateLimitStore(file: string, { flushMs = 1000 }: { flushMs?: number } = {}): RateLimitStore {
+export function fileRateLimitStore(
+  file: string,
+  { flushMs = 1000 }: { flushMs?: number } = {},
+): RateLimitStore {
   const state = counters();
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
@@ -52,7 +61,9 @@ export function fileRateLimitStore(file: string, { flushMs = 1000 }: { flushMs?:
     const snapshot = JSON.stringify(Object.fromEntries(state.windows));
     flushing = flushing
       .then(() => writeFileDurably(file, snapshot))
-      .catch((error: unknown) => console.error('[docs-assistant] could not save rate-limit counters:', error));
+      .catch((error: unknown) =>
+        console.error('[docs-assistant] could not save rate-limit counters:', error),
+      );
     return flushing;
   };
   return {
@@ -65,7 +76,8 @@ export function fileRateLimitStore(file: string, { flushMs = 1000 }: { flushMs?:
         // first start
       }
       const parsed = text === undefined ? undefined : savedSchema.safeParse(JSON.parse(text));
-      if (parsed?.success) for (const [key, window] of Object.entries(parsed.data)) state.windows.set(key, window);
+      if (parsed?.success)
+        for (const [key, window] of Object.entries(parsed.data)) state.windows.set(key, window);
       // Proves the folder takes writes now rather than on the first request.
       await flush();
     },

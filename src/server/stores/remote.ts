@@ -36,19 +36,36 @@ const METHODS: Record<StoreName, readonly string[]> = {
 };
 
 // IPC messages are JSON: the signing key (the one Buffer) travels as base64.
-const toWire = (value: unknown) => (Buffer.isBuffer(value) ? { base64: value.toString('base64') } : value);
-const fromWire = (value: unknown) => (value && typeof value === 'object' && 'base64' in value ? Buffer.from(String((value as { base64: string }).base64), 'base64') : value);
+const toWire = (value: unknown) =>
+  Buffer.isBuffer(value) ? { base64: value.toString('base64') } : value;
+const fromWire = (value: unknown) =>
+  value && typeof value === 'object' && 'base64' in value
+    ? Buffer.from(String((value as { base64: string }).base64), 'base64')
+    : value;
 
 /** In the primary: answers a worker's store calls with `stores`. */
 export function serveStores(stores: Stores, worker: Worker): void {
   worker.on('message', async (message: Call) => {
     if (message?.da !== 'store-call' || !METHODS[message.store]?.includes(message.method)) return;
-    const store = stores[message.store] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const store = stores[message.store] as unknown as Record<
+      string,
+      (...args: unknown[]) => Promise<unknown>
+    >;
     let reply: Reply;
     try {
-      reply = { da: 'store-reply', id: message.id, ok: true, value: toWire(await store[message.method]!(...message.args.map(fromWire))) };
+      reply = {
+        da: 'store-reply',
+        id: message.id,
+        ok: true,
+        value: toWire(await store[message.method]!(...message.args.map(fromWire))),
+      };
     } catch (error) {
-      reply = { da: 'store-reply', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) };
+      reply = {
+        da: 'store-reply',
+        id: message.id,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+      };
     }
     // A worker that exited meanwhile gets no reply; the primary keeps serving the others.
     if (worker.isConnected()) worker.send(reply);
@@ -57,7 +74,8 @@ export function serveStores(stores: Stores, worker: Worker): void {
 
 /** In a worker: stores whose every call is answered by the primary's `serveStores`. */
 export function remoteStores(channel: NodeJS.Process = process): Stores {
-  if (!channel.send) throw new Error('remoteStores() needs an IPC channel (run as a cluster worker).');
+  if (!channel.send)
+    throw new Error('remoteStores() needs an IPC channel (run as a cluster worker).');
   let next = 0;
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   channel.on('message', (message: Reply) => {
@@ -72,17 +90,30 @@ export function remoteStores(channel: NodeJS.Process = process): Stores {
     for (const call of pending.values()) call.reject(new Error('The primary process is gone.'));
     pending.clear();
   });
-  const call = (store: StoreName, method: string) => (...args: unknown[]) =>
-    new Promise<unknown>((resolve, reject) => {
-      const id = next++;
-      pending.set(id, { resolve, reject });
-      channel.send!({ da: 'store-call', id, store, method, args: args.map(toWire) } satisfies Call);
-    });
+  const call =
+    (store: StoreName, method: string) =>
+    (...args: unknown[]) =>
+      new Promise<unknown>((resolve, reject) => {
+        const id = next++;
+        pending.set(id, { resolve, reject });
+        channel.send!({
+          da: 'store-call',
+          id,
+          store,
+          method,
+          args: args.map(toWire),
+        } satisfies Call);
+      });
   const remote = (store: StoreName) => ({
     ...Object.fromEntries(METHODS[store].map((method) => [method, call(store, method)])),
     // The primary opened the stores before forking and closes them after the workers.
     open: async () => {},
     close: async () => {},
   });
-  return { threads: remote('threads'), jobs: remote('jobs'), rateLimits: remote('rateLimits'), signingKey: remote('signingKey') } as unknown as Stores;
+  return {
+    threads: remote('threads'),
+    jobs: remote('jobs'),
+    rateLimits: remote('rateLimits'),
+    signingKey: remote('signingKey'),
+  } as unknown as Stores;
 }

@@ -14,7 +14,15 @@ const threadSchema = z.object({
   fp: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  turns: z.array(z.object({ messageId: z.string(), question: z.string(), answer: z.string(), sources: z.array(z.string()), at: z.string() })),
+  turns: z.array(
+    z.object({
+      messageId: z.string(),
+      question: z.string(),
+      answer: z.string(),
+      sources: z.array(z.string()),
+      at: z.string(),
+    }),
+  ),
 });
 
 const withTurn = (thread: ThreadRecord, turn: ThreadTurn, maxTurns: number): ThreadRecord => ({
@@ -72,7 +80,9 @@ export function fileThreadStore(dir: string, options: FileThreadStoreOptions = {
   const writing = new Map<string, Promise<unknown>>();
   const write = (thread: ThreadRecord) => {
     const previous = writing.get(thread.threadId) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(() => writeFileDurably(fileOf(thread.threadId), JSON.stringify(thread)));
+    const next = previous
+      .catch(() => {})
+      .then(() => writeFileDurably(fileOf(thread.threadId), JSON.stringify(thread)));
     writing.set(thread.threadId, next);
     return next.finally(() => {
       if (writing.get(thread.threadId) === next) writing.delete(thread.threadId);

@@ -99,7 +99,11 @@ export interface RateLimitStore {
    * Atomically counts one hit on `key` in its fixed window (which starts with the key's first hit
    * and lasts `windowMs`). Resolves to the count including this hit and when the window ends.
    */
-  increment(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
+  increment(
+    key: string,
+    windowMs: number,
+    now: number,
+  ): Promise<{ count: number; resetAt: number }>;
   close(): Promise<void>;
 }
 
