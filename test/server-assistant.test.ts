@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseStreamLine } from '../src/protocol/index.js';
 import { createApp } from '../src/server/app.js';
 import { DEMO } from '../src/server/config.js';
+import { createSite, parsePage } from '../src/server/docs.js';
 import {
   askBody,
   demoApp,
@@ -166,6 +167,29 @@ describe('retrieval follows the request', () => {
       await readStream(await post(app, askBody('What does this do?', { context }))),
     );
     expect(withCode[0]!.path).toBe('/static-export/cli');
+  });
+
+  it('knows the page a reader is on under every base path the docs are served at (/docs and /react)', async () => {
+    // Two equally good pages: only the page the reader is on can put one first.
+    const page = (file: string) =>
+      parsePage(
+        file,
+        '# Webhooks\n\nWebhooks send an event to your endpoint when a job completes.\n',
+      );
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page('a.md'), page('b.md')]) }],
+    });
+    const top = async (currentPath: string) =>
+      sourcesOf(
+        await readStream(
+          await post(app, askBody('When do webhooks send an event?', { currentPath })),
+        ),
+      )[0]!.id;
+    for (const base of ['/docs', '/react']) {
+      expect(await top(`${base}/a`)).toBe('/a');
+      expect(await top(`${base}/b/`)).toBe('/b');
+    }
   });
 });
 

@@ -108,6 +108,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 export const DOCS_BASE_PATH = '/docs';
 export const REACT_BASE_PATH = '/react';
+/** Where this server serves the docs site; a reader's `currentPath` on any of them names the same page. */
+const SITE_BASE_PATHS = [DOCS_BASE_PATH, REACT_BASE_PATH];
 const STARTER_QUESTIONS = [
   'How do I install it?',
   'How do I change the theme?',
@@ -302,11 +304,16 @@ export function createApp(options: AppOptions = {}) {
     }
 
     const assistantSite: AssistantSite = { domain, retriever: site.retriever };
-    // The reader's URL is the generator's (`/guides/setup/`, `/docs/start`); retrieval knows page paths.
-    const currentPage = parsed.data.currentPath
-      ? site.urls?.pageAt(parsed.data.currentPath)
-      : undefined;
-    const request = currentPage ? { ...parsed.data, currentPath: currentPage } : parsed.data;
+    // The reader's URL is the generator's (`/guides/setup/`) or this server's (`/react/start`);
+    // retrieval knows page paths.
+    const { currentPath } = parsed.data;
+    const request = currentPath
+      ? {
+          ...parsed.data,
+          currentPath:
+            site.urls?.pageAt(currentPath) ?? normalizePagePath(currentPath, SITE_BASE_PATHS),
+        }
+      : parsed.data;
     return answer(assistantSite, request, {
       threads,
       maxTurns: options.threads?.maxTurns ?? 100,
@@ -337,6 +344,7 @@ export function createApp(options: AppOptions = {}) {
         HOUR,
       ),
       maxBodyBytes,
+      basePaths: SITE_BASE_PATHS,
     }),
   );
 

@@ -98,12 +98,17 @@ export function pagePathOf(file: string): string {
   return '/' + parts.join('/');
 }
 
-/** Normalises whatever a client calls a page (`/docs/x.html`, `x/`, `/x?y#z`) to a site path. */
-export function normalizePagePath(input: string): string {
+/**
+ * Normalises whatever a client calls a page (`/docs/x.html`, `x/`, `/x?y#z`) to a site path. The
+ * first of `basePaths` (the prefixes this server serves the docs under, `/docs` and `/react`) that
+ * starts the path is dropped; without them the path is taken as a site path already.
+ */
+export function normalizePagePath(input: string, basePaths: readonly string[] = []): string {
   let path = input.split(/[?#]/)[0] ?? '';
   path = path.replace(/\.html$/i, '').replace(/\/index$/i, '');
   if (!path.startsWith('/')) path = '/' + path;
-  path = path.replace(/^\/docs(?=\/|$)/, '');
+  const base = basePaths.find((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  if (base) path = path.slice(base.length);
   path = path.replace(/\/+$/, '');
   return path === '' ? '/' : path;
 }

@@ -18,6 +18,8 @@ export interface ExportRouteDeps {
   /** How long a bundle link works. */
   linkTtlSeconds: number;
   maxBodyBytes: number;
+  /** Prefixes the docs are served under, allowed in `paths` (`/docs/guides/x`). */
+  basePaths: readonly string[];
   /** Jobs one organisation may have queued or running at once. */
   maxActivePerOrg: number;
   /** Counts the jobs an organisation starts (per hour). */
@@ -73,7 +75,8 @@ export function exportRoutes(deps: ExportRouteDeps) {
       );
     let normalized: string[] | undefined;
     if (paths) {
-      const pages = selectPages(site.docs, paths);
+      normalized = paths.map((path) => normalizePagePath(path, deps.basePaths));
+      const pages = selectPages(site.docs, normalized);
       const missing = paths.filter((_, i) => !pages[i]);
       if (missing.length)
         return errorResponse(
@@ -83,7 +86,7 @@ export function exportRoutes(deps: ExportRouteDeps) {
             .map((p) => JSON.stringify(p.slice(0, 100)))
             .join(', ')}.`,
         );
-      normalized = [...new Set(paths.map(normalizePagePath))];
+      normalized = [...new Set(normalized)];
     }
     // One organisation cannot fill the export queue for everyone: a cap on waiting jobs, then a rate.
     if ((await deps.service.active(auth.org.id)).length >= deps.maxActivePerOrg) {
