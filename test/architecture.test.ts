@@ -1,66 +1,175 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const SRC = join(import.meta.dirname, '..', 'src');
+const ROOT = join(import.meta.dirname, '..');
 
-/** STYLE.md: protocol ← client ← chat ← ui ← embed; server imports only protocol; cli imports client, protocol, server. */
-const ALLOWED: Record<string, string[]> = {
-  protocol: [],
-  client: ['protocol'],
-  chat: ['protocol', 'client'],
-  ui: ['protocol', 'client', 'chat'],
-  embed: ['protocol', 'client', 'chat', 'ui'],
-  server: ['protocol'],
-  cli: ['protocol', 'client', 'server'],
+/**
+ * What each part of the repository may import (CONTRIBUTING.md, "Conventions"). The layers:
+ * protocol ← client ← chat ← ui ← embed; server imports only protocol; cli imports client,
+ * protocol and server. `src/index.ts` re-exports the browser layers and nothing in src imports it
+ * back; the demo is a host page, so it uses the public entry and the browser layers but never the
+ * server or CLI; a benchmark may measure anything. A part may always import itself; nothing in src
+ * reaches test/, bench/, demo/ or e2e/ because none of those is in any src part's list.
+ */
+const ALLOWED: Record<string, readonly string[] | 'anything'> = {
+  'src/protocol': [],
+  'src/client': ['src/protocol'],
+  'src/chat': ['src/protocol', 'src/client'],
+  'src/ui': ['src/protocol', 'src/client', 'src/chat'],
+  'src/embed': ['src/protocol', 'src/client', 'src/chat', 'src/ui'],
+  'src/server': ['src/protocol'],
+  'src/cli': ['src/protocol', 'src/client', 'src/server'],
+  'src/index': ['src/protocol', 'src/client', 'src/chat', 'src/ui'],
+  demo: ['src/index', 'src/protocol', 'src/client', 'src/chat', 'src/ui', 'src/embed'],
+  bench: 'anything',
 };
 
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((e) => e.isFile() && /\.(ts|tsx)$/.test(e.name))
-    .map((e) => join(e.parentPath, e.name));
+/**
+ * Code that runs in the reader's browser: no Node built-ins, and the widget never takes the whole
+ * client or protocol index (which drags zod and node:fs into a page).
+ */
+const BROWSER_PARTS = new Set(['src/chat', 'src/ui', 'src/embed', 'src/index', 'demo']);
+const WIDGET_BANNED = /^node:|^src\/(client|protocol)\/index\.[jt]s$/;
+/** Only `serve.ts` opens sockets: the app stays a Web-standard handler that tests call in-process. */
+const SOCKET_MODULES = /^(node:)?https?$|^@hono\/node-server/;
+
+const SCANNED = ['src', 'demo', 'bench'];
+const CODE_FILE = /\.(ts|tsx|mts|js|mjs)$/;
+
+/** `src/ui/x.tsx` → `src/ui`; `src/index.ts` → `src/index`; `demo/react/main.tsx` → `demo`. */
+function partOf(path: string): string {
+  const [top, next] = path.split('/');
+  if (top !== 'src' || next === undefined) return top!;
+  return `src/${next.replace(/\.[^.]+$/, '')}`;
+}
+
+/**
+ * Every module a file names: static imports (type-only too), `export … from`, side-effect
+ * imports, `import()` calls and `typeof import()` types — what TypeScript's own pre-processor
+ * reads, so comments and strings that merely mention a path are not imports.
+ */
+function specifiersOf(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((file) => file.fileName);
+}
+
+/** The rule each import of the given files breaks (paths relative to the repository root). */
+function violations(files: ReadonlyMap<string, string>): string[] {
+  const found: string[] = [];
+  for (const [path, text] of files) {
+    const from = partOf(path);
+    const allowed = ALLOWED[from];
+    for (const specifier of specifiersOf(text)) {
+      const relativeImport = specifier.startsWith('.');
+      const target = relativeImport ? join(dirname(path), specifier) : specifier;
+      const to = relativeImport ? partOf(target) : undefined;
+      if (
+        to !== undefined &&
+        to !== from &&
+        allowed !== 'anything' &&
+        !(allowed ?? []).includes(to)
+      )
+        found.push(`${path}: ${from} may not import ${to} (${specifier})`);
+      if (BROWSER_PARTS.has(from) && (from === 'demo' ? /^node:/ : WIDGET_BANNED).test(target))
+        found.push(`${path}: browser code may not import ${specifier}`);
+      if (from === 'src/server' && SOCKET_MODULES.test(specifier) && path !== 'src/server/serve.ts')
+        found.push(`${path}: only serve.ts may import ${specifier}`);
+    }
+  }
+  return found;
+}
+
+async function repositoryFiles(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const top of SCANNED) {
+    const entries = await readdir(join(ROOT, top), { withFileTypes: true, recursive: true });
+    for (const entry of entries) {
+      if (!entry.isFile() || !CODE_FILE.test(entry.name) || entry.name.endsWith('.d.ts')) continue;
+      const full = join(entry.parentPath, entry.name);
+      files.set(relative(ROOT, full), await readFile(full, 'utf8'));
+    }
+  }
+  return files;
 }
 
 describe('architecture', () => {
-  it('keeps every layer importing only the layers below it', async () => {
-    const violations: string[] = [];
-    for (const file of await sourceFiles(SRC)) {
-      const rel = relative(SRC, file);
-      const layer = rel.split('/')[0]!;
-      const allowed = ALLOWED[layer];
-      if (!allowed) continue;
-      const text = await readFile(file, 'utf8');
-      for (const match of text.matchAll(/from\s+['"](\.\.?\/[^'"]+)['"]/g)) {
-        const target = relative(SRC, join(file, '..', match[1]!)).split('/')[0]!;
-        if (target !== layer && !allowed.includes(target))
-          violations.push(`${rel} imports ${match[1]}`);
-      }
-    }
-    expect(violations).toEqual([]);
-  });
-
-  it('lets only serve.ts touch node:http', async () => {
-    const offenders: string[] = [];
-    for (const file of await sourceFiles(join(SRC, 'server'))) {
-      const text = await readFile(file, 'utf8');
-      if (/from ['"](node:)?https?['"]|@hono\/node-server/.test(text) && !file.endsWith('serve.ts'))
-        offenders.push(relative(SRC, file));
-    }
-    expect(offenders).toEqual([]);
+  it('keeps every import of src, demo and bench in the direction the layers allow', async () => {
+    const files = await repositoryFiles();
+    // The scan reaches every part it claims to cover (a wrong folder name would pass vacuously).
+    const parts = new Set([...files.keys()].map(partOf));
+    for (const part of Object.keys(ALLOWED)) expect(parts, part).toContain(part);
+    expect(violations(files)).toEqual([]);
   });
 });
 
-describe('browser code', () => {
-  it('never imports Node-only modules or the whole client/protocol index (which pulls zod and node:fs)', async () => {
-    const offenders: string[] = [];
-    for (const layer of ['chat', 'ui', 'embed']) {
-      for (const file of await sourceFiles(join(SRC, layer))) {
-        const text = await readFile(file, 'utf8');
-        if (/from ['"]node:|from ['"]\.\.\/(client|protocol)\/index\.js['"]/.test(text))
-          offenders.push(relative(SRC, file));
-      }
-    }
-    expect(offenders).toEqual([]);
+describe('the architecture check itself', () => {
+  /** Each case is a one-file module graph that breaks exactly one rule. */
+  const breaks = (path: string, text: string) => violations(new Map([[path, text]]));
+
+  it('catches a dynamic import(), a side-effect import, a re-export and a typeof import()', () => {
+    expect(breaks('src/ui/x.tsx', "const s = await import('../server/app.js');")).toHaveLength(1);
+    expect(breaks('src/chat/x.ts', "import '../ui/styles-check.js';")).toHaveLength(1);
+    expect(breaks('src/client/x.ts', "export * from '../cli/index.js';")).toHaveLength(1);
+    expect(breaks('src/protocol/x.ts', "type A = typeof import('../client/errors.js');")).toEqual([
+      'src/protocol/x.ts: src/protocol may not import src/client (../client/errors.js)',
+    ]);
+  });
+
+  it('keeps the public entry to the browser layers, and src from importing it back', () => {
+    expect(breaks('src/index.ts', "export { x } from './ui/docs-assistant.js';")).toEqual([]);
+    expect(breaks('src/index.ts', "export { createApp } from './server/app.js';")).toHaveLength(1);
+    expect(breaks('src/ui/x.tsx', "import { DocsAssistant } from '../index.js';")).toEqual([
+      'src/ui/x.tsx: src/ui may not import src/index (../index.js)',
+    ]);
+  });
+
+  it('keeps src from importing tests, benchmarks, the demo or the e2e suite', () => {
+    for (const outside of [
+      'test/helpers/server.js',
+      'bench/size.js',
+      'demo/gallery/x.js',
+      'e2e/helpers.js',
+    ])
+      expect(breaks('src/server/x.ts', `import '../../${outside}';`), outside).toHaveLength(1);
+  });
+
+  it('lets the demo use the public entry and browser layers but not the server', () => {
+    expect(
+      breaks('demo/react/main.tsx', "import { DocsAssistant } from '../../src/index.js';"),
+    ).toEqual([]);
+    expect(breaks('demo/gallery/x.ts', "import '../../src/ui/styles/widget.css';")).toEqual([]);
+    expect(
+      breaks('demo/gallery/x.ts', "const { createApp } = await import('../../src/server/app.js');"),
+    ).toHaveLength(1);
+    expect(
+      breaks('demo/gallery/x.ts', "import { runCli } from '../../src/cli/index.js';"),
+    ).toHaveLength(1);
+  });
+
+  it('lets a benchmark import anything', () => {
+    expect(
+      breaks('bench/x.ts', "import '../src/server/app.js'; import '../test/helpers/server.js';"),
+    ).toEqual([]);
+  });
+
+  it('keeps Node built-ins out of browser code, however they are imported', () => {
+    expect(breaks('src/ui/x.tsx', "const fs = await import('node:fs');")).toHaveLength(1);
+    expect(breaks('src/index.ts', "import 'node:path';")).toHaveLength(1);
+    expect(breaks('src/chat/x.ts', "import { a } from '../protocol/index.js';")).toHaveLength(1);
+    expect(breaks('src/client/x.ts', "const fs = await import('node:fs');")).toEqual([]);
+  });
+
+  it('lets only serve.ts open sockets', () => {
+    expect(breaks('src/server/app.ts', "import { serve } from '@hono/node-server';")).toHaveLength(
+      1,
+    );
+    expect(breaks('src/server/x.ts', "const http = await import('node:http');")).toHaveLength(1);
+    expect(breaks('src/server/serve.ts', "import { createServer } from 'node:http';")).toEqual([]);
+  });
+
+  it('ignores paths that are only mentioned in comments and strings', () => {
+    const text = "// import '../server/app.js'\nconst hint = \"import('../cli/index.js')\";";
+    expect(breaks('src/ui/x.tsx', text)).toEqual([]);
   });
 });
