@@ -297,7 +297,8 @@ export function composeAnswer(
   const related = pages.filter(
     (hit) => !quoted.some((q) => q.section.pagePath === hit.section.pagePath),
   );
-  // NOTES §2: follow-up pages go in a `suggestions` block using the inverted link form.
+  // Follow-up pages go in a `suggestions` block using the inverted link form `(Title)[/path]`, as
+  // other services of this API answer, so clients written for them show them too.
   if (related.length) {
     blocks.push(
       fence(

@@ -115,7 +115,10 @@ const STARTER_QUESTIONS = [
   'How do I change the theme?',
   'What is static export?',
 ];
-/** Headers a browser page must be able to read across origins (NOTES §1: threadId lives in them). */
+/**
+ * Headers a browser page must read across origins: the thread rides in `X-Thread-Id`/`X-Thread-Key`
+ * because a stock `useChat` drops `threadId` from the finish part.
+ */
 const EXPOSED_HEADERS = ['X-Thread-Id', 'X-Thread-Key', 'Retry-After', 'X-Vercel-AI-Data-Stream'];
 
 export function createApp(options: AppOptions = {}) {

@@ -32,7 +32,10 @@ export interface ExportServiceOptions {
   bundles?: BundleStore;
 }
 
-/** The public view of a job (NOTES §4), without our bookkeeping. */
+/**
+ * The public view of a job (SPEC §2.5, plus the `createdAt`/`updatedAt` other services of this API
+ * return), without our bookkeeping.
+ */
 export function publicJob(job: JobRecord): Job {
   const { org: _org, paths: _paths, sizeBytes: _size, workerId: _worker, ...rest } = job;
   return rest;

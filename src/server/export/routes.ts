@@ -26,7 +26,10 @@ export interface ExportRouteDeps {
   startLimiter: RateLimiter;
 }
 
-/** NOTES §4: a bare hostname or identifier, no scheme, port or path. */
+/**
+ * SPEC §2.5's `domain` as other services of this API accept it: a bare hostname or identifier, no
+ * scheme, port or path.
+ */
 const DOMAIN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,251}[A-Za-z0-9])?$/;
 
 /** The static export operations (SPEC §4.2–4.4) and the presigned download they hand out. */
