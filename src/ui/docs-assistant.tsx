@@ -209,7 +209,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     [open, setOpen],
   );
 
-  // Announce once per answer, never per token (NOTES §3: answers never announced is a peer's bug).
+  // Announce once per answer, never per token (peers' answers are never announced at all).
   const [announcement, setAnnouncement] = useState('');
   const wasBusy = useRef(chat.busy);
   useEffect(() => {

@@ -13,7 +13,7 @@ function word(value: string | null | undefined): HostTheme | undefined {
 }
 
 /**
- * The host page's theme, from the markers sites use (NOTES §5): the owner's own selector first
+ * The host page's theme, from the markers docs frameworks use: the owner's own selector first
  * (it matches → dark, else light); then `class="dark"` (VitePress), `data-theme` (Docusaurus,
  * Starlight), `data-color-scheme`, `data-mode` or `data-bs-theme` on <html> or <body>; then the root's
  * `color-scheme` when it names only one; and the reader's OS preference last.

@@ -20,7 +20,7 @@ export interface MarkdownProps {
   docsBaseUrl: string | undefined;
 }
 
-/** NOTES §2: follow-up pages come as lines of `(Title)[/path]` (or ordinary `[Title](/path)`). */
+/** Follow-up pages come in a `suggestions` block, one `(Title)[/path]` (or `[Title](/path)`) a line. */
 export function parseSuggestions(code: string): { title: string; href: string }[] {
   return code
     .split('\n')

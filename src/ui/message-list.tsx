@@ -68,7 +68,7 @@ const MAX_FOLLOW_UP_CHARS = 200;
 
 /**
  * Follow-up questions: those the server offered in an `8:` annotation `{type:'suggestions', questions}`,
- * else one per page of the answer's `suggestions` block (NOTES §2), about its title.
+ * else one per page of the answer's `suggestions` block, about its title.
  */
 export function followUpsOf(message: UIMessage, labels: Labels): string[] {
   const offered = (message.annotations ?? []).flatMap((item) => {

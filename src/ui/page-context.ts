@@ -43,8 +43,9 @@ interface Action {
 
 /**
  * One floating button in its own shadow host, appended to <body>: never inside the page's code
- * blocks or any element a framework renders or hydrates (NOTES §5: Docusaurus logs React #418 for
- * nodes added inside its tree), so the page's DOM stays exactly as its framework left it.
+ * blocks or any element a framework renders or hydrates (Docusaurus hydrates its pages and logs
+ * React error #418 for nodes added inside its tree), so the page's DOM stays exactly as its
+ * framework left it.
  */
 function createAction(
   doc: Document,
@@ -164,8 +165,9 @@ function visibleText(node: Node): string {
 
 /**
  * The code of a block exactly as the reader sees it, line for line. Frameworks that render one
- * element per line (NOTES §5) get their lines joined by single newlines: `innerText` would double
- * Docusaurus' breaks (block line + `<br>`), and `textContent` would run Starlight's lines together.
+ * element per line (Docusaurus, Starlight) get their lines joined by single newlines: `innerText`
+ * would double Docusaurus' breaks (block line + `<br>`), and `textContent` would run Starlight's
+ * lines together.
  */
 export function codeBlockText(block: Element): string {
   const code = block.querySelector('code') ?? block;
