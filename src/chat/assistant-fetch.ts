@@ -3,7 +3,7 @@ import { formatStreamPart, parseStreamLine, type ParsedStreamLine } from '../pro
 
 export interface ThreadIds {
   threadId?: string;
-  /** Secret some services issue with a new thread; must accompany every follow-up (NOTES §1). */
+  /** Secret some services issue with a new thread; must accompany every follow-up as `threadKey`. */
   threadKey?: string;
 }
 
@@ -84,7 +84,7 @@ function isAbort(error: unknown, signal: AbortSignal | null | undefined): boolea
 }
 
 /**
- * The fetch `useChat` is given. It makes the v1 stream safe to hand to the SDK (NOTES §1):
+ * The fetch `useChat` is given. It makes the v1 stream (SPEC §4.1) safe to hand to the SDK:
  * - keeps the thread: `X-Thread-Id`/`X-Thread-Key` headers, or `threadId` in a `d:`, `e:`, `2:` or `8:` part;
  * - turns non-2xx answers into typed errors, and retries once as a new thread on 404 `thread_not_found`;
  * - forwards only well-formed lines with known codes (one bad line would make the SDK drop a whole read);
@@ -155,7 +155,7 @@ export function createAssistantFetch(options: AssistantFetchOptions): typeof fet
 /**
  * At most one update per frame reaches the SDK: each update costs it a deep copy of the whole
  * message and a render, and bytes that arrive faster than that would otherwise all be handled in
- * one long task (NOTES §1, "cost per chunk").
+ * one long task.
  */
 const FLUSH_INTERVAL_MS = 16;
 

@@ -90,7 +90,7 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
   onEventRef.current = options.onEvent;
   const emit = useCallback((event: AssistantEvent) => onEventRef.current?.(event), []);
 
-  // Read once: initialMessages must be stable or useChat loops (NOTES §1 pitfalls).
+  // Read once: initialMessages must be stable or useChat re-renders forever.
   const [saved] = useState(() => (persist ? loadConversation(domain) : undefined));
   const threadRef = useRef<ThreadIds>({
     ...(saved?.threadId ? { threadId: saved.threadId } : {}),
@@ -163,7 +163,7 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
   );
 
   // useChat calls generateId once while rendering (for a hook id we never use: `id` is given), and
-  // Math.random() during render fails Next.js 16's prerender with cacheComponents on (NOTES §5).
+  // Math.random() during render fails Next.js 16's prerender with cacheComponents on.
   // Message ids are only needed from event handlers, which run after mount.
   const mountedRef = useRef(false);
   useEffect(() => {
@@ -176,7 +176,7 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
 
   const chat = useChat({
     generateId: renderSafeId,
-    // A fixed id per domain: changing `api` without one would empty the conversation (NOTES §1).
+    // A fixed id per domain: changing `api` without one would empty the conversation.
     id: `docs-assistant:${domain}`,
     api: assistantMessageUrl(baseUrl, domain),
     streamProtocol: 'data',

@@ -11,7 +11,7 @@ export type AssistantErrorKind =
   | 'network'
   | 'protocol';
 
-/** An error as a value with a kind (STYLE.md), still an Error so the SDK's hook carries it as is. */
+/** An error as a value with a kind, still an Error so the SDK's hook carries it as is. */
 export class AssistantError extends Error {
   override readonly name = 'AssistantError';
   readonly kind: AssistantErrorKind;

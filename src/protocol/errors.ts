@@ -1,6 +1,7 @@
 /**
  * Every non-2xx response of our server carries `{ error: code, message }` (plus `retryAfterSeconds`
- * on 429). SPEC §7 leaves errors open; these codes are ours, with the statuses NOTES §4 saw live.
+ * on 429). SPEC §7 leaves errors open; these codes are ours, with the statuses other
+ * services of this API answer (400, 401, 403, 404, 409).
  */
 export const ERROR_CODES = {
   invalid_request: 400,

@@ -1,7 +1,7 @@
 import { formatDataStreamPart, parseDataStreamPart, type DataStreamString } from '@ai-sdk/ui-utils';
 
 /**
- * The AI SDK 4 data stream protocol (NOTES §1): one `CODE:JSON\n` line per part. These are the
+ * The AI SDK 4 data stream protocol (SPEC §4.1, §9): one `CODE:JSON\n` line per part. These are the
  * only codes the SDK accepts; anything else makes it throw away a whole network read.
  */
 export const STREAM_CODES = {
