@@ -5,7 +5,7 @@ const PAGE = '/docs/guides/page-context';
 const codeButton = (page: Page) => page.getByRole('button', { name: 'Ask AI: code block' });
 const chips = (page: Page) => page.getByRole('list', { name: 'Attached context' }).locator('li');
 
-/** Adds a block shaped like VitePress' (NOTES §5): a copy button absolutely placed at its top-right, and a long line. */
+/** Adds a block shaped like VitePress': a copy button absolutely placed at its top-right, and a long line. */
 async function addFrameworkBlock(page: Page) {
   await page.evaluate(() => {
     const frame = document.createElement('div');

@@ -69,7 +69,7 @@ const finish = 'd:{"finishReason":"stop"}\n';
 describe('assistant fetch: stream hygiene', () => {
   it('drops a bad line, keeps every good one of the same read, and warns once', async () => {
     const chunk = '0:"Hello"\nzz:nonsense\n0:" world"\n0:{broken\n' + finish;
-    // The stock SDK loses the whole read when one line of it is bad (NOTES §1).
+    // The stock SDK loses the whole read when one line of it is bad.
     await expect(
       processDataStream({ stream: streamResponse([chunk]).body!, onTextPart: () => {} }),
     ).rejects.toThrow();

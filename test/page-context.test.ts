@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ContextItem } from '../src/protocol/schemas.js';
 import { attachPageContext, codeBlockText } from '../src/ui/page-context.js';
 
-// Markup in the shapes of NOTES §5 (what each framework's build renders for a code block).
+// Markup in the shapes VitePress', Docusaurus' and Starlight's builds render for a code block.
 const CODE = [
   'import { defineConfig } from "vitepress";',
   '',

@@ -2,7 +2,7 @@ import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // Next.js 16 with cacheComponents (create-next-app's default) fails `next build` when a client
-// component reads Math.random(), Date.now() or crypto randomness while rendering (NOTES §5).
+// component reads Math.random(), Date.now() or crypto randomness while rendering.
 describe('server rendering under Next.js cacheComponents rules', () => {
   afterEach(() => vi.restoreAllMocks());
 

@@ -199,7 +199,7 @@ describe('threads', () => {
     const response = await post(app, askBody('How do I install it?'));
     const threadId = response.headers.get('x-thread-id');
     expect(threadId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
-    // Read the raw `d:` line: the SDK's own parser drops every key but finishReason and usage (NOTES §1).
+    // Read the raw `d:` line: the SDK's own parser drops every key but finishReason and usage.
     const finishLine = (await response.text()).split('\n').find((line) => line.startsWith('d:'))!;
     expect(JSON.parse(finishLine.slice(2))).toMatchObject({ finishReason: 'stop', threadId });
   });
