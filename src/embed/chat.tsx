@@ -53,6 +53,7 @@ function mount({
         theme={config.theme ?? 'auto'}
         {...(config.themeSelector ? { themeSelector: config.themeSelector } : {})}
         mode={config.mode ?? 'popover'}
+        push={config.push ?? false}
         position={config.position ?? 'bottom-right'}
         shortcut={config.openShortcut ?? 'mod+i'}
         showLauncher={false}

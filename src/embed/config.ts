@@ -19,6 +19,8 @@ export interface EmbedConfig {
   /** With `auto`: a CSS selector that matches exactly when the site is dark. @default undefined (common markers) */
   themeSelector?: string;
   mode?: EmbedMode;
+  /** With mode `panel`: move the page aside instead of covering it (`data-push` or `data-push="true"`). @default false */
+  push?: boolean;
   /** @default 'bottom-right' */
   position?: EmbedPosition;
   /** Launcher distance from the corner in px: `[x, y]`. @default [20, 20] */
@@ -40,29 +42,13 @@ const THEMES = ['light', 'dark', 'system', 'auto'];
 const MODES = ['popover', 'modal', 'panel'];
 const POSITIONS = ['bottom-right', 'bottom-left'];
 
-/** Reads the script tag's data-* attributes into the same shape `init()` takes. */
+/**
+ * Reads the script tag's data-* attributes into the same shape `init()` takes: the dataset's
+ * camelCase names are the option names; validateConfig reads only the options it knows.
+ */
 export function configFromDataset(data: DOMStringMap): Record<string, unknown> | undefined {
   if (!data.domain && !data.baseUrl && !data.apiKey) return undefined;
-  return {
-    domain: data.domain,
-    baseUrl: data.baseUrl,
-    apiKey: data.apiKey,
-    fp: data.fp,
-    retrievalPageSize: data.retrievalPageSize,
-    filterVersion: data.filterVersion,
-    filterLanguage: data.filterLanguage,
-    theme: data.theme,
-    themeSelector: data.themeSelector,
-    mode: data.mode,
-    position: data.position,
-    offset: data.offset,
-    starterQuestions: data.starterQuestions,
-    docsBaseUrl: data.docsBaseUrl,
-    nonce: data.nonce,
-    openShortcut: data.openShortcut,
-    codeBlockSelector: data.codeBlockSelector,
-    assetsUrl: data.assetsUrl,
-  };
+  return { ...data };
 }
 
 const str = (value: unknown): string | undefined =>
@@ -103,6 +89,10 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   const mode = str(raw.mode);
   if (mode && !MODES.includes(mode))
     return { ok: false, error: `docs-assistant: mode must be one of ${MODES.join(', ')}.` };
+  // `data-push` alone (an empty attribute) means yes.
+  const push = String(raw.push ?? false);
+  if (!/^(true|false|)$/.test(push))
+    return { ok: false, error: 'docs-assistant: push must be one of true, false.' };
   const position = str(raw.position);
   if (position && !POSITIONS.includes(position))
     return { ok: false, error: `docs-assistant: position must be one of ${POSITIONS.join(', ')}.` };
@@ -149,6 +139,7 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   if (size !== undefined) config.retrievalPageSize = size;
   if (theme) config.theme = theme as EmbedTheme;
   if (mode) config.mode = mode as EmbedMode;
+  if (push !== 'false') config.push = true;
   if (position) config.position = position as EmbedPosition;
   if (offset) config.offset = offset;
   const questions = starters?.map((q) => q.trim()).filter(Boolean);

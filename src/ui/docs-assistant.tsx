@@ -22,6 +22,7 @@ import { loadMarkdown } from './answer-text.js';
 import { CloseIcon, NewIcon, SparkleIcon } from './icons.js';
 import { MessageList, type FeedbackReason } from './message-list.js';
 import type { PartComponents } from './parts.js';
+import { usePushPage } from './push-page.js';
 import { describeShortcut, listenForShortcut, matchesShortcut, parseShortcut } from './shortcut.js';
 import { warnIfUnstyled } from './styles-check.js';
 import { useHostTheme } from './use-host-theme.js';
@@ -53,6 +54,8 @@ export interface DocsAssistantProps extends UseDocsAssistantOptions {
   shortcut?: string | false;
   /** Floating popover by the launcher, centred modal, or side panel. @default 'popover' */
   mode?: Mode;
+  /** With `mode="panel"`: move the page aside to make room instead of covering it (at widths ≥ 1024 px). @default false */
+  push?: boolean;
   /** Up to three questions offered in the empty state. @default [] */
   starterQuestions?: string[];
   /** Replacements for any visible string. @default DEFAULT_LABELS */
@@ -184,6 +187,9 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     // Fetch the Markdown renderer while the reader types, so the first answer renders at once.
     if (open || chat.messages.length > 0) void loadMarkdown();
   }, [open, emit, chat.messages.length]);
+
+  const panel = useRef<HTMLDivElement>(null);
+  usePushPage(open && mode === 'panel' && !!props.push, panel);
 
   const input = useRef<HTMLTextAreaElement>(null);
   const chatRef = useRef(chat);
@@ -336,6 +342,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
         <div {...rootProps} data-state={open ? 'open' : 'closed'}>
           {mode === 'modal' && <div className="da-overlay" aria-hidden="true" />}
           <Dialog.Content
+            ref={panel}
             className="da-dialog"
             aria-describedby={undefined}
             data-status={chat.status}
