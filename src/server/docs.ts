@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import GithubSlugger from 'github-slugger';
-import type { Root, RootContent } from 'mdast';
+import type { Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -133,6 +133,15 @@ function optionalString(value: unknown): string | undefined {
 const flat = (node: Parameters<typeof toString>[0]) =>
   toString(node, { includeImageAlt: false }).replace(/\s*\n\s*/g, ' ');
 
+/** A copy of a node without its raw HTML descendants. */
+function withoutHtml<T extends Nodes>(node: T): T {
+  if (!('children' in node)) return node;
+  return {
+    ...node,
+    children: (node.children as Nodes[]).filter((child) => child.type !== 'html').map(withoutHtml),
+  };
+}
+
 const parser = unified().use(remarkParse).use(remarkGfm);
 
 /**
@@ -217,10 +226,14 @@ function sectionsOf(
       current.blocks.push({ kind: 'list', markdown: sourceOf(node), text });
       return;
     }
+    // Inline HTML (`<a id="header"></a>` anchors after every heading of Fastify's reference) is
+    // markup, not words: indexed, it made "id" match hundreds of sections.
+    const text = flat(withoutHtml(node));
+    if (!text.trim()) return;
     current.blocks.push({
       kind: node.type === 'blockquote' ? 'quote' : 'paragraph',
       markdown: sourceOf(node),
-      text: flat(node),
+      text,
     });
   };
   tree.children.forEach(visit);

@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
 import type { Filter } from '../protocol/index.js';
 import { DEFAULT_LANGUAGE, normalizePagePath, type DocSection, type DocsSite } from './docs.js';
 
@@ -54,20 +55,13 @@ const STOP_WORDS = new Set(
 );
 
 /**
- * A light English suffix stripper, applied to the index and to questions alike, so "validate",
- * "validation" and "validating" (or "logger" and "logging") meet. Prefix search then does the rest.
+ * Porter's stemmer, applied to the index and to questions alike, so "validate", "validation" and
+ * "validating" meet; British "-ise" spellings are read as "-ize" first ("customise" finds
+ * "customize"). Prefix search then does the rest.
  */
 export function stem(word: string): string {
   if (word.length <= 3 || word.length > MAX_FUZZY_TERM_CHARS || !/^[a-z]+$/.test(word)) return word;
-  let stemmed = word.replace(/ies$/, 'y');
-  const suffix = /(ations?|izations?|ings?|ers?|ed|es|ly|ments?)$/.exec(stemmed)?.[0];
-  if (suffix && stemmed.length - suffix.length >= 3) stemmed = stemmed.slice(0, -suffix.length);
-  else if (stemmed.endsWith('s') && !stemmed.endsWith('ss')) stemmed = stemmed.slice(0, -1);
-  // "logg-ing", "shutt-ing": the doubled consonant belongs to the suffix.
-  stemmed = stemmed.replace(/([b-df-hj-np-tv-z])\1$/, '$1');
-  // "valid-ate", "serializ-e": the verb's last letters vary between its forms.
-  const bare = stemmed.replace(/(ate|at|e)$/, '');
-  return bare.length >= 3 ? bare : stemmed;
+  return stemmer(word.replace(/(?<=.{3})is(e|es|ed|ing|ation|ations)$/, 'iz$1'));
 }
 
 function processTerm(term: string): string | null {
@@ -87,36 +81,74 @@ export const MAX_QUERY_TERMS = 32;
 /** Terms longer than this are matched exactly or as a prefix, not fuzzily (nor stemmed). */
 const MAX_FUZZY_TERM_CHARS = 20;
 
+type Tokenize = (text: string) => string[];
+
 /**
  * The words of a query that are searched: the first MAX_QUERY_TERMS distinct ones that are not stop
- * words, each cut to MAX_TERM_CHARS, read in one linear pass. Returned as written (the index's
- * own processing stems them once) and as the index terms they become.
+ * words, each cut to MAX_TERM_CHARS, read in one linear pass. Returned as written (the index
+ * tokenizes and stems them itself) and as all the index terms they become (an identifier's humps
+ * and a compound's parts included).
  */
-function queryWords(query: string): { words: string[]; terms: string[] } {
-  const terms = new Map<string, string>();
+function queryWords(query: string, tokenize: Tokenize): { words: string[]; terms: string[] } {
+  const words: string[] = [];
+  const terms = new Set<string>();
   for (const [word] of query.matchAll(/[\p{L}\p{N}_]+/gu)) {
     const cut = word.slice(0, MAX_TERM_CHARS);
-    const term = processTerm(cut);
-    if (term && !terms.has(term)) terms.set(term, cut);
+    const own = tokenize(cut).flatMap((token) => processTerm(token) ?? []);
+    if (own.length === 0 || own.every((term) => terms.has(term))) continue;
+    words.push(cut);
+    for (const term of own) if (terms.size < MAX_QUERY_TERMS) terms.add(term);
     if (terms.size >= MAX_QUERY_TERMS) break;
   }
-  return { words: [...terms.values()], terms: [...terms.keys()] };
+  return { words, terms: [...terms] };
 }
 
 const WORD = /[^\p{L}\p{N}_]+/u;
+
 /**
- * Words as the index keeps them: an identifier is also split at its humps, so a question about
- * "status codes" meets `reply.statusCode` and one about "error handlers" meets `setErrorHandler`.
+ * Words as the index keeps them, for both the docs and the questions: an identifier is also split
+ * at its humps, so "status codes" meets `reply.statusCode` and "error handlers" meets
+ * `setErrorHandler`; a word the docs also write as two ("querystring" and "query string",
+ * "timeout" and "time out") is also those two, learned from the docs themselves; "HTTP/2" is also
+ * http2 and "version 5" also v5.
  */
-function tokenize(text: string): string[] {
-  const words = text.split(WORD).filter(Boolean);
-  const parts = words.flatMap((word) =>
-    /[a-z][A-Z]/.test(word) ? word.split(/(?<=[a-z])(?=[A-Z])/) : [],
-  );
-  // "HTTP/2" is also written http2.
-  const joined = [...text.matchAll(/\b([A-Za-z]+)\/(\d)\b/g)].map((m) => `${m[1]}${m[2]}`);
-  return [...words, ...parts, ...joined];
+function createTokenizer(compounds: Map<string, string[]>): Tokenize {
+  return (text) => {
+    const words = text.split(WORD).filter(Boolean);
+    const parts = words.flatMap((word) =>
+      /[a-z][A-Z]/.test(word)
+        ? word.split(/(?<=[a-z])(?=[A-Z])/)
+        : (compounds.get(word.toLowerCase()) ?? []),
+    );
+    const joined = [
+      ...[...text.matchAll(/\b([A-Za-z]+)\/(\d)\b/g)].map((m) => `${m[1]}${m[2]}`),
+      ...[...text.matchAll(/\bversion\s+(\d+)\b/gi)].map((m) => `v${m[1]}`),
+    ];
+    return [...words, ...parts, ...joined];
+  };
 }
+
+/** Words the docs write both as one and as two: "querystring" → query, string. */
+function compoundsOf(site: DocsSite): Map<string, string[]> {
+  const texts = site.pages.map((page) =>
+    `${page.title}\n${page.markdown}`.toLowerCase().split(WORD).filter(Boolean),
+  );
+  const vocabulary = new Set(texts.flat());
+  const compounds = new Map<string, string[]>();
+  for (const words of texts)
+    for (let i = 1; i < words.length; i++) {
+      const [head, tail] = [words[i - 1]!, words[i]!];
+      if (
+        head.length >= 3 &&
+        tail.length >= 3 &&
+        /^[a-z]+$/.test(head + tail) &&
+        vocabulary.has(head + tail)
+      )
+        compounds.set(head + tail, [head, tail]);
+    }
+  return compounds;
+}
+
 /** Words that tell a question's language: the first few hundred are plenty. */
 const wordsOf = (text: string) =>
   text
@@ -136,6 +168,8 @@ const PAGE_WEIGHT = 0.5;
 const SHARE_FLOOR = 0.2;
 /** Sections longer than this are read passage by passage when judging coverage. */
 const LONG_SECTION_CHARS = 3000;
+/** Size a long section's passages grow to. */
+const PASSAGE_CHARS = 600;
 /** Pages of a version the question names ("in v1") are what it asks about. */
 const NAMED_VERSION_BOOST = 1.5;
 /** Sections of one page among the hits at most, so they name several candidate pages. */
@@ -165,10 +199,57 @@ interface Ranked {
   terms: string[];
 }
 
+/** A piece of a section as the index holds it: the whole section, or a part of a long one. */
+interface Passage {
+  id: string;
+  sectionId: string;
+  pageTitle: string;
+  heading: string;
+  text: string;
+  codeText: string;
+}
+
+/**
+ * A section as passages: whole when short; a long one (a catalogue of plugins, a table of error
+ * codes, a list of options) in pieces of a few blocks, list items or rows each, so it is judged by
+ * its best piece rather than by containing every word somewhere.
+ */
+function passagesOf(
+  section: DocSection,
+): Omit<Passage, 'id' | 'sectionId' | 'pageTitle' | 'heading'>[] {
+  const size = section.blocks.reduce((sum, block) => sum + block.text.length, 0);
+  if (size <= LONG_SECTION_CHARS)
+    return [{ text: section.text, codeText: section.code.map((c) => c.value).join('\n') }];
+  const pieces = section.blocks.flatMap((block) =>
+    block.kind === 'code'
+      ? [{ text: '', codeText: block.text }]
+      : (block.kind === 'list' || block.kind === 'table'
+          ? block.text.split('\n')
+          : [block.text]
+        ).map((text) => ({ text, codeText: '' })),
+  );
+  const passages: { text: string; codeText: string }[] = [];
+  let current = { text: '', codeText: '' };
+  for (const piece of pieces) {
+    if (current.text.length + current.codeText.length >= PASSAGE_CHARS) {
+      passages.push(current);
+      current = { text: '', codeText: '' };
+    }
+    current = {
+      text: [current.text, piece.text].filter(Boolean).join('\n'),
+      codeText: [current.codeText, piece.codeText].filter(Boolean).join('\n'),
+    };
+  }
+  if (current.text || current.codeText) passages.push(current);
+  return passages;
+}
+
 /** Builds the full-text index once per site; each search is then an in-memory lookup. */
 export function createRetriever(site: DocsSite): Retriever {
+  const tokenize = createTokenizer(compoundsOf(site));
   const sections = new Map<string, DocSection>();
-  const index = new MiniSearch<DocSection & { codeText: string }>({
+  const passages = new Map<string, Passage>();
+  const index = new MiniSearch<Passage>({
     fields: ['pageTitle', 'heading', 'text', 'codeText'],
     idField: 'id',
     processTerm,
@@ -202,7 +283,17 @@ export function createRetriever(site: DocsSite): Retriever {
     });
     for (const section of page.sections) {
       sections.set(section.id, section);
-      index.add({ ...section, codeText: section.code.map((c) => c.value).join('\n') });
+      for (const [n, piece] of passagesOf(section).entries()) {
+        const passage = {
+          ...piece,
+          id: `${section.id}~${n}`,
+          sectionId: section.id,
+          pageTitle: section.pageTitle,
+          heading: section.heading,
+        };
+        passages.set(passage.id, passage);
+        index.add(passage);
+      }
     }
   }
   const newestVersion = [...versions].sort(compareVersions).at(-1);
@@ -274,7 +365,7 @@ export function createRetriever(site: DocsSite): Retriever {
 
   return {
     sectionsOf: (pagePath) => site.byPath.get(pagePath)?.sections ?? [],
-    terms: (query) => queryWords(query).terms,
+    terms: (query) => queryWords(query, tokenize).terms,
     search(query, { limit, filter, currentPath, earlier }) {
       const current = currentPath ? normalizePagePath(currentPath) : undefined;
       const currentPage = current ? site.byPath.get(current) : undefined;
@@ -299,9 +390,11 @@ export function createRetriever(site: DocsSite): Retriever {
         filter: (r: { id: unknown }) => keepPage(r.id as string),
         boostDocument: (id: unknown) => tieBreak(id as string),
       };
+      const sectionOf = (passageId: unknown) =>
+        sections.get(passages.get(passageId as string)?.sectionId ?? '');
       const sectionOptions = {
-        filter: (r: { id: unknown }) => keepSection(sections.get(r.id as string)),
-        boostDocument: (id: unknown) => tieBreak(sections.get(id as string)?.pagePath),
+        filter: (r: { id: unknown }) => keepSection(sectionOf(r.id)),
+        boostDocument: (id: unknown) => tieBreak(sectionOf(id)?.pagePath),
       };
 
       const idf = new Map<string, number>();
@@ -327,23 +420,30 @@ export function createRetriever(site: DocsSite): Retriever {
        * section that answers the whole question.
        */
       const rank = (text: string, weight: number, into: Map<string, Ranked>) => {
-        const { words, terms: textTerms } = queryWords(text);
+        const { words, terms: textTerms } = queryWords(text, tokenize);
         const pages = pageIndex.search(words.join(' '), pageOptions);
         const pageTop = pages[0]?.score ?? 0;
         const pageScore = new Map(
           pages.map((r) => [r.id as string, pageTop ? r.score / pageTop : 0]),
         );
-        const own = index.search(words.join(' '), sectionOptions);
-        const top = own[0]?.score ?? 0;
-        for (const r of own) {
-          const section = sections.get(r.id as string)!;
+        // A section is as good as its best passage.
+        const best = new Map<string, { score: number; queryTerms: string[]; terms: string[] }>();
+        for (const r of index.search(words.join(' '), sectionOptions)) {
+          const id = passages.get(r.id as string)!.sectionId;
+          const seen = best.get(id);
+          if (!seen || r.score > seen.score)
+            best.set(id, { score: r.score, queryTerms: r.queryTerms, terms: r.terms });
+        }
+        const top = Math.max(0, ...[...best.values()].map((r) => r.score));
+        for (const [id, r] of best) {
+          const section = sections.get(id)!;
           const relevance =
             (top ? r.score / top : 0) + PAGE_WEIGHT * (pageScore.get(section.pagePath) ?? 0);
           const named = namedVersion && section.version === namedVersion ? NAMED_VERSION_BOOST : 1;
           const score =
             weight * named * relevance * Math.max(SHARE_FLOOR, shareOf(textTerms, r.queryTerms));
-          const entry = into.get(r.id as string) ?? { score: 0, terms: [] };
-          into.set(r.id as string, {
+          const entry = into.get(id) ?? { score: 0, terms: [] };
+          into.set(id, {
             score: entry.score + score,
             terms: [...new Set([...entry.terms, ...r.terms])],
           });
@@ -369,7 +469,7 @@ export function createRetriever(site: DocsSite): Retriever {
       // term weighted by how rare it is (a question's rarest word is usually its subject). A long
       // section (a catalogue, a big table) counts only its best passage: it contains every word
       // somewhere, which says nothing about whether it answers the question.
-      const queryTerms = queryWords(query).terms;
+      const queryTerms = queryWords(query, tokenize).terms;
       let coverage = 0;
       if (queryTerms.length > 0) {
         const total = queryTerms.reduce((sum, term) => sum + weightOf(term), 0);
