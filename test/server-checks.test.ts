@@ -103,7 +103,7 @@ describe('the assistant operation checks a request in a fixed order', () => {
       ['application/json; charset=utf-8', question],
       ['application/vnd.api+json', question],
       ['application/json', `\ufeff${question}`],
-    ]) {
+    ] as const) {
       const response = await post(app, body, { headers: { 'Content-Type': type } });
       expect(response.status, type).toBe(200);
       await response.text();

@@ -4,23 +4,25 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assistantRequestSchema, describeIssues } from '../protocol/index.js';
-import { answer, questionOf, type AnswerDeps, type AssistantSite } from './assistant.js';
+import type { AnswerDeps } from './assistant.js';
 import { createModel, type LlmConfig } from './llm/model.js';
-import { authenticate, type Org } from './auth.js';
+import type { Org } from './auth.js';
 import { createExportService } from './export/jobs.js';
 import { exportRoutes } from './export/routes.js';
 import { createSigner } from './export/signing.js';
-import { normalizePagePath, type DocSection, type DocsSite } from './docs.js';
-import { clientIp, errorResponse, readJson } from './http.js';
+import type { DocSection, DocsSite } from './docs.js';
+import { errorResponse } from './http.js';
 import { createForwarder, type UpstreamConfig } from './proxy.js';
 import { createRateLimiter } from './rate-limit.js';
-import { escapeHtml, prefixedLinks, renderDocsPage } from './render.js';
-import { readStatic } from './static.js';
+import { prefixedLinks } from './render.js';
 import { createRetriever } from './retrieval.js';
+import { apiRoutes, type AnsweringSite } from './routes/api.js';
+import { DOCS_BASE_PATH, demoRoutes, SITE_BASE_PATHS } from './routes/demo.js';
+import { proxyRoutes } from './routes/proxy.js';
 import { defaultStores, type Stores } from './stores/index.js';
 import { createPageUrls, type PageUrlRule } from './page-urls.js';
 
+export { DOCS_BASE_PATH, REACT_BASE_PATH } from './routes/demo.js';
 export type Plan = Org['plan'];
 export type { UpstreamConfig };
 
@@ -106,15 +108,6 @@ export interface AppOptions {
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-export const DOCS_BASE_PATH = '/docs';
-export const REACT_BASE_PATH = '/react';
-/** Where this server serves the docs site; a reader's `currentPath` on any of them names the same page. */
-const SITE_BASE_PATHS = [DOCS_BASE_PATH, REACT_BASE_PATH];
-const STARTER_QUESTIONS = [
-  'How do I install it?',
-  'How do I change the theme?',
-  'What is static export?',
-];
 /**
  * Headers a browser page must read across origins: the thread rides in `X-Thread-Id`/`X-Thread-Key`
  * because a stock `useChat` drops `threadId` from the finish part.
@@ -159,7 +152,6 @@ export function createApp(options: AppOptions = {}) {
       return [site.domain, { ...site, retriever: createRetriever(site.docs), urls }] as const;
     }),
   );
-  const docsSite = options.sites?.[0];
 
   // Without a data folder, jobs and bundles still need disk: a private temporary folder, made when
   // the first job starts.
@@ -205,20 +197,12 @@ export function createApp(options: AppOptions = {}) {
   const originOf = (c: Context) =>
     options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
   const docsLinks = prefixedLinks(DOCS_BASE_PATH);
-  const pageUrlFor =
-    (
-      c: Context,
-      site: {
-        urls?: ReturnType<typeof createPageUrls> | undefined;
-        publicUrl?: string | undefined;
-      },
-    ) =>
-    (section: DocSection) => {
-      const anchor = section.anchor ? `#${section.anchor}` : '';
-      const path = site.urls?.urlOf(section.pagePath);
-      if (path === undefined) return `${originOf(c)}${docsLinks.page(section.pagePath)}${anchor}`;
-      return `${site.publicUrl?.replace(/\/+$/, '') ?? originOf(c)}${path}${anchor}`;
-    };
+  const pageUrlFor = (c: Context, site: AnsweringSite) => (section: DocSection) => {
+    const anchor = section.anchor ? `#${section.anchor}` : '';
+    const path = site.urls?.urlOf(section.pagePath);
+    if (path === undefined) return `${originOf(c)}${docsLinks.page(section.pagePath)}${anchor}`;
+    return `${site.publicUrl?.replace(/\/+$/, '') ?? originOf(c)}${path}${anchor}`;
+  };
 
   const app = new Hono();
   app.use(
@@ -252,83 +236,31 @@ export function createApp(options: AppOptions = {}) {
     await next();
   });
 
-  app.post('/discovery/v1/assistant/:domain/message', async (c) => {
-    // Rate-limit policy (README): every request counts against its IP; only authenticated, valid
-    // requests count against the organisation, so junk from one address cannot lock readers out.
-    const ip = clientIp(c, options.trustProxy ?? false);
-    const ipLimit = await ipLimiter.hit(ip, now());
-    if (!ipLimit.ok) {
-      return errorResponse('rate_limited', 'Too many requests from this IP address today.', {
-        retryAfterSeconds: ipLimit.retryAfterSeconds,
-      });
-    }
-    const domain = c.req.param('domain');
-    if (forward) return forward(c, domain, ip, maxBodyBytes);
-
-    const auth = authenticate(c.req.header('authorization'), orgByKey, 'assistant');
-    if (!auth.ok) return auth.response;
-    const org = auth.org;
-    const site = sites.get(domain);
-    if (!site)
-      return errorResponse(
-        'domain_not_found',
-        `No docs site is configured for domain "${domain.slice(0, 100)}".`,
-      );
-    if (site.org !== org.id)
-      return errorResponse(
-        'forbidden',
-        'This key belongs to another organisation than this domain.',
-      );
-
-    const body = await readJson(c.req.raw, maxBodyBytes);
-    if (!body.ok) return body.response;
-    const parsed = assistantRequestSchema.safeParse(body.value);
-    if (!parsed.success) return errorResponse('invalid_request', describeIssues(parsed.error));
-    const lastUser = parsed.data.messages.findLast((message) => message.role === 'user');
-    if (!lastUser || !questionOf(lastUser))
-      return errorResponse(
-        'invalid_request',
-        'messages: the conversation must end with a user message that has text.',
-      );
-
-    const shareLimit = await ipOrgLimiter.hit(`${org.id}|${ip}`, now());
-    if (!shareLimit.ok) {
-      return errorResponse(
-        'rate_limited',
-        'Too many requests from this IP address for this organisation this hour.',
-        { retryAfterSeconds: shareLimit.retryAfterSeconds },
-      );
-    }
-    const orgLimit = await orgLimiter.hit(org.id, now());
-    if (!orgLimit.ok) {
-      return errorResponse('rate_limited', 'Too many requests for this organisation this hour.', {
-        retryAfterSeconds: orgLimit.retryAfterSeconds,
-      });
-    }
-
-    const assistantSite: AssistantSite = { domain, retriever: site.retriever };
-    // The reader's URL is the generator's (`/guides/setup/`) or this server's (`/react/start`);
-    // retrieval knows page paths.
-    const { currentPath } = parsed.data;
-    const request = currentPath
-      ? {
-          ...parsed.data,
-          currentPath:
-            site.urls?.pageAt(currentPath) ?? normalizePagePath(currentPath, SITE_BASE_PATHS),
-        }
-      : parsed.data;
-    return answer(assistantSite, request, {
-      threads,
-      maxTurns: options.threads?.maxTurns ?? 100,
-      now,
-      pageUrl: pageUrlFor(c, site),
-      chunkDelayMs: options.chunkDelayMs ?? 0,
-      llm,
-      signal: c.req.raw.signal,
-      ...(options.trace ? { trace: options.trace } : {}),
-    });
-  });
-
+  const trustProxy = options.trustProxy ?? false;
+  if (forward) app.route('/', proxyRoutes({ forward, ipLimiter, trustProxy, now, maxBodyBytes }));
+  else
+    app.route(
+      '/',
+      apiRoutes({
+        orgByKey,
+        site: (domain) => sites.get(domain),
+        limiters: { ip: ipLimiter, ipOrg: ipOrgLimiter, org: orgLimiter },
+        trustProxy,
+        now,
+        maxBodyBytes,
+        basePaths: SITE_BASE_PATHS,
+        answerDeps: (c, site) => ({
+          threads,
+          maxTurns: options.threads?.maxTurns ?? 100,
+          now,
+          pageUrl: pageUrlFor(c, site),
+          chunkDelayMs: options.chunkDelayMs ?? 0,
+          llm,
+          signal: c.req.raw.signal,
+          ...(options.trace ? { trace: options.trace } : {}),
+        }),
+      }),
+    );
   app.route(
     '/',
     exportRoutes({
@@ -350,86 +282,15 @@ export function createApp(options: AppOptions = {}) {
       basePaths: SITE_BASE_PATHS,
     }),
   );
-
-  const demoAttributes = (c: Context, basePath: string) => {
-    const origin = originOf(c);
-    const attributes: Record<string, string> = {
-      'data-domain': docsSite?.domain ?? '',
-      'data-base-url': origin,
-      'data-docs-base-url': `${origin}${basePath}/`,
-      'data-starter-questions': STARTER_QUESTIONS.join('|'),
-    };
-    if (options.demoKey) attributes['data-api-key'] = options.demoKey;
-    return Object.entries(attributes)
-      .map(([name, value]) => `${name}="${escapeHtml(value)}"`)
-      .join(' ');
-  };
-  // The docs site twice: with the script tag (/docs) and with the React import (/react).
-  const withScriptTag = (c: Context) => ({
-    head: `<script src="/embed/docs-assistant.js" defer ${demoAttributes(c, DOCS_BASE_PATH)}></script>`,
-  });
-  const withReact = (c: Context) => ({
-    head: '<link rel="stylesheet" href="/styles.css"><script type="module" src="/assets/react.js"></script>',
-    bodyEnd: `<div id="docs-assistant" ${demoAttributes(c, REACT_BASE_PATH)}></div>`,
-  });
-
-  async function servePage(
-    c: Context,
-    basePath: string,
-    extras: { head?: string; bodyEnd?: string },
-  ): Promise<Response> {
-    if (!docsSite) return errorResponse('not_found', 'No docs site is configured.');
-    let sitePath: string;
-    try {
-      sitePath = decodeURIComponent(c.req.path).slice(basePath.length) || '/';
-    } catch {
-      // A malformed %-escape names no page: 404, not the 500 a thrown URIError would give.
-      return errorResponse('not_found', 'There is no docs page at this address.');
-    }
-    // Images and other files of the docs folder, by the list made at load (never an arbitrary path).
-    if (docsSite.docs.dir && docsSite.docs.files.includes(sitePath)) {
-      const file = await readStatic(docsSite.docs.dir, sitePath.slice(1));
-      if (file) return file;
-    }
-    const page = docsSite.docs.byPath.get(normalizePagePath(sitePath));
-    if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
-    return c.html(
-      renderDocsPage(docsSite.docs, page, {
-        links: prefixedLinks(basePath),
-        ...(options.assetsDir ? extras : {}),
-      }),
-    );
-  }
-  app.get(DOCS_BASE_PATH, (c) => servePage(c, DOCS_BASE_PATH, withScriptTag(c)));
-  app.get(`${DOCS_BASE_PATH}/*`, (c) => servePage(c, DOCS_BASE_PATH, withScriptTag(c)));
-  app.get(REACT_BASE_PATH, (c) => servePage(c, REACT_BASE_PATH, withReact(c)));
-  app.get(`${REACT_BASE_PATH}/*`, (c) => servePage(c, REACT_BASE_PATH, withReact(c)));
-
-  const assets = options.assetsDir;
-  if (assets) {
-    app.get('/styles.css', async (c) => (await readStatic(assets, 'styles.css')) ?? c.notFound());
-    app.get(
-      '/embed/*',
-      async (c) =>
-        (await readStatic(join(assets, 'embed'), c.req.path.slice('/embed/'.length))) ??
-        c.notFound(),
-    );
-    app.get(
-      '/',
-      async (c) =>
-        (await readStatic(join(assets, 'demo'), 'index.html')) ?? c.redirect(DOCS_BASE_PATH),
-    );
-    app.get(
-      '/*',
-      async (c) => (await readStatic(join(assets, 'demo'), c.req.path.slice(1))) ?? c.notFound(),
-    );
-  } else {
-    app.get('/', (c) =>
-      docsSite
-        ? c.redirect(DOCS_BASE_PATH)
-        : errorResponse('not_found', 'No docs site is configured.'),
-    );
-  }
+  app.route(
+    '/',
+    demoRoutes({
+      site: options.sites?.[0],
+      assetsDir: options.assetsDir,
+      demoKey: options.demoKey,
+      origin: originOf,
+    }),
+  );
 
   return Object.assign(app, {
     exports: exportService,

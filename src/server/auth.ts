@@ -1,3 +1,4 @@
+import { createMiddleware } from 'hono/factory';
 import { bearerKey, classifyKey, type KeyKind } from '../protocol/index.js';
 import { errorResponse } from './http.js';
 
@@ -40,4 +41,22 @@ export function authenticate(
     };
   }
   return { ok: true, org };
+}
+
+/** Lets a request on with a key of `kind` only, and tells later handlers its organisation (`c.var.org`). */
+export function requireKey(orgByKey: Map<string, Org>, kind: Exclude<KeyKind, 'invalid'>) {
+  return createMiddleware<{ Variables: { org: Org } }>(async (c, next) => {
+    const auth = authenticate(c.req.header('authorization'), orgByKey, kind);
+    if (!auth.ok) return auth.response;
+    c.set('org', auth.org);
+    await next();
+  });
+}
+
+/** Lets a request on only when its organisation (from `requireKey`) has `plan`. */
+export function requirePlan(plan: Org['plan'], message: string) {
+  return createMiddleware<{ Variables: { org: Org } }>(async (c, next) => {
+    if (c.var.org.plan !== plan) return errorResponse('plan_required', message);
+    await next();
+  });
 }

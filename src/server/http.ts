@@ -1,5 +1,8 @@
-import type { Context } from 'hono';
-import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../protocol/index.js';
+import { zValidator } from '@hono/zod-validator';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { z } from 'zod';
+import { describeIssues, ERROR_CODES, type ErrorBody, type ErrorCode } from '../protocol/index.js';
 
 /** The one error body of every non-2xx answer (see protocol/errors). */
 export function errorResponse(
@@ -17,20 +20,19 @@ export function errorResponse(
 export type BodyResult =
   { ok: true; bytes: Uint8Array<ArrayBuffer> } | { ok: false; response: Response };
 
+const tooLarge = (maxBytes: number) =>
+  errorResponse('payload_too_large', `The request body is over the limit of ${maxBytes} bytes.`);
+const unreadable = () =>
+  errorResponse('invalid_request', 'The request body could not be read to its end.');
+
 /**
  * Reads a request body up to `maxBytes`, stopping as soon as it is over (a lying or missing
  * Content-Length cannot make us buffer more than the limit).
  */
 export async function readBody(request: Request, maxBytes: number): Promise<BodyResult> {
-  const tooLarge = (): BodyResult => ({
-    ok: false,
-    response: errorResponse(
-      'payload_too_large',
-      `The request body is over the limit of ${maxBytes} bytes.`,
-    ),
-  });
   const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) return tooLarge();
+  if (Number.isFinite(declared) && declared > maxBytes)
+    return { ok: false, response: tooLarge(maxBytes) };
   if (!request.body) return { ok: true, bytes: new Uint8Array() };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -41,20 +43,14 @@ export async function readBody(request: Request, maxBytes: number): Promise<Body
       next = await reader.read();
     } catch {
       // The client went away or sent a broken body (bad chunking): its fault, never a 500.
-      return {
-        ok: false,
-        response: errorResponse(
-          'invalid_request',
-          'The request body could not be read to its end.',
-        ),
-      };
+      return { ok: false, response: unreadable() };
     }
     const { done, value } = next;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => {});
-      return tooLarge();
+      return { ok: false, response: tooLarge(maxBytes) };
     }
     chunks.push(value);
   }
@@ -67,37 +63,66 @@ export async function readBody(request: Request, maxBytes: number): Promise<Body
   return { ok: true, bytes };
 }
 
-/** Parses a JSON body, answering 415 for another media type and 400 for broken JSON. */
-export async function readJson(
-  request: Request,
-  maxBytes: number,
-): Promise<
-  { ok: true; value: unknown; bytes: Uint8Array<ArrayBuffer> } | { ok: false; response: Response }
-> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    return {
-      ok: false,
-      response: errorResponse(
+/** The media types the JSON body middleware reads: `application/json` and `application/*+json`. */
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/**
+ * The body of a JSON operation, checked in the order clients see: the media type (415), then the
+ * size (413, by `hono/body-limit`: the declared Content-Length or, without one, the bytes as they
+ * arrive), then the JSON itself (400 `invalid_json`). The parsed value goes into Hono's body cache,
+ * where `c.req.json()` and the zod validator read it.
+ */
+export function jsonBody(maxBytes: number): MiddlewareHandler {
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: () => tooLarge(maxBytes),
+  });
+  return async (c, next) => {
+    const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
+    if (!JSON_TYPE.test(type))
+      return errorResponse(
         'unsupported_media_type',
         'Send the body as JSON with Content-Type: application/json.',
-      ),
-    };
-  }
-  const body = await readBody(request, maxBytes);
-  if (!body.ok) return body;
-  try {
-    return {
-      ok: true,
-      value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes)),
-      bytes: body.bytes,
-    };
-  } catch {
-    return {
-      ok: false,
-      response: errorResponse('invalid_json', 'The request body is not valid JSON.'),
-    };
-  }
+      );
+    let passed = false;
+    let refused: Response | void;
+    try {
+      refused = await limit(c, async () => {
+        passed = true;
+      });
+    } catch {
+      // body-limit reads a body without Content-Length itself; one that breaks off is the client's fault.
+      return unreadable();
+    }
+    if (!passed) return refused ?? tooLarge(maxBytes);
+    // Read within the limit again: a Content-Length the limit trusted may be a lie in-process.
+    const body = await readBody(c.req.raw, maxBytes);
+    if (!body.ok) return body.response;
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes));
+    } catch {
+      return errorResponse('invalid_json', 'The request body is not valid JSON.');
+    }
+    c.req.bodyCache.json = Promise.resolve(value);
+    await next();
+  };
+}
+
+/**
+ * Validates the JSON body with a zod schema (`@hono/zod-validator`); `check` adds what the schema
+ * cannot say (a sentence naming the field, or undefined when the value is fine). Handlers read the
+ * result with `c.req.valid('json')`. Runs after `jsonBody`.
+ */
+export function validJson<T extends z.ZodTypeAny>(
+  schema: T,
+  check: (value: z.output<T>) => string | undefined = () => undefined,
+) {
+  return zValidator('json', schema, (result) => {
+    if (!result.success) return errorResponse('invalid_request', describeIssues(result.error));
+    const problem = check(result.data);
+    if (problem) return errorResponse('invalid_request', problem);
+  });
 }
 
 interface NodeBindings {

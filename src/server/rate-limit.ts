@@ -1,3 +1,6 @@
+import type { Context, Env, MiddlewareHandler } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { clientIp, errorResponse } from './http.js';
 import type { RateLimitStore } from './stores/index.js';
 
 export interface RateLimitResult {
@@ -29,4 +32,46 @@ export function createRateLimiter(
       return { ok: count <= limit, remaining: Math.max(0, limit - count), retryAfterSeconds };
     },
   };
+}
+
+/** SPEC §8: 429 `rate_limited` with `Retry-After` and `retryAfterSeconds`. */
+export function tooManyRequests(message: string, retryAfterSeconds: number): Response {
+  return errorResponse('rate_limited', message, { retryAfterSeconds });
+}
+
+/**
+ * Counts each request that reaches it against `key(c)`, and answers 429 once the key's window is
+ * used up. Where it sits in a route decides which requests are charged.
+ */
+export function rateLimit<E extends Env>(
+  limiter: RateLimiter,
+  key: (c: Context<E>) => string,
+  message: string,
+  now: () => number,
+): MiddlewareHandler<E> {
+  return async (c, next) => {
+    const result = await limiter.hit(key(c), now());
+    if (!result.ok) return tooManyRequests(message, result.retryAfterSeconds);
+    await next();
+  };
+}
+
+/**
+ * Finds the caller's IP (`clientIp`, behind `trustProxy` proxies), tells later handlers
+ * (`c.var.ip`) and counts the request against it: first in a route, it charges every request,
+ * valid or not, so junk uses up only its sender's own quota.
+ */
+export function limitByIp(
+  limiter: RateLimiter,
+  trustProxy: boolean | number,
+  message: string,
+  now: () => number,
+) {
+  return createMiddleware<{ Variables: { ip: string } }>(async (c, next) => {
+    const ip = clientIp(c, trustProxy);
+    c.set('ip', ip);
+    const result = await limiter.hit(ip, now());
+    if (!result.ok) return tooManyRequests(message, result.retryAfterSeconds);
+    await next();
+  });
 }

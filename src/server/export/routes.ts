@@ -1,9 +1,10 @@
 import { Hono, type Context } from 'hono';
-import { describeIssues, startJobRequestSchema } from '../../protocol/index.js';
-import { authenticate, type Org } from '../auth.js';
+import { every } from 'hono/combine';
+import { startJobRequestSchema } from '../../protocol/index.js';
+import { requireKey, requirePlan, type Org } from '../auth.js';
 import { normalizePagePath, type DocsSite } from '../docs.js';
-import { errorResponse, readJson } from '../http.js';
-import type { RateLimiter } from '../rate-limit.js';
+import { errorResponse, jsonBody, validJson } from '../http.js';
+import { tooManyRequests, type RateLimiter } from '../rate-limit.js';
 import { isJobId, publicJob, type ExportService } from './jobs.js';
 import type { createSigner } from './signing.js';
 import { selectPages } from './site-export.js';
@@ -34,18 +35,13 @@ const DOMAIN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,251}[A-Za-z0-9])?$/;
 
 /** The static export operations (SPEC §4.2–4.4) and the presigned download they hand out. */
 export function exportRoutes(deps: ExportRouteDeps) {
-  const app = new Hono();
+  const app = new Hono<{ Variables: { org: Org } }>();
 
-  const admin = (c: Context) => {
-    const auth = authenticate(c.req.header('authorization'), deps.orgByKey, 'admin');
-    if (!auth.ok) return auth;
-    if (auth.org.plan !== 'enterprise')
-      return {
-        ok: false as const,
-        response: errorResponse('plan_required', 'Static export requires an Enterprise plan.'),
-      };
-    return auth;
-  };
+  // SPEC §5: admin keys only, and only on the Enterprise plan; the presigned download needs neither.
+  const admin = every(
+    requireKey(deps.orgByKey, 'admin'),
+    requirePlan('enterprise', 'Static export requires an Enterprise plan.'),
+  );
 
   const ownJob = async (c: Context, org: Org) => {
     const job = await deps.service.get(c.req.param('jobId') ?? '');
@@ -57,74 +53,67 @@ export function exportRoutes(deps: ExportRouteDeps) {
       `No export job ${JSON.stringify((c.req.param('jobId') ?? '').slice(0, 40))}.`,
     );
 
-  app.post('/v1/static-export/jobs', async (c) => {
-    const auth = admin(c);
-    if (!auth.ok) return auth.response;
-    const body = await readJson(c.req.raw, deps.maxBodyBytes);
-    if (!body.ok) return body.response;
-    const parsed = startJobRequestSchema.safeParse(body.value);
-    if (!parsed.success) return errorResponse('invalid_request', describeIssues(parsed.error));
-    const { domain, version, paths } = parsed.data;
-    if (!DOMAIN.test(domain))
-      return errorResponse(
-        'invalid_request',
-        'domain: give the bare domain identifier, without scheme, port or path.',
-      );
-    const site = deps.site(domain);
-    if (!site || site.org !== auth.org.id)
-      return errorResponse(
-        'domain_not_found',
-        `No docs site is configured for domain "${domain}".`,
-      );
-    let normalized: string[] | undefined;
-    if (paths) {
-      normalized = paths.map((path) => normalizePagePath(path, deps.basePaths));
-      const pages = selectPages(site.docs, normalized);
-      const missing = paths.filter((_, i) => !pages[i]);
-      if (missing.length)
+  app.post(
+    '/v1/static-export/jobs',
+    admin,
+    jsonBody(deps.maxBodyBytes),
+    validJson(startJobRequestSchema, ({ domain }) =>
+      DOMAIN.test(domain)
+        ? undefined
+        : 'domain: give the bare domain identifier, without scheme, port or path.',
+    ),
+    async (c) => {
+      const { org } = c.var;
+      const { domain, version, paths } = c.req.valid('json');
+      const site = deps.site(domain);
+      if (!site || site.org !== org.id)
         return errorResponse(
-          'invalid_request',
-          `paths: no such page: ${missing
-            .slice(0, 5)
-            .map((p) => JSON.stringify(p.slice(0, 100)))
-            .join(', ')}.`,
+          'domain_not_found',
+          `No docs site is configured for domain "${domain}".`,
         );
-      normalized = [...new Set(normalized)];
-    }
-    // One organisation cannot fill the export queue for everyone: a cap on waiting jobs, then a rate.
-    if ((await deps.service.active(auth.org.id)).length >= deps.maxActivePerOrg) {
-      return errorResponse(
-        'rate_limited',
-        `This organisation already has ${deps.maxActivePerOrg} exports queued or running. Wait for one to finish.`,
-        { retryAfterSeconds: 60 },
-      );
-    }
-    const started = await deps.startLimiter.hit(auth.org.id, deps.now());
-    if (!started.ok)
-      return errorResponse(
-        'rate_limited',
-        'Too many exports started by this organisation this hour.',
-        { retryAfterSeconds: started.retryAfterSeconds },
-      );
-    const job = await deps.service.start(auth.org.id, {
-      domain,
-      ...(version ? { version } : {}),
-      ...(normalized ? { paths: normalized } : {}),
-    });
-    return c.json(publicJob(job), 202);
-  });
+      let normalized: string[] | undefined;
+      if (paths) {
+        normalized = paths.map((path) => normalizePagePath(path, deps.basePaths));
+        const pages = selectPages(site.docs, normalized);
+        const missing = paths.filter((_, i) => !pages[i]);
+        if (missing.length)
+          return errorResponse(
+            'invalid_request',
+            `paths: no such page: ${missing
+              .slice(0, 5)
+              .map((p) => JSON.stringify(p.slice(0, 100)))
+              .join(', ')}.`,
+          );
+        normalized = [...new Set(normalized)];
+      }
+      // One organisation cannot fill the export queue for everyone: a cap on waiting jobs, then a rate.
+      if ((await deps.service.active(org.id)).length >= deps.maxActivePerOrg)
+        return tooManyRequests(
+          `This organisation already has ${deps.maxActivePerOrg} exports queued or running. Wait for one to finish.`,
+          60,
+        );
+      const started = await deps.startLimiter.hit(org.id, deps.now());
+      if (!started.ok)
+        return tooManyRequests(
+          'Too many exports started by this organisation this hour.',
+          started.retryAfterSeconds,
+        );
+      const job = await deps.service.start(org.id, {
+        domain,
+        ...(version ? { version } : {}),
+        ...(normalized ? { paths: normalized } : {}),
+      });
+      return c.json(publicJob(job), 202);
+    },
+  );
 
-  app.get('/v1/static-export/jobs/:jobId', async (c) => {
-    const auth = admin(c);
-    if (!auth.ok) return auth.response;
-    const job = await ownJob(c, auth.org);
+  app.get('/v1/static-export/jobs/:jobId', admin, async (c) => {
+    const job = await ownJob(c, c.var.org);
     return job ? c.json(publicJob(job)) : jobNotFound(c);
   });
 
-  app.post('/v1/static-export/jobs/:jobId/bundle', async (c) => {
-    const auth = admin(c);
-    if (!auth.ok) return auth.response;
-    const job = await ownJob(c, auth.org);
+  app.post('/v1/static-export/jobs/:jobId/bundle', admin, async (c) => {
+    const job = await ownJob(c, c.var.org);
     if (!job) return jobNotFound(c);
     if (job.status !== 'completed' || job.sizeBytes === undefined) {
       const detail =

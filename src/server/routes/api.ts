@@ -1,0 +1,127 @@
+import { Hono, type Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { assistantRequestSchema, type AssistantRequest } from '../../protocol/index.js';
+import { answer, questionOf, type AnswerDeps } from '../assistant.js';
+import { requireKey, type Org } from '../auth.js';
+import { normalizePagePath } from '../docs.js';
+import { errorResponse, jsonBody, validJson } from '../http.js';
+import type { createPageUrls } from '../page-urls.js';
+import { limitByIp, rateLimit, type RateLimiter } from '../rate-limit.js';
+import type { Retriever } from '../retrieval.js';
+
+/** SPEC §4.1: the assistant operation. */
+export const ASSISTANT_PATH = '/discovery/v1/assistant/:domain/message';
+
+/** A configured docs site as the assistant operation uses it. */
+export interface AnsweringSite {
+  domain: string;
+  org: string;
+  retriever: Retriever;
+  /** The generator's page URLs, when the site links to its own pages. */
+  urls?: ReturnType<typeof createPageUrls> | undefined;
+  /** Public URL of the site's docs, for citations with `urls`. */
+  publicUrl?: string | undefined;
+}
+
+export interface AssistantLimiters {
+  /** Every request, per IP per day. */
+  ip: RateLimiter;
+  /** One IP's share of one organisation's hourly quota. */
+  ipOrg: RateLimiter;
+  /** Authenticated, valid requests per organisation per hour. */
+  org: RateLimiter;
+}
+
+export interface ApiRouteDeps {
+  orgByKey: Map<string, Org>;
+  site(domain: string): AnsweringSite | undefined;
+  limiters: AssistantLimiters;
+  trustProxy: boolean | number;
+  now: () => number;
+  maxBodyBytes: number;
+  /** Prefixes the docs are served under: a `currentPath` below any of them names a page. */
+  basePaths: readonly string[];
+  /** What answering needs besides the request (links are made with the request's origin). */
+  answerDeps(c: Context, site: AnsweringSite): AnswerDeps;
+}
+
+type AssistantEnv = { Variables: { ip: string; org: Org; site: AnsweringSite } };
+
+const hasQuestion = (request: AssistantRequest) => {
+  const lastUser = request.messages.findLast((message) => message.role === 'user');
+  return lastUser && questionOf(lastUser)
+    ? undefined
+    : 'messages: the conversation must end with a user message that has text.';
+};
+
+/**
+ * The assistant operation, answered here. The checks run in the order the README's rate-limit
+ * policy needs: every request counts against its IP; only requests that pass the key, the domain
+ * and the body count against the organisation, so junk cannot lock its readers out.
+ */
+export function apiRoutes(deps: ApiRouteDeps) {
+  const { now } = deps;
+  const app = new Hono<AssistantEnv>();
+
+  const ownSite = createMiddleware<{ Variables: { org: Org; site: AnsweringSite } }>(
+    async (c, next) => {
+      const domain = c.req.param('domain') ?? '';
+      const site = deps.site(domain);
+      if (!site)
+        return errorResponse(
+          'domain_not_found',
+          `No docs site is configured for domain "${domain.slice(0, 100)}".`,
+        );
+      if (site.org !== c.var.org.id)
+        return errorResponse(
+          'forbidden',
+          'This key belongs to another organisation than this domain.',
+        );
+      c.set('site', site);
+      await next();
+    },
+  );
+
+  app.post(
+    ASSISTANT_PATH,
+    limitByIp(
+      deps.limiters.ip,
+      deps.trustProxy,
+      'Too many requests from this IP address today.',
+      now,
+    ),
+    requireKey(deps.orgByKey, 'assistant'),
+    ownSite,
+    jsonBody(deps.maxBodyBytes),
+    validJson(assistantRequestSchema, hasQuestion),
+    rateLimit(
+      deps.limiters.ipOrg,
+      (c: Context<AssistantEnv>) => `${c.var.org.id}|${c.var.ip}`,
+      'Too many requests from this IP address for this organisation this hour.',
+      now,
+    ),
+    rateLimit(
+      deps.limiters.org,
+      (c: Context<AssistantEnv>) => c.var.org.id,
+      'Too many requests for this organisation this hour.',
+      now,
+    ),
+    (c) => {
+      const { site } = c.var;
+      const request = c.req.valid('json');
+      // The reader's URL is the generator's (`/guides/setup/`) or this server's (`/react/start`);
+      // retrieval knows page paths.
+      const { currentPath } = request;
+      const pagePath = currentPath
+        ? (site.urls?.pageAt(currentPath) ?? normalizePagePath(currentPath, deps.basePaths))
+        : undefined;
+      return answer(
+        { domain: site.domain, retriever: site.retriever },
+        pagePath ? { ...request, currentPath: pagePath } : request,
+        deps.answerDeps(c, site),
+      );
+    },
+  );
+
+  return app;
+}

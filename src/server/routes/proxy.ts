@@ -1,0 +1,32 @@
+import { Hono } from 'hono';
+import type { createForwarder } from '../proxy.js';
+import { limitByIp, type RateLimiter } from '../rate-limit.js';
+import { ASSISTANT_PATH } from './api.js';
+
+export interface ProxyRouteDeps {
+  forward: ReturnType<typeof createForwarder>;
+  /** Every request, per IP per day: the proxy's own limit, before the upstream's. */
+  ipLimiter: RateLimiter;
+  trustProxy: boolean | number;
+  now: () => number;
+  maxBodyBytes: number;
+}
+
+/**
+ * Proxy mode's assistant operation: the key, the domain and the body are the upstream's to check
+ * (it holds the organisations); this side limits by IP and body size and adds the server's key.
+ */
+export function proxyRoutes(deps: ProxyRouteDeps) {
+  const app = new Hono();
+  app.post(
+    ASSISTANT_PATH,
+    limitByIp(
+      deps.ipLimiter,
+      deps.trustProxy,
+      'Too many requests from this IP address today.',
+      deps.now,
+    ),
+    (c) => deps.forward(c, c.req.param('domain'), c.var.ip, deps.maxBodyBytes),
+  );
+  return app;
+}
