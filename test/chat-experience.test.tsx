@@ -1,11 +1,9 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { createRef } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEMO } from '../src/server/config.js';
-import { DocsAssistant, type AssistantHandle, type DocsAssistantProps } from '../src/index.js';
 import { demoApp, type TestApp } from './helpers/server.js';
+import { answersShown, ask, lastAnswer, log, renderWidget, waitForIdle } from './helpers/widget.js';
 import { finish, gatedStream, part, streamResponse } from './helpers/streams.js';
 
 let app: TestApp;
@@ -28,35 +26,6 @@ function recorder(
   return { fetch: fetch as unknown as typeof globalThis.fetch, bodies };
 }
 
-function renderWidget(props: Partial<DocsAssistantProps> & { fetch: typeof fetch }) {
-  const ref = createRef<AssistantHandle>();
-  const utils = render(
-    <DocsAssistant
-      ref={ref}
-      domain={DEMO.domain}
-      apiKey={DEMO.assistantKey}
-      baseUrl="http://test"
-      defaultOpen
-      {...props}
-    />,
-  );
-  return { ...utils, ref };
-}
-
-async function ask(question: string) {
-  const user = userEvent.setup();
-  await user.type(screen.getByRole('textbox', { name: 'Your question' }), question);
-  await user.keyboard('{Enter}');
-}
-
-const log = () => screen.getByRole('log');
-const answersShown = () =>
-  within(log())
-    .queryAllByRole('listitem')
-    .filter((li) => li.dataset.role === 'assistant');
-const lastAnswer = () => answersShown().at(-1)!;
-const waitForIdle = () =>
-  waitFor(() => expect(screen.getByRole('dialog').dataset.status).toMatch(/ready|error/));
 const search = (query: string) => [
   part('start_step', { messageId: 'm1' }),
   part('tool_call', { toolCallId: 'c1', toolName: 'search', args: { query } }),

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { createRef } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEMO } from '../src/server/config.js';
-import { DocsAssistant, type AssistantHandle, type DocsAssistantProps } from '../src/index.js';
+import { DocsAssistant } from '../src/index.js';
 import { demoApp, type TestApp } from './helpers/server.js';
+import { ask, lastAnswer, log, renderWidget, waitForIdle } from './helpers/widget.js';
 import { everyPartStream, finish, gatedStream, part, streamResponse } from './helpers/streams.js';
 
 interface Sent {
@@ -41,39 +41,8 @@ afterEach(() => cleanup());
 const serverFetch = (sent: Sent) =>
   app.request(sent.url, { method: 'POST', headers: sent.headers, body: JSON.stringify(sent.body) });
 
-function renderWidget(
-  props: Partial<DocsAssistantProps> & { fetch: typeof fetch },
-  ref = createRef<AssistantHandle>(),
-) {
-  const utils = render(
-    <DocsAssistant
-      ref={ref}
-      domain={DEMO.domain}
-      apiKey={DEMO.assistantKey}
-      baseUrl="http://test"
-      defaultOpen
-      {...props}
-    />,
-  );
-  return { ...utils, ref };
-}
-
-async function ask(question: string) {
-  const user = userEvent.setup();
-  await user.type(screen.getByRole('textbox', { name: 'Your question' }), question);
-  await user.keyboard('{Enter}');
-}
-
-const log = () => screen.getByRole('log');
 /** The questions shown in the log (the search tool card repeats a question as its query). */
 const questions = () => [...log().querySelectorAll('.da-user-text')].map((p) => p.textContent);
-const lastAnswer = () =>
-  within(log())
-    .getAllByRole('listitem')
-    .filter((li) => li.dataset.role === 'assistant')
-    .at(-1)!;
-const waitForIdle = () =>
-  waitFor(() => expect(screen.getByRole('dialog').dataset.status).toMatch(/ready|error/));
 
 describe('asking the reference server', () => {
   it("shows a cited answer and sends the spec's request body", async () => {
