@@ -30,4 +30,38 @@ describe('AnswerText', () => {
     expect(screen.getAllByRole('heading')).toHaveLength(count);
     expect(container.querySelectorAll('strong')).toHaveLength(count);
   });
+
+  it('keeps a streaming code block and its link as the same elements while more tokens arrive', async () => {
+    await loadMarkdown();
+    // How an answer grows token by token: the code block is still open, then closed, then followed.
+    const steps = [
+      'See [the guide](/guide) first.\n\n```ts\nconst a = 1;\n',
+      'See [the guide](/guide) first.\n\n```ts\nconst a = 1;\nconst b = 2;\n',
+      'See [the guide](/guide) first.\n\n```ts\nconst a = 1;\nconst b = 2;\n```\n',
+      'See [the guide](/guide) first.\n\n```ts\nconst a = 1;\nconst b = 2;\n```\n\nThen run it.',
+    ];
+    const view = (text: string) => (
+      // A fresh labels object each time, as a parent re-rendering for each token passes.
+      <AnswerText
+        text={text}
+        labels={{ ...DEFAULT_LABELS }}
+        docsBaseUrl="https://docs.example.com/"
+        streaming
+      />
+    );
+    const { container, rerender } = render(view(steps[0]!));
+    await waitFor(() => expect(container.querySelector('pre')).not.toBeNull());
+    const pre = container.querySelector('pre')!;
+    const link = container.querySelector('a')!;
+    const copy = screen.getByRole('button', { name: 'Copy code' });
+    for (const text of steps.slice(1)) {
+      rerender(view(text));
+      await waitFor(() => expect(container.querySelectorAll('[data-pending]')).toHaveLength(0));
+      expect(container.querySelector('pre')).toBe(pre);
+      expect(container.querySelector('a')).toBe(link);
+      expect(screen.getByRole('button', { name: 'Copy code' })).toBe(copy);
+    }
+    expect(pre.textContent).toBe('const a = 1;\nconst b = 2;');
+    expect(link.getAttribute('href')).toBe('https://docs.example.com/guide');
+  });
 });

@@ -358,5 +358,3 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     emit,
   };
 }
-
-export type DocsAssistantChat = ReturnType<typeof useDocsAssistant>;

@@ -122,12 +122,8 @@ export const bundleManifestSchema = z.object({
   pageCount: z.number().int().min(0),
 });
 
-export type ReasoningDetail = z.infer<typeof reasoningDetailSchema>;
 export type ToolInvocation = z.infer<typeof toolInvocationSchema>;
 export type Source = z.infer<typeof sourceSchema>;
-export type MessagePart = z.infer<typeof messagePartSchema>;
-export type Attachment = z.infer<typeof attachmentSchema>;
-export type MessageRole = z.infer<typeof messageRoleSchema>;
 export type Message = z.infer<typeof messageSchema>;
 export type ContextItem = z.infer<typeof contextItemSchema>;
 export type Filter = z.infer<typeof filterSchema>;

@@ -1,4 +1,4 @@
-import { formatDataStreamPart, parseDataStreamPart, type DataStreamString } from '@ai-sdk/ui-utils';
+import { formatDataStreamPart, parseDataStreamPart } from '@ai-sdk/ui-utils';
 
 /**
  * The AI SDK 4 data stream protocol (SPEC §4.1, §9): one `CODE:JSON\n` line per part. These are the
@@ -70,4 +70,3 @@ export function parseStreamLine(raw: string): ParsedStreamLine {
 
 /** Formats one part exactly as the SDK does (the real encoder, never hand-made strings). */
 export const formatStreamPart = formatDataStreamPart;
-export type StreamLine = DataStreamString;

@@ -4,7 +4,6 @@ import { classifyKey, describeIssues } from '../../protocol/index.js';
 
 /** SPEC §1: what a deployment may use depends on where it runs. */
 export const DEPLOYMENT_TYPES = ['cloud', 'client-hosted', 'air-gapped'] as const;
-export type DeploymentType = (typeof DEPLOYMENT_TYPES)[number];
 
 const httpUrl = z
   .string()
