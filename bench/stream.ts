@@ -49,7 +49,7 @@ async function bundle(entry: string, splitting: boolean) {
   const result = await build({
     entryPoints: [join(ROOT, 'bench/pages', entry)],
     bundle: true,
-    minify: !process.env.BENCH_PROFILE,
+    minify: !process.env.BENCH_PROFILE && !process.env.BENCH_TRACE,
     write: false,
     format: splitting ? 'esm' : 'iife',
     splitting,
@@ -191,29 +191,139 @@ function printProfile(profile: {
   for (const [key, ms] of top) console.log(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
 }
 
-/** The longest top-level task on a renderer's main thread, by thread CPU time, in ms. */
-function longestRendererTask(trace: Buffer): number {
-  const { traceEvents } = JSON.parse(trace.toString('utf8')) as {
-    traceEvents: {
-      name: string;
-      ph: string;
-      pid: number;
-      tid: number;
-      dur?: number;
-      tdur?: number;
-      args?: { name?: string };
-    }[];
-  };
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string; data?: { functionName?: string; url?: string; type?: string } };
+}
+
+type CpuProfile = {
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
+  startTime: number;
+  samples?: number[];
+  timeDeltas?: number[];
+};
+
+/** The renderers' main threads' complete events (the page's own, not the browser's). */
+function rendererMainEvents(trace: Buffer): TraceEvent[] {
+  const { traceEvents } = JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] };
   const main = new Set(
     traceEvents
       .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
       .map((e) => `${e.pid}:${e.tid}`),
   );
+  return traceEvents.filter((e) => e.ph === 'X' && main.has(`${e.pid}:${e.tid}`));
+}
+
+/** The longest top-level task on a renderer's main thread, by thread CPU time, in ms. */
+function longestRendererTask(events: TraceEvent[]): number {
   let longest = 0;
-  for (const e of traceEvents)
-    if (e.ph === 'X' && e.tdur !== undefined && main.has(`${e.pid}:${e.tid}`))
-      longest = Math.max(longest, e.tdur / 1000);
+  for (const e of events) if (e.tdur !== undefined) longest = Math.max(longest, e.tdur / 1000);
   return longest;
+}
+
+/** A page-side mark on the trace clock (µs): when, how long (ms), what, how much. */
+type Mark = [number, number, string, number];
+
+/**
+ * BENCH_TRACE=n: the n longest tasks (by thread CPU time) of a run, each with where its time went:
+ * self time per trace event (layout, style, paint, GC, script entry points) and, from the CPU
+ * profile's samples inside the task, the JS functions with the most self time.
+ */
+function explainLongTasks(
+  events: TraceEvent[],
+  profile: CpuProfile | undefined,
+  count: number,
+  marks: Mark[],
+) {
+  const tasks = events
+    .filter((e) => e.name === 'RunTask' && e.tdur !== undefined)
+    .sort((a, b) => b.tdur! - a.tdur!)
+    .slice(0, count);
+  const samples: { ts: number; key: string; stack: string[] }[] = [];
+  if (profile) {
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    const parent = new Map<number, number>();
+    for (const node of profile.nodes)
+      for (const child of node.children ?? []) parent.set(child, node.id);
+    const name = (id: number) => {
+      const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+      return `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+    };
+    let ts = profile.startTime;
+    profile.samples?.forEach((id, i) => {
+      ts += profile.timeDeltas?.[i] ?? 0;
+      const stack = new Set<string>();
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+        stack.add(name(at));
+      samples.push({ ts, key: name(id), stack: [...stack] });
+    });
+  }
+  for (const task of tasks) {
+    const end = task.ts + task.dur!;
+    const inside = events
+      .filter(
+        (e) =>
+          e !== task && e.tid === task.tid && e.pid === task.pid && e.ts >= task.ts && e.ts < end,
+      )
+      .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+    // Self time: an event's duration minus that of the events nested directly in it.
+    const self = new Map<string, number>();
+    const stack: { e: TraceEvent; child: number }[] = [];
+    const close = (upTo: number) => {
+      while (stack.length && stack.at(-1)!.e.ts + stack.at(-1)!.e.dur! <= upTo) {
+        const { e, child } = stack.pop()!;
+        const fn = e.args?.data?.functionName || e.args?.data?.type;
+        const key = fn ? `${e.name}(${fn})` : e.name;
+        self.set(key, (self.get(key) ?? 0) + (e.dur! - child) / 1000);
+        if (stack.length) stack.at(-1)!.child += e.dur!;
+      }
+    };
+    for (const e of inside) {
+      close(e.ts);
+      stack.push({ e, child: 0 });
+    }
+    close(Infinity);
+    const js = new Map<string, number>();
+    const total = new Map<string, number>();
+    for (let i = 1; i < samples.length; i++) {
+      const { ts, key, stack } = samples[i]!;
+      if (ts < task.ts || ts >= end) continue;
+      const ms = (ts - samples[i - 1]!.ts) / 1000;
+      js.set(key, (js.get(key) ?? 0) + ms);
+      for (const frame of stack) total.set(frame, (total.get(frame) ?? 0) + ms);
+    }
+    const top = (map: Map<string, number>, n: number) =>
+      [...map]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([key, ms]) => `${ms.toFixed(1)} ${key}`)
+        .join('; ');
+    // Marks a debugging build pushed as `globalThis.__marks.push([performance.now(), ms, kind, size])`.
+    const own = new Map<string, [number, number, number]>();
+    for (const [ts, ms, kind, size] of marks)
+      if (ts >= task.ts && ts < end) {
+        const [n, t, c] = own.get(kind) ?? [0, 0, 0];
+        own.set(kind, [n + 1, t + ms, c + size]);
+      }
+    if (own.size)
+      console.log(
+        `    marks: ${[...own].map(([kind, [n, ms, size]]) => `${kind} ×${n} ${ms.toFixed(1)} ms ${size}`).join('; ')}`,
+      );
+    console.log(
+      `  task ${(task.tdur! / 1000).toFixed(1)} ms CPU / ${(task.dur! / 1000).toFixed(1)} ms wall\n    events: ${top(self, 8)}\n    js self: ${top(js, 10)}\n    js total: ${top(total, 25)}`,
+    );
+  }
 }
 
 async function measure(
@@ -241,8 +351,18 @@ async function measure(
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
   }
+  const trace = Number(process.env.BENCH_TRACE ?? 0);
+  if (trace && !process.env.BENCH_PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   const browser = page.context().browser()!;
-  await browser.startTracing(page, { categories: ['toplevel'] });
+  await browser.startTracing(page, {
+    categories: trace
+      ? ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8']
+      : ['toplevel'],
+  });
   await ask(page);
   await page.waitForFunction(
     () => (window as unknown as { __formattedAt?: number }).__formattedAt !== undefined,
@@ -250,8 +370,23 @@ async function measure(
     { timeout: 120_000, polling: 100 },
   );
   await page.waitForTimeout(300);
-  const longestTaskCpuMs = longestRendererTask(await browser.stopTracing());
+  const events = rendererMainEvents(await browser.stopTracing());
+  const longestTaskCpuMs = longestRendererTask(events);
   if (process.env.BENCH_PROFILE) printProfile((await cdp.send('Profiler.stop')).profile);
+  else if (trace) {
+    const nav = (await metrics(cdp)).NavigationStart!;
+    const marks = await page.evaluate(
+      () => (globalThis as unknown as { __marks?: Mark[] }).__marks ?? [],
+    );
+    console.log(`${url}:`);
+    explainLongTasks(
+      events,
+      (await cdp.send('Profiler.stop')).profile,
+      trace,
+      // performance.now() counts from NavigationStart, on the trace's monotonic clock.
+      marks.map(([at, ...rest]) => [(nav * 1000 + at) * 1000, ...rest]),
+    );
+  }
   const after = await metrics(cdp);
   const probe = await page.evaluate(() => {
     const w = window as unknown as {

@@ -1,20 +1,20 @@
 // @vitest-environment jsdom
 import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AnswerText, FORMAT_STEP_CHARS, loadMarkdown } from '../src/ui/answer-text.js';
+import { AnswerText, INLINE_CHARS, loadMarkdown } from '../src/ui/answer-text.js';
 import { DEFAULT_LABELS } from '../src/ui/labels.js';
 
 describe('AnswerText', () => {
   it('shows a burst of text at once and formats it over the next tasks, a step at a time', async () => {
     await loadMarkdown();
-    const count = Math.ceil((4 * FORMAT_STEP_CHARS) / 90);
+    const count = Math.ceil((4 * INLINE_CHARS) / 90);
     const sections = Array.from(
       { length: count },
       (_, i) =>
         `## Heading ${i}\n\nParagraph ${i} with **bold** text that is long enough to matter for the step size.`,
     );
     const text = sections.join('\n\n');
-    expect(text.length).toBeGreaterThan(3 * FORMAT_STEP_CHARS);
+    expect(text.length).toBeGreaterThan(3 * INLINE_CHARS);
     const { container } = render(
       <AnswerText text={text} labels={DEFAULT_LABELS} docsBaseUrl={undefined} />,
     );

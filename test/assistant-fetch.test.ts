@@ -129,19 +129,31 @@ describe('assistant fetch: stream hygiene', () => {
     const { call } = setup(() => streamResponse([`0:${JSON.stringify(answer)}\n${finish}`]));
     const reader = (await call()).body!.getReader();
     const updates: string[] = [];
+    // Which task each update arrived in: a timer chain counts tasks while the reads go on.
+    let task = 0;
+    let ticking = true;
+    const tick = () => {
+      task++;
+      if (ticking) setTimeout(tick, 0);
+    };
+    tick();
+    const tasks: number[] = [];
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       updates.push(new TextDecoder().decode(value));
+      tasks.push(task);
     }
+    ticking = false;
     const texts = updates.flatMap((update) =>
       update
         .split('\n')
         .filter((line) => line.startsWith('0:'))
         .map((line) => JSON.parse(line.slice(2)) as string),
     );
-    // Each slice is its own read, so the SDK renders each in its own task.
+    // Each slice is its own read in its own task, so the SDK renders each in a task of its own.
     expect(updates.length).toBeGreaterThanOrEqual(3);
+    expect(tasks.every((at, i) => i === 0 || at > tasks[i - 1]!)).toBe(true);
     expect(texts.every((text) => text.length <= MAX_UPDATE_CHARS)).toBe(true);
     expect(texts.join('')).toBe(answer);
     expect(updates.at(-1)!.endsWith(finish)).toBe(true);

@@ -163,7 +163,7 @@ const FLUSH_INTERVAL_MS = 16;
  * Most answer text handed over per update. A burst (a buffering proxy, a fast model) would otherwise
  * reach the SDK as one update and be put on screen in one long task; in slices it takes a frame each.
  */
-export const MAX_UPDATE_CHARS = 40_000;
+export const MAX_UPDATE_CHARS = 20_000;
 
 /** A cut at `at` that does not split a UTF-16 surrogate pair. */
 const cutAt = (text: string, at: number) =>
@@ -184,6 +184,7 @@ function cleanStream(
   let finished = false;
   let sawThread = threadKnown;
   let state: 'reading' | 'ended' | 'cut' | 'aborted' = 'reading';
+  let handedAt = -Infinity;
   let wake: (() => void) | undefined;
   let onAbort: (() => void) | undefined;
   const notify = () => {
@@ -280,9 +281,14 @@ function cleanStream(
     async pull(controller) {
       while (state === 'reading' && !out && !text && ready.length === 0)
         await new Promise<void>((resolve) => (wake = resolve));
-      // Let a frame's worth of bytes gather, then hand them over as one update.
-      if (state === 'reading' || ready.length > 0)
-        await new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS));
+      // Let a frame's worth of bytes gather, then hand them over as one update; after the stream
+      // ended, still not two updates in one task (the SDK reads again as soon as it has rendered).
+      const wait =
+        state === 'reading' || ready.length > 0
+          ? FLUSH_INTERVAL_MS
+          : handedAt + FLUSH_INTERVAL_MS - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      handedAt = performance.now();
       if (state === 'aborted') return;
       flushText();
       // A slice of a burst per pull; the rest follows a frame later.

@@ -80,11 +80,14 @@ export function saveConversation(domain: string, conversation: SavedConversation
   const store = storage();
   if (!store) return;
   let messages = conversation.messages.slice(-MAX_SAVED_MESSAGES);
-  let json = JSON.stringify({ ...conversation, messages });
-  while (messages.length > 0 && json.length > MAX_SAVED_BYTES) {
-    messages = messages.slice(1);
-    json = JSON.stringify({ ...conversation, messages });
-  }
+  // Each message is serialised once to measure it: an answer can be 200,000 characters, and
+  // serialising the whole history again per dropped message was a long task when such an answer ended.
+  const sizes = messages.map((message) => JSON.stringify(message).length + 1);
+  let size = JSON.stringify({ ...conversation, messages: [] }).length;
+  for (const each of sizes) size += each;
+  let first = 0;
+  while (first < messages.length && size > MAX_SAVED_BYTES) size -= sizes[first++]!;
+  messages = messages.slice(first);
   // A history that opens on an answer reads oddly; start it at a question.
   while (messages.length > 0 && messages[0]!.role !== 'user') messages = messages.slice(1);
   try {

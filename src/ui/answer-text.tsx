@@ -1,5 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { splitGrowing, type BlockSplit } from './blocks.js';
+import type { Token } from 'marked';
 import type { MarkdownProps } from './markdown.js';
 
 type MarkdownModule = typeof import('./markdown.js');
@@ -12,29 +13,57 @@ let loading: Promise<MarkdownModule> | undefined;
  * chunk: a page pays for it when the assistant opens, not on load. The dialog calls this on open.
  */
 export function loadMarkdown(): Promise<MarkdownModule> {
-  return (loading ??= import('./markdown.js').then((module) => (loaded = module)));
+  return (loading ??= import('./markdown.js').then((module) => {
+    module.warmUp();
+    return (loaded = module);
+  }));
 }
 
 /**
- * New Markdown formatted per task. Text that arrives faster than that is shown at once as plain
- * text and formatted over the next tasks, so no task grows with the size of a burst.
+ * Unlexed Markdown a render may format itself: what streaming adds between two frames. Anything
+ * more (a burst from a buffering proxy or a fast model) shows at once as plain text and is lexed
+ * in later tasks, `STEP_BUDGET_MS` of lexing each, so no task grows with the size of a burst.
  */
-export const FORMAT_STEP_CHARS = 4000;
+export const INLINE_CHARS = 1500;
 
-/** How many blocks, from `formatted` on, fit one step of parsing (always at least one). */
-function formatLimit(blocks: string[], formatted: number): number {
-  let budget = FORMAT_STEP_CHARS;
-  let limit = formatted;
-  while (limit < blocks.length && (limit === formatted || budget - blocks[limit]!.length >= 0))
-    budget -= blocks[limit++]!.length;
+/**
+ * Lexing per task while a backlog is formatted; rendering what was lexed costs about as much again.
+ * Time, not characters: the first steps run before the JIT has compiled the lexer, several times
+ * slower than later ones, and a slow phone is slower throughout.
+ */
+const STEP_BUDGET_MS = 6;
+
+/** A block lexed ahead of rendering, kept while the block's text stays the same. */
+type Lexed = { text: string; tokens: Token[] };
+
+/**
+ * How many blocks, from `done` on, this render formats: those lexed ahead, and new ones up to
+ * `INLINE_CHARS` of text.
+ */
+function formatLimit(blocks: string[], done: number, lexed: Lexed[]): number {
+  let budget = INLINE_CHARS;
+  let limit = done;
+  for (; limit < blocks.length; limit++) {
+    const block = blocks[limit]!;
+    if (lexed[limit]?.text === block) continue;
+    if (block.length > budget) break;
+    budget -= block.length;
+  }
   return limit;
 }
+
+const tokensOf = (ahead: Lexed | undefined, block: string) =>
+  ahead?.text === block ? ahead.tokens : undefined;
 
 /** Blocks per memoised group: an update re-renders the groups that changed, not every block. */
 const GROUP_SIZE = 16;
 
 type GroupProps = Omit<MarkdownProps, 'text'> & {
   blocks: string[];
+  /** The group's first block's index in the answer. */
+  start: number;
+  /** Blocks lexed ahead, by index in the answer (read, not compared: they change with `formatted`). */
+  lexed: Lexed[];
   formatted: number;
   module: MarkdownModule;
 };
@@ -53,19 +82,28 @@ function sameGroup(a: GroupProps, b: GroupProps): boolean {
 
 const BlockGroup = memo(function BlockGroup({
   blocks,
+  start,
+  lexed,
   formatted,
   labels,
   docsBaseUrl,
   module,
 }: GroupProps) {
   const { MarkdownText } = module;
+  // A group, not each block, is what skips rendering off screen: the browser checks every such
+  // element's visibility each frame, and a 200,000-character answer has ~2,000 blocks.
   return (
-    <>
+    <div className="da-group">
       {blocks.map((block, index) => (
         // Index keys: block i stays block i as the answer grows, so finished blocks are memo hits.
         <div key={index} className="da-block">
           {index < formatted ? (
-            <MarkdownText text={block} labels={labels} docsBaseUrl={docsBaseUrl} />
+            <MarkdownText
+              text={block}
+              tokens={tokensOf(lexed[start + index], block)}
+              labels={labels}
+              docsBaseUrl={docsBaseUrl}
+            />
           ) : (
             <p className="da-plain-text" data-pending="">
               {block}
@@ -73,7 +111,7 @@ const BlockGroup = memo(function BlockGroup({
           )}
         </div>
       ))}
-    </>
+    </div>
   );
 }, sameGroup);
 
@@ -88,21 +126,38 @@ export function AnswerText({
   streaming = false,
 }: MarkdownProps & { streaming?: boolean }) {
   const [module, setModule] = useState(loaded);
-  const [formatted, setFormatted] = useState(0);
+  // Bumped after each step of lexing ahead, to render what it lexed.
+  const [, setSteps] = useState(0);
   useEffect(() => {
     if (!module) void loadMarkdown().then(setModule);
   }, [module]);
   const split = useRef<BlockSplit>(undefined);
-  const blocks = (split.current = splitGrowing(split.current, text)).blocks;
-  const limit = formatLimit(blocks, formatted);
+  /** Blocks before this index were formatted by a committed render. */
+  const done = useRef(0);
+  const lexed = useRef<Lexed[]>([]).current;
+  const previous = split.current;
+  const blocks = (split.current = splitGrowing(previous, text)).blocks;
+  if (previous && !text.startsWith(previous.text)) {
+    // Not the same answer grown: start formatting over.
+    done.current = 0;
+    lexed.length = 0;
+  }
+  const limit = module ? formatLimit(blocks, done.current, lexed) : 0;
   // A layout effect, because Preact (the script tag's renderer) runs plain effects only after the
   // next animation frame: a burst would be formatted one step per frame instead of back to back.
   useLayoutEffect(() => {
-    if (!module || limit <= formatted) return;
+    done.current = Math.max(done.current, limit);
+    if (!module || limit >= blocks.length) return;
     // A task per step: the browser paints and handles input between them.
-    const timer = setTimeout(() => setFormatted(limit), 0);
+    const timer = setTimeout(() => {
+      const deadline = performance.now() + STEP_BUDGET_MS;
+      let next = limit;
+      do lexed[next] = { text: blocks[next]!, tokens: module.lex(blocks[next]!) };
+      while (++next < blocks.length && performance.now() < deadline);
+      setSteps((n) => n + 1);
+    }, 0);
     return () => clearTimeout(timer);
-  }, [module, limit, formatted]);
+  }, [module, limit, blocks, lexed]);
   const live = streaming ? { 'data-streaming': '' } : {};
   if (!module)
     return (
@@ -118,6 +173,8 @@ export function AnswerText({
         <BlockGroup
           key={start}
           blocks={blocks.slice(start, start + GROUP_SIZE)}
+          start={start}
+          lexed={lexed}
           formatted={Math.max(0, Math.min(GROUP_SIZE, limit - start))}
           labels={labels}
           docsBaseUrl={docsBaseUrl}

@@ -4,6 +4,7 @@ import {
   useContext,
   useId,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   type ReactNode,
@@ -11,6 +12,7 @@ import {
 import { CitationContext } from './citation-context.js';
 import { Lexer, type Token, type Tokens } from 'marked';
 import { CopyButton } from './copy-button.js';
+import { whenIdle } from './idle.js';
 import { fill, type Labels } from './labels.js';
 import { linkTargetProps, safeUrl, urlLabel } from './urls.js';
 
@@ -168,26 +170,38 @@ function withCitations(text: string, context: Context): ReactNode {
 }
 
 type Highlighter = typeof import('./highlight.js');
+type Lines = ReturnType<Highlighter['tokenize']>;
 let highlighter: Highlighter | undefined;
 let loadingHighlighter: Promise<Highlighter> | undefined;
 
 /**
- * Code, highlighted once the highlighter has arrived (a chunk loaded with the first code block that
- * names a language); plain until then and for languages it does not know.
+ * Code, highlighted in idle time once the highlighter has arrived (a chunk loaded with the first code
+ * block that names a language): a burst of an answer brings hundreds of code blocks, and
+ * highlighting them as they are rendered made long tasks. Plain until then, and for languages it
+ * does not know; a block that grows while streaming stays highlighted as it grows.
  */
 function Highlighted({ code, language }: { code: string; language: string }) {
-  const [module, setModule] = useState(highlighter);
+  const [first, setFirst] = useState<{ code: string; lines: Lines }>();
+  const latest = useRef(code);
+  latest.current = code;
   useLayoutEffect(() => {
-    if (module || !language) return;
+    if (first || !language) return;
     let live = true;
     void (loadingHighlighter ??= import('./highlight.js').then((m) => (highlighter = m))).then(
-      (m) => live && setModule(m),
+      (m) =>
+        whenIdle(() => {
+          if (live) setFirst({ code: latest.current, lines: m.tokenize(latest.current, language) });
+        }),
     );
     return () => {
       live = false;
     };
-  }, [module, language]);
-  const lines = module && language ? module.tokenize(code, language) : undefined;
+  }, [first, language]);
+  const grown = useMemo(
+    () => (first && first.code !== code ? highlighter?.tokenize(code, language) : undefined),
+    [first, code, language],
+  );
+  const lines = first?.code === code ? first.lines : grown;
   if (!lines) return <>{code}</>;
   return (
     <>
@@ -394,12 +408,50 @@ function blocks(tokens: Token[] | undefined, context: Context): ReactNode[] {
  * One block of answer text as Markdown (GFM, with marked's lexer: the Markdown stack costs a fraction
  * of micromark's time per character, which is most of what streaming costs). Tokens become React
  * elements directly, never an HTML string: raw HTML is dropped and every URL passes `safeUrl`.
- * Memoised so a finished block is not parsed again while the answer grows.
+ * Memoised so a finished block is not parsed again while the answer grows; `tokens`, when given,
+ * are `lex(text)` done earlier.
  */
 export const MarkdownText = memo(function MarkdownText({
   text,
+  tokens,
   labels,
   docsBaseUrl,
-}: MarkdownProps) {
-  return <>{blocks(Lexer.lex(text, { gfm: true, breaks: false }), { labels, docsBaseUrl })}</>;
+}: MarkdownProps & { tokens?: Token[] | undefined }) {
+  return <>{blocks(tokens ?? lex(text), { labels, docsBaseUrl })}</>;
 });
+
+/** Each kind of block and inline syntax an answer uses, to run the lexer over once before it has to. */
+const WARM_UP = [
+  '## Heading with `code`',
+  'A paragraph with **bold**, *emphasis*, ~~struck~~, `code`, a [link](/docs "t"), https://example.com, &amp; and a citation [1].\nSecond line.',
+  '- item one\n- item *two*\n  - nested\n\n1. first\n2. [ ] task',
+  '| Option | Default |\n|:---|---:|\n| `alpha` | 1 |',
+  '```ts\nconst x = 1;\n```',
+  '> A quote with **bold**\n\n---\n\nSetext\n===\n\n<b>html</b> ![image](/a.png) [ref]\n\n[ref]: /docs',
+];
+
+/**
+ * Gets the lexer ready in idle time when the dialog opens, before an answer needs it: its first run
+ * compiles marked's ~50 regular expressions and its functions (~150 ms of one task on a laptop core,
+ * in the first formatting step of the first answer). Here each expression compiles in an idle job of
+ * its own, then each kind of syntax is lexed once.
+ */
+export function warmUp(): void {
+  const { block, inline } = Lexer.rules;
+  for (const rule of [...Object.values(block.gfm), ...Object.values(inline.gfm)]) {
+    if (!(rule instanceof RegExp)) continue;
+    whenIdle(() => {
+      const { lastIndex } = rule;
+      // Twice: V8 interprets an expression's first run and compiles it to machine code on the second.
+      rule.exec('x');
+      rule.exec('x');
+      rule.lastIndex = lastIndex;
+    });
+  }
+  for (const sample of WARM_UP) whenIdle(() => lex(sample));
+}
+
+/** The tokens `MarkdownText` renders: lexing ahead of rendering lets a caller spread it over tasks. */
+export function lex(text: string): Token[] {
+  return Lexer.lex(text, { gfm: true, breaks: false });
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { whenIdle } from '../src/ui/idle.js';
+
+/** Busy for `ms`: a job that does real work on the thread. */
+const work = (ms: number) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
+
+describe('whenIdle', () => {
+  it('runs jobs in order, gives the thread back after a slow one, and survives a failing one', async () => {
+    // Which task each job ran in: a timer chain counts tasks while the queue drains.
+    let task = 0;
+    let ticking = true;
+    const tick = () => {
+      task++;
+      if (ticking) setTimeout(tick, 0);
+    };
+    tick();
+    const ran: [string, number][] = [];
+    const done = new Promise<void>((resolve) => {
+      whenIdle(() => ran.push(['quick 1', task]));
+      whenIdle(() => ran.push(['quick 2', task]));
+      whenIdle(() => {
+        ran.push(['slow 1', task]);
+        work(8);
+      });
+      whenIdle(() => {
+        ran.push(['slow 2', task]);
+        work(8);
+      });
+      whenIdle(() => {
+        throw new Error('a broken job');
+      });
+      whenIdle(() => {
+        ran.push(['after the failure', task]);
+        resolve();
+      });
+    });
+    const failure = new Promise<unknown>((resolve) => process.once('uncaughtException', resolve));
+    await done;
+    ticking = false;
+    expect(((await failure) as Error).message).toBe('a broken job');
+    expect(ran.map(([name]) => name)).toEqual([
+      'quick 1',
+      'quick 2',
+      'slow 1',
+      'slow 2',
+      'after the failure',
+    ]);
+    const at = Object.fromEntries(ran);
+    // A job that used up the slice ends it: the next one runs in a later task.
+    expect(at['slow 2']).toBeGreaterThan(at['slow 1']!);
+  });
+});
