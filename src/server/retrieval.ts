@@ -254,7 +254,7 @@ export function createRetriever(site: DocsSite): Retriever {
     idField: 'id',
     processTerm,
     tokenize,
-    searchOptions: { ...SEARCH_DEFAULTS({ pageTitle: 2, heading: 2.5, text: 1, codeText: 0.6 }) },
+    searchOptions: { ...SEARCH_DEFAULTS({ pageTitle: 3, heading: 2.5, text: 1, codeText: 0.6 }) },
   });
   // Pages are indexed by their outline too: a question is usually about a page's topic, and the
   // page's title and headings say what that topic is better than one small section can. (Bodies
@@ -406,12 +406,28 @@ export function createRetriever(site: DocsSite): Retriever {
         }
         return weight;
       };
-      /** The idf-weighted share of a text's terms that a result matched. */
-      const shareOf = (allTerms: string[], matched: string[]) => {
-        const total = allTerms.reduce((sum, term) => sum + weightOf(term), 0);
-        return total
-          ? [...new Set(matched)].reduce((sum, term) => sum + weightOf(term), 0) / total
-          : 0;
+      // A follow-up is searched together with the question it follows, whose words count less: a
+      // section about both ("validate" + "response") beats one about the new word alone.
+      const own = queryWords(query, tokenize);
+      const ownTerms = new Set(own.terms);
+      const before = earlier ? queryWords(earlier, tokenize) : { words: [], terms: [] };
+      const termWeight = (term: string) => (ownTerms.has(term) ? 1 : EARLIER_WEIGHT);
+      const allTerms = [...new Set([...own.terms, ...before.terms])];
+      const words = [
+        ...own.words,
+        ...before.words.filter((word) =>
+          tokenize(word).some((token) => {
+            const term = processTerm(token);
+            return term && !ownTerms.has(term);
+          }),
+        ),
+      ].join(' ');
+      /** The share of the question's terms a result matched, each weighted by rarity and origin. */
+      const shareOf = (matched: string[]) => {
+        const weigh = (terms: Iterable<string>) =>
+          [...terms].reduce((sum, term) => sum + termWeight(term) * weightOf(term), 0);
+        const total = weigh(allTerms);
+        return total ? weigh(new Set(matched)) / total : 0;
       };
 
       /**
@@ -419,39 +435,30 @@ export function createRetriever(site: DocsSite): Retriever {
        * how much of the question they carry: one rare word matched many times should not beat a
        * section that answers the whole question.
        */
-      const rank = (text: string, weight: number, into: Map<string, Ranked>) => {
-        const { words, terms: textTerms } = queryWords(text, tokenize);
-        const pages = pageIndex.search(words.join(' '), pageOptions);
-        const pageTop = pages[0]?.score ?? 0;
-        const pageScore = new Map(
-          pages.map((r) => [r.id as string, pageTop ? r.score / pageTop : 0]),
-        );
-        // A section is as good as its best passage.
-        const best = new Map<string, { score: number; queryTerms: string[]; terms: string[] }>();
-        for (const r of index.search(words.join(' '), sectionOptions)) {
-          const id = passages.get(r.id as string)!.sectionId;
-          const seen = best.get(id);
-          if (!seen || r.score > seen.score)
-            best.set(id, { score: r.score, queryTerms: r.queryTerms, terms: r.terms });
-        }
-        const top = Math.max(0, ...[...best.values()].map((r) => r.score));
-        for (const [id, r] of best) {
-          const section = sections.get(id)!;
-          const relevance =
-            (top ? r.score / top : 0) + PAGE_WEIGHT * (pageScore.get(section.pagePath) ?? 0);
-          const named = namedVersion && section.version === namedVersion ? NAMED_VERSION_BOOST : 1;
-          const score =
-            weight * named * relevance * Math.max(SHARE_FLOOR, shareOf(textTerms, r.queryTerms));
-          const entry = into.get(id) ?? { score: 0, terms: [] };
-          into.set(id, {
-            score: entry.score + score,
-            terms: [...new Set([...entry.terms, ...r.terms])],
-          });
-        }
-      };
+      const boostTerm = (term: string) => termWeight(term);
+      const pages = pageIndex.search(words, { ...pageOptions, boostTerm });
+      const pageTop = pages[0]?.score ?? 0;
+      const pageScore = new Map(
+        pages.map((r) => [r.id as string, pageTop ? r.score / pageTop : 0]),
+      );
+      // A section is as good as its best passage.
+      const best = new Map<string, { score: number; queryTerms: string[]; terms: string[] }>();
+      for (const r of index.search(words, { ...sectionOptions, boostTerm })) {
+        const id = passages.get(r.id as string)!.sectionId;
+        const seen = best.get(id);
+        if (!seen || r.score > seen.score)
+          best.set(id, { score: r.score, queryTerms: r.queryTerms, terms: r.terms });
+      }
+      const top = Math.max(0, ...[...best.values()].map((r) => r.score));
       const scores = new Map<string, Ranked>();
-      rank(query, 1, scores);
-      if (earlier) rank(earlier, EARLIER_WEIGHT, scores);
+      for (const [id, r] of best) {
+        const section = sections.get(id)!;
+        const relevance =
+          (top ? r.score / top : 0) + PAGE_WEIGHT * (pageScore.get(section.pagePath) ?? 0);
+        const named = namedVersion && section.version === namedVersion ? NAMED_VERSION_BOOST : 1;
+        const score = named * relevance * Math.max(SHARE_FLOOR, shareOf(r.queryTerms));
+        scores.set(id, { score, terms: r.terms });
+      }
       const ranked = [...scores].sort((a, b) => b[1].score - a[1].score);
       // At most a few sections per page, so the hits name several candidate pages.
       const perPage = new Map<string, number>();
