@@ -16,6 +16,7 @@ export {
   type AssistantStatus,
   type UseDocsAssistantOptions,
 } from './chat/use-docs-assistant.js';
+export type { ChatMessage } from './chat/message.js';
 export { AssistantError, type AssistantErrorKind } from './client/errors.js';
-export type { ContextItem, Filter } from './protocol/schemas.js';
+export type { ContextItem, Filter } from './protocol/types.js';
 export { usePageContext, type UsePageContextOptions } from './ui/use-page-context.js';

@@ -11,11 +11,8 @@ const rootVersions: Record<string, string> = {
 const packages = publishedPackages();
 const byName = (name: string) => packages.find((p) => p.pkg.name === name)!;
 
-/** Declared although no import reaches them, and why. */
-const TYPES_ONLY: Record<string, string[]> = {
-  // @ai-sdk/ui-utils' .d.ts import 'json-schema' without declaring its types (TS7016 in a strict consumer).
-  'docs-assistant': ['@types/json-schema'],
-};
+/** Declared although no import reaches them, and why (none today). */
+const TYPES_ONLY: Record<string, string[]> = {};
 
 describe('published packages (packages/*)', () => {
   it('are the widget and the server', () => {
@@ -91,6 +88,22 @@ describe('published packages (packages/*)', () => {
     expect([...browser.builtins]).toEqual([]);
     expect(Object.keys(widget.pkg.dependencies ?? {})).not.toContain('hono');
     expect(widget.pkg.bin).toBeUndefined();
+  });
+
+  it('lets a React app install the widget without zod or the AI SDK packages (their types pull zod in)', () => {
+    const widget = byName('docs-assistant');
+    const { bare, types } = moduleGraph(entryPoints(widget.pkg));
+    const vendored = VENDORED['docs-assistant']!.packages;
+    // What the widget's modules import at run time (bundled SDK aside) and in their declarations.
+    const imported = [
+      ...[...bare.keys()].filter((name) => !vendored.includes(name)),
+      ...types.keys(),
+    ];
+    const heavy = /^(zod|zod-to-json-schema|json-schema|@types\/json-schema|@ai-sdk\/.*|ai)$/;
+    expect(imported.filter((name) => heavy.test(name))).toEqual([]);
+    expect(Object.keys(widget.pkg.dependencies ?? {}).filter((name) => heavy.test(name))).toEqual(
+      [],
+    );
   });
 
   it('gives the server package the docs-assistant command and the files it serves', () => {

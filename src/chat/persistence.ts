@@ -1,9 +1,9 @@
-import type { UIMessage } from '@ai-sdk/ui-utils';
-import type { ContextItem } from '../protocol/schemas.js';
+import type { ContextItem } from '../protocol/types.js';
 import type { ThreadIds } from './assistant-fetch.js';
+import type { ChatMessage } from './message.js';
 
 export interface SavedConversation extends ThreadIds {
-  messages: UIMessage[];
+  messages: ChatMessage[];
   /** Context items sent with each question, by user message id. */
   context?: Record<string, ContextItem[]>;
   /** Ids of messages whose answer was stopped. */
@@ -40,7 +40,7 @@ function storage(): Storage | undefined {
   }
 }
 
-function isMessage(value: unknown): value is UIMessage {
+function isMessage(value: unknown): value is ChatMessage {
   if (!value || typeof value !== 'object') return false;
   const m = value as Record<string, unknown>;
   return (
@@ -57,7 +57,7 @@ export function loadConversation(domain: string): SavedConversation | undefined 
     if (!raw) return undefined;
     const data = JSON.parse(raw) as Record<string, unknown>;
     if (!Array.isArray(data.messages) || !data.messages.every(isMessage)) return undefined;
-    const messages = (data.messages as UIMessage[]).map((m) => ({
+    const messages = (data.messages as ChatMessage[]).map((m) => ({
       ...m,
       ...(m.createdAt ? { createdAt: new Date(m.createdAt) } : {}),
     }));

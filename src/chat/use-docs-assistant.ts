@@ -1,10 +1,11 @@
 import { useChat } from '@ai-sdk/react';
-import { generateId, type UIMessage } from '@ai-sdk/ui-utils';
+import { generateId } from '@ai-sdk/ui-utils';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { assertBrowserSafeKey, assistantMessageUrl } from '../client/assistant.js';
 import { AssistantError, type AssistantErrorKind } from '../client/errors.js';
 import { DEFAULT_RETRIEVAL_PAGE_SIZE } from '../protocol/limits.js';
-import type { ContextItem, Filter } from '../protocol/schemas.js';
+import type { ContextItem, Filter } from '../protocol/types.js';
+import type { ChatMessage } from './message.js';
 import { createAssistantFetch, type StreamWarning, type ThreadIds } from './assistant-fetch.js';
 import { watchPath } from './location.js';
 import { clearConversation, loadConversation, saveConversation } from './persistence.js';
@@ -333,7 +334,7 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
   );
 
   return {
-    messages: messages as UIMessage[],
+    messages: messages as ChatMessage[],
     status: status as AssistantStatus,
     busy,
     /** The last request's error, typed; undefined once a new request starts or after reset. */

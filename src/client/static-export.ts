@@ -1,6 +1,6 @@
 import { classifyKey } from '../protocol/keys.js';
 import { parseErrorBody } from '../protocol/errors.js';
-import type { Bundle, Job, StartJobRequest } from '../protocol/schemas.js';
+import type { Bundle, Job, StartJobRequest } from '../protocol/types.js';
 
 /** Any failure of the static export operations, with the HTTP status and the server's code. */
 export class StaticExportError extends Error {

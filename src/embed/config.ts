@@ -1,5 +1,5 @@
 import { classifyKey } from '../protocol/keys.js';
-import type { Filter } from '../protocol/schemas.js';
+import type { Filter } from '../protocol/types.js';
 
 export type EmbedTheme = 'light' | 'dark' | 'system' | 'auto';
 export type EmbedMode = 'popover' | 'modal' | 'panel';

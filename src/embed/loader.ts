@@ -1,6 +1,6 @@
 import type { AssistantEvent } from '../chat/use-docs-assistant.js';
 import type { AskOptions } from '../chat/use-docs-assistant.js';
-import type { ContextItem } from '../protocol/schemas.js';
+import type { ContextItem } from '../protocol/types.js';
 import { watchHostTheme, hostTheme } from '../ui/host-theme.js';
 import { attachPageContext } from '../ui/page-context.js';
 import { addShadowStyles } from '../ui/shadow-styles.js';

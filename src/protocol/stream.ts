@@ -68,5 +68,10 @@ export function parseStreamLine(raw: string): ParsedStreamLine {
   }
 }
 
-/** Formats one part exactly as the SDK does (the real encoder, never hand-made strings). */
-export const formatStreamPart = formatDataStreamPart;
+/**
+ * Formats one part exactly as the SDK does (the real encoder, never hand-made strings). Typed
+ * without the SDK's part types, whose declarations need zod: the widget's own must not.
+ */
+export function formatStreamPart(type: StreamPartType, value: unknown): string {
+  return formatDataStreamPart(type, value as never);
+}

@@ -1,5 +1,5 @@
 import { forwardRef, useState, type KeyboardEvent } from 'react';
-import type { ContextItem } from '../protocol/schemas.js';
+import type { ContextItem } from '../protocol/types.js';
 import { fill, type Labels } from './labels.js';
 
 export interface ComposerProps {

@@ -15,7 +15,7 @@ import {
   type AskOptions,
   type UseDocsAssistantOptions,
 } from '../chat/use-docs-assistant.js';
-import type { ContextItem } from '../protocol/schemas.js';
+import type { ContextItem } from '../protocol/types.js';
 import { Composer } from './composer.js';
 import { DEFAULT_LABELS, errorSentence, type LabelsInput } from './labels.js';
 import { loadMarkdown } from './answer-text.js';

@@ -1,8 +1,8 @@
-import type { UIMessage } from '@ai-sdk/ui-utils';
+import type { ChatMessage } from '../chat/message.js';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { CitationContext } from './citation-context.js';
 import type { QueuedQuestion } from '../chat/use-docs-assistant.js';
-import type { ContextItem } from '../protocol/schemas.js';
+import type { ContextItem } from '../protocol/types.js';
 import { CopyButton } from './copy-button.js';
 import { ArrowDownIcon, CloseIcon, RetryIcon, ThumbDownIcon, ThumbUpIcon } from './icons.js';
 import type { Labels } from './labels.js';
@@ -29,7 +29,7 @@ export interface FeedbackDetails {
 export type AnswerState = 'streaming' | 'done' | 'stopped' | 'failed';
 
 export interface MessageListProps {
-  messages: UIMessage[];
+  messages: ChatMessage[];
   busy: boolean;
   /** The last request failed (its banner, with the one Retry, is the footer). */
   failed: boolean;
@@ -45,7 +45,7 @@ export interface MessageListProps {
   /** Asks a follow-up question the answer offered. */
   onAsk(question: string): void;
   onUnqueue(id: string): void;
-  onFeedback(message: UIMessage, feedback: FeedbackDetails): void;
+  onFeedback(message: ChatMessage, feedback: FeedbackDetails): void;
   /** Shown after the last message (error banner). */
   footer?: ReactNode;
   /** Shown when there are no messages. */
@@ -55,7 +55,7 @@ export interface MessageListProps {
 /** How close to the bottom counts as "at the bottom" (sub-pixel rounding, a last line of slack). */
 const PIN_SLACK_PX = 32;
 
-function answerText(message: UIMessage): string {
+function answerText(message: ChatMessage): string {
   return (
     (message.parts ?? []).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n') ||
     message.content
@@ -70,7 +70,7 @@ const MAX_FOLLOW_UP_CHARS = 200;
  * Follow-up questions: those the server offered in an `8:` annotation `{type:'suggestions', questions}`,
  * else one per page of the answer's `suggestions` block, about its title.
  */
-export function followUpsOf(message: UIMessage, labels: Labels): string[] {
+export function followUpsOf(message: ChatMessage, labels: Labels): string[] {
   const offered = (message.annotations ?? []).flatMap((item) => {
     const value = item as { type?: unknown; questions?: unknown } | null;
     return value &&
@@ -200,7 +200,7 @@ function AnswerActions({
   onRetry,
   onFeedback,
 }: {
-  message: UIMessage;
+  message: ChatMessage;
   state: AnswerState;
   isLast: boolean;
   busy: boolean;
@@ -312,7 +312,7 @@ function SentContext({ items, labels }: { items: ContextItem[]; labels: Labels }
 }
 
 interface AssistantMessageProps {
-  message: UIMessage;
+  message: ChatMessage;
   state: AnswerState;
   isLast: boolean;
   busy: boolean;
@@ -325,7 +325,7 @@ interface AssistantMessageProps {
   followUps: boolean;
   onRetry(): void;
   onAsk(question: string): void;
-  onFeedback(message: UIMessage, feedback: FeedbackDetails): void;
+  onFeedback(message: ChatMessage, feedback: FeedbackDetails): void;
 }
 
 const NONE_CITED = new Set<number>();
@@ -498,7 +498,7 @@ export function MessageList(props: MessageListProps) {
   const pending = busy && last?.role === 'user';
   const stoppedBeforeAnswer = !busy && last?.role === 'user' && stopped.includes(last.id);
 
-  const assistantItem = (message: UIMessage, index: number) => {
+  const assistantItem = (message: ChatMessage, index: number) => {
     const isLast = index === messages.length - 1;
     const state: AnswerState =
       busy && isLast

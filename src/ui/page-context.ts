@@ -1,4 +1,4 @@
-import type { ContextItem } from '../protocol/schemas.js';
+import type { ContextItem } from '../protocol/types.js';
 import { addShadowStyles } from './shadow-styles.js';
 
 export interface PageContextOptions {

@@ -1,5 +1,5 @@
-import type { UIMessage } from '@ai-sdk/ui-utils';
 import type { ComponentType } from 'react';
+import type { ChatMessage, ReasoningPart, TextPart, ToolInvocation } from '../chat/message.js';
 import { fill, type Labels } from './labels.js';
 import { AnswerText } from './answer-text.js';
 import { linkTargetProps, safeUrl, urlLabel } from './urls.js';
@@ -7,15 +7,10 @@ import type { Citation } from './citation-context.js';
 
 export type { Citation };
 
-export type Part = UIMessage['parts'][number];
-export type TextPart = Extract<Part, { type: 'text' }>;
-export type ReasoningPart = Extract<Part, { type: 'reasoning' }>;
-export type ToolInvocation = Extract<Part, { type: 'tool-invocation' }>['toolInvocation'];
-
 /** Props every custom part renderer gets. */
 export interface ToolRendererProps {
   invocation: ToolInvocation;
-  message: UIMessage;
+  message: ChatMessage;
 }
 
 /**
@@ -23,8 +18,8 @@ export interface ToolRendererProps {
  * for a tool by name wins over `toolInvocation`, which wins over the built-in line or card.
  */
 export interface PartComponents {
-  text?: ComponentType<{ part: TextPart; message: UIMessage; streaming: boolean }>;
-  reasoning?: ComponentType<{ part: ReasoningPart; message: UIMessage }>;
+  text?: ComponentType<{ part: TextPart; message: ChatMessage; streaming: boolean }>;
+  reasoning?: ComponentType<{ part: ReasoningPart; message: ChatMessage }>;
   toolInvocation?: ComponentType<ToolRendererProps>;
   tools?: Record<string, ComponentType<ToolRendererProps>>;
 }
@@ -81,7 +76,7 @@ function pathOf(url: string): string | undefined {
  * tool found (answers number them in that order). URLs that are not http(s) or relative are left
  * out: they cannot be links. A search hit adds its path and snippet to a source of the same page.
  */
-export function citationsOf(message: UIMessage, docsBaseUrl: string | undefined): Citation[] {
+export function citationsOf(message: ChatMessage, docsBaseUrl: string | undefined): Citation[] {
   const seen = new Map<string, Citation>();
   const add = (raw: string | undefined, hit: Hit, fromSource: boolean) => {
     const url = safeUrl(raw, docsBaseUrl);
@@ -121,7 +116,7 @@ export function citationsOf(message: UIMessage, docsBaseUrl: string | undefined)
 }
 
 /** The `[n]` markers in an answer's text (not inside code). */
-export function citedNumbers(message: UIMessage): Set<number> {
+export function citedNumbers(message: ChatMessage): Set<number> {
   const numbers = new Set<number>();
   for (const part of message.parts ?? []) {
     if (part.type !== 'text') continue;
@@ -292,7 +287,7 @@ export function Citations({
 }
 
 export interface MessagePartsProps {
-  message: UIMessage;
+  message: ChatMessage;
   labels: Labels;
   docsBaseUrl: string | undefined;
   streaming: boolean;
