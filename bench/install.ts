@@ -226,6 +226,10 @@ async function measureApp(
       module: 'Node16',
       moduleResolution: 'Node16',
     }),
+    'nodenext (type: module)': await tsc(app, 'nodenext', {
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+    }),
   };
   await rm(join(app, 'src/consumer.tsx'));
 
@@ -296,6 +300,8 @@ import { assistantMessageUrl } from 'docs-assistant/client';
 export const ref = createRef<AssistantHandle>();
 export const url: string = assistantMessageUrl('', 'acme');
 export function App() { const chat = useDocsAssistant({ domain: 'acme' }); return <DocsAssistant ref={ref} domain="acme" open={chat.status === 'streaming'} />; }
+export const lastText = (chat: ReturnType<typeof useDocsAssistant>): string =>
+  chat.messages.at(-1)?.parts.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
 `;
 
 const NODE_CONSUMER = `import { createStaticExportClient, type Job } from 'docs-assistant/client/node';
@@ -365,6 +371,8 @@ export async function main(): Promise<void> {
         `  with docs-assistant:             ${f.withWidget.count} packages, ${mb(f.withWidget.bytes)}  (+${f.withWidget.count - f.base.count} packages, +${mb(f.withWidget.bytes - f.base.bytes)})`,
       );
       console.log(`  added: ${f.added.join(' ')}`);
+      const heavy = f.added.filter((n) => /^(zod|zod-to-json-schema|@ai-sdk\/|ai$|hono)/.test(n));
+      console.log(`  zod, AI SDK or server packages installed: ${heavy.join(' ') || 'none'}`);
       console.log(
         `  vite build, gzip: initial JS ${kb(f.vite.initial)} (app alone ${kb(f.viteWithoutWidget.initial)}, +${kb(f.vite.initial - f.viteWithoutWidget.initial)}), all JS ${kb(f.vite.total)}; zod in output: ${f.vite.zod ? 'YES' : 'no'}`,
       );
