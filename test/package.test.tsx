@@ -53,8 +53,10 @@ describe('public React API', () => {
     expect(pkg.exports['./styles.css']).toBe('./dist/styles.css');
     expect(pkg.peerDependencies).toHaveProperty('react');
     expect(pkg.dependencies).not.toHaveProperty('react');
-    // The hook is bundled at package time (packages/build.mjs); its types come from the pinned ui-utils.
-    expect(pkg.dependencies['@ai-sdk/ui-utils']).toBe('1.2.11');
+    // The hook is bundled at package time (packages/build.mjs) and our .d.ts use our own message
+    // types, so neither the SDK nor zod is installed with the widget.
+    expect(pkg.dependencies).not.toHaveProperty('@ai-sdk/ui-utils');
+    expect(pkg.dependencies).not.toHaveProperty('zod');
   });
 
   it('keeps every stylesheet rule inside the widget root', async () => {
