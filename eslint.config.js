@@ -1,5 +1,5 @@
 // @ts-check
-// Import cycles are found by test/import-cycles.test.ts, not an ESLint plugin: eslint-plugin-import-x
+// Import cycles are found by test/architecture.test.ts, not an ESLint plugin: eslint-plugin-import-x
 // needs unrs-resolver, whose per-platform bindings make a lockfile `npm ci` rejects where the
 // registry carries only the Linux ones.
 import js from '@eslint/js';

@@ -80,6 +80,62 @@ function violations(files: ReadonlyMap<string, string>): string[] {
   return found;
 }
 
+/**
+ * The modules a file runs before itself: its static imports and re-exports. `import type` is erased
+ * and an `import()` runs later, so neither decides the order modules are evaluated in.
+ */
+function runtimeImportsOf(text: string): string[] {
+  const source = ts.createSourceFile('x.tsx', text, ts.ScriptTarget.Latest);
+  return source.statements.flatMap((statement) => {
+    const typeOnly = ts.isImportDeclaration(statement)
+      ? statement.importClause?.isTypeOnly
+      : ts.isExportDeclaration(statement) && statement.isTypeOnly;
+    const specifier =
+      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+      statement.moduleSpecifier &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+        ? statement.moduleSpecifier.text
+        : undefined;
+    return specifier && !typeOnly ? [specifier] : [];
+  });
+}
+
+/**
+ * Import cycles among the given modules, each as `a → b → a`: in a cycle one module runs before
+ * the module it imports has finished, and sees its exports undefined.
+ */
+function cycles(files: ReadonlyMap<string, string>): string[] {
+  const resolve = (from: string, specifier: string) => {
+    const base = join(dirname(from), specifier).replace(/\.js$/, '');
+    return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((path) => files.has(path));
+  };
+  const edges = new Map(
+    [...files].map(([path, text]) => [
+      path,
+      runtimeImportsOf(text).flatMap((specifier) => {
+        const target = specifier.startsWith('.') ? resolve(path, specifier) : undefined;
+        return target ? [target] : [];
+      }),
+    ]),
+  );
+  const found: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (path: string) => {
+    state.set(path, 'open');
+    stack.push(path);
+    for (const next of edges.get(path) ?? []) {
+      if (state.get(next) === 'open')
+        found.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(path, 'done');
+  };
+  for (const path of [...edges.keys()].sort()) if (!state.has(path)) visit(path);
+  return found;
+}
+
 async function repositoryFiles(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const top of SCANNED) {
@@ -100,6 +156,12 @@ describe('architecture', () => {
     const parts = new Set([...files.keys()].map(partOf));
     for (const part of Object.keys(ALLOWED)) expect(parts, part).toContain(part);
     expect(violations(files)).toEqual([]);
+  });
+
+  it('has no import cycles in src', async () => {
+    const files = await repositoryFiles();
+    const src = new Map([...files].filter(([path]) => path.startsWith('src/')));
+    expect(cycles(src)).toEqual([]);
   });
 });
 
@@ -166,6 +228,22 @@ describe('the architecture check itself', () => {
     );
     expect(breaks('src/server/x.ts', "const http = await import('node:http');")).toHaveLength(1);
     expect(breaks('src/server/serve.ts', "import { createServer } from 'node:http';")).toEqual([]);
+  });
+
+  it('finds an import cycle, through a re-export too, but not through a type or a lazy import', () => {
+    const graph = (a: string, b: string) =>
+      cycles(
+        new Map([
+          ['src/ui/a.ts', a],
+          ['src/ui/b.tsx', b],
+        ]),
+      );
+    expect(graph("import { b } from './b.js';", "import { a } from './a.js';")).toEqual([
+      'src/ui/a.ts → src/ui/b.tsx → src/ui/a.ts',
+    ]);
+    expect(graph("export * from './b.js';", "import './a.js';")).toHaveLength(1);
+    expect(graph("import type { B } from './b.js';", "import { a } from './a.js';")).toEqual([]);
+    expect(graph("const b = () => import('./b.js');", "import { a } from './a.js';")).toEqual([]);
   });
 
   it('ignores paths that are only mentioned in comments and strings', () => {
