@@ -126,6 +126,66 @@ test.describe('asking', () => {
     expect(asks).toHaveLength(1);
   });
 
+  test('the script tag’s DocsAssistant.ask() while an answer streams queues the question, shows it waiting, and answers in order', async ({
+    page,
+  }) => {
+    const asks = recordAsks(page);
+    await page.goto(`${PACED}/docs/guides/theming`);
+    // Asked from the page itself the moment the first answer's text starts streaming (the paced
+    // server sends it word by word), and the waiting questions read in the next frame: no test
+    // round trip between them, however slow the machine.
+    const seen = await page.evaluate(
+      () =>
+        new Promise<{ streaming: boolean; waiting: string[]; label: string }>((resolve) => {
+          window.DocsAssistant.ask('How do I change the accent colour of the widget?');
+          const root = () => document.querySelector('docs-assistant-root')!.shadowRoot!;
+          const streaming = () => !!root().querySelector('[data-streaming]');
+          const watch = () => {
+            if (!streaming()) return requestAnimationFrame(watch);
+            window.DocsAssistant.ask('How do I install it?');
+            window.DocsAssistant.ask('What is static export?');
+            const read = () => {
+              const waiting = [...root().querySelectorAll('li.da-message[data-state="queued"]')];
+              // Until React has drawn both, while the first answer is still being written.
+              if (waiting.length < 2 && streaming()) return requestAnimationFrame(read);
+              resolve({
+                streaming: streaming(),
+                waiting: waiting.map((li) => li.querySelector('.da-user-text')!.textContent!),
+                label: waiting[0]?.querySelector('.da-queued')?.textContent ?? '',
+              });
+            };
+            requestAnimationFrame(read);
+          };
+          requestAnimationFrame(watch);
+        }),
+    );
+    expect(seen).toEqual({
+      streaming: true,
+      waiting: ['How do I install it?', 'What is static export?'],
+      label: expect.stringContaining('Waiting to be asked'),
+    });
+    expect(asks).toHaveLength(1);
+    await waitForAnswer(page, 3);
+    await expect(dialog(page).locator('li.da-message[data-state="queued"]')).toHaveCount(0);
+    expect(asks.map((ask) => ask.body.messages.at(-1)!.content)).toEqual([
+      'How do I change the accent colour of the widget?',
+      'How do I install it?',
+      'What is static export?',
+    ]);
+    // Shown in the order asked, each question followed by its own answer.
+    await expect(dialog(page).locator('li.da-message')).toHaveCount(6);
+    expect(
+      await dialog(page)
+        .locator('li.da-message')
+        .evaluateAll((items) => items.map((li) => li.getAttribute('data-role'))),
+    ).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+    await expect(dialog(page).locator('li.da-message[data-role="user"] .da-user-text')).toHaveText([
+      'How do I change the accent colour of the widget?',
+      'How do I install it?',
+      'What is static export?',
+    ]);
+  });
+
   test('shows a cursor on the text being written in every frame while it streams', async ({
     page,
   }) => {

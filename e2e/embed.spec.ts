@@ -1,11 +1,10 @@
 import { expect, test } from '@playwright/test';
 import type {} from '../src/embed/loader.js';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import {
   ASSISTANT_PATH,
   answers,
   askQuestion,
+  axeViolations,
   dialog,
   input,
   launcher,
@@ -326,10 +325,6 @@ test.describe('script tag', () => {
   });
 
   test('has no axe-core violations, light and dark', async ({ page }) => {
-    const axeSource = readFileSync(
-      createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-      'utf8',
-    );
     for (const theme of ['light', 'dark']) {
       await page.goto(PAGE);
       await page.evaluate(
@@ -345,22 +340,7 @@ test.describe('script tag', () => {
       );
       await launcher(page).click();
       await askQuestion(page, 'How do I install it?');
-      await page.addScriptTag({ content: axeSource });
-      const violations = await page.evaluate(async () => {
-        const result = await (
-          window as unknown as {
-            axe: {
-              run(
-                ctx: unknown,
-                opts: unknown,
-              ): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }>;
-            };
-          }
-        ).axe.run({ include: [['docs-assistant-root']] }, { resultTypes: ['violations'] });
-        return result.violations.map(
-          (v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`,
-        );
-      });
+      const violations = await axeViolations(page, 'docs-assistant-root');
       expect(violations, theme).toEqual([]);
     }
   });
@@ -410,7 +390,7 @@ test.describe('React import', () => {
 test('screenshots of the gallery and the docs page', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto('/');
-  await expect(page.locator('iframe')).toHaveCount(22);
+  await expect(page.locator('iframe')).toHaveCount(24);
   // Each frame is its own page: wait until every one has drawn its dialog.
   for (const frame of page.frames().slice(1)) await frame.locator('.da-dialog').waitFor();
   await page.waitForTimeout(1000);

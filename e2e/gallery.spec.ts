@@ -39,6 +39,30 @@ test('gallery controls change the shown widget and the snippet live', async ({ p
   );
   await page.screenshot({ path: 'e2e/screenshots/gallery-controls.png' });
 
+  // Push: the snippets say so, and the live frame widens to where a panel pushes the page aside.
+  await page.getByLabel('Theme').selectOption('light');
+  await page.getByLabel('Mode').selectOption('panel');
+  await page.getByLabel(/Push the page aside/).check();
+  await expect(snippet(page, 'script')).toContainText('data-mode="panel" data-push');
+  await expect(snippet(page, 'react')).toContainText(/mode="panel"\n\s+push\n/);
+  await expect(page.locator('#live-frame')).toHaveAttribute('width', '1100');
+  const article = live(page).locator('main.sample-article');
+  await expect(article).toBeVisible();
+  await expect
+    .poll(async () => {
+      const [text, panel] = await Promise.all([
+        article.boundingBox(),
+        live(page).locator('.da-dialog').boundingBox(),
+      ]);
+      return text!.x + text!.width <= panel!.x;
+    })
+    .toBe(true);
+  await page.screenshot({ path: 'e2e/screenshots/gallery-push.png' });
+  await page.getByLabel('Mode').selectOption('modal');
+  await expect(snippet(page, 'script')).not.toContainText('data-push');
+  await page.getByLabel(/Push the page aside/).uncheck();
+  await page.getByLabel('Mode').selectOption('panel');
+
   // Other states take the same settings.
   await page.getByLabel('State shown').selectOption('answer');
   await expect(live(page).getByRole('group', { name: 'Ensuite' }).getByRole('button')).toHaveCount(

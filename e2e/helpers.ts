@@ -1,4 +1,6 @@
 import type { Page, Request } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 export const ASSISTANT_PATH = '/discovery/v1/assistant/demo/message';
 
@@ -37,4 +39,28 @@ export async function askQuestion(page: Page, question: string, count = 1) {
   await input(page).fill(question);
   await input(page).press('Enter');
   await waitForAnswer(page, count);
+}
+
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
+
+/** axe-core's violations inside the elements `selector` matches, one line each (rule: targets). */
+export async function axeViolations(page: Page, selector: string): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async (include) => {
+    const result = await (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            opts: unknown,
+          ): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }>;
+        };
+      }
+    ).axe.run({ include: [[include]] }, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  }, selector);
 }

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { askQuestion, dialog, launcher } from './helpers.js';
+import type {} from '../src/embed/loader.js';
 
 /**
  * Visible buttons and links a finger has to hit. Links inside a sentence (citations `[n]`, prose
@@ -103,29 +104,97 @@ test('with the shortcut turned off the script tag launcher shows no hint', async
   await expect(launcher(page)).not.toHaveAttribute('aria-keyshortcuts');
 });
 
-test('the dialog fades in and out, and not at all under prefers-reduced-motion', async ({
-  browser,
-}) => {
-  for (const reducedMotion of ['no-preference', 'reduce'] as const) {
-    const page = await browser.newPage({ reducedMotion, baseURL: test.info().project.use.baseURL });
-    await page.goto('/docs/guides/theming');
-    await launcher(page).click();
-    await expect(dialog(page)).toBeVisible();
-    const motion = await page.locator('.da-dialog').evaluate((el) => {
-      const s = getComputedStyle(el);
-      return {
-        animation: s.animationName,
-        duration: s.animationDuration,
-        transition: s.transitionDuration,
-      };
-    });
-    if (reducedMotion === 'reduce')
-      expect(motion).toEqual({ animation: 'none', duration: '0s', transition: '0s' });
-    else expect(motion).toEqual({ animation: 'da-dialog-in', duration: '0.16s', transition: '0s' });
-    // Closing still removes the dialog and gives focus back to the launcher.
-    await page.keyboard.press('Escape');
-    await expect(dialog(page)).toHaveCount(0);
-    await expect(launcher(page)).toBeFocused();
-    await page.close();
-  }
-});
+/** Every CSS animation that starts in the widget, with the properties its keyframes move. */
+async function recordAnimations(page: Page) {
+  await page.evaluate(() => {
+    const seen: { name: string; on: string; moves: string[] }[] = [];
+    (window as unknown as { __animations: typeof seen }).__animations = seen;
+    // animationstart does not leave the shadow tree: listen on its root.
+    document
+      .querySelector('docs-assistant-root')!
+      .shadowRoot!.addEventListener('animationstart', (event) => {
+        const { animationName, target } = event as AnimationEvent;
+        const element = target as Element;
+        const animation = element
+          .getAnimations()
+          .find((a) => (a as CSSAnimation).animationName === animationName);
+        const moves = (animation?.effect as KeyframeEffect | undefined)
+          ?.getKeyframes()
+          .flatMap((frame) => Object.keys(frame))
+          .filter((key) => !['offset', 'easing', 'composite', 'computedOffset'].includes(key));
+        seen.push({ name: animationName, on: element.className, moves: [...new Set(moves)] });
+      });
+  });
+  return () =>
+    page.evaluate(() =>
+      (
+        window as unknown as { __animations: { name: string; on: string; moves: string[] }[] }
+      ).__animations.splice(0),
+    );
+}
+
+for (const mode of ['popover', 'modal', 'panel'] as const)
+  test(`the ${mode} moves in and out, and not at all under prefers-reduced-motion`, async ({
+    browser,
+  }) => {
+    for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+      const page = await browser.newPage({
+        reducedMotion,
+        baseURL: test.info().project.use.baseURL,
+        viewport: { width: 1440, height: 900 },
+      });
+      await page.goto('/docs/guides/theming');
+      await page.evaluate(
+        (m) =>
+          window.DocsAssistant.init({
+            domain: 'demo',
+            baseUrl: location.origin,
+            apiKey: 'svc_dsc_demo',
+            mode: m,
+            push: true,
+          }),
+        mode,
+      );
+      const taken = await recordAnimations(page);
+      await launcher(page).click();
+      await expect(dialog(page)).toBeVisible();
+      const style = await page.locator('.da-dialog').evaluate((el) => {
+        const s = getComputedStyle(el);
+        return { animation: s.animationName, transition: s.transitionDuration };
+      });
+      // The panel's push slides the page with it, unless the reader asked for less motion.
+      const pageTransition = () =>
+        page.evaluate(() => document.documentElement.style.getPropertyValue('transition'));
+      if (mode === 'panel')
+        await expect
+          .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).marginRight))
+          .toBe('460px');
+      const opened = await taken();
+      const openedPage = mode === 'panel' ? await pageTransition() : '';
+      await page.keyboard.press('Escape');
+      await expect(dialog(page)).toHaveCount(0);
+      await expect(launcher(page)).toBeFocused();
+      const closed = await taken();
+
+      if (reducedMotion === 'reduce') {
+        expect(style).toEqual({ animation: 'none', transition: '0s' });
+        expect([...opened, ...closed]).toEqual([]);
+        expect(openedPage).toBe('');
+      } else {
+        expect(style).toEqual({ animation: 'da-dialog-in', transition: '0s' });
+        // The dialog itself moves (translate) and fades in, and out again on close.
+        expect(opened).toContainEqual({
+          name: 'da-dialog-in',
+          on: 'da-dialog',
+          moves: expect.arrayContaining(['translate', 'opacity']),
+        });
+        expect(closed).toContainEqual({
+          name: 'da-dialog-out',
+          on: 'da-dialog',
+          moves: expect.arrayContaining(['translate', 'opacity']),
+        });
+        if (mode === 'panel') expect(openedPage).toBe('margin-right 0.16s ease-out');
+      }
+      await page.close();
+    }
+  });

@@ -25,6 +25,7 @@ const STATES: [state: string, caption: string, extra?: string][] = [
   ['error-server', 'Error: server (empty 502)'],
   ['error-network', 'Error: network'],
   ['error-cut', 'Error: connection cut mid-answer'],
+  ['every-part', 'Developer details (showDeveloperDetails)', 'dev=1'],
   ['every-part', 'Dark theme', 'theme=dark'],
   ['empty', 'Dark, empty', 'theme=dark'],
 ];
@@ -43,6 +44,7 @@ function current(): GallerySettings {
   return {
     theme: data.get('theme') as GallerySettings['theme'],
     mode: data.get('mode') as GallerySettings['mode'],
+    push: data.has('push'),
     labels: data.get('labels') as GallerySettings['labels'],
     starters: starters.value
       .split('\n')
@@ -55,6 +57,8 @@ function apply() {
   const settings = current();
   // A fresh frame replays the state with the new settings: the deterministic stream makes it the same state.
   live.src = `./gallery/state.html?state=${stateSelect.value}&${settingsQuery(settings)}`;
+  // The panel pushes the page only in windows at least 1024 px wide: give the frame that width.
+  live.width = settings.push && settings.mode === 'panel' ? '1100' : '640';
   $('snippet-script').textContent = scriptSnippet(settings);
   $('snippet-react').textContent = reactSnippet(settings);
 }
@@ -91,3 +95,4 @@ const frame = (
 for (const [state, caption, extra] of STATES) frame(state, caption, extra, 420, 620);
 frame('every-part', 'Phone width (375 px)', undefined, 375, 700);
 frame('answer', 'Modal mode', 'mode=modal', 900, 640);
+frame('answer', 'Panel pushing the page aside (push)', 'push=1', 1100, 640);

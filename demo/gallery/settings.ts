@@ -4,6 +4,8 @@ import type { LabelsInput, Mode, Theme } from '../../src/index.js';
 export interface GallerySettings {
   theme: Theme;
   mode: Mode;
+  /** Panel mode pushes the page aside (`push`). */
+  push: boolean;
   labels: LabelSet;
   starters: string[];
 }
@@ -47,6 +49,7 @@ export function settingsFrom(params: URLSearchParams): GallerySettings {
   return {
     theme: (params.get('theme') ?? 'light') as Theme,
     mode: (params.get('mode') ?? 'panel') as Mode,
+    push: params.get('push') === '1',
     labels: params.get('labels') === 'fr' ? 'fr' : 'en',
     starters: starters === null ? DEFAULT_STARTERS : starters.split('|').filter(Boolean),
   };
@@ -56,10 +59,14 @@ export function settingsQuery(settings: GallerySettings): string {
   return new URLSearchParams({
     theme: settings.theme,
     mode: settings.mode,
+    ...(settings.push ? { push: '1' } : {}),
     labels: settings.labels,
     starters: settings.starters.join('|'),
   }).toString();
 }
+
+/** `push` means something only to a panel: the snippets leave it out otherwise. */
+const pushes = (settings: GallerySettings) => settings.push && settings.mode === 'panel';
 
 const attr = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -69,7 +76,7 @@ export function scriptSnippet(settings: GallerySettings): string {
   const lines = [
     '<script src="https://cdn.example.com/docs-assistant.js" defer',
     '        data-domain="acme" data-api-key="svc_dsc_…" data-base-url="https://api.example.com"',
-    `        data-theme="${settings.theme}" data-mode="${settings.mode}"`,
+    `        data-theme="${settings.theme}" data-mode="${settings.mode}"${pushes(settings) ? ' data-push' : ''}`,
   ];
   // `|` separates the questions in the attribute, so a question cannot contain one.
   if (settings.starters.length)
@@ -92,6 +99,7 @@ export function reactSnippet(settings: GallerySettings): string {
     `theme="${settings.theme}"`,
     `mode="${settings.mode}"`,
   ];
+  if (pushes(settings)) props.push('push');
   if (settings.starters.length)
     props.push(`starterQuestions={${JSON.stringify(settings.starters)}}`);
   const labels = LABEL_SETS[settings.labels];

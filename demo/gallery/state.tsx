@@ -30,6 +30,27 @@ const answerHas = (words: number) =>
   (document.querySelector('.da-message[data-role="assistant"]')?.textContent?.split(/\s+/).length ??
     0) > words;
 
+/** A docs page behind the widget, so a panel with `push` has something to move aside. */
+function SampleArticle() {
+  return (
+    <main className="sample-article">
+      <h1>Static export</h1>
+      <p>
+        Static export turns your documentation site into a self-contained set of HTML, CSS and
+        JavaScript files that you can host anywhere, even from a USB stick.
+      </p>
+      <h2>Start a job</h2>
+      <p>
+        An export runs as a job: start it, poll its status, then download the bundle when it has
+        finished. Bundle links expire; the job and its files do not.
+      </p>
+      <pre>
+        <code>npx docs-assistant export start --domain acme</code>
+      </pre>
+    </main>
+  );
+}
+
 function Scenario() {
   const ref = useRef<AssistantHandle>(null);
   useEffect(() => {
@@ -54,21 +75,26 @@ function Scenario() {
     if (scenario === 'feedback') clickWhenReady(labels.notHelpful);
   }, []);
   return (
-    <DocsAssistant
-      ref={ref}
-      domain={`gallery-${scenario}`}
-      baseUrl="https://api.example.com"
-      docsBaseUrl={location.origin + '/'}
-      persist={false}
-      defaultOpen
-      theme={settings.theme}
-      mode={settings.mode}
-      labels={LABEL_SETS[settings.labels]}
-      showLauncher={false}
-      starterQuestions={settings.starters}
-      supportUrl="https://support.example.com/?thread={threadId}"
-      fetch={async () => respond(scenario)}
-    />
+    <>
+      {settings.push && <SampleArticle />}
+      <DocsAssistant
+        ref={ref}
+        domain={`gallery-${scenario}`}
+        baseUrl="https://api.example.com"
+        docsBaseUrl={location.origin + '/'}
+        persist={false}
+        defaultOpen
+        theme={settings.theme}
+        mode={settings.mode}
+        push={settings.push}
+        showDeveloperDetails={params.has('dev')}
+        labels={LABEL_SETS[settings.labels]}
+        showLauncher={false}
+        starterQuestions={settings.starters}
+        supportUrl="https://support.example.com/?thread={threadId}"
+        fetch={async () => respond(scenario)}
+      />
+    </>
   );
 }
 

@@ -256,7 +256,8 @@ function CodeBlock({ token, context }: { token: Tokens.Code; context: Context })
           className="da-code-copy"
         />
       </div>
-      <pre>
+      {/* Focusable: a line wider than the answer scrolls, and a keyboard must reach it (WCAG 2.1.1). */}
+      <pre tabIndex={0}>
         <code className={language ? `language-${language}` : undefined}>
           <Highlighted code={code} language={language} />
         </code>
@@ -353,7 +354,7 @@ function block(token: Token, key: number, context: Context): ReactNode {
       const table = token as Tokens.Table;
       const align = (i: number) => table.align[i] ?? undefined;
       return (
-        <div key={key} className="da-table">
+        <div key={key} className="da-table" tabIndex={0}>
           <table>
             <thead>
               <tr>
