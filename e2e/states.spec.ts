@@ -141,7 +141,7 @@ for (const viewport of [
           await page.waitForTimeout(300);
           expect(await axeViolations(page, '.da-root'), theme).toEqual([]);
           await page.screenshot({
-            path: `test-results/states/${name}-${theme}-${viewport.width}.png`,
+            path: `e2e/screenshots/states/${name}-${theme}-${viewport.width}.png`,
           });
         }
       });

@@ -1,4 +1,5 @@
 import { test as base, expect, type Browser, type Page, type Request } from '@playwright/test';
+import type {} from '../../src/embed/loader.js';
 import { answers, askQuestion, dialog, input, launcher } from '../helpers.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -394,6 +395,79 @@ test('the site search and the assistant are never open on top of each other', as
   await page.waitForTimeout(400);
   await expect(search.dialog(page)).toBeHidden();
   await expect(input(page)).toBeFocused();
+});
+
+/**
+ * Whether each framework's layout can make room beside a 460 px panel in a 1280 px window. Its
+ * media queries still see 1280 px: VitePress centres its content between fixed sidebars and would
+ * spill under the left one; Starlight keeps three columns and would squeeze the text to 172 px.
+ * There the panel covers the page, as without push.
+ */
+const PUSHES: Record<Site['name'], boolean> = {
+  docusaurus: true,
+  vitepress: false,
+  starlight: false,
+  nextjs: false,
+};
+
+test('a push panel makes room where the site’s layout can, covers it where it cannot, and closing gives the page back', async ({
+  page,
+  site,
+}) => {
+  test.skip(!site.scriptTag, 'checked through the script tag’s data-push / init option');
+  await load(page, site.pages.setup);
+  await page.evaluate(
+    (domain) =>
+      window.DocsAssistant.init({
+        domain,
+        baseUrl: 'http://docs-assistant.test',
+        apiKey: 'svc_dsc_sites',
+        mode: 'panel',
+        push: true,
+      }),
+    site.name,
+  );
+  const content = page.locator('main').first();
+  const header = page.locator('header, nav.navbar').first();
+  const htmlStyle = () => page.evaluate(() => document.documentElement.getAttribute('style'));
+  const before = {
+    content: await content.boundingBox(),
+    header: await header.boundingBox(),
+    style: await htmlStyle(),
+  };
+  await launcher(page).click();
+  const panel = page.locator('.da-dialog');
+  await expect(panel).toBeVisible();
+  if (PUSHES[site.name]) {
+    // The article reflows to the left of the panel instead of running under it.
+    await expect
+      .poll(async () => {
+        const [box, side] = [await content.boundingBox(), await panel.boundingBox()];
+        return box!.x + box!.width <= side!.x + 0.5;
+      })
+      .toBe(true);
+    expect((await content.boundingBox())!.width).toBeGreaterThanOrEqual(360);
+  } else {
+    await page.waitForTimeout(400);
+    expect(await htmlStyle()).toBe(before.style);
+    expect(await content.boundingBox()).toEqual(before.content);
+  }
+  // Nothing spills sideways, and the site's header keeps its place, also once the reader scrolls.
+  expect(await page.evaluate(() => document.body.scrollWidth <= document.body.clientWidth)).toBe(
+    true,
+  );
+  expect((await header.boundingBox())!.y).toBe(before.header!.y);
+  await page.mouse.move(300, 500);
+  await page.mouse.wheel(0, 1200);
+  await page.waitForTimeout(400);
+  const scrolled = (await header.boundingBox())!;
+  expect([scrolled.x, scrolled.y]).toEqual([before.header!.x, before.header!.y]);
+  await page.screenshot({ path: `e2e/screenshots/sites/${site.name}-push.png` });
+  await page.mouse.wheel(0, -1200);
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect.poll(htmlStyle).toBe(before.style);
+  await expect.poll(() => content.boundingBox()).toEqual(before.content);
 });
 
 test('the React import draws its launcher in the server HTML', async ({ browser, site }) => {
