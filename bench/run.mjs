@@ -11,7 +11,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const names = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
 if (names.length === 0) {
-  console.error('Usage: node bench/run.mjs <size|stream|page|server> [...]');
+  console.error('Usage: node bench/run.mjs <size|stream|page|server|model|eval> [...]');
   process.exit(2);
 }
 const cache = join(root, 'node_modules', '.cache', 'docs-assistant-bench');

@@ -9,9 +9,9 @@ import { createApp } from '../src/server/app.js';
 import { loadDocsSite } from '../src/server/docs.js';
 import { listen } from '../src/server/serve.js';
 
-const PAGES = 1000;
-const KEYS = { assistant: 'svc_dsc_bench', admin: 'svc_bench_admin' };
-const TOPICS = [
+export const PAGES = 1000;
+export const KEYS = { assistant: 'svc_dsc_bench', admin: 'svc_bench_admin' };
+export const TOPICS = [
   'install',
   'configure',
   'theme',
@@ -25,7 +25,7 @@ const TOPICS = [
 ];
 
 /** A generated docs site: 1,000 pages in 10 folders, each with sections, lists and code. */
-async function generateSite(dir: string): Promise<void> {
+export async function generateSite(dir: string): Promise<void> {
   for (let i = 0; i < PAGES; i++) {
     const topic = TOPICS[i % TOPICS.length]!;
     const folder = join(dir, `${topic}s`);
@@ -43,7 +43,7 @@ async function generateSite(dir: string): Promise<void> {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
@@ -149,7 +149,71 @@ interface Served {
   child: ChildProcess;
 }
 
-async function startCli(cli: string, docsDir: string, workers: number): Promise<Served> {
+/**
+ * BENCH_PROFILE=1: every server process (primary and workers) writes a CPU profile on exit and
+ * prints its event-loop delay every 2 s, to find where the TTFB tail comes from.
+ */
+async function profileOptions(): Promise<{ env: Record<string, string>; dir: string } | undefined> {
+  if (!process.env.BENCH_PROFILE) return undefined;
+  const dir = await mkdtemp(join(tmpdir(), 'da-bench-prof-'));
+  const monitor = join(dir, 'event-loop.mjs');
+  await writeFile(
+    monitor,
+    `import { monitorEventLoopDelay } from 'node:perf_hooks';
+const h = monitorEventLoopDelay({ resolution: 5 });
+h.enable();
+const ms = (ns) => (ns / 1e6).toFixed(1);
+setInterval(() => {
+  if (h.count) process.stderr.write(\`[event loop \${process.pid}] delay p50 \${ms(h.percentile(50))} p99 \${ms(h.percentile(99))} max \${ms(h.max)} ms\\n\`);
+  h.reset();
+}, 2000).unref();
+`,
+  );
+  return {
+    dir,
+    env: {
+      NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir} --import=${pathToFileURL(monitor).href}`,
+    },
+  };
+}
+
+/** The functions with the most self time across the profiles in `dir` (every server process). */
+function printProfiles(dir: string) {
+  const self = new Map<string, number>();
+  let total = 0;
+  for (const name of readdirSync(dir).filter((file) => file.endsWith('.cpuprofile'))) {
+    const profile = JSON.parse(readFileSync(join(dir, name), 'utf8')) as {
+      nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+      samples: number[];
+      timeDeltas: number[];
+    };
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    profile.samples.forEach((id, i) => {
+      const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+      if (functionName === '(idle)') return;
+      const key = `${functionName || '(anonymous)'} ${url
+        .replace(/^.*node_modules\//, '')
+        .split('/')
+        .slice(-2)
+        .join('/')}:${lineNumber + 1}`;
+      const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+      self.set(key, (self.get(key) ?? 0) + ms);
+      total += ms;
+    });
+  }
+  console.log(`  busy ${total.toFixed(0)} ms across the server processes; most self time:`);
+  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30))
+    console.log(
+      `  ${ms.toFixed(0).padStart(7)} ms ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${key}`,
+    );
+}
+
+async function startCli(
+  cli: string,
+  docsDir: string,
+  workers: number,
+  extraEnv: Record<string, string> = {},
+): Promise<Served> {
   const data = await mkdtemp(join(tmpdir(), 'da-bench-data-'));
   const child = spawn(
     process.execPath,
@@ -168,7 +232,11 @@ async function startCli(cli: string, docsDir: string, workers: number): Promise<
       String(workers),
     ],
     {
-      env: { ...process.env, DOCS_ASSISTANT_SERVER_KEYS: `${KEYS.assistant},${KEYS.admin}` },
+      env: {
+        ...process.env,
+        ...extraEnv,
+        DOCS_ASSISTANT_SERVER_KEYS: `${KEYS.assistant},${KEYS.admin}`,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -258,8 +326,9 @@ export async function main(): Promise<void> {
     `${'workers'.padStart(8)}${'answers/s'.padStart(11)}${'server CPU s'.padStart(14)}${'answers/CPU-s'.padStart(15)}${'open loop at'.padStart(14)}${'TTFB p50'.padStart(11)}${'TTFB p99'.padStart(11)}${'50 clients p50/p99 (queueing)'.padStart(32)}`,
   );
   try {
-    for (const workers of [1, 2]) {
-      const served = await startCli(cli, docsDir, workers);
+    for (const workers of (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number)) {
+      const profile = await profileOptions();
+      const served = await startCli(cli, docsDir, workers, profile?.env);
       try {
         await closedLoop(served.url, 4, 25); // warm-up: JIT, caches
         const cpuBefore = cpuSeconds(served.pid);
@@ -274,6 +343,10 @@ export async function main(): Promise<void> {
       } finally {
         served.child.kill('SIGTERM');
         await new Promise((done) => served.child.once('exit', done));
+        if (profile) {
+          printProfiles(profile.dir);
+          await rm(profile.dir, { recursive: true, force: true });
+        }
       }
     }
     console.log(

@@ -47,7 +47,7 @@ export interface GenerateInput {
   headers: Record<string, string>;
   /** Records the finished turn; resolves false when it could not be kept. */
   saveTurn: (answer: string, sources: string[]) => Promise<boolean>;
-  /** Makes the thread exist, once the model has accepted the request. */
+  /** Makes the thread exist; called as the model is asked, awaited once it has answered. */
   startThread: () => Promise<Response | undefined>;
   threadId: string;
   /** Timing points for measuring our overhead around the model call (bench/). */
@@ -345,6 +345,10 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     onError: () => {},
   });
 
+  // The new thread is written while the model prepares its first part, not after it: the write is
+  // durable (a file is fsync'd, a row committed), and waiting for it afterwards added its time to
+  // every first byte (bench/model). Should the model fail, the empty thread's id is never handed out.
+  const threadStarted = input.startThread();
   // Wait for the model's first part: before it, a failure is still an HTTP error.
   const peek = result.fullStream.getReader();
   let failedEarly: { error: unknown } | undefined;
@@ -362,13 +366,14 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     void peek.cancel().catch(() => {});
   }
   if (failedEarly) {
+    await threadStarted;
     disarm();
     input.signal?.removeEventListener('abort', onClientGone);
     const failure = classify(failedEarly.error, timedOut);
     console.error('[docs-assistant] the language model failed before answering:', failure);
     return errorFor(failure);
   }
-  const threadFailure = await input.startThread();
+  const threadFailure = await threadStarted;
   if (threadFailure) {
     controller.abort();
     disarm();
