@@ -139,6 +139,11 @@ for (const viewport of [
           await reach(page);
           // Past the dialog's entrance, so axe and the picture see its resting colours.
           await page.waitForTimeout(300);
+          // Nothing in the conversation is wider than it (it would scroll sideways).
+          expect(
+            await page.locator('.da-scroll').evaluate((el) => el.scrollWidth - el.clientWidth),
+            theme,
+          ).toBe(0);
           expect(await axeViolations(page, '.da-root'), theme).toEqual([]);
           await page.screenshot({
             path: `e2e/screenshots/states/${name}-${theme}-${viewport.width}.png`,
