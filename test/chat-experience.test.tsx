@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { demoApp, type TestApp } from './helpers/server.js';
 import { answersShown, ask, lastAnswer, log, renderWidget, waitForIdle } from './helpers/widget.js';
 import { finish, gatedStream, part, streamResponse } from './helpers/streams.js';
+import { startLlmServer, type LlmTestServer } from './helpers/llm-server.js';
 
 let app: TestApp;
 beforeEach(async () => {
@@ -593,5 +594,36 @@ describe('follow-up questions from a suggestions block', () => {
       .click(within(group).getByRole('button', { name: 'Tell me more about Threads' }));
     await waitForIdle();
     expect(bodies.at(-1)!.messages.at(-1)!.content).toBe('Tell me more about Threads');
+  });
+});
+
+describe('follow-up questions from a language model', () => {
+  let llm: LlmTestServer;
+  beforeAll(async () => {
+    llm = await startLlmServer();
+  });
+  afterAll(() => llm.close());
+
+  it('offers the questions the model suggested, without showing its block', async () => {
+    llm.script({
+      text: [
+        'Install it with npm [1].\n\n```followups\nHow do I add it to a React app?\n',
+        'Where does the API key go?\n```',
+      ],
+    });
+    const withModel = await demoApp({ llm: { baseUrl: llm.baseUrl, model: 'test-model' } });
+    renderWidget({
+      fetch: ((url: RequestInfo | URL, init?: RequestInit) =>
+        withModel.request(String(url), init)) as typeof fetch,
+    });
+    await ask('How do I install it?');
+    await waitForIdle();
+    const group = within(lastAnswer()).getByRole('group', { name: 'Ask next' });
+    expect(
+      within(group)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['How do I add it to a React app?', 'Where does the API key go?']);
+    expect(lastAnswer().textContent).not.toContain('followups');
   });
 });

@@ -161,6 +161,54 @@ describe('answers from an OpenAI-compatible model', () => {
       { role: 'user', content: 'And then?' },
     ]);
   });
+
+  it('sends the model’s follow-up questions as a suggestions annotation, out of the text and of the stored turn', async () => {
+    llm.script(
+      {
+        // The fence arrives split across chunks, as tokens do.
+        text: [
+          'Use npm [1].\n\n``',
+          '`followups\n- How do I add it to a ',
+          'React app?\n2. Where does the key go? [2]\n\n```\n',
+        ],
+      },
+      { text: ['Open the page [1].'] },
+    );
+    const app = await appWith();
+    const first = await post(app, askBody('How do I install it?'));
+    const threadId = first.headers.get('x-thread-id')!;
+    const parts = await readStream(first);
+    expect(systemOf(llm.requests[0]!)).toContain('```followups');
+    expect(textOf(parts)).toBe('Use npm [1].');
+    expect(parts.filter((p) => p.type === 'message_annotations').map((p) => p.value)).toEqual([
+      [
+        {
+          type: 'suggestions',
+          questions: ['How do I add it to a React app?', 'Where does the key go?'],
+        },
+      ],
+    ]);
+    // Only [1] of the text is a citation; the [2] of a suggested question is not.
+    expect(sourcesOf(parts)).toHaveLength(1);
+    expect(typesOf(parts).at(-1)).toBe('finish_message');
+
+    // The thread keeps the answer as the reader saw it; an answer without a block offers nothing.
+    const second = await readStream(
+      await post(app, { fp: 'anonymous', threadId, messages: [userMessage('And then?')] }),
+    );
+    const turns = (llm.requests[1]!.body.messages as { role: string; content: string }[]).filter(
+      (m) => m.role === 'assistant',
+    );
+    expect(turns).toEqual([{ role: 'assistant', content: 'Use npm [1].' }]);
+    expect(typesOf(second)).not.toContain('message_annotations');
+  });
+
+  it('keeps text that only looks like the start of the block', async () => {
+    llm.script({ text: ['Run ``', '`npm i` or see ```fol', 'der```.'] });
+    const parts = await readStream(await post(await appWith(), askBody('How do I install it?')));
+    expect(textOf(parts)).toBe('Run ```npm i` or see ```folder```.');
+    expect(typesOf(parts)).not.toContain('message_annotations');
+  });
 });
 
 describe('model failures reach the client clearly', () => {

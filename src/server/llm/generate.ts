@@ -17,6 +17,7 @@ import type { DocSection } from '../docs.js';
 import { errorResponse } from '../http.js';
 import type { SearchHit } from '../retrieval.js';
 import type { ThreadTurn } from '../stores/index.js';
+import { FOLLOW_UPS_INSTRUCTION, followUpsFilter } from './follow-ups.js';
 
 /** One numbered passage the model may cite as [n]. */
 export interface Passage {
@@ -67,7 +68,8 @@ Rules:
 - If the passages do not answer the question, say plainly that the docs don't cover it, and do not guess or use outside knowledge.
 - Keep code, option names and commands exactly as the passages write them, in Markdown code formatting.
 - If the passages are not enough but the docs may cover it, call the search tool with other words before answering.
-- Answer in the language of the question. Be concise.`;
+- Answer in the language of the question. Be concise.
+${FOLLOW_UPS_INSTRUCTION}`;
 
 function passageText(passage: Passage, limit = PASSAGE_CHARS): string {
   const body = passage.section.blocks.map((block) => block.markdown).join('\n\n');
@@ -292,6 +294,7 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
   ];
 
   const cited: Passage[] = [];
+  const followUps: string[] = [];
   // One timer for "the model said nothing for too long", the first part included.
   const controller = new AbortController();
   let timedOut = false;
@@ -336,7 +339,11 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     maxRetries: 0,
     abortSignal: controller.signal,
     tools,
-    experimental_transform: citationFilter<typeof tools>(passages, cited),
+    // The follow-ups block comes out first, so a "[2]" in a suggested question cites nothing.
+    experimental_transform: [
+      followUpsFilter<typeof tools>(followUps),
+      citationFilter<typeof tools>(passages, cited),
+    ],
     onChunk: () => {
       if (firstPart) input.trace?.('model_first_part');
       firstPart = false;
@@ -412,6 +419,13 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
       input.signal?.removeEventListener('abort', onClientGone);
     }
     if (failed) return;
+    // Same wire as the extractive answer's follow-ups: an `8:` annotation kept on this message.
+    if (followUps.length)
+      stream.write(
+        formatDataStreamPart('message_annotations', [
+          { type: 'suggestions', questions: followUps },
+        ]),
+      );
     const text = await result.text;
     const usage = await result.usage;
     if (
