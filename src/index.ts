@@ -8,7 +8,12 @@ export {
   type Position,
   type Theme,
 } from './ui/docs-assistant.js';
-export { DEFAULT_LABELS, type Labels, type LabelsInput } from './ui/labels.js';
+export type {
+  DocsAssistantTranslations,
+  Labels,
+  LabelsInput,
+  PageContextTranslations,
+} from './ui/translations.js';
 export {
   useDocsAssistant,
   type AssistantEvent,

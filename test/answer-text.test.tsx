@@ -2,7 +2,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AnswerText, INLINE_CHARS, loadMarkdown } from '../src/ui/answer-text.js';
-import { DEFAULT_LABELS } from '../src/ui/labels.js';
+import { UiContext } from '../src/ui/translations.js';
 
 describe('AnswerText', () => {
   it('shows a burst of text at once and formats it over the next tasks, a step at a time', async () => {
@@ -15,9 +15,7 @@ describe('AnswerText', () => {
     );
     const text = sections.join('\n\n');
     expect(text.length).toBeGreaterThan(3 * INLINE_CHARS);
-    const { container } = render(
-      <AnswerText text={text} labels={DEFAULT_LABELS} docsBaseUrl={undefined} />,
-    );
+    const { container } = render(<AnswerText text={text} />);
     // Everything is on screen at once; only the first step is formatted yet.
     expect(container.textContent).toContain(`Paragraph ${count - 1}`);
     const pendingAtFirst = container.querySelectorAll('[data-pending]').length;
@@ -41,13 +39,10 @@ describe('AnswerText', () => {
       'See [the guide](/guide) first.\n\n```ts\nconst a = 1;\nconst b = 2;\n```\n\nThen run it.',
     ];
     const view = (text: string) => (
-      // A fresh labels object each time, as a parent re-rendering for each token passes.
-      <AnswerText
-        text={text}
-        labels={{ ...DEFAULT_LABELS }}
-        docsBaseUrl="https://docs.example.com/"
-        streaming
-      />
+      // A fresh context value each time, as a parent re-rendering for each token might pass.
+      <UiContext.Provider value={{ translations: {}, docsBaseUrl: 'https://docs.example.com/' }}>
+        <AnswerText text={text} streaming />
+      </UiContext.Provider>
     );
     const { container, rerender } = render(view(steps[0]!));
     await waitFor(() => expect(container.querySelector('pre')).not.toBeNull());

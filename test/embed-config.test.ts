@@ -28,3 +28,43 @@ describe('script-tag options', () => {
     expect(configFromDataset({ mode: 'panel' })).toBeUndefined();
   });
 });
+
+const site = { domain: 'acme', baseUrl: 'https://api.example.com' };
+
+describe('script tag translations', () => {
+  it('reads data-translations as JSON and init({ translations }) as an object', () => {
+    const fromTag = configFromDataset({
+      ...site,
+      translations: '{"launcher":{"buttonText":"Demander à l’IA"},"composer":{"send":"Envoyer"}}',
+    })!;
+    expect(validateConfig(fromTag)).toEqual({
+      ok: true,
+      config: {
+        ...site,
+        translations: {
+          launcher: { buttonText: 'Demander à l’IA' },
+          composer: { send: 'Envoyer' },
+        },
+      },
+    });
+    const translations = { header: { title: 'Documentation' } };
+    expect(validateConfig({ ...site, translations })).toMatchObject({
+      ok: true,
+      config: { translations },
+    });
+    expect(validateConfig({ ...site, translations: '' })).toEqual({ ok: true, config: site });
+  });
+
+  it.each([
+    ['JSON that does not parse', '{"launcher":'],
+    ['a group that is a string', '{"launcher":"Demander"}'],
+    ['a string that is not text', '{"launcher":{"buttonText":42}}'],
+    ['a list', '[{"buttonText":"x"}]'],
+    ['a plain string', '"Demander"'],
+  ])('refuses %s with one sentence', (_, translations) => {
+    expect(validateConfig({ ...site, translations })).toEqual({
+      ok: false,
+      error: 'docs-assistant: translations must be JSON groups of strings (see the README).',
+    });
+  });
+});

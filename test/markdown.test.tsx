@@ -1,12 +1,14 @@
 // @vitest-environment jsdom
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LABELS } from '../src/ui/labels.js';
 import { MarkdownText } from '../src/ui/markdown.js';
+import { UiContext } from '../src/ui/translations.js';
 
 const html = (text: string) =>
   render(
-    <MarkdownText text={text} labels={DEFAULT_LABELS} docsBaseUrl="https://docs.example.com/" />,
+    <UiContext.Provider value={{ translations: {}, docsBaseUrl: 'https://docs.example.com/' }}>
+      <MarkdownText text={text} />
+    </UiContext.Provider>,
   ).container;
 
 describe('MarkdownText', () => {

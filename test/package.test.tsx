@@ -7,7 +7,6 @@ describe('public React API', () => {
     const api = await import('../src/index.js');
     expect(Object.keys(api).sort()).toEqual([
       'AssistantError',
-      'DEFAULT_LABELS',
       'DocsAssistant',
       'useDocsAssistant',
       'usePageContext',

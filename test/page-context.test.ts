@@ -124,4 +124,16 @@ describe('attachPageContext', () => {
     ]);
     detach();
   });
+
+  it('shows its buttons in the translation given, text and accessible name', () => {
+    const main = page(plain);
+    const detach = attachPageContext({
+      onAttach: () => {},
+      translations: { buttonText: 'Demander à l’IA', codeBlockLabel: 'Demander à l’IA : ce code' },
+    });
+    over(main.querySelector('code')!);
+    expect(buttonOf('Ask AI: code block')).toBeUndefined();
+    expect(buttonOf('Demander à l’IA : ce code')!.textContent).toBe('Demander à l’IA');
+    detach();
+  });
 });

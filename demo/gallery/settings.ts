@@ -1,4 +1,5 @@
 import type { LabelsInput, Mode, Theme } from '../../src/index.js';
+import { mergeTranslations } from '../../src/ui/translations.js';
 
 /** What an owner picks in the gallery's controls; the shown widget and the snippet both follow it. */
 export interface GallerySettings {
@@ -71,7 +72,7 @@ const pushes = (settings: GallerySettings) => settings.push && settings.mode ===
 const attr = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The script tag for these settings. The tag takes no labels: those need `init()` or React. */
+/** The script tag for these settings; its strings go in `data-translations` (JSON, grouped per component). */
 export function scriptSnippet(settings: GallerySettings): string {
   const lines = [
     '<script src="https://cdn.example.com/docs-assistant.js" defer',
@@ -83,11 +84,11 @@ export function scriptSnippet(settings: GallerySettings): string {
     lines.push(
       `        data-starter-questions="${attr(settings.starters.map((q) => q.replace(/\|/g, '/')).join('|'))}"`,
     );
-  lines[lines.length - 1] += '></script>';
   if (settings.labels !== 'en')
     lines.push(
-      '<!-- The script tag has no labels option yet: use the React component for translated labels. -->',
+      `        data-translations="${attr(JSON.stringify(mergeTranslations(undefined, LABEL_SETS[settings.labels])))}"`,
     );
+  lines[lines.length - 1] += '></script>';
   return lines.join('\n');
 }
 

@@ -1,6 +1,6 @@
 import { StrictMode, useEffect, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
-import { DEFAULT_LABELS, DocsAssistant, type AssistantHandle } from '../../src/index.js';
+import { DocsAssistant, type AssistantHandle } from '../../src/index.js';
 import '../../src/ui/styles/launcher.css';
 import '../../src/ui/styles/widget.css';
 import { QUESTIONS, respond, type ScenarioName } from './scenarios.js';
@@ -10,7 +10,7 @@ import { LABEL_SETS, settingsFrom } from './settings.js';
 const params = new URLSearchParams(location.search);
 const scenario = (params.get('state') ?? 'empty') as ScenarioName;
 const settings = settingsFrom(params);
-const labels = { ...DEFAULT_LABELS, ...LABEL_SETS[settings.labels] };
+const labels = LABEL_SETS[settings.labels];
 if (settings.theme === 'dark') document.body.classList.add('dark');
 
 /** Clicks the widget's button named `name` once it is there and enabled (states a reader reaches by clicking). */
@@ -71,8 +71,8 @@ function Scenario() {
     const question = QUESTIONS[scenario];
     if (question) ref.current?.ask(question);
     if (scenario === 'queued') ref.current?.ask('And how do I download the bundle?');
-    if (scenario === 'stopped') clickWhenReady(labels.stop, () => answerHas(12));
-    if (scenario === 'feedback') clickWhenReady(labels.notHelpful);
+    if (scenario === 'stopped') clickWhenReady(labels.stop ?? 'Stop', () => answerHas(12));
+    if (scenario === 'feedback') clickWhenReady(labels.notHelpful ?? 'Not helpful');
   }, []);
   return (
     <>

@@ -50,6 +50,7 @@ function mount({
         {...(filter ? { filter } : {})}
         {...(config.docsBaseUrl ? { docsBaseUrl: config.docsBaseUrl } : {})}
         {...(config.starterQuestions ? { starterQuestions: config.starterQuestions } : {})}
+        {...(config.translations ? { translations: config.translations } : {})}
         theme={config.theme ?? 'auto'}
         {...(config.themeSelector ? { themeSelector: config.themeSelector } : {})}
         mode={config.mode ?? 'popover'}

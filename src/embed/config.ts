@@ -1,5 +1,6 @@
 import { classifyKey } from '../protocol/keys.js';
 import type { Filter } from '../protocol/types.js';
+import type { DocsAssistantTranslations } from '../ui/translations.js';
 
 export type EmbedTheme = 'light' | 'dark' | 'system' | 'auto';
 export type EmbedMode = 'popover' | 'modal' | 'panel';
@@ -34,6 +35,8 @@ export interface EmbedConfig {
   codeBlockSelector?: string;
   /** Where the chat files are, when the script's own URL cannot tell. @default beside the script */
   assetsUrl?: string;
+  /** Every visible string, per component (the React prop's shape); JSON in `data-translations`. @default English */
+  translations?: DocsAssistantTranslations;
 }
 
 export type ConfigResult = { ok: true; config: EmbedConfig } | { ok: false; error: string };
@@ -118,6 +121,12 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
       ok: false,
       error: 'docs-assistant: retrieval-page-size must be a whole number from 1 to 50.',
     };
+  const translations = parseTranslations(raw.translations);
+  if (translations === null)
+    return {
+      ok: false,
+      error: 'docs-assistant: translations must be JSON groups of strings (see the README).',
+    };
   const starters = Array.isArray(raw.starterQuestions)
     ? raw.starterQuestions.map(String)
     : str(raw.starterQuestions)?.split('|');
@@ -142,6 +151,7 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   if (push !== 'false') config.push = true;
   if (position) config.position = position as EmbedPosition;
   if (offset) config.offset = offset;
+  if (translations) config.translations = translations;
   const questions = starters?.map((q) => q.trim()).filter(Boolean);
   if (questions?.length) config.starterQuestions = questions;
   return { ok: true, config };
@@ -171,6 +181,23 @@ function parseOffset(raw: unknown): [number, number] | undefined | null {
   )
     return null;
   return [parts[0]!, parts[1] ?? parts[0]!];
+}
+
+/** An object (or its JSON) of groups of strings; null when it is anything else. */
+function parseTranslations(raw: unknown): DocsAssistantTranslations | undefined | null {
+  if (!raw) return undefined;
+  try {
+    const value: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    const groups = Object.values(value as object);
+    if (
+      [value, ...groups].every((v) => v && typeof v === 'object' && !Array.isArray(v)) &&
+      groups.every((group) => Object.values(group as object).every((s) => typeof s === 'string'))
+    )
+      return value as DocsAssistantTranslations;
+  } catch {
+    // not JSON
+  }
+  return null;
 }
 
 function validSelector(selector: string): boolean {

@@ -173,7 +173,12 @@ function createApi(): DocsAssistantApi {
             self.launcher.dataset.state = open ? 'open' : 'closed';
             self.launcher.setAttribute('aria-expanded', String(open));
           },
-          returnFocus: () => self.launcher,
+          // onOpenChange(false) arrives after React commits the close (Radix's controllable state):
+          // the launcher must be shown again before focus can go back to it.
+          returnFocus: () => {
+            self.launcher.dataset.state = 'closed';
+            return self.launcher;
+          },
         });
         self.chat = chat;
         self.launcher.dataset.state = 'closed';
@@ -247,7 +252,8 @@ function createApi(): DocsAssistantApi {
     launcher.dataset.state = 'closed';
     launcher.setAttribute('aria-haspopup', 'dialog');
     launcher.setAttribute('aria-expanded', 'false');
-    launcher.append(sparkle(), 'Ask AI');
+    // Only the strings drawn before the chat loads are read here; the chat chunk reads the rest.
+    launcher.append(sparkle(), config.translations?.launcher?.buttonText ?? 'Ask AI');
     // The shortcut shows on hover and focus (launcher.css); assistive tech gets it as aria-keyshortcuts.
     const hint = describeShortcut(config.openShortcut ?? 'mod+i');
     if (hint) {
@@ -287,6 +293,7 @@ function createApi(): DocsAssistantApi {
         attachPageContext({
           ...(config.codeBlockSelector ? { codeBlockSelector: config.codeBlockSelector } : {}),
           ...(config.nonce ? { nonce: config.nonce } : {}),
+          translations: config.translations?.pageContext,
           isOwn: (node) => node === host,
           onAttach: (item) => withChat((chat) => chat.handle.addContext(item)),
         }),

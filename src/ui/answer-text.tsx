@@ -58,7 +58,7 @@ const tokensOf = (ahead: Lexed | undefined, block: string) =>
 /** Blocks per memoised group: an update re-renders the groups that changed, not every block. */
 const GROUP_SIZE = 16;
 
-type GroupProps = Omit<MarkdownProps, 'text'> & {
+interface GroupProps {
   blocks: string[];
   /** The group's first block's index in the answer. */
   start: number;
@@ -66,14 +66,12 @@ type GroupProps = Omit<MarkdownProps, 'text'> & {
   lexed: Lexed[];
   formatted: number;
   module: MarkdownModule;
-};
+}
 
 /** Finished blocks are the same strings from one split to the next, so this is mostly identity checks. */
 function sameGroup(a: GroupProps, b: GroupProps): boolean {
   return (
     a.formatted === b.formatted &&
-    a.labels === b.labels &&
-    a.docsBaseUrl === b.docsBaseUrl &&
     a.module === b.module &&
     a.blocks.length === b.blocks.length &&
     a.blocks.every((block, i) => block === b.blocks[i])
@@ -85,8 +83,6 @@ const BlockGroup = memo(function BlockGroup({
   start,
   lexed,
   formatted,
-  labels,
-  docsBaseUrl,
   module,
 }: GroupProps) {
   const { MarkdownText } = module;
@@ -98,12 +94,7 @@ const BlockGroup = memo(function BlockGroup({
         // Index keys: block i stays block i as the answer grows, so finished blocks are memo hits.
         <div key={index} className="da-block">
           {index < formatted ? (
-            <MarkdownText
-              text={block}
-              tokens={tokensOf(lexed[start + index], block)}
-              labels={labels}
-              docsBaseUrl={docsBaseUrl}
-            />
+            <MarkdownText text={block} tokens={tokensOf(lexed[start + index], block)} />
           ) : (
             <p className="da-plain-text" data-pending="">
               {block}
@@ -119,12 +110,7 @@ const BlockGroup = memo(function BlockGroup({
  * Answer text: Markdown per block once the renderer is there, plain text for the moment before.
  * `streaming` marks the text still being written, which shows the cursor after its last block.
  */
-export function AnswerText({
-  text,
-  labels,
-  docsBaseUrl,
-  streaming = false,
-}: MarkdownProps & { streaming?: boolean }) {
+export function AnswerText({ text, streaming = false }: MarkdownProps & { streaming?: boolean }) {
   const [module, setModule] = useState(loaded);
   // Bumped after each step of lexing ahead, to render what it lexed.
   const [, setSteps] = useState(0);
@@ -176,8 +162,6 @@ export function AnswerText({
           start={start}
           lexed={lexed}
           formatted={Math.max(0, Math.min(GROUP_SIZE, limit - start))}
-          labels={labels}
-          docsBaseUrl={docsBaseUrl}
           module={module}
         />
       ))}

@@ -1,5 +1,4 @@
 import { createContext } from 'react';
-import type { Labels } from './labels.js';
 
 /** One source an answer can cite by number (see `citationsOf`). */
 export interface Citation {
@@ -18,7 +17,6 @@ export interface Citation {
 export interface CitationScope {
   citations: Citation[];
   newTab: boolean;
-  labels: Labels | undefined;
 }
 
 /**
@@ -28,5 +26,4 @@ export interface CitationScope {
 export const CitationContext = createContext<CitationScope>({
   citations: [],
   newTab: true,
-  labels: undefined,
 });

@@ -1,26 +1,22 @@
 import { forwardRef, useState, type KeyboardEvent } from 'react';
 import type { ContextItem } from '../protocol/types.js';
-import { fill, type Labels } from './labels.js';
+import { fill, useTranslations } from './translations.js';
 
 export interface ComposerProps {
   busy: boolean;
   context: ContextItem[];
-  labels: Labels;
   onSend(text: string): boolean;
   onStop(): void;
   onRemoveContext(index: number): void;
 }
 
-function ContextChip({
-  item,
-  labels,
-  onRemove,
-}: {
-  item: ContextItem;
-  labels: Labels;
-  onRemove(): void;
-}) {
-  const what = item.type === 'code' ? labels.contextCode : labels.contextSelection;
+function ContextChip({ item, onRemove }: { item: ContextItem; onRemove(): void }) {
+  const {
+    removeContext = 'Remove {what}',
+    contextCode = 'code',
+    contextSelection = 'selection',
+  } = useTranslations('composer');
+  const what = item.type === 'code' ? contextCode : contextSelection;
   const preview = item.value.trim().split('\n').slice(0, 3).join('\n');
   return (
     <li className="da-chip" data-type={item.type}>
@@ -32,7 +28,7 @@ function ContextChip({
       <button
         type="button"
         className="da-chip-remove"
-        aria-label={fill(labels.removeContext, { what })}
+        aria-label={fill(removeContext, { what })}
         onClick={onRemove}
       >
         ×
@@ -46,9 +42,16 @@ function ContextChip({
  * is Stop and sending is off; typing stays possible so the next question can be prepared.
  */
 export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function Composer(
-  { busy, context, labels, onSend, onStop, onRemoveContext },
+  { busy, context, onSend, onStop, onRemoveContext },
   ref,
 ) {
+  const {
+    placeholder = 'Ask a question…',
+    inputLabel = 'Your question',
+    send: sendLabel = 'Send',
+    stop = 'Stop',
+    attached = 'Attached context',
+  } = useTranslations('composer');
   const [text, setText] = useState('');
   const send = () => {
     if (!busy && text.trim() && onSend(text)) setText('');
@@ -70,12 +73,11 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
       }}
     >
       {context.length > 0 && (
-        <ul className="da-chips" aria-label={labels.attached}>
+        <ul className="da-chips" aria-label={attached}>
           {context.map((item, index) => (
             <ContextChip
               key={`${index}:${item.value.slice(0, 20)}`}
               item={item}
-              labels={labels}
               onRemove={() => onRemoveContext(index)}
             />
           ))}
@@ -87,18 +89,18 @@ export const Composer = forwardRef<HTMLTextAreaElement, ComposerProps>(function 
           className="da-input"
           rows={1}
           value={text}
-          placeholder={labels.placeholder}
-          aria-label={labels.inputLabel}
+          placeholder={placeholder}
+          aria-label={inputLabel}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
         />
         {busy ? (
           <button type="button" className="da-send" data-action="stop" onClick={onStop}>
-            {labels.stop}
+            {stop}
           </button>
         ) : (
           <button type="submit" className="da-send" data-action="send" disabled={!text.trim()}>
-            {labels.send}
+            {sendLabel}
           </button>
         )}
       </div>

@@ -1,8 +1,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { SWRConfig } from 'swr';
+import { useControllableState } from '@radix-ui/react-use-controllable-state';
 import {
   forwardRef,
-  useCallback,
   useEffect,
   useImperativeHandle,
   useMemo,
@@ -16,15 +16,25 @@ import {
   type UseDocsAssistantOptions,
 } from '../chat/use-docs-assistant.js';
 import type { ContextItem } from '../protocol/types.js';
-import { Composer } from './composer.js';
-import { DEFAULT_LABELS, errorSentence, type LabelsInput } from './labels.js';
+import { Announcer } from './announcer.js';
 import { loadMarkdown } from './answer-text.js';
-import { CloseIcon, NewIcon, SparkleIcon } from './icons.js';
+import { Composer } from './composer.js';
+import { EmptyState } from './empty-state.js';
+import { ErrorBanner } from './error-banner.js';
+import { Header } from './header.js';
+import { SparkleIcon } from './icons.js';
 import { MessageList, type FeedbackReason } from './message-list.js';
 import type { PartComponents } from './parts.js';
 import { usePushPage } from './push-page.js';
 import { describeShortcut, listenForShortcut, matchesShortcut, parseShortcut } from './shortcut.js';
 import { warnIfUnstyled } from './styles-check.js';
+import {
+  mergeTranslations,
+  UiContext,
+  useTranslations,
+  type DocsAssistantTranslations,
+  type LabelsInput,
+} from './translations.js';
 import { useHostTheme } from './use-host-theme.js';
 
 export type Theme = 'light' | 'dark' | 'system' | 'auto';
@@ -58,7 +68,9 @@ export interface DocsAssistantProps extends UseDocsAssistantOptions {
   push?: boolean;
   /** Up to three questions offered in the empty state. @default [] */
   starterQuestions?: string[];
-  /** Replacements for any visible string. @default DEFAULT_LABELS */
+  /** Any visible string, per component: `{ launcher: { buttonText }, composer: { placeholder }, … }`. @default English */
+  translations?: DocsAssistantTranslations;
+  /** @deprecated The flat labels of 0.1 (`{ send, placeholder, … }`); still honoured, `translations` wins. @default undefined */
   labels?: LabelsInput;
   /** Controlled open state. @default undefined (uncontrolled) */
   open?: boolean;
@@ -112,13 +124,6 @@ function session(): Storage | undefined {
   }
 }
 
-/** The support link is shown only once there is a thread to carry. */
-function supportHref(template: string, threadId: string): string {
-  if (template.includes('{threadId}'))
-    return template.replace('{threadId}', encodeURIComponent(threadId));
-  return `${template}${template.includes('?') ? '&' : '?'}threadId=${encodeURIComponent(threadId)}`;
-}
-
 /**
  * The assistant: a launcher and a dialog with the conversation, on one docs site.
  * useChat keeps messages in SWR's module-wide cache; each mounted widget gets its own, so a
@@ -127,9 +132,16 @@ function supportHref(template: string, threadId: string): string {
 export const DocsAssistant = forwardRef<AssistantHandle, DocsAssistantProps>(
   function DocsAssistant(props, ref) {
     const [provider] = useState(() => () => new Map());
+    const { translations, labels, docsBaseUrl } = props;
+    const ui = useMemo(
+      () => ({ translations: mergeTranslations(translations, labels), docsBaseUrl }),
+      [translations, labels, docsBaseUrl],
+    );
     return (
       <SWRConfig value={{ provider }}>
-        <Assistant {...props} ref={ref} />
+        <UiContext.Provider value={ui}>
+          <Assistant {...props} ref={ref} />
+        </UiContext.Provider>
       </SWRConfig>
     );
   },
@@ -137,7 +149,6 @@ export const DocsAssistant = forwardRef<AssistantHandle, DocsAssistantProps>(
 
 const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assistant(props, ref) {
   const {
-    docsBaseUrl,
     theme = 'system',
     mode = 'popover',
     position = 'bottom-right',
@@ -151,23 +162,21 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     components,
   } = props;
   const shownTheme = useHostTheme(theme, props.themeSelector);
-  const labels = useMemo(() => ({ ...DEFAULT_LABELS, ...props.labels }), [props.labels]);
+  const { buttonText = 'Ask AI' } = useTranslations('launcher');
   const chat = useDocsAssistant(props);
   const { emit } = chat;
 
-  const [uncontrolledOpen, setUncontrolledOpen] = useState(props.defaultOpen ?? false);
-  const open = props.open ?? uncontrolledOpen;
-  const onOpenChangeRef = useRef(props.onOpenChange);
-  onOpenChangeRef.current = props.onOpenChange;
-  const setOpen = useCallback((next: boolean) => {
-    setUncontrolledOpen(next);
-    onOpenChangeRef.current?.(next);
-  }, []);
+  const [open = false, setOpen] = useControllableState({
+    prop: props.open,
+    defaultProp: props.defaultOpen ?? false,
+    onChange: props.onOpenChange,
+    caller: 'DocsAssistant',
+  });
   // In panel mode the panel stays open across the site's pages: remembered for this tab only.
   const panelKey = PANEL_OPEN_KEY(props.domain);
   const remembersPanel = mode === 'panel' && props.open === undefined;
   useEffect(() => {
-    if (remembersPanel && session()?.getItem(panelKey) === 'open') setUncontrolledOpen(true);
+    if (remembersPanel && session()?.getItem(panelKey) === 'open') setOpen(true);
     // Read once, on the first page render after a navigation.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -199,7 +208,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     (): AssistantHandle => ({
       open: () => setOpen(true),
       close: () => setOpen(false),
-      toggle: () => setOpen(!open),
+      toggle: () => setOpen((shown) => !shown),
       ask: (question, options) => {
         setOpen(true);
         return chatRef.current.ask(question, options);
@@ -212,29 +221,17 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
       },
       reset: () => chatRef.current.reset(),
     }),
-    [open, setOpen],
+    [setOpen],
   );
 
-  // Announce once per answer, never per token (peers' answers are never announced at all).
-  const [announcement, setAnnouncement] = useState('');
-  const wasBusy = useRef(chat.busy);
-  useEffect(() => {
-    if (chat.busy && !wasBusy.current) setAnnouncement(labels.answering);
-    if (!chat.busy && wasBusy.current) {
-      const last = chat.messages.at(-1);
-      // A stopped answer is not "ready": say it was stopped. Errors speak through their alert.
-      setAnnouncement(
-        chat.error
-          ? ''
-          : last && chat.stopped.includes(last.id)
-            ? labels.stopped
-            : chat.status === 'ready'
-              ? labels.answered
-              : '',
-      );
-    }
-    wasBusy.current = chat.busy;
-  }, [chat.busy, chat.error, chat.status, chat.messages, chat.stopped, labels]);
+  const last = chat.messages.at(-1);
+  const ending = chat.error
+    ? 'failed'
+    : last && chat.stopped.includes(last.id)
+      ? 'stopped'
+      : chat.status === 'ready'
+        ? 'answered'
+        : 'other';
 
   const newConversation = () => {
     chat.reset();
@@ -242,11 +239,12 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     input.current?.focus();
   };
 
-  const openRef = useRef(open);
-  openRef.current = open;
+  const toggle = () => setOpen((shown) => !shown);
   useEffect(
     () =>
-      shortcut ? listenForShortcut(document, shortcut, () => setOpen(!openRef.current)) : undefined,
+      shortcut
+        ? listenForShortcut(document, shortcut, () => setOpen((shown) => !shown))
+        : undefined,
     [shortcut, setOpen],
   );
   const parsedShortcut = useMemo(
@@ -266,7 +264,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
       matchesShortcut(event.nativeEvent, parsedShortcut)
     ) {
       event.preventDefault();
-      setOpen(!openRef.current);
+      toggle();
     }
   };
   const rootProps = {
@@ -279,46 +277,6 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
     ref: warnIfUnstyled,
   } as const;
   const starters = starterQuestions.filter((q) => q.trim()).slice(0, 3);
-
-  const empty = (
-    <div className="da-empty">
-      <p className="da-empty-title">{labels.emptyTitle}</p>
-      <p className="da-empty-body">{labels.emptyBody}</p>
-      {starters.length > 0 && (
-        <div className="da-starters">
-          <p className="da-starters-title">{labels.starterHeading}</p>
-          <ul>
-            {starters.map((question) => (
-              <li key={question}>
-                <button type="button" className="da-starter" onClick={() => chat.ask(question)}>
-                  {question}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-    </div>
-  );
-
-  const banner =
-    chat.error || chat.warning ? (
-      <div className="da-banner-area">
-        {chat.error && (
-          <div className="da-banner" role="alert" data-kind={chat.error.kind}>
-            <p>{errorSentence(chat.error, labels)}</p>
-            <button type="button" className="da-banner-retry" onClick={chat.retry}>
-              {labels.retry}
-            </button>
-          </div>
-        )}
-        {chat.warning && !chat.error && (
-          <p className="da-warning" data-kind="protocol">
-            {labels.protocolWarning}
-          </p>
-        )}
-      </div>
-    ) : null;
 
   return (
     // Only the modal mode is modal: popover and panel leave the page usable (the reader selects text
@@ -333,7 +291,7 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
             data-kbd={hint?.label}
           >
             <SparkleIcon />
-            {labels.launcher}
+            {buttonText}
           </Dialog.Trigger>
         </div>
       )}
@@ -361,38 +319,12 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
               }
             }}
           >
-            <div className="da-header">
-              <Dialog.Title className="da-title">{labels.title}</Dialog.Title>
-              <div className="da-header-actions">
-                {supportUrl && chat.threadId && (
-                  <a
-                    className="da-support"
-                    href={supportHref(supportUrl, chat.threadId)}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                  >
-                    {labels.support}
-                  </a>
-                )}
-                <button
-                  type="button"
-                  className="da-icon-button"
-                  title={labels.newConversation}
-                  onClick={newConversation}
-                  disabled={chat.messages.length === 0 && !chat.threadId}
-                >
-                  <NewIcon />
-                  <span className="da-collapsible-label">{labels.newConversation}</span>
-                </button>
-                <Dialog.Close
-                  className="da-icon-button da-close"
-                  aria-label={labels.close}
-                  title={labels.close}
-                >
-                  <CloseIcon />
-                </Dialog.Close>
-              </div>
-            </div>
+            <Header
+              supportUrl={supportUrl}
+              threadId={chat.threadId}
+              empty={chat.messages.length === 0 && !chat.threadId}
+              onNewConversation={newConversation}
+            />
             <MessageList
               messages={chat.messages}
               busy={chat.busy}
@@ -400,8 +332,6 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
               stopped={chat.stopped}
               queue={chat.queue}
               sentContext={chat.sentContext}
-              labels={labels}
-              docsBaseUrl={docsBaseUrl}
               newTab={openLinksInNewTab}
               showDeveloperDetails={showDeveloperDetails}
               components={components}
@@ -419,21 +349,20 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
                 const { comment: _comment, ...event } = feedback;
                 emit({ type: 'feedback', ...event });
               }}
-              footer={banner}
-              empty={empty}
+              footer={
+                <ErrorBanner error={chat.error} warning={!!chat.warning} onRetry={chat.retry} />
+              }
+              empty={<EmptyState starters={starters} onAsk={(question) => chat.ask(question)} />}
             />
             <Composer
               ref={input}
               busy={chat.busy}
               context={chat.context}
-              labels={labels}
               onSend={(text) => chat.ask(text)}
               onStop={chat.stop}
               onRemoveContext={chat.removeContext}
             />
-            <p className="da-visually-hidden" role="status">
-              {announcement}
-            </p>
+            <Announcer busy={chat.busy} ending={ending} />
           </Dialog.Content>
         </div>
       </Dialog.Portal>

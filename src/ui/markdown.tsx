@@ -13,13 +13,11 @@ import { CitationContext } from './citation-context.js';
 import { Lexer, type Token, type Tokens } from 'marked';
 import { CopyButton } from './copy-button.js';
 import { whenIdle } from './idle.js';
-import { fill, type Labels } from './labels.js';
+import { fill, useDocsBaseUrl, useTranslations } from './translations.js';
 import { linkTargetProps, safeUrl, urlLabel } from './urls.js';
 
 export interface MarkdownProps {
   text: string;
-  labels: Labels;
-  docsBaseUrl: string | undefined;
 }
 
 /** Follow-up pages come in a `suggestions` block, one `(Title)[/path]` (or `[Title](/path)`) a line. */
@@ -86,7 +84,6 @@ function decode(text: string): string {
 }
 
 interface Context {
-  labels: Labels;
   docsBaseUrl: string | undefined;
   /** Inside a link: `[n]` stays text (no link in a link). */
   inLink?: boolean;
@@ -97,7 +94,8 @@ interface Context {
  * and on keyboard focus. Until the sources are known it stays the plain `[n]` it was written as.
  */
 function Cite({ n }: { n: number }) {
-  const { citations, newTab, labels } = useContext(CitationContext);
+  const { citations, newTab } = useContext(CitationContext);
+  const { citation: citationLabel = 'Source {n}: {title}' } = useTranslations('sources');
   const citation = citations.find((c) => c.n === n);
   const [open, setOpen] = useState(false);
   const [placement, setPlacement] = useState<{ side: 'bottom' | 'top'; shift: number }>({
@@ -122,7 +120,7 @@ function Cite({ n }: { n: number }) {
       box.bottom > bounds.bottom && box.top - box.height - 28 > bounds.top ? 'top' : 'bottom';
     if (shift !== 0 || side !== 'bottom') setPlacement({ side, shift });
   }, [open]);
-  if (!citation || !labels) return <>{`[${n}]`}</>;
+  if (!citation) return <>{`[${n}]`}</>;
   const show = () => setOpen(true);
   const hide = () => {
     setOpen(false);
@@ -134,7 +132,7 @@ function Cite({ n }: { n: number }) {
         className="da-cite"
         href={citation.url}
         {...linkTargetProps(citation.url, newTab)}
-        aria-label={fill(labels.citation, { n, title: citation.title })}
+        aria-label={fill(citationLabel, { n, title: citation.title })}
         aria-describedby={open ? id : undefined}
         onFocus={show}
         onBlur={hide}
@@ -223,16 +221,27 @@ function Highlighted({ code, language }: { code: string; language: string }) {
   );
 }
 
-function CodeBlock({ token, context }: { token: Tokens.Code; context: Context }) {
-  const { labels, docsBaseUrl } = context;
+function CodeBlock({
+  token,
+  docsBaseUrl,
+}: {
+  token: Tokens.Code;
+  docsBaseUrl: string | undefined;
+}) {
+  const {
+    copyCode = 'Copy code',
+    copied = 'Copied',
+    noLanguage = 'text',
+    suggestions = 'Related pages',
+  } = useTranslations('code');
   const language = /^[\w+-]+/.exec(token.lang ?? '')?.[0] ?? '';
   const code = token.text;
   if (language === 'suggestions') {
     const links = parseSuggestions(code);
     if (links.length === 0) return null;
     return (
-      <div className="da-suggestions" role="group" aria-label={labels.suggestions}>
-        <p className="da-suggestions-title">{labels.suggestions}</p>
+      <div className="da-suggestions" role="group" aria-label={suggestions}>
+        <p className="da-suggestions-title">{suggestions}</p>
         <ul>
           {links.map((link, i) => (
             <li key={i}>
@@ -248,11 +257,11 @@ function CodeBlock({ token, context }: { token: Tokens.Code; context: Context })
   return (
     <div className="da-code" data-language={language || undefined}>
       <div className="da-code-bar">
-        <span className="da-code-lang">{language || 'text'}</span>
+        <span className="da-code-lang">{language || noLanguage}</span>
         <CopyButton
           text={() => code}
-          label={labels.copyCode}
-          copiedLabel={labels.copied}
+          label={copyCode}
+          copiedLabel={copied}
           className="da-code-copy"
         />
       </div>
@@ -331,7 +340,7 @@ function block(token: Token, key: number, context: Context): ReactNode {
       return <Tag key={key}>{inline(token.tokens, context)}</Tag>;
     }
     case 'code':
-      return <CodeBlock key={key} token={token as Tokens.Code} context={context} />;
+      return <CodeBlock key={key} token={token as Tokens.Code} docsBaseUrl={context.docsBaseUrl} />;
     case 'list': {
       const list = token as Tokens.List;
       const items = list.items.map((item, i) => (
@@ -410,15 +419,16 @@ function blocks(tokens: Token[] | undefined, context: Context): ReactNode[] {
  * of micromark's time per character, which is most of what streaming costs). Tokens become React
  * elements directly, never an HTML string: raw HTML is dropped and every URL passes `safeUrl`.
  * Memoised so a finished block is not parsed again while the answer grows; `tokens`, when given,
- * are `lex(text)` done earlier.
+ * are `lex(text)` done earlier. Every element type it renders is a module-level component or a tag,
+ * so a growing block updates its code blocks and links in place (a reader selecting code or
+ * hovering a copy button mid-stream keeps them).
  */
 export const MarkdownText = memo(function MarkdownText({
   text,
   tokens,
-  labels,
-  docsBaseUrl,
 }: MarkdownProps & { tokens?: Token[] | undefined }) {
-  return <>{blocks(tokens ?? lex(text), { labels, docsBaseUrl })}</>;
+  const docsBaseUrl = useDocsBaseUrl();
+  return <>{blocks(tokens ?? lex(text), { docsBaseUrl })}</>;
 });
 
 /** Each kind of block and inline syntax an answer uses, to run the lexer over once before it has to. */

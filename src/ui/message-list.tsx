@@ -5,7 +5,7 @@ import type { QueuedQuestion } from '../chat/use-docs-assistant.js';
 import type { ContextItem } from '../protocol/types.js';
 import { CopyButton } from './copy-button.js';
 import { ArrowDownIcon, CloseIcon, RetryIcon, ThumbDownIcon, ThumbUpIcon } from './icons.js';
-import type { Labels } from './labels.js';
+import { useDocsBaseUrl, useTranslations } from './translations.js';
 import {
   Citations,
   citationsOf,
@@ -36,8 +36,6 @@ export interface MessageListProps {
   stopped: string[];
   queue: QueuedQuestion[];
   sentContext: Record<string, ContextItem[]>;
-  labels: Labels;
-  docsBaseUrl: string | undefined;
   newTab: boolean;
   showDeveloperDetails: boolean;
   components: PartComponents | undefined;
@@ -70,7 +68,7 @@ const MAX_FOLLOW_UP_CHARS = 200;
  * Follow-up questions: those the server offered in an `8:` annotation `{type:'suggestions', questions}`,
  * else one per page of the answer's `suggestions` block, about its title.
  */
-export function followUpsOf(message: ChatMessage, labels: Labels): string[] {
+export function followUpsOf(message: ChatMessage, followUpAbout: string): string[] {
   const offered = (message.annotations ?? []).flatMap((item) => {
     const value = item as { type?: unknown; questions?: unknown } | null;
     return value &&
@@ -82,7 +80,7 @@ export function followUpsOf(message: ChatMessage, labels: Labels): string[] {
   });
   const block = /```suggestions\n([\s\S]*?)\n```/.exec(answerText(message))?.[1] ?? '';
   const titles = [...block.matchAll(/^\((.+?)\)\[[^\]]*\]$/gm)].map((match) =>
-    labels.followUpAbout.replace('{title}', match[1]!),
+    followUpAbout.replace('{title}', match[1]!),
   );
   const clean = (offered.length ? offered : titles)
     .filter(
@@ -93,18 +91,11 @@ export function followUpsOf(message: ChatMessage, labels: Labels): string[] {
   return [...new Set(clean)].slice(0, MAX_FOLLOW_UPS);
 }
 
-function FollowUps({
-  questions,
-  labels,
-  onAsk,
-}: {
-  questions: string[];
-  labels: Labels;
-  onAsk(question: string): void;
-}) {
+function FollowUps({ questions, onAsk }: { questions: string[]; onAsk(question: string): void }) {
+  const { followUps = 'Ask next' } = useTranslations('message');
   return (
-    <div className="da-starters da-follow-ups" role="group" aria-label={labels.followUps}>
-      <p className="da-suggestions-title">{labels.followUps}</p>
+    <div className="da-starters da-follow-ups" role="group" aria-label={followUps}>
+      <p className="da-suggestions-title">{followUps}</p>
       <ul>
         {questions.map((question) => (
           <li key={question}>
@@ -118,23 +109,27 @@ function FollowUps({
   );
 }
 
-const REASONS: [FeedbackReason, keyof Labels][] = [
-  ['incorrect', 'feedbackWrong'],
-  ['unrelated', 'feedbackUnrelated'],
-  ['sources', 'feedbackSources'],
-  ['unclear', 'feedbackUnclear'],
-];
+const REASONS: FeedbackReason[] = ['incorrect', 'unrelated', 'sources', 'unclear'];
 
 /** After a thumbs-down: a few reasons and an optional comment, sent as a second, richer feedback. */
 function FeedbackForm({
-  labels,
   onSend,
   onClose,
 }: {
-  labels: Labels;
   onSend(reasons: FeedbackReason[], comment: string): void;
   onClose(): void;
 }) {
+  const {
+    title = 'What was wrong?',
+    incorrect = 'Incorrect or outdated',
+    unrelated = 'Didn’t answer my question',
+    sources = 'Missing or wrong sources',
+    unclear = 'Hard to understand',
+    comment: commentLabel = 'Anything else? (optional)',
+    send = 'Send feedback',
+    cancel = 'Skip',
+  } = useTranslations('feedback');
+  const reasonLabel: Record<FeedbackReason, string> = { incorrect, unrelated, sources, unclear };
   const [reasons, setReasons] = useState<FeedbackReason[]>([]);
   const [comment, setComment] = useState('');
   const first = useRef<HTMLInputElement>(null);
@@ -142,15 +137,15 @@ function FeedbackForm({
   return (
     <form
       className="da-feedback"
-      aria-label={labels.feedbackTitle}
+      aria-label={title}
       onSubmit={(event) => {
         event.preventDefault();
         onSend(reasons, comment.trim());
       }}
     >
       <fieldset>
-        <legend>{labels.feedbackTitle}</legend>
-        {REASONS.map(([reason, label], i) => (
+        <legend>{title}</legend>
+        {REASONS.map((reason, i) => (
           <label key={reason} className="da-feedback-reason">
             <input
               ref={i === 0 ? first : undefined}
@@ -162,21 +157,21 @@ function FeedbackForm({
                 )
               }
             />
-            {labels[label]}
+            {reasonLabel[reason]}
           </label>
         ))}
       </fieldset>
       <textarea
         className="da-feedback-comment"
         rows={2}
-        aria-label={labels.feedbackComment}
-        placeholder={labels.feedbackComment}
+        aria-label={commentLabel}
+        placeholder={commentLabel}
         value={comment}
         onChange={(event) => setComment(event.target.value)}
       />
       <div className="da-feedback-buttons">
         <button type="button" className="da-text-button" onClick={onClose}>
-          {labels.feedbackCancel}
+          {cancel}
         </button>
         <button
           type="submit"
@@ -184,7 +179,7 @@ function FeedbackForm({
           data-variant="primary"
           disabled={reasons.length === 0 && !comment.trim()}
         >
-          {labels.feedbackSend}
+          {send}
         </button>
       </div>
     </form>
@@ -196,7 +191,6 @@ function AnswerActions({
   state,
   isLast,
   busy,
-  labels,
   onRetry,
   onFeedback,
 }: {
@@ -204,10 +198,18 @@ function AnswerActions({
   state: AnswerState;
   isLast: boolean;
   busy: boolean;
-  labels: Labels;
   onRetry(): void;
   onFeedback(feedback: FeedbackDetails): void;
 }) {
+  const {
+    stoppedMarker = 'Stopped',
+    copyAnswer = 'Copy answer',
+    copied = 'Copied',
+    helpful = 'Helpful',
+    notHelpful = 'Not helpful',
+    retry = 'Retry',
+    feedbackThanks = 'Thanks for the feedback.',
+  } = useTranslations('message');
   const [feedback, setFeedback] = useState<FeedbackValue>();
   const [form, setForm] = useState<'closed' | 'open' | 'sent'>('closed');
   const give = (value: FeedbackValue) => {
@@ -220,23 +222,16 @@ function AnswerActions({
   return (
     <>
       <div className="da-actions">
-        {state === 'stopped' && <span className="da-stopped-marker">{labels.stoppedMarker}</span>}
-        {text && (
-          <CopyButton
-            text={() => text}
-            label={labels.copyAnswer}
-            copiedLabel={labels.copied}
-            iconOnly
-          />
-        )}
+        {state === 'stopped' && <span className="da-stopped-marker">{stoppedMarker}</span>}
+        {text && <CopyButton text={() => text} label={copyAnswer} copiedLabel={copied} iconOnly />}
         {state === 'done' && (
           <>
             <button
               type="button"
               className="da-icon-button"
               aria-pressed={feedback === 'up'}
-              aria-label={labels.helpful}
-              title={labels.helpful}
+              aria-label={helpful}
+              title={helpful}
               onClick={() => give('up')}
             >
               <ThumbUpIcon />
@@ -245,8 +240,8 @@ function AnswerActions({
               type="button"
               className="da-icon-button"
               aria-pressed={feedback === 'down'}
-              aria-label={labels.notHelpful}
-              title={labels.notHelpful}
+              aria-label={notHelpful}
+              title={notHelpful}
               onClick={() => give('down')}
             >
               <ThumbDownIcon />
@@ -256,13 +251,12 @@ function AnswerActions({
         {isLast && (
           <button type="button" className="da-icon-button" disabled={busy} onClick={onRetry}>
             <RetryIcon />
-            <span>{labels.retry}</span>
+            <span>{retry}</span>
           </button>
         )}
       </div>
       {form === 'open' && (
         <FeedbackForm
-          labels={labels}
           onClose={() => setForm('closed')}
           onSend={(reasons, comment) => {
             onFeedback({
@@ -276,7 +270,7 @@ function AnswerActions({
       )}
       {form === 'sent' && (
         <p className="da-feedback-thanks" role="status">
-          {labels.feedbackThanks}
+          {feedbackThanks}
         </p>
       )}
     </>
@@ -284,9 +278,14 @@ function AnswerActions({
 }
 
 /** What went with a question: compact chips that open to show the whole snippet. */
-function SentContext({ items, labels }: { items: ContextItem[]; labels: Labels }) {
+function SentContext({ items }: { items: ContextItem[] }) {
+  const {
+    sentWith = 'Sent with this question',
+    contextCode = 'code',
+    contextSelection = 'selection',
+  } = useTranslations('message');
   return (
-    <ul className="da-sent-context" aria-label={labels.sentWith}>
+    <ul className="da-sent-context" aria-label={sentWith}>
       {items.map((item, i) => {
         const preview = item.value.trim().split('\n')[0]!.slice(0, 60);
         return (
@@ -294,7 +293,7 @@ function SentContext({ items, labels }: { items: ContextItem[]; labels: Labels }
             <details className="da-sent-chip">
               <summary>
                 <span className="da-sent-chip-kind">
-                  {item.type === 'code' ? labels.contextCode : labels.contextSelection}
+                  {item.type === 'code' ? contextCode : contextSelection}
                 </span>
                 <span className="da-sent-chip-preview">{preview}</span>
               </summary>
@@ -316,8 +315,6 @@ interface AssistantMessageProps {
   state: AnswerState;
   isLast: boolean;
   busy: boolean;
-  labels: Labels;
-  docsBaseUrl: string | undefined;
   newTab: boolean;
   showDeveloperDetails: boolean;
   components: PartComponents | undefined;
@@ -335,8 +332,6 @@ function AssistantMessage({
   state,
   isLast,
   busy,
-  labels,
-  docsBaseUrl,
   newTab,
   showDeveloperDetails,
   components,
@@ -345,22 +340,23 @@ function AssistantMessage({
   onAsk,
   onFeedback,
 }: AssistantMessageProps) {
-  const questions = followUps && state === 'done' ? followUpsOf(message, labels) : [];
+  const { assistant = 'Assistant', followUpAbout = 'Tell me more about {title}' } =
+    useTranslations('message');
+  const docsBaseUrl = useDocsBaseUrl();
+  const questions = followUps && state === 'done' ? followUpsOf(message, followUpAbout) : [];
   const citations = citationsOf(message, docsBaseUrl);
   // A stable scope while the citations stay the same: the `[n]` links re-render only when they change.
   const key = citations
     .map((c) => `${c.n} ${c.url} ${c.title} ${c.path ?? ''} ${c.snippet ?? ''}`)
     .join('\n');
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const scope = useMemo(() => ({ citations, newTab, labels }), [key, newTab, labels]);
+  const scope = useMemo(() => ({ citations, newTab }), [key, newTab]);
   return (
     <li className="da-message" data-role="assistant" data-state={state}>
-      <span className="da-visually-hidden">{labels.assistant}: </span>
+      <span className="da-visually-hidden">{assistant}: </span>
       <CitationContext.Provider value={scope}>
         <MessageParts
           message={message}
-          labels={labels}
-          docsBaseUrl={docsBaseUrl}
           streaming={state === 'streaming'}
           showDeveloperDetails={showDeveloperDetails}
           components={components}
@@ -370,7 +366,6 @@ function AssistantMessage({
         citations={citations}
         // Reading every [n] scans the whole answer, on every streamed update: only when there are sources.
         cited={citations.length > 0 ? citedNumbers(message) : NONE_CITED}
-        labels={labels}
         newTab={newTab}
       />
       {/* A failed answer has one Retry: the banner's. */}
@@ -380,12 +375,11 @@ function AssistantMessage({
           state={state}
           isLast={isLast}
           busy={busy}
-          labels={labels}
           onRetry={onRetry}
           onFeedback={(feedback) => onFeedback(message, feedback)}
         />
       )}
-      {questions.length > 0 && <FollowUps questions={questions} labels={labels} onAsk={onAsk} />}
+      {questions.length > 0 && <FollowUps questions={questions} onAsk={onAsk} />}
     </li>
   );
 }
@@ -478,8 +472,6 @@ export function MessageList(props: MessageListProps) {
     stopped,
     queue,
     sentContext,
-    labels,
-    docsBaseUrl,
     newTab,
     showDeveloperDetails,
     components,
@@ -490,6 +482,17 @@ export function MessageList(props: MessageListProps) {
     footer,
     empty,
   } = props;
+  const {
+    logLabel = 'Ask the docs',
+    you = 'You',
+    assistant = 'Assistant',
+    thinking = 'Thinking…',
+    stoppedMarker = 'Stopped',
+    retry = 'Retry',
+    queued = 'Waiting to be asked',
+    removeQueued = 'Don’t ask this',
+    jumpToLatest = 'Jump to latest',
+  } = useTranslations('message');
   // Re-pin for a new question only: an answer's first part arriving is not the reader's doing.
   const questions = messages.reduce((n, m) => n + (m.role === 'user' ? 1 : 0), 0) + queue.length;
   const { scroller, content, away, onScroll, jump } = useStickToBottom(busy, questions);
@@ -515,8 +518,6 @@ export function MessageList(props: MessageListProps) {
         state={state}
         isLast={isLast}
         busy={busy}
-        labels={labels}
-        docsBaseUrl={docsBaseUrl}
         newTab={newTab}
         showDeveloperDetails={showDeveloperDetails}
         components={components}
@@ -535,16 +536,16 @@ export function MessageList(props: MessageListProps) {
           {messages.length === 0 && queue.length === 0 ? (
             empty
           ) : (
-            <div role="log" aria-live="off" aria-label={labels.title}>
+            <div role="log" aria-live="off" aria-label={logLabel}>
               <ol className="da-log">
                 {messages.map((message, index) => {
                   if (message.role === 'user') {
                     const items = sentContext[message.id];
                     return (
                       <li key={index} className="da-message" data-role="user">
-                        <span className="da-visually-hidden">{labels.you}: </span>
+                        <span className="da-visually-hidden">{you}: </span>
                         <p className="da-user-text">{message.content}</p>
-                        {items && items.length > 0 && <SentContext items={items} labels={labels} />}
+                        {items && items.length > 0 && <SentContext items={items} />}
                       </li>
                     );
                   }
@@ -552,37 +553,35 @@ export function MessageList(props: MessageListProps) {
                 })}
                 {pending && (
                   <li className="da-message" data-role="assistant" data-state="streaming">
-                    <span className="da-visually-hidden">{labels.assistant}: </span>
+                    <span className="da-visually-hidden">{assistant}: </span>
                     <p className="da-status" data-state="running">
-                      {labels.thinking}
+                      {thinking}
                     </p>
                   </li>
                 )}
                 {stoppedBeforeAnswer && (
                   <li className="da-message" data-role="assistant" data-state="stopped">
                     <div className="da-actions">
-                      <span className="da-stopped-marker">{labels.stoppedMarker}</span>
+                      <span className="da-stopped-marker">{stoppedMarker}</span>
                       <button type="button" className="da-icon-button" onClick={onRetry}>
                         <RetryIcon />
-                        <span>{labels.retry}</span>
+                        <span>{retry}</span>
                       </button>
                     </div>
                   </li>
                 )}
                 {queue.map((item) => (
                   <li key={item.id} className="da-message" data-role="user" data-state="queued">
-                    <span className="da-visually-hidden">{labels.you}: </span>
+                    <span className="da-visually-hidden">{you}: </span>
                     <p className="da-user-text">{item.question}</p>
-                    {item.context.length > 0 && (
-                      <SentContext items={item.context} labels={labels} />
-                    )}
+                    {item.context.length > 0 && <SentContext items={item.context} />}
                     <p className="da-queued">
-                      <span>{labels.queued}</span>
+                      <span>{queued}</span>
                       <button
                         type="button"
                         className="da-icon-button"
-                        aria-label={`${labels.removeQueued}: ${item.question}`}
-                        title={labels.removeQueued}
+                        aria-label={`${removeQueued}: ${item.question}`}
+                        title={removeQueued}
                         onClick={() => onUnqueue(item.id)}
                       >
                         <CloseIcon />
@@ -599,7 +598,7 @@ export function MessageList(props: MessageListProps) {
       {away && (
         <button type="button" className="da-jump" onClick={jump}>
           <ArrowDownIcon />
-          {labels.jumpToLatest}
+          {jumpToLatest}
         </button>
       )}
     </div>

@@ -1,12 +1,15 @@
 import type { ContextItem } from '../protocol/types.js';
 import { addShadowStyles } from './shadow-styles.js';
+import type { PageContextTranslations } from './translations.js';
 
 export interface PageContextOptions {
   /** Called when the reader asks about a selection or a code block. */
   onAttach(item: ContextItem): void;
   /** Which elements are code blocks. @default 'pre' */
   codeBlockSelector?: string;
-  /** Button text. @default 'Ask AI' */
+  /** The buttons' text and accessible names. @default English */
+  translations?: PageContextTranslations;
+  /** @deprecated Button text; use `translations.buttonText`. @default 'Ask AI' */
   label?: string;
   /** CSP nonce for the buttons' styles where constructable stylesheets are unavailable. @default undefined */
   nonce?: string;
@@ -192,7 +195,11 @@ export function codeBlockText(block: Element): string {
  */
 export function attachPageContext(options: PageContextOptions): () => void {
   const doc = document;
-  const label = options.label ?? 'Ask AI';
+  const {
+    buttonText: label = options.label ?? 'Ask AI',
+    codeBlockLabel = `${label}: code block`,
+    selectionLabel = `${label}: selected text`,
+  } = options.translations ?? {};
   const selector = options.codeBlockSelector ?? 'pre';
   const pathOf = options.path ?? (() => location.pathname);
   const cleanups: (() => void)[] = [];
@@ -246,7 +253,7 @@ export function attachPageContext(options: PageContextOptions): () => void {
   let block: Element | undefined;
   let codeAction: Action | undefined;
   const codeButton = lazy(
-    `${label}: code block`,
+    codeBlockLabel,
     () => {
       if (!block) return;
       const all = [...doc.querySelectorAll(selector)];
@@ -334,7 +341,7 @@ export function attachPageContext(options: PageContextOptions): () => void {
 
   // Text selection
   let selected = '';
-  const selectionButton = lazy(`${label}: selected text`, () => {
+  const selectionButton = lazy(selectionLabel, () => {
     if (!selected) return;
     options.onAttach({ type: 'textSelection', value: selected, path: pathOf() });
     hideSelection();

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { ChatMessage, ReasoningPart, TextPart, ToolInvocation } from '../chat/message.js';
-import { fill, type Labels } from './labels.js';
+import { fill, useTranslations } from './translations.js';
 import { AnswerText } from './answer-text.js';
 import { linkTargetProps, safeUrl, urlLabel } from './urls.js';
 import type { Citation } from './citation-context.js';
@@ -163,40 +163,45 @@ function summarizeArgs(args: unknown): string {
 }
 
 /** The developer's view of a tool call: name, arguments, state. */
-function ToolCard({ invocation, labels }: { invocation: ToolInvocation; labels: Labels }) {
+function ToolCard({ invocation }: { invocation: ToolInvocation }) {
+  const {
+    toolDone = 'Done',
+    toolRunning = 'Running…',
+    searchResults = '{count} results',
+  } = useTranslations('parts');
   const done = invocation.state === 'result';
   const hits = done && invocation.toolName === 'search' ? searchHits(invocation.result) : undefined;
   return (
     <div className="da-tool" data-state={done ? 'done' : 'pending'} data-tool={invocation.toolName}>
       <span className="da-tool-name">{invocation.toolName}</span>
       <span className="da-tool-args">{summarizeArgs(invocation.args)}</span>
-      <span
-        className="da-tool-state"
-        role="img"
-        aria-label={done ? labels.toolDone : labels.toolRunning}
-      >
-        {done
-          ? hits
-            ? fill(labels.searchResults, { count: hits.length })
-            : labels.toolDone
-          : labels.toolRunning}
+      <span className="da-tool-state" role="img" aria-label={done ? toolDone : toolRunning}>
+        {done ? (hits ? fill(searchResults, { count: hits.length }) : toolDone) : toolRunning}
       </span>
     </div>
   );
 }
 
 /** The reader's view of a tool call: one quiet line saying what the assistant did. */
-function ToolLine({ invocation, labels }: { invocation: ToolInvocation; labels: Labels }) {
+function ToolLine({ invocation }: { invocation: ToolInvocation }) {
+  const {
+    searchingFor = 'Searching the docs for “{query}”…',
+    searchedFor = 'Searched the docs for “{query}”',
+    searching = 'Searching the docs…',
+    searched = 'Searched the docs',
+    usingTool = 'Using {tool}…',
+    usedTool = 'Used {tool}',
+  } = useTranslations('parts');
   const done = invocation.state === 'result';
   const query = invocation.toolName === 'search' ? queryOf(invocation.args) : undefined;
   const text =
     invocation.toolName === 'search'
       ? query
-        ? fill(done ? labels.searchedFor : labels.searchingFor, { query })
+        ? fill(done ? searchedFor : searchingFor, { query })
         : done
-          ? labels.searched
-          : labels.searching
-      : fill(done ? labels.usedTool : labels.usingTool, {
+          ? searched
+          : searching
+      : fill(done ? usedTool : usingTool, {
           tool: invocation.toolName.replace(/[_-]+/g, ' '),
         });
   return (
@@ -206,15 +211,13 @@ function ToolLine({ invocation, labels }: { invocation: ToolInvocation; labels: 
   );
 }
 
-function Reasoning({
-  part,
-  label,
-  redacted,
-}: {
-  part: ReasoningPart;
-  label: string;
-  redacted: string;
-}) {
+function Reasoning({ part, developer }: { part: ReasoningPart; developer: boolean }) {
+  const {
+    reasoning = 'Reasoning',
+    howIFound = 'How I found this',
+    redacted = 'redacted',
+  } = useTranslations('parts');
+  const label = developer ? reasoning : howIFound;
   const details = part.details ?? [];
   return (
     <details className="da-reasoning">
@@ -255,29 +258,29 @@ function SourceLinks({ citations, newTab }: { citations: Citation[]; newTab: boo
 export function Citations({
   citations,
   cited,
-  labels,
   newTab,
 }: {
   citations: Citation[];
   cited: Set<number>;
-  labels: Labels;
   newTab: boolean;
 }) {
+  const { title = 'Sources', alsoSearched = 'Also searched ({count})' } =
+    useTranslations('sources');
   if (citations.length === 0) return null;
   const { sources, searched } = splitCitations(citations, cited);
   return (
     <>
       {sources.length > 0 && (
         // A group, not a <nav>: every answer has one, and landmarks must have unique names.
-        <div className="da-sources" role="group" aria-label={labels.sources}>
-          <p className="da-sources-title">{labels.sources}</p>
+        <div className="da-sources" role="group" aria-label={title}>
+          <p className="da-sources-title">{title}</p>
           <SourceLinks citations={sources} newTab={newTab} />
         </div>
       )}
       {searched.length > 0 && (
         <details className="da-sources da-also-searched">
           <summary className="da-sources-title">
-            {fill(labels.alsoSearched, { count: searched.length })}
+            {fill(alsoSearched, { count: searched.length })}
           </summary>
           <SourceLinks citations={searched} newTab={newTab} />
         </details>
@@ -288,8 +291,6 @@ export function Citations({
 
 export interface MessagePartsProps {
   message: ChatMessage;
-  labels: Labels;
-  docsBaseUrl: string | undefined;
   streaming: boolean;
   showDeveloperDetails: boolean;
   components: PartComponents | undefined;
@@ -302,12 +303,11 @@ export interface MessagePartsProps {
  */
 export function MessageParts({
   message,
-  labels,
-  docsBaseUrl,
   streaming,
   showDeveloperDetails,
   components = {},
 }: MessagePartsProps) {
+  const { thinking = 'Thinking…', writing = 'Writing the answer…' } = useTranslations('parts');
   const parts = message.parts ?? [];
   const lastText = parts.findLastIndex((p) => p.type === 'text' && p.text);
   let shown = 0;
@@ -321,13 +321,7 @@ export function MessageParts({
         return Custom ? (
           <Custom key={index} part={part} message={message} streaming={live} />
         ) : (
-          <AnswerText
-            key={index}
-            text={part.text}
-            labels={labels}
-            docsBaseUrl={docsBaseUrl}
-            streaming={live}
-          />
+          <AnswerText key={index} text={part.text} streaming={live} />
         );
       }
       case 'reasoning': {
@@ -336,12 +330,7 @@ export function MessageParts({
         return Custom ? (
           <Custom key={index} part={part} message={message} />
         ) : (
-          <Reasoning
-            key={index}
-            part={part}
-            label={showDeveloperDetails ? labels.reasoning : labels.howIFound}
-            redacted={labels.redacted}
-          />
+          <Reasoning key={index} part={part} developer={showDeveloperDetails} />
         );
       }
       case 'tool-invocation': {
@@ -350,9 +339,9 @@ export function MessageParts({
         const Custom = components.tools?.[invocation.toolName] ?? components.toolInvocation;
         if (Custom) return <Custom key={index} invocation={invocation} message={message} />;
         return showDeveloperDetails ? (
-          <ToolCard key={index} invocation={invocation} labels={labels} />
+          <ToolCard key={index} invocation={invocation} />
         ) : (
-          <ToolLine key={index} invocation={invocation} labels={labels} />
+          <ToolLine key={index} invocation={invocation} />
         );
       }
       case 'step-start':
@@ -376,7 +365,7 @@ export function MessageParts({
       {rendered}
       {waiting && (
         <p className="da-status" data-state="running">
-          {parts.some((p) => p.type === 'tool-invocation') ? labels.writing : labels.thinking}
+          {parts.some((p) => p.type === 'tool-invocation') ? writing : thinking}
         </p>
       )}
     </>

@@ -1,0 +1,35 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslations } from './translations.js';
+
+/**
+ * Tells screen readers once that an answer started and once how it ended, never per token (peers'
+ * answers are never announced at all). A stopped answer is "stopped", not "ready"; a failed one
+ * says nothing here: its alert speaks.
+ */
+export function Announcer({
+  busy,
+  ending,
+}: {
+  busy: boolean;
+  /** How the last answer ended, read when `busy` turns false. */
+  ending: 'answered' | 'stopped' | 'failed' | 'other';
+}) {
+  const {
+    answering = 'Answering…',
+    answered = 'Answer ready.',
+    stopped = 'Stopped.',
+  } = useTranslations('status');
+  const [announcement, setAnnouncement] = useState('');
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (busy && !wasBusy.current) setAnnouncement(answering);
+    if (!busy && wasBusy.current)
+      setAnnouncement(ending === 'answered' ? answered : ending === 'stopped' ? stopped : '');
+    wasBusy.current = busy;
+  }, [busy, ending, answering, answered, stopped]);
+  return (
+    <p className="da-visually-hidden" role="status">
+      {announcement}
+    </p>
+  );
+}

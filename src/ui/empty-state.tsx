@@ -1,0 +1,36 @@
+import { useTranslations } from './translations.js';
+
+/** What an empty conversation shows: what the assistant is, and up to three questions to start with. */
+export function EmptyState({
+  starters,
+  onAsk,
+}: {
+  starters: string[];
+  onAsk(question: string): void;
+}) {
+  const {
+    title = 'How can I help?',
+    body = 'Answers come from this documentation, with links to the pages they cite.',
+    startersTitle = 'Try asking',
+  } = useTranslations('start');
+  return (
+    <div className="da-empty">
+      <p className="da-empty-title">{title}</p>
+      <p className="da-empty-body">{body}</p>
+      {starters.length > 0 && (
+        <div className="da-starters">
+          <p className="da-starters-title">{startersTitle}</p>
+          <ul>
+            {starters.map((question) => (
+              <li key={question}>
+                <button type="button" className="da-starter" onClick={() => onAsk(question)}>
+                  {question}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}
