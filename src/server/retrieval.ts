@@ -92,7 +92,10 @@ type Tokenize = (text: string) => string[];
 function queryWords(query: string, tokenize: Tokenize): { words: string[]; terms: string[] } {
   const words: string[] = [];
   const terms = new Set<string>();
-  for (const [word] of query.matchAll(/[\p{L}\p{N}_]+/gu)) {
+  // "HTTP/2" and "version 5" are read whole, so the tokenizer can join them (http2, v5).
+  for (const [word] of query.matchAll(
+    /[a-z]+\/\d(?![\p{L}\p{N}])|version\s+\d+(?![\p{L}\p{N}])|[\p{L}\p{N}_]+/giu,
+  )) {
     const cut = word.slice(0, MAX_TERM_CHARS);
     const own = tokenize(cut).flatMap((token) => processTerm(token) ?? []);
     if (own.length === 0 || own.every((term) => terms.has(term))) continue;
