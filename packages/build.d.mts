@@ -10,3 +10,4 @@ export declare function vendorBundle(
   config: { packages: string[]; external: string[] },
   outfile: string,
 ): string[];
+export declare const SERVED: Record<string, string[]>;

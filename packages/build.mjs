@@ -15,8 +15,13 @@ import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { entryPoints, isAsset, moduleGraph, packageName, readJson, ROOT } from './graph.mjs';
 
-/** Read by path at run time, not imported: the server serves the sample docs and the built pages. */
-const SERVED = { 'docs-assistant-server': ['demo/docs', 'dist/demo', 'dist/embed'] };
+/**
+ * Read by path at run time, not imported: the server serves the sample docs and the built pages,
+ * and reads its page templates (src/server/templates, copied into dist/ by the build).
+ */
+export const SERVED = {
+  'docs-assistant-server': ['demo/docs', 'dist/demo', 'dist/embed', 'dist/server/templates'],
+};
 /**
  * Bundled into the package, tree-shaken, instead of imported: under Next.js 16 (Turbopack), importing
  * the AI SDK's hook pulled all of @ai-sdk/ui-utils into the page, and with it zod and

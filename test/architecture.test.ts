@@ -32,8 +32,11 @@ const ALLOWED: Record<string, readonly string[] | 'anything'> = {
  */
 const BROWSER_PARTS = new Set(['src/chat', 'src/ui', 'src/embed', 'src/index', 'demo']);
 const WIDGET_BANNED = /^node:|^src\/(client|protocol)\/index\.[jt]s$/;
-/** Only `serve.ts` opens sockets: the app stays a Web-standard handler that tests call in-process. */
-const SOCKET_MODULES = /^(node:)?https?$|^@hono\/node-server/;
+/**
+ * Only `serve.ts` opens sockets: the app stays a Web-standard handler that tests call in-process.
+ * `@hono/node-server/serve-static` reads files and opens none, so the routes may use it.
+ */
+const SOCKET_MODULES = /^(node:)?https?$|^@hono\/node-server(?!\/serve-static$)/;
 
 const SCANNED = ['src', 'demo', 'bench'];
 const CODE_FILE = /\.(ts|tsx|mts|js|mjs)$/;
@@ -228,6 +231,9 @@ describe('the architecture check itself', () => {
     );
     expect(breaks('src/server/x.ts', "const http = await import('node:http');")).toHaveLength(1);
     expect(breaks('src/server/serve.ts', "import { createServer } from 'node:http';")).toEqual([]);
+    expect(
+      breaks('src/server/x.ts', "import { serveStatic } from '@hono/node-server/serve-static';"),
+    ).toEqual([]);
   });
 
   it('finds an import cycle, through a re-export too, but not through a type or a lazy import', () => {

@@ -1,6 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { publishedPackages, VENDORED } from '../packages/build.mjs';
+import { publishedPackages, SERVED, VENDORED } from '../packages/build.mjs';
 import { entryPoints, moduleGraph, readJson, ROOT } from '../packages/graph.mjs';
 
 const root = readJson(join(ROOT, 'package.json'));
@@ -111,5 +112,19 @@ describe('published packages (packages/*)', () => {
     expect(server.pkg.bin?.['docs-assistant']).toBe('./bin/docs-assistant.js');
     expect(server.pkg.files).toEqual(expect.arrayContaining(['bin', 'dist', 'demo']));
     expect(moduleGraph(entryPoints(server.pkg)).sources).toContain('src/cli/index.ts');
+  });
+
+  it('ships every page template the server reads at run time', () => {
+    const server = byName('docs-assistant-server');
+    const read = [...moduleGraph(entryPoints(server.pkg)).sources].flatMap((source) =>
+      [...readFileSync(join(ROOT, source), 'utf8').matchAll(/\btemplate\('([^']+)'\)/g)].map(
+        (m) => m[1]!,
+      ),
+    );
+    expect(read).toEqual(expect.arrayContaining(['docs.css', 'export-search.js']));
+    for (const name of read)
+      expect(existsSync(join(ROOT, 'src/server/templates', name))).toBe(true);
+    expect(SERVED['docs-assistant-server']).toContain('dist/server/templates');
+    expect(JSON.stringify(root.scripts)).toContain('cp -R src/server/templates dist/server/');
   });
 });

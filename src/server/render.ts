@@ -1,4 +1,7 @@
 import type { Element, Root } from 'hast';
+import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { readFileSync } from 'node:fs';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSlug from 'rehype-slug';
 import rehypeStringify from 'rehype-stringify';
@@ -21,16 +24,35 @@ export interface RenderOptions {
   links: LinkStrategy;
   /** Link to this stylesheet instead of inlining the styles (the static export shares one file). */
   stylesheet?: string;
-  /** Extra markup for `<head>`. */
-  head?: string;
+  /** Extra markup for `<head>` (made with `html`, so what it interpolates is escaped). */
+  head?: Markup;
   /** Extra markup at the end of `<body>`. */
-  bodyEnd?: string;
+  bodyEnd?: Markup;
   /** Extra markup in the site header (the export's search box). */
-  headerExtra?: string;
+  headerExtra?: Markup;
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+/** Markup made by `hono/html`'s `html` tag: every value it interpolates is escaped, unless `raw`. */
+export type Markup = HtmlEscapedString;
+
+/**
+ * `html` with nothing asynchronous in it renders at once; the pages here never interpolate a
+ * promise, and a page must be a string when an export writes it.
+ */
+export function markup(rendered: Markup | Promise<Markup>): Markup {
+  if (rendered instanceof Promise) throw new Error('page markup must not be asynchronous');
+  return rendered;
+}
+
+/** A file of templates/ (beside this module in src/ and in dist/), read once at start. */
+export const template = (name: string) =>
+  readFileSync(new URL(`./templates/${name}`, import.meta.url), 'utf8');
+
+/** ` name="value"` for each entry: the names are the caller's own, the values are escaped. */
+export function attributes(record: Record<string, string>): Markup {
+  return markup(
+    html`${Object.entries(record).map(([name, value]) => html` ${raw(name)}="${value}"`)}`,
+  );
 }
 
 /** Links under a prefix, as the reference server serves the docs (`/docs/guides/x`). */
@@ -125,20 +147,7 @@ export function renderMarkdown(page: DocPage, site: DocsSite, links: LinkStrateg
   );
 }
 
-export const DOCS_CSS = `
-*{box-sizing:border-box}body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1c1c1e;background:#fff}
-a{color:#0b63ce}header.site{display:flex;align-items:center;gap:1rem;padding:.75rem 1.5rem;border-bottom:1px solid #e5e5ea}
-header.site>a{font-weight:600;text-decoration:none;color:inherit}.layout{display:flex;max-width:72rem;margin:0 auto}
-nav.sidebar{flex:0 0 15rem;padding:1.5rem 1rem;border-right:1px solid #e5e5ea;font-size:.9rem}
-nav.sidebar ul{list-style:none;margin:0;padding:0}nav.sidebar li a{display:block;padding:.2rem .5rem;border-radius:6px;text-decoration:none;color:#3a3a3c}
-nav.sidebar li a[aria-current=page]{background:#eef4ff;color:#0b63ce;font-weight:600}nav.sidebar h2{font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;color:#6e6e73;margin:1rem .5rem .25rem}
-main{flex:1;min-width:0;padding:1.5rem 2.5rem 4rem}pre{background:#f5f5f7;padding:1rem;border-radius:8px;overflow:auto;font-size:.875rem}
-code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}table{border-collapse:collapse;display:block;overflow:auto}th,td{border:1px solid #e5e5ea;padding:.35rem .6rem;text-align:left}
-img{max-width:100%}.meta{color:#6e6e73;font-size:.85rem}@media (max-width:720px){nav.sidebar{display:none}main{padding:1rem}}
-.hljs-keyword,.hljs-selector-tag,.hljs-built_in{color:#a626a4}.hljs-string,.hljs-attr-value,.hljs-regexp{color:#50a14f}
-.hljs-number,.hljs-literal{color:#986801}.hljs-comment{color:#8e8e93;font-style:italic}.hljs-title,.hljs-title.function_{color:#4078f2}
-.hljs-attr,.hljs-attribute,.hljs-property{color:#c18401}.hljs-tag,.hljs-name{color:#e45649}.hljs-variable,.hljs-params{color:#383a42}
-`;
+export const DOCS_CSS = template('docs.css');
 
 const GROUP_ORDER = ['Overview', 'Guides', 'Static export', 'API'];
 
@@ -188,22 +197,31 @@ const SIDEBAR_MAX_GROUPS = 60;
  * site's sidebar is bounded: the current page's neighbourhood (with links onward, so every page
  * stays reachable) and one link per other group. Space is then linear in the number of pages.
  */
-function navigation(site: DocsSite, current: DocPage, links: LinkStrategy): string {
+function navigation(site: DocsSite, current: DocPage, links: LinkStrategy): Markup {
   const item = (
     page: DocPage,
     label = page.title +
       (page.version ? ` (${page.version})` : '') +
       (page.language !== current.language ? ` · ${page.language}` : ''),
   ) =>
-    `<li><a href="${escapeHtml(links.page(page.path))}"${page === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a></li>`;
+    page === current
+      ? html`<li><a href="${links.page(page.path)}" aria-current="page">${label}</a></li>`
+      : html`<li><a href="${links.page(page.path)}">${label}</a></li>`;
+  const group = (name: string, items: unknown[]) =>
+    html`<h2>${name}</h2>
+      <ul>
+        ${items}
+      </ul>`;
   const groups = sidebarGroups(site);
   if (site.pages.length <= FULL_SIDEBAR_MAX_PAGES) {
-    return groups
-      .map(
-        ([group, pages]) =>
-          `<h2>${escapeHtml(group)}</h2><ul>${pages.map((page) => item(page)).join('')}</ul>`,
-      )
-      .join('');
+    return markup(
+      html`${groups.map(([name, pages]) =>
+        group(
+          name,
+          pages.map((page) => item(page)),
+        ),
+      )}`,
+    );
   }
   const window = <T>(list: T[], at: number, size: number) => {
     const start = Math.max(0, Math.min(at - Math.floor(size / 2), list.length - size));
@@ -215,27 +233,29 @@ function navigation(site: DocsSite, current: DocPage, links: LinkStrategy): stri
   );
   const shown = window(groups, currentGroup, SIDEBAR_MAX_GROUPS);
   const firstOf = (index: number) => groups[index]![1][0]!;
-  const html = groups.slice(shown.start, shown.end).map(([group, pages], offset) => {
+  const listed = groups.slice(shown.start, shown.end).map(([name, pages], offset) => {
     if (shown.start + offset !== currentGroup) {
-      return `<h2>${escapeHtml(group)}</h2><ul>${item(pages[0]!, `${pages[0]!.title}${pages.length > 1 ? ` (+${pages.length - 1} pages)` : ''}`)}</ul>`;
+      const more = pages.length > 1 ? ` (+${pages.length - 1} pages)` : '';
+      return group(name, [item(pages[0]!, `${pages[0]!.title}${more}`)]);
     }
     const { start, end } = window(pages, pages.indexOf(current), SIDEBAR_WINDOW);
-    const before = start > 0 ? item(pages[start - 1]!, `… ${start} earlier pages`) : '';
-    const after = end < pages.length ? item(pages[end]!, `… ${pages.length - end} more pages`) : '';
-    return `<h2>${escapeHtml(group)}</h2><ul>${before}${pages
-      .slice(start, end)
-      .map((page) => item(page))
-      .join('')}${after}</ul>`;
+    return group(name, [
+      start > 0 && item(pages[start - 1]!, `… ${start} earlier pages`),
+      ...pages.slice(start, end).map((page) => item(page)),
+      end < pages.length && item(pages[end]!, `… ${pages.length - end} more pages`),
+    ]);
   });
   const earlier =
-    shown.start > 0
-      ? `<ul>${item(firstOf(shown.start - 1), `… ${shown.start} earlier sections`)}</ul>`
-      : '';
+    shown.start > 0 &&
+    html`<ul>
+      ${item(firstOf(shown.start - 1), `… ${shown.start} earlier sections`)}
+    </ul>`;
   const later =
-    shown.end < groups.length
-      ? `<ul>${item(firstOf(shown.end), `… ${groups.length - shown.end} more sections`)}</ul>`
-      : '';
-  return earlier + html.join('') + later;
+    shown.end < groups.length &&
+    html`<ul>
+      ${item(firstOf(shown.end), `… ${groups.length - shown.end} more sections`)}
+    </ul>`;
+  return markup(html`${earlier}${listed}${later}`);
 }
 
 /** A whole HTML page for one doc: sidebar, content, and whatever the caller adds. */
@@ -247,25 +267,32 @@ export function renderDocsPage(site: DocsSite, page: DocPage, options: RenderOpt
     .filter(Boolean)
     .join(' · ');
   const styles = options.stylesheet
-    ? `<link rel="stylesheet" href="${escapeHtml(options.stylesheet)}">`
-    : `<style>${DOCS_CSS}</style>`;
-  return `<!doctype html>
-<html lang="${escapeHtml(page.language)}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(page.title)} · docs-assistant</title>
-${page.description ? `<meta name="description" content="${escapeHtml(page.description)}">` : ''}
-${styles}
-${options.head ?? ''}
-</head>
-<body>
-<header class="site"><a href="${escapeHtml(options.links.page('/'))}">docs-assistant docs</a>${options.headerExtra ?? ''}</header>
-<div class="layout">
-<nav class="sidebar" aria-label="Docs">${navigation(site, page, options.links)}</nav>
-<main>${meta ? `<p class="meta">${escapeHtml(meta)}</p>` : ''}${renderMarkdown(page, site, options.links)}</main>
-</div>
-${options.bodyEnd ?? ''}
-</body>
-</html>`;
+    ? html`<link rel="stylesheet" href="${options.stylesheet}" />`
+    : html`<style>
+        ${raw(DOCS_CSS)}
+      </style>`;
+  // The Markdown's HTML comes from the unified pipeline, which drops raw HTML and script URLs.
+  const content = raw(renderMarkdown(page, site, options.links));
+  return markup(
+    html`<!doctype html>
+      <html lang="${page.language}">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>${page.title} · docs-assistant</title>
+          ${page.description && html`<meta name="description" content="${page.description}" />`}
+          ${styles} ${options.head}
+        </head>
+        <body>
+          <header class="site">
+            <a href="${options.links.page('/')}">docs-assistant docs</a>${options.headerExtra}
+          </header>
+          <div class="layout">
+            <nav class="sidebar" aria-label="Docs">${navigation(site, page, options.links)}</nav>
+            <main>${meta && html`<p class="meta">${meta}</p>`}${content}</main>
+          </div>
+          ${options.bodyEnd}
+        </body>
+      </html>`,
+  ).toString();
 }

@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { Hono, type Context } from 'hono';
 import { createApp } from '../app.js';
-import { escapeHtml } from '../render.js';
+import { html } from 'hono/html';
+import { attributes, markup } from '../render.js';
 import { decodePath, resolveInside } from '../static.js';
 import type { ActiveVersion } from './bundle.js';
 import type { AssistantPlan } from './values.js';
@@ -91,16 +92,14 @@ export function scriptTag(
   manifest: ActiveVersion['manifest'],
 ): string | undefined {
   if (plan.mode === 'off') return undefined;
-  const attributes: Record<string, string> = {
+  const record: Record<string, string> = {
     src: `${EMBED_PATH}docs-assistant.js`,
     'data-domain': plan.domain ?? manifest.domain,
     // Proxy mode: the page asks its own origin, and the host adds the key on the way out.
     'data-base-url': plan.mode === 'proxy' ? '/' : plan.baseUrl,
   };
-  if (plan.mode === 'direct' && plan.apiKey) attributes['data-api-key'] = plan.apiKey;
-  return `<script defer ${Object.entries(attributes)
-    .map(([k, v]) => `${k}="${escapeHtml(v)}"`)
-    .join(' ')}></script>`;
+  if (plan.mode === 'direct' && plan.apiKey) record['data-api-key'] = plan.apiKey;
+  return markup(html`<script defer${attributes(record)}></script>`).toString();
 }
 
 function injectTag(html: string, tag: string): string {
@@ -109,6 +108,13 @@ function injectTag(html: string, tag: string): string {
   const body = html.search(/<\/body>/i);
   return body >= 0 ? html.slice(0, body) + tag + html.slice(body) : html + tag;
 }
+
+const NOT_FOUND_PAGE = markup(
+  html`<!doctype html>
+    <title>Not found</title>
+    <h1>Not found</h1>
+    <p>There is no page at this address. <a href="/">Start page</a></p>`,
+);
 
 /** Header values must be Latin-1: a reason with other characters is cut down, never a thrown error. */
 const headerSafe = (text: string) => text.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 300);
@@ -304,11 +310,7 @@ export function createHostApp(options: HostAppOptions) {
       );
     }
     const found = await locate(state.active.dir, c.req.path);
-    if (!found)
-      return c.html(
-        '<!doctype html><title>Not found</title><h1>Not found</h1><p>There is no page at this address. <a href="/">Start page</a></p>',
-        404,
-      );
+    if (!found) return c.html(NOT_FOUND_PAGE, 404);
     if ('redirect' in found) return c.redirect(found.redirect, 301);
     const tag = embedDir ? scriptTag(assistant, state.active.manifest) : undefined;
     const { name, activatedAt } = state.active;

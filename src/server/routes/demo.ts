@@ -1,8 +1,10 @@
+import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
+import { html } from 'hono/html';
 import { join } from 'node:path';
 import { normalizePagePath, type DocsSite } from '../docs.js';
 import { errorResponse } from '../http.js';
-import { escapeHtml, prefixedLinks, renderDocsPage } from '../render.js';
+import { attributes, markup, prefixedLinks, renderDocsPage, type Markup } from '../render.js';
 import { readStatic } from '../static.js';
 
 /** The docs with the script tag. */
@@ -30,8 +32,8 @@ export interface DemoRouteDeps {
 }
 
 interface PageExtras {
-  head?: string;
-  bodyEnd?: string;
+  head?: Markup;
+  bodyEnd?: Markup;
 }
 
 /**
@@ -45,23 +47,29 @@ export function demoRoutes(deps: DemoRouteDeps) {
 
   const demoAttributes = (c: Context, basePath: string) => {
     const origin = deps.origin(c);
-    const attributes: Record<string, string> = {
+    const record: Record<string, string> = {
       'data-domain': site?.domain ?? '',
       'data-base-url': origin,
       'data-docs-base-url': `${origin}${basePath}/`,
       'data-starter-questions': STARTER_QUESTIONS.join('|'),
     };
-    if (deps.demoKey) attributes['data-api-key'] = deps.demoKey;
-    return Object.entries(attributes)
-      .map(([name, value]) => `${name}="${escapeHtml(value)}"`)
-      .join(' ');
+    if (deps.demoKey) record['data-api-key'] = deps.demoKey;
+    return attributes(record);
   };
   const withScriptTag = (c: Context): PageExtras => ({
-    head: `<script src="/embed/docs-assistant.js" defer ${demoAttributes(c, DOCS_BASE_PATH)}></script>`,
+    head: markup(
+      html`<script
+        src="/embed/docs-assistant.js"
+        defer${demoAttributes(c, DOCS_BASE_PATH)}
+      ></script>`,
+    ),
   });
   const withReact = (c: Context): PageExtras => ({
-    head: '<link rel="stylesheet" href="/styles.css"><script type="module" src="/assets/react.js"></script>',
-    bodyEnd: `<div id="docs-assistant" ${demoAttributes(c, REACT_BASE_PATH)}></div>`,
+    head: markup(
+      html`<link rel="stylesheet" href="/styles.css" />
+        <script type="module" src="/assets/react.js"></script>`,
+    ),
+    bodyEnd: markup(html`<div id="docs-assistant" ${demoAttributes(c, REACT_BASE_PATH)}></div>`),
   });
 
   async function servePage(c: Context, basePath: string, extras: PageExtras): Promise<Response> {
@@ -96,25 +104,26 @@ export function demoRoutes(deps: DemoRouteDeps) {
   }
 
   if (assetsDir) {
-    app.get(
-      '/styles.css',
-      async (c) => (await readStatic(assetsDir, 'styles.css')) ?? c.notFound(),
+    // Hono's own serveStatic for the built files: their names are ours (ASCII, never %-escaped),
+    // and it refuses `.`/`..` segments, backslashes and any %-escape before it touches the disk.
+    // The docs folder's files above keep readStatic: their names may need %-decoding (spaces,
+    // accents), which serveStatic refuses, and readStatic decodes first, then checks the root.
+    const built = (options: { root?: string; path?: string; under?: string }) =>
+      serveStatic({
+        ...options,
+        rewriteRequestPath: (path) => path.slice(options.under?.length ?? 0),
+        onFound: (_path, c) => {
+          c.header('Cache-Control', 'no-cache');
+          c.header('X-Content-Type-Options', 'nosniff');
+        },
+      });
+    const notFound = (c: Context) => c.notFound();
+    app.get('/styles.css', built({ path: join(assetsDir, 'styles.css') }), notFound);
+    app.get('/embed/*', built({ root: join(assetsDir, 'embed'), under: '/embed' }), notFound);
+    app.get('/', built({ path: join(assetsDir, 'demo', 'index.html') }), (c) =>
+      c.redirect(DOCS_BASE_PATH),
     );
-    app.get(
-      '/embed/*',
-      async (c) =>
-        (await readStatic(join(assetsDir, 'embed'), c.req.path.slice('/embed/'.length))) ??
-        c.notFound(),
-    );
-    app.get(
-      '/',
-      async (c) =>
-        (await readStatic(join(assetsDir, 'demo'), 'index.html')) ?? c.redirect(DOCS_BASE_PATH),
-    );
-    app.get(
-      '/*',
-      async (c) => (await readStatic(join(assetsDir, 'demo'), c.req.path.slice(1))) ?? c.notFound(),
-    );
+    app.get('/*', built({ root: join(assetsDir, 'demo') }), notFound);
   } else {
     app.get('/', (c) =>
       site ? c.redirect(DOCS_BASE_PATH) : errorResponse('not_found', 'No docs site is configured.'),
