@@ -2,7 +2,7 @@
 // esbuild (already a dependency of Vite) and calls its main(). Benchmarks print figures; they never
 // assert wall-clock bounds.
 import { build } from 'esbuild';
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -30,6 +30,8 @@ for (const name of names) {
     // The compiled copy lives in a cache folder; keep import.meta.dirname meaning bench/.
     define: { 'import.meta.dirname': JSON.stringify(join(root, 'bench')) },
   });
+  // The server reads its page templates from beside its own module, here the bundle.
+  cpSync(join(root, 'src/server/templates'), join(cache, 'templates'), { recursive: true });
   const bench = await import(pathToFileURL(outfile).href);
   await bench.main();
 }

@@ -1,4 +1,5 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
+import { cpSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -213,6 +214,10 @@ describe('docs-assistant export as a real process', () => {
       [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')],
       { cwd: ROOT },
     );
+    // As `npm run build` does: the page templates the server reads go beside its modules.
+    cpSync(join(ROOT, 'src/server/templates'), join(ROOT, 'dist/server/templates'), {
+      recursive: true,
+    });
   }, 120_000);
 
   it('exports from a real docs-assistant serve on a free port', async () => {

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/server/config.js';
@@ -32,6 +33,8 @@ beforeAll(async () => {
     outfile: CLI,
     logLevel: 'warning',
   });
+  // The server reads its page templates from beside its own module.
+  cpSync(join(ROOT, 'src/server/templates'), join(dirname(CLI), 'templates'), { recursive: true });
 }, 60_000);
 
 afterAll(() => {

@@ -2,6 +2,8 @@ import type { Element, Root } from 'hast';
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSlug from 'rehype-slug';
 import rehypeStringify from 'rehype-stringify';
@@ -44,9 +46,14 @@ export function markup(rendered: Markup | Promise<Markup>): Markup {
   return rendered;
 }
 
-/** A file of templates/ (beside this module in src/ and in dist/), read once at start. */
-export const template = (name: string) =>
-  readFileSync(new URL(`./templates/${name}`, import.meta.url), 'utf8');
+// Not `new URL('./templates/…', import.meta.url)`: Vite rewrites that pattern into a web asset URL.
+const TEMPLATES = join(dirname(fileURLToPath(import.meta.url)), 'templates');
+
+/**
+ * A file of templates/, read once at start. The folder sits beside this module: in src/, in dist/
+ * (the build copies it) and in the server package; a bundle of the server must copy it beside itself.
+ */
+export const template = (name: string) => readFileSync(join(TEMPLATES, name), 'utf8');
 
 /** ` name="value"` for each entry: the names are the caller's own, the values are escaped. */
 export function attributes(record: Record<string, string>): Markup {

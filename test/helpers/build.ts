@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -31,6 +31,10 @@ export function buildCli(): Promise<string> {
       ],
       { cwd: ROOT },
     );
+    // tsc compiles modules only; the page templates the server reads go beside them, as the build does.
+    await cp(join(ROOT, 'src/server/templates'), join(out, 'server/templates'), {
+      recursive: true,
+    });
     return join(out, 'cli', 'index.js');
   })());
 }
