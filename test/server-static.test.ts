@@ -34,6 +34,10 @@ describe('built assets and docs files', () => {
       expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(await response.text(), path).toContain(text);
     }
+    // One line, as pages that add a CSP nonce by replacing `<script src=` expect.
+    const docs = await (await app.request('http://test/docs/guides/page-context')).text();
+    expect(docs).toContain('<script src="/embed/docs-assistant.js" defer data-domain="demo"');
+    expect(docs).toContain('<style>');
   });
 
   it('never serves a file outside the assets folder, however the path is written', async () => {

@@ -14,6 +14,7 @@ export const REACT_BASE_PATH = '/react';
 /** Where the docs are served; a reader's `currentPath` on any of them names the same page. */
 export const SITE_BASE_PATHS = [DOCS_BASE_PATH, REACT_BASE_PATH] as const;
 
+const SCRIPT_TAG_SRC = '/embed/docs-assistant.js';
 const STARTER_QUESTIONS = [
   'How do I install it?',
   'How do I change the theme?',
@@ -56,14 +57,10 @@ export function demoRoutes(deps: DemoRouteDeps) {
     if (deps.demoKey) record['data-api-key'] = deps.demoKey;
     return attributes(record);
   };
-  const withScriptTag = (c: Context): PageExtras => ({
-    head: markup(
-      html`<script
-        src="/embed/docs-assistant.js"
-        defer${demoAttributes(c, DOCS_BASE_PATH)}
-      ></script>`,
-    ),
-  });
+  const withScriptTag = (c: Context): PageExtras => {
+    const data = demoAttributes(c, DOCS_BASE_PATH);
+    return { head: markup(html`<script src="${SCRIPT_TAG_SRC}" defer${data}></script>`) };
+  };
   const withReact = (c: Context): PageExtras => ({
     head: markup(
       html`<link rel="stylesheet" href="/styles.css" />
