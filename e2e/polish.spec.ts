@@ -133,6 +133,12 @@ async function recordAnimations(page: Page) {
     );
 }
 
+/** The animations recorded so far, left in place. */
+const peek = (page: Page) =>
+  page.evaluate(() => [
+    ...(window as unknown as { __animations: { name: string }[] }).__animations,
+  ]);
+
 for (const mode of ['popover', 'modal', 'panel'] as const)
   test(`the ${mode} moves in and out, and not at all under prefers-reduced-motion`, async ({
     browser,
@@ -156,6 +162,11 @@ for (const mode of ['popover', 'modal', 'panel'] as const)
         mode,
       );
       const taken = await recordAnimations(page);
+      // Slowed down (Chromium's DevTools protocol) so that on a loaded machine each animation is
+      // still running, its element still in the tree, when its animationstart is dispatched.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Animation.enable');
+      await cdp.send('Animation.setPlaybackRate', { playbackRate: 0.2 });
       await launcher(page).click();
       await expect(dialog(page)).toBeVisible();
       const style = await page.locator('.da-dialog').evaluate((el) => {
@@ -169,6 +180,8 @@ for (const mode of ['popover', 'modal', 'panel'] as const)
         await expect
           .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).marginRight))
           .toBe('460px');
+      if (reducedMotion === 'no-preference')
+        await expect.poll(async () => (await peek(page)).length).toBeGreaterThan(0);
       const opened = await taken();
       const openedPage = mode === 'panel' ? await pageTransition() : '';
       await page.keyboard.press('Escape');
