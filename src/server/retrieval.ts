@@ -205,7 +205,6 @@ interface Ranked {
 /** A piece of a section as the index holds it: the whole section, or a part of a long one. */
 interface Passage {
   id: string;
-  sectionId: string;
   pageTitle: string;
   heading: string;
   text: string;
@@ -217,9 +216,7 @@ interface Passage {
  * codes, a list of options) in pieces of a few blocks, list items or rows each, so it is judged by
  * its best piece rather than by containing every word somewhere.
  */
-function passagesOf(
-  section: DocSection,
-): Omit<Passage, 'id' | 'sectionId' | 'pageTitle' | 'heading'>[] {
+function passagesOf(section: DocSection): Omit<Passage, 'id' | 'pageTitle' | 'heading'>[] {
   const size = section.blocks.reduce((sum, block) => sum + block.text.length, 0);
   if (size <= LONG_SECTION_CHARS)
     return [{ text: section.text, codeText: section.code.map((c) => c.value).join('\n') }];
@@ -251,7 +248,6 @@ function passagesOf(
 export function createRetriever(site: DocsSite): Retriever {
   const tokenize = createTokenizer(compoundsOf(site));
   const sections = new Map<string, DocSection>();
-  const passages = new Map<string, Passage>();
   /** Each passage's section: results are filtered and boosted by it, one call per result. */
   const sectionOfPassage = new Map<string, DocSection>();
   const index = new MiniSearch<Passage>({
@@ -292,11 +288,9 @@ export function createRetriever(site: DocsSite): Retriever {
         const passage = {
           ...piece,
           id: `${section.id}~${n}`,
-          sectionId: section.id,
           pageTitle: section.pageTitle,
           heading: section.heading,
         };
-        passages.set(passage.id, passage);
         sectionOfPassage.set(passage.id, section);
         index.add(passage);
       }
@@ -458,7 +452,7 @@ export function createRetriever(site: DocsSite): Retriever {
       // A section is as good as its best passage.
       const best = new Map<string, { score: number; queryTerms: string[]; terms: string[] }>();
       for (const r of index.search(words, { ...sectionOptions, boostTerm })) {
-        const id = passages.get(r.id as string)!.sectionId;
+        const id = sectionOf(r.id)!.id;
         const seen = best.get(id);
         if (!seen || r.score > seen.score)
           best.set(id, { score: r.score, queryTerms: r.queryTerms, terms: r.terms });
@@ -490,7 +484,7 @@ export function createRetriever(site: DocsSite): Retriever {
       // term weighted by how rare it is (a question's rarest word is usually its subject). A long
       // section (a catalogue, a big table) counts only its best passage: it contains every word
       // somewhere, which says nothing about whether it answers the question.
-      const queryTerms = queryWords(query, tokenize).terms;
+      const queryTerms = own.terms;
       let coverage = 0;
       if (queryTerms.length > 0) {
         const total = queryTerms.reduce((sum, term) => sum + weightOf(term), 0);
