@@ -153,7 +153,9 @@ interface Served {
  * BENCH_PROFILE=1: every server process (primary and workers) writes a CPU profile on exit and
  * prints its event-loop delay every 2 s, to find where the TTFB tail comes from.
  */
-async function profileOptions(): Promise<{ env: Record<string, string>; dir: string } | undefined> {
+async function profileOptions(): Promise<
+  { env: Record<string, string>; execArgv: string[]; dir: string } | undefined
+> {
   if (!process.env.BENCH_PROFILE) return undefined;
   const dir = await mkdtemp(join(tmpdir(), 'da-bench-prof-'));
   const monitor = join(dir, 'event-loop.mjs');
@@ -171,9 +173,9 @@ setInterval(() => {
   );
   return {
     dir,
-    env: {
-      NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir} --import=${pathToFileURL(monitor).href}`,
-    },
+    // Node refuses --cpu-prof in NODE_OPTIONS; cluster workers inherit the primary's execArgv.
+    execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    env: { NODE_OPTIONS: `--import=${pathToFileURL(monitor).href}` },
   };
 }
 
@@ -212,12 +214,13 @@ async function startCli(
   cli: string,
   docsDir: string,
   workers: number,
-  extraEnv: Record<string, string> = {},
+  profile?: { env: Record<string, string>; execArgv: string[] },
 ): Promise<Served> {
   const data = await mkdtemp(join(tmpdir(), 'da-bench-data-'));
   const child = spawn(
     process.execPath,
     [
+      ...(profile?.execArgv ?? []),
       cli,
       'serve',
       '--docs',
@@ -234,7 +237,7 @@ async function startCli(
     {
       env: {
         ...process.env,
-        ...extraEnv,
+        ...profile?.env,
         DOCS_ASSISTANT_SERVER_KEYS: `${KEYS.assistant},${KEYS.admin}`,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -328,7 +331,7 @@ export async function main(): Promise<void> {
   try {
     for (const workers of (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number)) {
       const profile = await profileOptions();
-      const served = await startCli(cli, docsDir, workers, profile?.env);
+      const served = await startCli(cli, docsDir, workers, profile);
       try {
         await closedLoop(served.url, 4, 25); // warm-up: JIT, caches
         const cpuBefore = cpuSeconds(served.pid);

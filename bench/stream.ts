@@ -2,6 +2,7 @@ import { build } from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatDataStreamPart } from 'ai';
 import type { CDPSession, Page } from 'playwright-core';
@@ -147,6 +148,8 @@ export interface StreamFigures {
   /** Until no block waits for formatting (ours formats bursts over several tasks). */
   lastByteToFormattedMs: number;
   heapMB: number;
+  /** The machine's 1-minute load average when the run ended (2 cores here, shared). */
+  load: number;
 }
 
 // Runs in the page before anything else: long tasks and the moment the sentinel reaches the DOM.
@@ -418,6 +421,7 @@ async function measure(
     lastByteToScreenMs: Math.max(0, probe.doneAt - lastByteMs),
     lastByteToFormattedMs: Math.max(0, probe.formattedAt - lastByteMs),
     heapMB: after.JSHeapUsedSize! / 2 ** 20,
+    load: loadavg()[0]!,
   };
 }
 
@@ -549,6 +553,22 @@ export async function main(): Promise<void> {
       );
     }
   }
+  console.log('\nEach run of ours, in order: longest task wall / CPU ms (load average)');
+  for (const { chars, delivery } of cases)
+    for (const name of pages.filter((p) => p.startsWith('ours')))
+      console.log(
+        `${name.padEnd(12)}${delivery.padEnd(9)}${String(chars).padStart(8)}  ${of(
+          name,
+          chars,
+          delivery,
+        )
+          .map(
+            (f) =>
+              // The longtask observer reports only tasks over 50 ms: none is "<50".
+              `${f.longestTaskMs ? f.longestTaskMs.toFixed(0) : '<50'} / ${f.longestTaskCpuMs.toFixed(0)} (${f.load.toFixed(1)})`,
+          )
+          .join('  ')}`,
+      );
   console.log(
     '(main thread: CDP TaskDuration from asking to 300 ms after fully formatted, split into script/layout/style (medians);',
   );
