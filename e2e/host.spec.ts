@@ -3,7 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createStaticExportClient } from '../src/client/static-export.js';
-import { createHost, readValues, STALE_HEADER } from '../src/server/host/index.js';
+import { BUNDLE_STALE_HEADER } from '../src/protocol/headers.js';
+import { createHost, readValues } from '../src/server/host/index.js';
 import { listen, type RunningServer } from '../src/server/serve.js';
 import { askQuestion, dialog, launcher } from './helpers.js';
 
@@ -76,7 +77,7 @@ test('air-gapped: no launcher at all, and the offline search still finds pages',
   page.on('request', (request) => requests.push(request.url()));
 
   const response = await page.goto(`${url}/`);
-  expect(response?.headers()[STALE_HEADER.toLowerCase()]).toBeUndefined();
+  expect(response?.headers()[BUNDLE_STALE_HEADER.toLowerCase()]).toBeUndefined();
   await expect(page.getByRole('heading', { level: 1, name: 'Introduction' })).toBeVisible();
   await page.getByRole('searchbox', { name: 'Search the docs' }).fill('presigned');
   await expect(page.locator('#search-results a').first()).toBeVisible();

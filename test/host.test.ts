@@ -8,7 +8,10 @@ import { chartValues } from '../src/cli/export.js';
 import { runCli } from '../src/cli/index.js';
 import { captureIo } from './helpers/cli.js';
 import { BUNDLE_MANIFEST_FILE } from '../src/protocol/index.js';
-import { STALE_HEADER, VERSION_HEADER } from '../src/server/host/index.js';
+import {
+  BUNDLE_STALE_HEADER as STALE_HEADER,
+  BUNDLE_VERSION_HEADER as VERSION_HEADER,
+} from '../src/protocol/headers.js';
 import { readValues, planAssistant } from '../src/server/host/values.js';
 import { DEMO } from '../src/server/config.js';
 import { demoApp, askBody, readStream, textOf, tempDir } from './helpers/server.js';
@@ -400,7 +403,7 @@ describe('host values', () => {
     );
     expect(() => readValues('deployment:\n  type: on-prem\n', {})).toThrow(/deployment\.type/);
     expect(() => readValues('assistant:\n  apiKey: svc_secret_admin\n', {})).toThrow(
-      /Admin keys are secrets/,
+      /Admin keys are server-side secrets/,
     );
     expect(() => readValues('staticExport: [1', {})).toThrow(/not valid YAML/);
     expect(() => readValues(undefined, { DOCS_ASSISTANT_STATIC_EXPORT_ENABLED: 'maybe' })).toThrow(

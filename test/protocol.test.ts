@@ -8,6 +8,13 @@ import {
   messagePartSchema,
   parseErrorBody,
   parseStreamLine,
+  parseSearchHits,
+  searchQueryOf,
+  wrongKeySentence,
+  assistantMessageUrl,
+  exportPaths,
+  ROUTES,
+  serviceUrl,
 } from '../src/protocol/index.js';
 
 describe('keys', () => {
@@ -27,6 +34,83 @@ describe('keys', () => {
     expect(bearerKey('bearer   svc_dsc_x ')).toBe('svc_dsc_x');
     expect(bearerKey('Basic abc')).toBeUndefined();
     expect(bearerKey(undefined)).toBeUndefined();
+  });
+});
+
+describe('key refusals', () => {
+  it('name where the key was found, what it should be and what it is', () => {
+    expect(wrongKeySentence('data-api-key', 'assistant', 'admin')).toMatch(
+      /^data-api-key must be an assistant key \(svc_dsc_…\) but is an admin key \(svc_…\)\. Admin keys are server-side secrets.*Revoke one that was exposed\.$/,
+    );
+    expect(wrongKeySentence('DOCS_ASSISTANT_ADMIN_KEY', 'admin', 'assistant')).toMatch(
+      /^DOCS_ASSISTANT_ADMIN_KEY must be an admin key \(svc_…\) but is an assistant key \(svc_dsc_…\)\. Static export needs an admin key/,
+    );
+    expect(wrongKeySentence('The key sent', 'admin', 'invalid')).toBe(
+      'The key sent must be an admin key (svc_…) but is not a key.',
+    );
+  });
+});
+
+describe('routes', () => {
+  it('builds the URLs of SPEC §4 from a base URL with or without a trailing slash', () => {
+    expect(assistantMessageUrl('https://api.example.com/', 'docs.acme')).toBe(
+      'https://api.example.com/discovery/v1/assistant/docs.acme/message',
+    );
+    expect(assistantMessageUrl('', 'a/b')).toBe('/discovery/v1/assistant/a%2Fb/message');
+    expect(serviceUrl('http://x//', exportPaths.jobs())).toBe('http://x/v1/static-export/jobs');
+    expect(exportPaths.job('se_1')).toBe('/v1/static-export/jobs/se_1');
+    expect(exportPaths.bundle('se_1')).toBe('/v1/static-export/jobs/se_1/bundle');
+    expect(exportPaths.bundleFile('se_1', { expires: 9, signature: 'ab' })).toBe(
+      '/v1/static-export/bundles/se_1.tar.gz?expires=9&signature=ab',
+    );
+  });
+
+  it('keeps every route pattern under its SPEC prefix', () => {
+    expect(ROUTES.assistantMessage.startsWith('/discovery/v1/')).toBe(true);
+    for (const path of [ROUTES.exportJobs, ROUTES.exportJob, ROUTES.exportBundle])
+      expect(path.startsWith('/v1/static-export/jobs')).toBe(true);
+  });
+});
+
+describe('search hits', () => {
+  it('reads both result shapes of NOTES §2 and the fields other services use', () => {
+    const ours = [
+      {
+        url: 'https://d/x#a',
+        path: '/x',
+        title: 'X',
+        section: 'A',
+        score: 1,
+        metadata: { title: 'X' },
+      },
+    ];
+    expect(parseSearchHits(ours)).toEqual([{ url: 'https://d/x#a', path: '/x', title: 'X' }]);
+    expect(
+      parseSearchHits({
+        type: 'search',
+        results: [
+          { path: '/y', metadata: { title: 'Y', description: 'about y' } },
+          { url: '/z', title: '  ', content: 'zed' },
+        ],
+      }),
+    ).toEqual([
+      { path: '/y', title: 'Y', snippet: 'about y' },
+      { url: '/z', snippet: 'zed' },
+    ]);
+  });
+
+  it('drops what cannot be shown instead of trusting it', () => {
+    expect(parseSearchHits(null)).toEqual([]);
+    expect(parseSearchHits('oops')).toEqual([]);
+    expect(parseSearchHits({ results: 'x' })).toEqual([]);
+    expect(parseSearchHits([null, 3, [], { title: 'no link' }, { url: 7, path: ' ' }])).toEqual([]);
+    expect(parseSearchHits([{ url: '/a', title: 5, metadata: 'x' }])).toEqual([{ url: '/a' }]);
+  });
+
+  it('reads the query of a search call', () => {
+    expect(searchQueryOf({ query: '  how\n to  ' })).toBe('how to');
+    expect(searchQueryOf({ query: 3 })).toBeUndefined();
+    expect(searchQueryOf(undefined)).toBeUndefined();
   });
 });
 

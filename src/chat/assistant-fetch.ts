@@ -1,4 +1,5 @@
 import { AssistantError, errorFromResponse } from '../client/errors.js';
+import { THREAD_ID_HEADER, THREAD_KEY_HEADER } from '../protocol/headers.js';
 import { formatStreamPart, parseStreamLine, type ParsedStreamLine } from '../protocol/stream.js';
 
 export interface ThreadIds {
@@ -111,8 +112,8 @@ export function createAssistantFetch(options: AssistantFetchOptions): typeof fet
         'The assistant could not be reached. Check your connection.',
       );
     }
-    const headerId = response.headers.get('x-thread-id');
-    const headerKey = response.headers.get('x-thread-key');
+    const headerId = response.headers.get(THREAD_ID_HEADER);
+    const headerKey = response.headers.get(THREAD_KEY_HEADER);
     if (!response.ok) {
       const error = await errorFromResponse(response);
       if (

@@ -1,9 +1,10 @@
 import { useChat } from '@ai-sdk/react';
 import { generateId } from '@ai-sdk/ui-utils';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { assertBrowserSafeKey, assistantMessageUrl } from '../client/assistant.js';
+import { assertBrowserSafeKey } from '../client/assistant.js';
 import { AssistantError, type AssistantErrorKind } from '../client/errors.js';
 import { DEFAULT_RETRIEVAL_PAGE_SIZE } from '../protocol/limits.js';
+import { assistantMessageUrl } from '../protocol/routes.js';
 import type { ContextItem, Filter } from '../protocol/types.js';
 import type { ChatMessage } from './message.js';
 import { createAssistantFetch, type StreamWarning, type ThreadIds } from './assistant-fetch.js';

@@ -6,7 +6,7 @@ import {
   StaticExportError,
   type StaticExportClient,
 } from '../client/node.js';
-import { classifyKey } from '../protocol/keys.js';
+import { classifyKey, KEY_EXAMPLE, wrongKeySentence } from '../protocol/keys.js';
 import type { Job } from '../protocol/schemas.js';
 import type { CliIo } from './index.js';
 
@@ -49,12 +49,11 @@ function makeClient(values: Values, io: CliIo): StaticExportClient {
   const adminKey = io.env.DOCS_ASSISTANT_ADMIN_KEY?.trim();
   if (!adminKey)
     throw new ExportUsageError(
-      'Set DOCS_ASSISTANT_ADMIN_KEY to your admin key (svc_…). It is read from the environment so it never lands in shell history.',
+      `Set DOCS_ASSISTANT_ADMIN_KEY to your admin key (${KEY_EXAMPLE.admin}). It is read from the environment so it never lands in shell history.`,
     );
-  if (classifyKey(adminKey) !== 'admin')
-    throw new ExportUsageError(
-      'DOCS_ASSISTANT_ADMIN_KEY must be an admin key (svc_…); assistant keys (svc_dsc_…) cannot export.',
-    );
+  const keyKind = classifyKey(adminKey);
+  if (keyKind !== 'admin')
+    throw new ExportUsageError(wrongKeySentence('DOCS_ASSISTANT_ADMIN_KEY', 'admin', keyKind));
   const baseUrl =
     (typeof values['base-url'] === 'string' && values['base-url']) ||
     io.env.DOCS_ASSISTANT_BASE_URL ||

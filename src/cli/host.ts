@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { classifyKey } from '../protocol/index.js';
+import { classifyKey, wrongKeySentence } from '../protocol/index.js';
 import { DIST_DIR } from '../server/config.js';
 import {
   createHost,
@@ -57,10 +57,9 @@ export async function runHost(values: Values, io: CliIo): Promise<number> {
         ? await readFile(resolve(values.values), 'utf8')
         : undefined;
     const upstreamKey = io.env.DOCS_ASSISTANT_UPSTREAM_KEY?.trim();
-    if (upstreamKey && classifyKey(upstreamKey) !== 'assistant')
-      throw new ValuesError(
-        'DOCS_ASSISTANT_UPSTREAM_KEY must be an assistant key (svc_dsc_…). Admin keys are never used for the assistant.',
-      );
+    const keyKind = upstreamKey ? classifyKey(upstreamKey) : 'assistant';
+    if (keyKind !== 'assistant')
+      throw new ValuesError(wrongKeySentence('DOCS_ASSISTANT_UPSTREAM_KEY', 'assistant', keyKind));
     const embedDir = join(DIST_DIR, 'embed');
     host = createHost({
       values: readValues(file, io.env),

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { classifyKey } from '../protocol/index.js';
+import { assistantMessageUrl, classifyKey, wrongKeySentence } from '../protocol/index.js';
 import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/app.js';
 import {
   ConfigError,
@@ -198,9 +198,10 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     }
     if (upstreamUrl) {
       const key = io.env.DOCS_ASSISTANT_UPSTREAM_KEY;
-      if (key && classifyKey(key) !== 'assistant') {
+      const keyKind = key ? classifyKey(key) : 'assistant';
+      if (keyKind !== 'assistant') {
         io.stderr.write(
-          'DOCS_ASSISTANT_UPSTREAM_KEY must be an assistant key (svc_dsc_…). Admin keys are never used for the assistant.\n',
+          `${wrongKeySentence('DOCS_ASSISTANT_UPSTREAM_KEY', 'assistant', keyKind)}\n`,
         );
         return EXIT.failed;
       }
@@ -308,9 +309,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         `  Docs site:       ${server.url}${DOCS_BASE_PATH}${options.assetsDir ? '   (with the script tag; the React import at /react)' : ''}`,
       );
       for (const site of options.sites)
-        lines.push(
-          `  Assistant API:   POST ${server.url}/discovery/v1/assistant/${site.domain}/message`,
-        );
+        lines.push(`  Assistant API:   POST ${assistantMessageUrl(server.url, site.domain)}`);
     }
     if (options.llm) lines.push(`  Answers by:      ${describeLlm(options.llm)}`);
     if (options.upstream)

@@ -1,4 +1,5 @@
-import { classifyKey } from '../protocol/keys.js';
+import { classifyKey, wrongKeySentence } from '../protocol/keys.js';
+import { exportPaths, serviceUrl } from '../protocol/routes.js';
 import { parseErrorBody } from '../protocol/errors.js';
 import type { Bundle, Job, StartJobRequest } from '../protocol/types.js';
 
@@ -56,13 +57,10 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 /** The typed client for SPEC §4.2–4.4: start, poll, bundle, download. */
 export function createStaticExportClient(options: StaticExportClientOptions) {
-  if (classifyKey(options.adminKey) !== 'admin') {
-    const why =
-      classifyKey(options.adminKey) === 'assistant'
-        ? 'is an assistant key (svc_dsc_…)'
-        : 'is not a key';
+  const keyKind = classifyKey(options.adminKey);
+  if (keyKind !== 'admin') {
     throw new StaticExportError(
-      `The static export client needs an admin key (svc_…); the one given ${why}.`,
+      wrongKeySentence("The static export client's adminKey", 'admin', keyKind),
       undefined,
       'wrong_key_type',
     );
@@ -78,7 +76,7 @@ export function createStaticExportClient(options: StaticExportClientOptions) {
   ): Promise<T> {
     let response: Response;
     try {
-      response = await doFetch(`${base}${path}`, {
+      response = await doFetch(serviceUrl(options.baseUrl, path), {
         method,
         headers: {
           Authorization: `Bearer ${options.adminKey}`,
@@ -115,15 +113,13 @@ export function createStaticExportClient(options: StaticExportClientOptions) {
     }
   }
 
-  const jobPath = (jobId: string) => `/v1/static-export/jobs/${encodeURIComponent(jobId)}`;
-
   const client = {
     startJob: (request: StartJobRequest, signal?: AbortSignal) =>
-      call<Job>('POST', '/v1/static-export/jobs', request, signal),
+      call<Job>('POST', exportPaths.jobs(), request, signal),
     getJob: (jobId: string, signal?: AbortSignal) =>
-      call<Job>('GET', jobPath(jobId), undefined, signal),
+      call<Job>('GET', exportPaths.job(jobId), undefined, signal),
     generateBundle: (jobId: string, signal?: AbortSignal) =>
-      call<Bundle>('POST', `${jobPath(jobId)}/bundle`, undefined, signal),
+      call<Bundle>('POST', exportPaths.bundle(jobId), undefined, signal),
 
     /** Polls until the job is completed (returned) or failed (thrown with the job's error). */
     async waitForJob(

@@ -1,4 +1,4 @@
-import { classifyKey } from '../protocol/keys.js';
+import { classifyKey, wrongKeySentence } from '../protocol/keys.js';
 import type { Filter } from '../protocol/types.js';
 import type { DocsAssistantTranslations } from '../ui/translations.js';
 
@@ -73,18 +73,11 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
         'docs-assistant: "baseUrl" is required (data-base-url on the script tag), the API root of the service.',
     };
   const apiKey = str(raw.apiKey);
-  if (apiKey && classifyKey(apiKey) === 'admin') {
+  const keyKind = apiKey === undefined ? undefined : classifyKey(apiKey);
+  if (keyKind !== undefined && keyKind !== 'assistant')
     return {
       ok: false,
-      error:
-        'docs-assistant: data-api-key holds an admin key (svc_…). Admin keys are secrets that must stay on a server; ' +
-        'nothing was sent. Use an assistant key (svc_dsc_…) and revoke this admin key.',
-    };
-  }
-  if (apiKey && classifyKey(apiKey) !== 'assistant')
-    return {
-      ok: false,
-      error: 'docs-assistant: data-api-key is not an assistant key (they begin with svc_dsc_).',
+      error: `${wrongKeySentence('docs-assistant: data-api-key', 'assistant', keyKind)} Nothing was sent.`,
     };
   const theme = str(raw.theme);
   if (theme && !THEMES.includes(theme))

@@ -3,3 +3,6 @@ export * from './schemas.js';
 export * from './keys.js';
 export * from './errors.js';
 export * from './stream.js';
+export * from './routes.js';
+export * from './headers.js';
+export * from './search-hits.js';

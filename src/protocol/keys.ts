@@ -23,3 +23,33 @@ export function bearerKey(header: string | null | undefined): string | undefined
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match?.[1];
 }
+
+/** How a key of each kind looks, for messages: `svc_dsc_…`, `svc_…`. */
+export const KEY_EXAMPLE: Record<KeyRole, string> = {
+  assistant: `${ASSISTANT_KEY_PREFIX}…`,
+  admin: `${ADMIN_KEY_PREFIX}…`,
+};
+
+const A_KEY: Record<KeyRole, string> = {
+  assistant: `an assistant key (${KEY_EXAMPLE.assistant})`,
+  admin: `an admin key (${KEY_EXAMPLE.admin})`,
+};
+
+const WHY: Record<KeyRole, string> = {
+  assistant:
+    'Admin keys are server-side secrets: they must stay on a server, since anyone can read a key ' +
+    'in page code. Revoke one that was exposed.',
+  admin: 'Static export needs an admin key, kept on a server; assistant keys cannot export.',
+};
+
+/** Which key an operation takes (SPEC §5). */
+export type KeyRole = Exclude<KeyKind, 'invalid'>;
+
+/**
+ * The one sentence every layer (client, widget, script tag, server, CLI, deployment values) gives
+ * when a key of the wrong kind turns up: `subject` names where it was found.
+ */
+export function wrongKeySentence(subject: string, wanted: KeyRole, given: KeyKind): string {
+  const found = given === 'invalid' ? 'is not a key' : `is ${A_KEY[given]}`;
+  return `${subject} must be ${A_KEY[wanted]} but ${found}.${given === 'invalid' ? '' : ` ${WHY[wanted]}`}`;
+}

@@ -11,6 +11,9 @@ import {
   type AssistantRequest,
   type ContextItem,
   type Message,
+  SEARCH_TOOL_NAME,
+  THREAD_ID_HEADER,
+  type SearchHit,
 } from '../protocol/index.js';
 import { composeAnswer } from './answer.js';
 import { normalizePagePath, type DocSection } from './docs.js';
@@ -211,7 +214,7 @@ export async function answer(
   // no-cache, not no-store: Chromium reports a no-store response whose body a page reads as a
   // stream (the SDK does) as "(canceled)" / net::ERR_ABORTED once it is read to the end, so every
   // completed answer looked cancelled in DevTools. A POST answer is never reused either way.
-  const headers = { 'X-Thread-Id': threadId, 'Cache-Control': 'no-cache' };
+  const headers = { [THREAD_ID_HEADER]: threadId, 'Cache-Control': 'no-cache' };
 
   if (deps.llm) {
     const { config, model } = deps.llm;
@@ -272,7 +275,7 @@ export async function answer(
       : '') +
     `, and kept the top ${limit} section${limit === 1 ? '' : 's'}: ${hits.length} matched. ${composed.rationale}`;
 
-  const results = hits.map(({ section, score, title }) => ({
+  const results = hits.map(({ section, score, title }): SearchHit => ({
     url: deps.pageUrl(section),
     path: section.pagePath,
     title,
@@ -297,7 +300,7 @@ export async function answer(
       formatDataStreamPart('start_step', { messageId }),
       formatDataStreamPart('tool_call', {
         toolCallId,
-        toolName: 'search',
+        toolName: SEARCH_TOOL_NAME,
         args: {
           query,
           ...searchOptions,

@@ -1,5 +1,11 @@
 import { createMiddleware } from 'hono/factory';
-import { bearerKey, classifyKey, type KeyKind } from '../protocol/index.js';
+import {
+  bearerKey,
+  classifyKey,
+  KEY_EXAMPLE,
+  wrongKeySentence,
+  type KeyRole,
+} from '../protocol/index.js';
 import { errorResponse } from './http.js';
 
 export interface Org {
@@ -10,12 +16,6 @@ export interface Org {
 
 export type AuthResult = { ok: true; org: Org } | { ok: false; response: Response };
 
-const WRONG_KEY: Record<Exclude<KeyKind, 'invalid'>, string> = {
-  assistant:
-    'This is an admin key. Admin keys are server-side secrets: use an assistant key (svc_dsc_…) for the assistant.',
-  admin: 'This is an assistant key. Static export needs an admin key (svc_…), kept on a server.',
-};
-
 /**
  * SPEC §5: the assistant operation takes assistant keys and static export takes admin keys. The
  * other kind is 403 `wrong_key_type`; a missing or unknown key is 401.
@@ -23,20 +23,22 @@ const WRONG_KEY: Record<Exclude<KeyKind, 'invalid'>, string> = {
 export function authenticate(
   header: string | undefined,
   orgByKey: Map<string, Org>,
-  required: Exclude<KeyKind, 'invalid'>,
+  required: KeyRole,
 ): AuthResult {
   const key = bearerKey(header);
   const kind = classifyKey(key);
   if (kind !== 'invalid' && kind !== required)
-    return { ok: false, response: errorResponse('wrong_key_type', WRONG_KEY[required]) };
+    return {
+      ok: false,
+      response: errorResponse('wrong_key_type', wrongKeySentence('The key sent', required, kind)),
+    };
   const org = key ? orgByKey.get(key) : undefined;
   if (kind === 'invalid' || !org) {
-    const example = required === 'assistant' ? 'svc_dsc_…' : 'svc_…';
     return {
       ok: false,
       response: errorResponse(
         'unauthorized',
-        `Send a valid ${required} key as "Authorization: Bearer ${example}".`,
+        `Send a valid ${required} key as "Authorization: Bearer ${KEY_EXAMPLE[required]}".`,
       ),
     };
   }
@@ -44,7 +46,7 @@ export function authenticate(
 }
 
 /** Lets a request on with a key of `kind` only, and tells later handlers its organisation (`c.var.org`). */
-export function requireKey(orgByKey: Map<string, Org>, kind: Exclude<KeyKind, 'invalid'>) {
+export function requireKey(orgByKey: Map<string, Org>, kind: KeyRole) {
   return createMiddleware<{ Variables: { org: Org } }>(async (c, next) => {
     const auth = authenticate(c.req.header('authorization'), orgByKey, kind);
     if (!auth.ok) return auth.response;

@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { classifyKey } from '../protocol/index.js';
+import {
+  ADMIN_KEY_PREFIX,
+  ASSISTANT_KEY_PREFIX,
+  classifyKey,
+  KEY_EXAMPLE,
+} from '../protocol/index.js';
 import type { AppOptions, OrgConfig, Plan, SiteConfig } from './app.js';
 import { loadDocsSite } from './docs.js';
 import { parsePageUrlRule, type PageUrlRule } from './page-urls.js';
@@ -39,7 +44,7 @@ function checkKeys(keys: string[], where: string): void {
   for (const key of keys) {
     if (classifyKey(key) === 'invalid')
       throw new ConfigError(
-        `${where}: "${key.slice(0, 12)}…" is not a key (keys begin with svc_dsc_ or svc_).`,
+        `${where}: "${key.slice(0, 12)}…" is not a key (keys begin with ${ASSISTANT_KEY_PREFIX} or ${ADMIN_KEY_PREFIX}).`,
       );
   }
 }
@@ -60,7 +65,7 @@ export async function folderConfig(
   if (keys.length === 0 && !isSample) {
     throw new ConfigError(
       'This docs folder needs its own keys: set DOCS_ASSISTANT_SERVER_KEYS to a comma-separated list ' +
-        '(an assistant key svc_dsc_… and, for static export, an admin key svc_…), or pass --config FILE.',
+        `(an assistant key ${KEY_EXAMPLE.assistant} and, for static export, an admin key ${KEY_EXAMPLE.admin}), or pass --config FILE.`,
     );
   }
   checkKeys(keys, 'DOCS_ASSISTANT_SERVER_KEYS');

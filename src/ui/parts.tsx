@@ -4,6 +4,12 @@ import { fill, useTranslations } from './translations.js';
 import { AnswerText } from './answer-text.js';
 import { linkTargetProps, safeUrl, urlLabel } from './urls.js';
 import type { Citation } from './citation-context.js';
+import {
+  parseSearchHits,
+  SEARCH_TOOL_NAME,
+  searchQueryOf,
+  type SearchHitView,
+} from '../protocol/search-hits.js';
 
 export type { Citation };
 
@@ -24,45 +30,6 @@ export interface PartComponents {
   tools?: Record<string, ComponentType<ToolRendererProps>>;
 }
 
-interface Hit {
-  url?: string;
-  path?: string;
-  title?: string;
-  snippet?: string;
-}
-
-const str = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() ? value : undefined;
-
-/** The two result shapes a `search` tool returns (NOTES §2): an array, or `{type:'search', results}`. */
-function searchHits(result: unknown): Hit[] {
-  const list = Array.isArray(result)
-    ? result
-    : result &&
-        typeof result === 'object' &&
-        Array.isArray((result as { results?: unknown }).results)
-      ? (result as { results: unknown[] }).results
-      : [];
-  return list.flatMap((hit) => {
-    if (!hit || typeof hit !== 'object') return [];
-    const h = hit as Record<string, unknown> & { metadata?: Record<string, unknown> };
-    const url = str(h.url);
-    const path = str(h.path);
-    const title = str(h.title) ?? str(h.metadata?.title);
-    const snippet = str(h.snippet) ?? str(h.content) ?? str(h.text) ?? str(h.metadata?.description);
-    return url || path
-      ? [
-          {
-            ...(url ? { url } : {}),
-            ...(path ? { path } : {}),
-            ...(title ? { title } : {}),
-            ...(snippet ? { snippet } : {}),
-          },
-        ]
-      : [];
-  });
-}
-
 function pathOf(url: string): string | undefined {
   try {
     return new URL(url).pathname;
@@ -78,7 +45,7 @@ function pathOf(url: string): string | undefined {
  */
 export function citationsOf(message: ChatMessage, docsBaseUrl: string | undefined): Citation[] {
   const seen = new Map<string, Citation>();
-  const add = (raw: string | undefined, hit: Hit, fromSource: boolean) => {
+  const add = (raw: string | undefined, hit: SearchHitView, fromSource: boolean) => {
     const url = safeUrl(raw, docsBaseUrl);
     if (!url) return;
     const key = url.replace(/#.*$/, '');
@@ -106,9 +73,9 @@ export function citationsOf(message: ChatMessage, docsBaseUrl: string | undefine
     if (
       part.type === 'tool-invocation' &&
       part.toolInvocation.state === 'result' &&
-      part.toolInvocation.toolName === 'search'
+      part.toolInvocation.toolName === SEARCH_TOOL_NAME
     ) {
-      for (const hit of searchHits(part.toolInvocation.result))
+      for (const hit of parseSearchHits(part.toolInvocation.result))
         add(hit.url ?? hit.path, hit, false);
     }
   }
@@ -145,18 +112,9 @@ export function splitCitations(
   return { sources: citations.filter(isSource), searched: citations.filter((c) => !isSource(c)) };
 }
 
-function queryOf(args: unknown): string | undefined {
-  return args &&
-    typeof args === 'object' &&
-    'query' in args &&
-    typeof (args as { query: unknown }).query === 'string'
-    ? (args as { query: string }).query.replace(/\s+/g, ' ').trim()
-    : undefined;
-}
-
 function summarizeArgs(args: unknown): string {
   if (args === undefined) return '';
-  const query = queryOf(args);
+  const query = searchQueryOf(args);
   if (query !== undefined) return query;
   const json = JSON.stringify(args) ?? '';
   return json.length > 160 ? json.slice(0, 157) + '…' : json;
@@ -170,7 +128,10 @@ function ToolCard({ invocation }: { invocation: ToolInvocation }) {
     searchResults = '{count} results',
   } = useTranslations('parts');
   const done = invocation.state === 'result';
-  const hits = done && invocation.toolName === 'search' ? searchHits(invocation.result) : undefined;
+  const hits =
+    done && invocation.toolName === SEARCH_TOOL_NAME
+      ? parseSearchHits(invocation.result)
+      : undefined;
   return (
     <div className="da-tool" data-state={done ? 'done' : 'pending'} data-tool={invocation.toolName}>
       <span className="da-tool-name">{invocation.toolName}</span>
@@ -193,9 +154,10 @@ function ToolLine({ invocation }: { invocation: ToolInvocation }) {
     usedTool = 'Used {tool}',
   } = useTranslations('parts');
   const done = invocation.state === 'result';
-  const query = invocation.toolName === 'search' ? queryOf(invocation.args) : undefined;
+  const query =
+    invocation.toolName === SEARCH_TOOL_NAME ? searchQueryOf(invocation.args) : undefined;
   const text =
-    invocation.toolName === 'search'
+    invocation.toolName === SEARCH_TOOL_NAME
       ? query
         ? fill(done ? searchedFor : searchingFor, { query })
         : done

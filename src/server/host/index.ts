@@ -1,9 +1,10 @@
 import { createVersionCache, DEFAULT_LIMITS, redactUrl, type BundleLimits } from './bundle.js';
-import { createHostApp, STALE_HEADER, type HostState } from './site.js';
+import { BUNDLE_STALE_HEADER } from '../../protocol/headers.js';
+import { createHostApp, type HostState } from './site.js';
 import { planAssistant, type HostValues } from './values.js';
 
 export { envNameOf, readValues, ValuesError, VALUE_KEYS, type HostValues } from './values.js';
-export { STALE_HEADER, VERSION_HEADER, EMBED_PATH, type HostState } from './site.js';
+export type { HostState } from './site.js';
 
 export interface HostOptions {
   values: HostValues;
@@ -66,7 +67,7 @@ export function createHost(options: HostOptions) {
       const reason = `${result.problem.kind}: serving the cached version ${previous.name} instead`;
       state = { status: 'stale', active: previous, reason };
       log(
-        `WARNING: serving the LAST GOOD cached version ${previous.name} (${previous.manifest.pageCount} pages, export of ${previous.manifest.createdAt}); it is NOT the bundle the values ask for. Every response carries ${STALE_HEADER}.`,
+        `WARNING: serving the LAST GOOD cached version ${previous.name} (${previous.manifest.pageCount} pages, export of ${previous.manifest.createdAt}); it is NOT the bundle the values ask for. Every response carries ${BUNDLE_STALE_HEADER}.`,
       );
     } else {
       state = { status: 'unavailable', reason: result.problem.message };

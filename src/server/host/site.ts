@@ -10,6 +10,8 @@ import { attributes, markup } from '../render.js';
 import { decodePath, resolveInside } from '../static.js';
 import type { ActiveVersion } from './bundle.js';
 import type { AssistantPlan } from './values.js';
+import { BUNDLE_STALE_HEADER, BUNDLE_VERSION_HEADER } from '../../protocol/headers.js';
+import { DEPLOYMENT_EMBED_PATH, ROUTES } from '../../protocol/routes.js';
 
 /** What the host serves right now. `stale` still serves, and says so on every response. */
 export type HostState =
@@ -18,12 +20,6 @@ export type HostState =
   | { status: 'stale'; active: ActiveVersion; reason: string }
   | { status: 'unavailable'; reason: string }
   | { status: 'disabled' };
-
-/** Response headers that tell which bundle answered, and whether it is not the one the values ask for. */
-export const VERSION_HEADER = 'X-Docs-Assistant-Bundle';
-export const STALE_HEADER = 'X-Docs-Assistant-Bundle-Stale';
-/** Where the script tag's files are served from; a path no exported page can have (pages never start with `_`). */
-export const EMBED_PATH = '/_docs-assistant/';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -93,7 +89,7 @@ export function scriptTag(
 ): string | undefined {
   if (plan.mode === 'off') return undefined;
   const record: Record<string, string> = {
-    src: `${EMBED_PATH}docs-assistant.js`,
+    src: `${DEPLOYMENT_EMBED_PATH}docs-assistant.js`,
     'data-domain': plan.domain ?? manifest.domain,
     // Proxy mode: the page asks its own origin, and the host adds the key on the way out.
     'data-base-url': plan.mode === 'proxy' ? '/' : plan.baseUrl,
@@ -240,12 +236,12 @@ export function createHostApp(options: HostAppOptions) {
     await next();
     const state = options.state();
     if (state.status === 'ready' || state.status === 'stale')
-      c.res.headers.set(VERSION_HEADER, state.active.name);
-    if (state.status === 'stale') c.res.headers.set(STALE_HEADER, headerSafe(state.reason));
+      c.res.headers.set(BUNDLE_VERSION_HEADER, state.active.name);
+    if (state.status === 'stale') c.res.headers.set(BUNDLE_STALE_HEADER, headerSafe(state.reason));
   });
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
-  app.get('/readyz', (c) => {
+  app.get(ROUTES.health, (c) => c.json({ ok: true }));
+  app.get(ROUTES.ready, (c) => {
     const state = options.state();
     switch (state.status) {
       case 'ready':
@@ -280,13 +276,13 @@ export function createHostApp(options: HostAppOptions) {
         ...(options.fetch ? { fetch: options.fetch } : {}),
       },
     });
-    app.on(['POST', 'OPTIONS'], '/discovery/*', (c) => proxy.fetch(c.req.raw, c.env));
+    app.on(['POST', 'OPTIONS'], ROUTES.discovery, (c) => proxy.fetch(c.req.raw, c.env));
   }
 
   const embedDir = assistant.mode === 'off' ? undefined : options.embedDir;
   if (embedDir) {
-    app.get(`${EMBED_PATH}*`, async (c) => {
-      const name = c.req.path.slice(EMBED_PATH.length);
+    app.get(`${DEPLOYMENT_EMBED_PATH}*`, async (c) => {
+      const name = c.req.path.slice(DEPLOYMENT_EMBED_PATH.length);
       if (!/^[\w.-]+$/.test(name)) return c.notFound();
       const file = join(embedDir, name);
       if (!(await stat(file).catch(() => undefined))?.isFile()) return c.notFound();

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { classifyKey, describeIssues } from '../../protocol/index.js';
+import { classifyKey, describeIssues, wrongKeySentence } from '../../protocol/index.js';
 
 /** SPEC §1: what a deployment may use depends on where it runs. */
 export const DEPLOYMENT_TYPES = ['cloud', 'client-hosted', 'air-gapped'] as const;
@@ -123,11 +123,9 @@ export function readValues(
       'staticExport.bundleUrl must be an http(s) URL (the bundleUrl of the bundle operation).',
     );
   }
-  if (values.assistant.apiKey && classifyKey(values.assistant.apiKey) !== 'assistant') {
-    throw new ValuesError(
-      'assistant.apiKey must be an assistant key (svc_dsc_…). Admin keys are secrets and never go into pages.',
-    );
-  }
+  const keyKind = values.assistant.apiKey ? classifyKey(values.assistant.apiKey) : 'assistant';
+  if (keyKind !== 'assistant')
+    throw new ValuesError(wrongKeySentence('assistant.apiKey', 'assistant', keyKind));
   return values;
 }
 

@@ -12,7 +12,7 @@ import {
 } from 'ai';
 import type { DataStreamString } from '@ai-sdk/ui-utils';
 import { z } from 'zod';
-import type { ContextItem } from '../../protocol/index.js';
+import { SEARCH_TOOL_NAME, type ContextItem, type SearchToolResult } from '../../protocol/index.js';
 import type { DocSection } from '../docs.js';
 import { errorResponse } from '../http.js';
 import type { SearchHit } from '../retrieval.js';
@@ -312,11 +312,11 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
   let firstPart = true;
 
   const tools = {
-    search: tool({
+    [SEARCH_TOOL_NAME]: tool({
       description:
         'Search the docs for more passages. Use other words than the question when the passages given do not answer it.',
       parameters: z.object({ query: z.string().describe('What to look for in the docs') }),
-      execute: async ({ query }) => ({
+      execute: async ({ query }): Promise<SearchToolResult> => ({
         type: 'search',
         results: addPassages(input.search(query)).map((p) => ({
           n: p.n,

@@ -1,0 +1,55 @@
+/**
+ * Every path of the wire, in one place: Hono route patterns for the server (`:param` segments) and
+ * builders for clients. A path changed here changes on both sides of the wire at once.
+ */
+export const ROUTES = {
+  /** SPEC §4.1, under {discovery_url} = {base_url}/discovery. */
+  assistantMessage: '/discovery/v1/assistant/:domain/message',
+  /** Everything under {discovery_url}: what a proxy in front of the assistant forwards. */
+  discovery: '/discovery/*',
+  /** SPEC §4.2. */
+  exportJobs: '/v1/static-export/jobs',
+  /** SPEC §4.3. */
+  exportJob: '/v1/static-export/jobs/:jobId',
+  /** SPEC §4.4. */
+  exportBundle: '/v1/static-export/jobs/:jobId/bundle',
+  /** Ours: the presigned link this server hands out when no object storage signs it. */
+  exportBundleFile: '/v1/static-export/bundles/:file',
+  /** Liveness of the server and of a self-hosted deployment. */
+  health: '/healthz',
+  /** Readiness of a self-hosted deployment: true once a bundle version is active. */
+  ready: '/readyz',
+} as const;
+
+/**
+ * Where a self-hosted deployment serves the script-tag files, beside the exported pages: a path no
+ * exported page can have (page paths never start with `_`).
+ */
+export const DEPLOYMENT_EMBED_PATH = '/_docs-assistant/';
+
+/** The bundle archive's file name in a presigned link of this server. */
+export const BUNDLE_FILE_SUFFIX = '.tar.gz';
+
+const trimBase = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
+
+/** SPEC §4.1: `{base_url}/discovery/v1/assistant/{domain}/message`; an empty base URL means same origin. */
+export function assistantMessageUrl(baseUrl: string, domain: string): string {
+  return trimBase(baseUrl) + ROUTES.assistantMessage.replace(':domain', encodeURIComponent(domain));
+}
+
+/** SPEC §4.2–4.4 paths, relative to {base_url}. */
+export const exportPaths = {
+  jobs: (): string => ROUTES.exportJobs,
+  job: (jobId: string): string => ROUTES.exportJob.replace(':jobId', encodeURIComponent(jobId)),
+  bundle: (jobId: string): string =>
+    ROUTES.exportBundle.replace(':jobId', encodeURIComponent(jobId)),
+  /** The signed download link of this server (the query carries expiry and signature). */
+  bundleFile: (jobId: string, query: { expires: number; signature: string }): string =>
+    ROUTES.exportBundleFile.replace(':file', encodeURIComponent(jobId) + BUNDLE_FILE_SUFFIX) +
+    `?expires=${query.expires}&signature=${encodeURIComponent(query.signature)}`,
+};
+
+/** A URL under {base_url}: `baseUrl` without trailing slashes, then `path`. */
+export function serviceUrl(baseUrl: string, path: string): string {
+  return trimBase(baseUrl) + path;
+}
