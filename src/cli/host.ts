@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { classifyKey, wrongKeySentence } from '../protocol/index.js';
+import { classifyKey, ROUTES, wrongKeySentence } from '../protocol/index.js';
 import { DIST_DIR } from '../server/config.js';
 import {
   createHost,
@@ -18,7 +18,7 @@ export const HOST_USAGE = `Usage: docs-assistant host [--values values.yaml] [op
 Runs a self-hosted deployment of a static export (SPEC §2.6): downloads staticExport.bundleUrl,
 checks it, unpacks it to a versioned folder and serves it as the active version, with the
 assistant's script tag set up for the deployment type (cloud, client-hosted, air-gapped).
-/healthz answers at once; /readyz once a version is active.
+${ROUTES.health} answers at once; ${ROUTES.ready} once a version is active.
 
 Options:
   --values FILE   Chart values (YAML): deployment.type, staticExport.*, assistant.*

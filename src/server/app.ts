@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BROWSER_READABLE_HEADERS, ROUTES } from '../protocol/index.js';
 import type { AnswerDeps } from './assistant.js';
 import { createModel, type LlmConfig } from './llm/model.js';
 import type { Org } from './auth.js';
@@ -108,11 +109,6 @@ export interface AppOptions {
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/**
- * Headers a browser page must read across origins: the thread rides in `X-Thread-Id`/`X-Thread-Key`
- * because a stock `useChat` drops `threadId` from the finish part.
- */
-const EXPOSED_HEADERS = ['X-Thread-Id', 'X-Thread-Key', 'Retry-After', 'X-Vercel-AI-Data-Stream'];
 
 export function createApp(options: AppOptions = {}) {
   const now = options.now ?? Date.now;
@@ -211,7 +207,7 @@ export function createApp(options: AppOptions = {}) {
       origin: '*',
       allowMethods: ['GET', 'POST', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type'],
-      exposeHeaders: EXPOSED_HEADERS,
+      exposeHeaders: [...BROWSER_READABLE_HEADERS],
       maxAge: 600,
     }),
   );
@@ -222,7 +218,7 @@ export function createApp(options: AppOptions = {}) {
   });
   app.notFound(() => errorResponse('not_found', 'There is nothing at this address.'));
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get(ROUTES.health, (c) => c.json({ ok: true }));
   app.use('*', async (_c, next) => {
     try {
       await ready;

@@ -1,7 +1,12 @@
 import { formatDataStreamPart } from 'ai';
 import type { Context } from 'hono';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { isErrorCode, parseErrorBody } from '../protocol/index.js';
+import {
+  assistantMessageUrl,
+  BROWSER_READABLE_HEADERS,
+  isErrorCode,
+  parseErrorBody,
+} from '../protocol/index.js';
 import { errorResponse, readBody } from './http.js';
 
 export interface UpstreamConfig {
@@ -23,14 +28,7 @@ export interface UpstreamConfig {
 }
 
 /** Headers of an upstream answer that the proxy passes on unchanged. */
-const FORWARDED_RESPONSE_HEADERS = [
-  'content-type',
-  'x-vercel-ai-data-stream',
-  'x-thread-id',
-  'x-thread-key',
-  'retry-after',
-  'cache-control',
-];
+const FORWARDED_RESPONSE_HEADERS = ['Content-Type', 'Cache-Control', ...BROWSER_READABLE_HEADERS];
 /** An upstream error body is read up to this size; beyond it, it is not ours to relay. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const NEWLINE = 10;
@@ -69,7 +67,7 @@ export function createForwarder(upstream: UpstreamConfig) {
   ): Promise<Response> {
     const body = await readBody(c.req.raw, maxBodyBytes);
     if (!body.ok) return body.response;
-    const url = `${upstream.baseUrl.replace(/\/+$/, '')}/discovery/v1/assistant/${encodeURIComponent(domain)}/message`;
+    const url = assistantMessageUrl(upstream.baseUrl, domain);
     const headers: Record<string, string> = {
       'Content-Type': c.req.header('content-type') ?? 'application/json',
       // The upstream's per-IP limit then sees readers, not this proxy (it trusts one hop).

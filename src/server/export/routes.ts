@@ -1,6 +1,11 @@
 import { Hono, type Context } from 'hono';
 import { every } from 'hono/combine';
-import { startJobRequestSchema } from '../../protocol/index.js';
+import {
+  BUNDLE_FILE_SUFFIX,
+  exportPaths,
+  ROUTES,
+  startJobRequestSchema,
+} from '../../protocol/index.js';
 import { requireKey, requirePlan, type Org } from '../auth.js';
 import { normalizePagePath, type DocsSite } from '../docs.js';
 import { errorResponse, jsonBody, validJson } from '../http.js';
@@ -54,7 +59,7 @@ export function exportRoutes(deps: ExportRouteDeps) {
     );
 
   app.post(
-    '/v1/static-export/jobs',
+    ROUTES.exportJobs,
     admin,
     jsonBody(deps.maxBodyBytes),
     validJson(startJobRequestSchema, ({ domain }) =>
@@ -107,12 +112,12 @@ export function exportRoutes(deps: ExportRouteDeps) {
     },
   );
 
-  app.get('/v1/static-export/jobs/:jobId', admin, async (c) => {
+  app.get(ROUTES.exportJob, admin, async (c) => {
     const job = await ownJob(c, c.var.org);
     return job ? c.json(publicJob(job)) : jobNotFound(c);
   });
 
-  app.post('/v1/static-export/jobs/:jobId/bundle', admin, async (c) => {
+  app.post(ROUTES.exportBundle, admin, async (c) => {
     const job = await ownJob(c, c.var.org);
     if (!job) return jobNotFound(c);
     if (job.status !== 'completed' || job.sizeBytes === undefined) {
@@ -129,7 +134,7 @@ export function exportRoutes(deps: ExportRouteDeps) {
     // Object storage signs its own links (SigV4); otherwise this server's HMAC route serves the bundle.
     const bundleUrl = deps.service.presignBundle
       ? await deps.service.presignBundle(job.jobId, deps.linkTtlSeconds, new Date(deps.now()))
-      : `${deps.origin(c)}/v1/static-export/bundles/${job.jobId}.tar.gz?expires=${expires}&signature=${(await deps.signer).sign(job.jobId, expires)}`;
+      : `${deps.origin(c)}${exportPaths.bundleFile(job.jobId, { expires, signature: (await deps.signer).sign(job.jobId, expires) })}`;
     return c.json({
       jobId: job.jobId,
       bundleUrl,
@@ -139,8 +144,11 @@ export function exportRoutes(deps: ExportRouteDeps) {
   });
 
   // The presigned link: no Authorization header, the signature is the credential.
-  app.get('/v1/static-export/bundles/:file', async (c) => {
-    const jobId = (c.req.param('file') ?? '').replace(/\.tar\.gz$/, '');
+  app.get(ROUTES.exportBundleFile, async (c) => {
+    const file = c.req.param('file') ?? '';
+    const jobId = file.endsWith(BUNDLE_FILE_SUFFIX)
+      ? file.slice(0, -BUNDLE_FILE_SUFFIX.length)
+      : file;
     const expires = Number(c.req.query('expires'));
     const signature = c.req.query('signature') ?? '';
     if (

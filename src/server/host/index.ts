@@ -1,5 +1,6 @@
 import { createVersionCache, DEFAULT_LIMITS, redactUrl, type BundleLimits } from './bundle.js';
 import { BUNDLE_STALE_HEADER } from '../../protocol/headers.js';
+import { ROUTES } from '../../protocol/routes.js';
 import { createHostApp, type HostState } from './site.js';
 import { planAssistant, type HostValues } from './values.js';
 
@@ -71,7 +72,9 @@ export function createHost(options: HostOptions) {
       );
     } else {
       state = { status: 'unavailable', reason: result.problem.message };
-      log('ERROR: no cached version exists either; pages answer 503 and /readyz stays false.');
+      log(
+        `ERROR: no cached version exists either; pages answer 503 and ${ROUTES.ready} stays false.`,
+      );
     }
     return state;
   }

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { assistantRequestSchema, type AssistantRequest } from '../../protocol/index.js';
+import { assistantRequestSchema, ROUTES, type AssistantRequest } from '../../protocol/index.js';
 import { answer, questionOf, type AnswerDeps } from '../assistant.js';
 import { requireKey, type Org } from '../auth.js';
 import { normalizePagePath } from '../docs.js';
@@ -8,9 +8,6 @@ import { errorResponse, jsonBody, validJson } from '../http.js';
 import type { createPageUrls } from '../page-urls.js';
 import { limitByIp, rateLimit, type RateLimiter } from '../rate-limit.js';
 import type { Retriever } from '../retrieval.js';
-
-/** SPEC §4.1: the assistant operation. */
-export const ASSISTANT_PATH = '/discovery/v1/assistant/:domain/message';
 
 /** A configured docs site as the assistant operation uses it. */
 export interface AnsweringSite {
@@ -83,7 +80,7 @@ export function apiRoutes(deps: ApiRouteDeps) {
   );
 
   app.post(
-    ASSISTANT_PATH,
+    ROUTES.assistantMessage,
     limitByIp(
       deps.limiters.ip,
       deps.trustProxy,

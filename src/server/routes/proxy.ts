@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
+import { ROUTES } from '../../protocol/routes.js';
 import type { createForwarder } from '../proxy.js';
 import { limitByIp, type RateLimiter } from '../rate-limit.js';
-import { ASSISTANT_PATH } from './api.js';
 
 export interface ProxyRouteDeps {
   forward: ReturnType<typeof createForwarder>;
@@ -19,7 +19,7 @@ export interface ProxyRouteDeps {
 export function proxyRoutes(deps: ProxyRouteDeps) {
   const app = new Hono();
   app.post(
-    ASSISTANT_PATH,
+    ROUTES.assistantMessage,
     limitByIp(
       deps.ipLimiter,
       deps.trustProxy,
