@@ -8,7 +8,15 @@ import {
 } from '../client/node.js';
 import { classifyKey, KEY_EXAMPLE, wrongKeySentence } from '../protocol/keys.js';
 import type { Job } from '../protocol/schemas.js';
-import type { CliIo } from './index.js';
+import {
+  EXIT,
+  integerOption,
+  stringOption,
+  urlOption,
+  UsageError,
+  type CliIo,
+  type OptionValues,
+} from './io.js';
 
 export const EXPORT_USAGE = `Usage: docs-assistant export --domain <domain> [options]
        docs-assistant export status <jobId> [--json]
@@ -28,41 +36,34 @@ Options:
   --interval-ms N   First poll interval; it grows to 10 s (default: 2000)
 
 The admin key is read from DOCS_ASSISTANT_ADMIN_KEY, never from a flag.
-Exit codes: 0 done, 1 failed job or service error, 2 usage, 130 stopped with Ctrl-C.`;
+Exit codes: ${EXIT.ok} done, ${EXIT.failed} failed job or service error, ${EXIT.usage} usage, ${EXIT.interrupted} stopped with Ctrl-C.`;
 
 export const STATUS_USAGE = `Usage: docs-assistant export status <jobId> [--json] [--base-url URL]
 
-Shows a job's status, progress and page count. Exits 1 when the job failed.`;
+Shows a job's status, progress and page count. Exits ${EXIT.failed} when the job failed.`;
 
 export const LINK_USAGE = `Usage: docs-assistant export link <jobId> [--values FILE] [--json] [--base-url URL]
 
 Generates a fresh bundle link for a completed job (links expire; the export does not).`;
 
-export class ExportUsageError extends Error {}
-
-type Values = Record<string, string | boolean | undefined>;
-
 const DEFAULT_BASE_URL = 'http://127.0.0.1:4321';
 const BAR_WIDTH = 24;
 
-function makeClient(values: Values, io: CliIo): StaticExportClient {
+function makeClient(values: OptionValues, io: CliIo): StaticExportClient {
   const adminKey = io.env.DOCS_ASSISTANT_ADMIN_KEY?.trim();
   if (!adminKey)
-    throw new ExportUsageError(
+    throw new UsageError(
       `Set DOCS_ASSISTANT_ADMIN_KEY to your admin key (${KEY_EXAMPLE.admin}). It is read from the environment so it never lands in shell history.`,
     );
   const keyKind = classifyKey(adminKey);
   if (keyKind !== 'admin')
-    throw new ExportUsageError(wrongKeySentence('DOCS_ASSISTANT_ADMIN_KEY', 'admin', keyKind));
-  const baseUrl =
-    (typeof values['base-url'] === 'string' && values['base-url']) ||
-    io.env.DOCS_ASSISTANT_BASE_URL ||
-    DEFAULT_BASE_URL;
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new ExportUsageError(`--base-url must be a URL, got "${baseUrl}".`);
-  }
+    throw new UsageError(wrongKeySentence('DOCS_ASSISTANT_ADMIN_KEY', 'admin', keyKind));
+  const baseUrl = urlOption(
+    stringOption(values['base-url']) ??
+      stringOption(io.env.DOCS_ASSISTANT_BASE_URL) ??
+      DEFAULT_BASE_URL,
+    '--base-url',
+  );
   return createStaticExportClient({ baseUrl, adminKey, ...(io.fetch ? { fetch: io.fetch } : {}) });
 }
 
@@ -108,33 +109,37 @@ function reportError(error: unknown, io: CliIo, jobId?: string): number {
     io.stderr.write(
       `\nStopped waiting.${jobId ? ` The export goes on on the server; check it with: docs-assistant export status ${jobId}` : ''}\n`,
     );
-    return 130;
+    return EXIT.interrupted;
   }
   if (error instanceof StaticExportError) {
     const where = error.status ? ` (HTTP ${error.status} ${error.code})` : ` (${error.code})`;
     io.stderr.write(
       `${error.code === 'job_failed' ? `Export ${jobId ?? ''} failed: ` : ''}${error.message}${where}\n`,
     );
-    return 1;
+    return EXIT.failed;
   }
   throw error;
 }
 
-export async function runExport(values: Values, positionals: string[], io: CliIo): Promise<number> {
+export async function runExport(
+  values: OptionValues,
+  positionals: string[],
+  io: CliIo,
+): Promise<number> {
   const [sub, jobIdArg, ...extra] = positionals;
   const json = values.json === true;
   const emit = (event: Record<string, unknown>) => io.stdout.write(`${JSON.stringify(event)}\n`);
-  if (extra.length) throw new ExportUsageError(`Unexpected argument "${extra[0]}".`);
+  if (extra.length) throw new UsageError(`Unexpected argument "${extra[0]}".`);
 
   if (sub === 'status' || sub === 'link') {
-    if (!jobIdArg) throw new ExportUsageError(`export ${sub} needs a job id.`);
+    if (!jobIdArg) throw new UsageError(`export ${sub} needs a job id.`);
     const client = makeClient(values, io);
     try {
       if (sub === 'status') {
         const job = await client.getJob(jobIdArg, io.signal);
         if (json) emit({ event: 'status', job });
         else io.stdout.write(`${describe(job)}\n`);
-        return job.status === 'failed' ? 1 : 0;
+        return job.status === 'failed' ? EXIT.failed : EXIT.ok;
       }
       const bundle = await client.generateBundle(jobIdArg, io.signal);
       if (typeof values.values === 'string')
@@ -150,16 +155,15 @@ export async function runExport(values: Values, positionals: string[], io: CliIo
         io.stdout.write(
           `${bundle.bundleUrl}\nExpires at ${bundle.expiresAt} (${bundle.sizeBytes} bytes).\n`,
         );
-      return 0;
+      return EXIT.ok;
     } catch (error) {
       return reportError(error, io, jobIdArg);
     }
   }
-  if (sub !== undefined)
-    throw new ExportUsageError(`Unknown export command "${sub}" (status or link).`);
+  if (sub !== undefined) throw new UsageError(`Unknown export command "${sub}" (status or link).`);
 
   const domain = typeof values.domain === 'string' ? values.domain.trim() : '';
-  if (!domain) throw new ExportUsageError('--domain is required.');
+  if (!domain) throw new UsageError('--domain is required.');
   const version =
     typeof values.version === 'string' && values.version.trim() ? values.version.trim() : undefined;
   const paths =
@@ -169,12 +173,10 @@ export async function runExport(values: Values, positionals: string[], io: CliIo
           .map((p) => p.trim())
           .filter(Boolean)
       : undefined;
-  if (paths && paths.length === 0)
-    throw new ExportUsageError('--paths needs at least one page path.');
+  if (paths && paths.length === 0) throw new UsageError('--paths needs at least one page path.');
   const out = resolve(typeof values.out === 'string' ? values.out : 'bundle.tar.gz');
-  const intervalMs = values['interval-ms'] === undefined ? 2000 : Number(values['interval-ms']);
-  if (!Number.isInteger(intervalMs) || intervalMs < 1)
-    throw new ExportUsageError('--interval-ms must be a positive whole number.');
+  const intervalMs = integerOption(values['interval-ms'], 'interval-ms', 2000);
+  if (intervalMs < 1) throw new UsageError('--interval-ms must be at least 1.');
   const client = makeClient(values, io);
   const tty = io.stdout.isTTY === true && !json;
 
@@ -240,7 +242,7 @@ export async function runExport(values: Values, positionals: string[], io: CliIo
       if (json) emit({ event: 'values', file });
       else io.stdout.write(`Wrote chart values to ${file}.\n`);
     }
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     if (tty) io.stdout.write('\n');
     return reportError(error, io, jobId);

@@ -11,7 +11,15 @@ import {
   VALUE_KEYS,
 } from '../server/host/index.js';
 import { listen } from '../server/serve.js';
-import type { CliIo } from './index.js';
+import {
+  EXIT,
+  integerOption,
+  portOption,
+  stringOption,
+  UsageError,
+  type CliIo,
+  type OptionValues,
+} from './io.js';
 
 export const HOST_USAGE = `Usage: docs-assistant host [--values values.yaml] [options]
 
@@ -33,21 +41,12 @@ Every value can also come from the environment (it wins over the file):
 ${VALUE_KEYS.map((key) => `  ${envNameOf(key).padEnd(44)} ${key}`).join('\n')}
 The proxy key (client-hosted with assistant.upstream) is read from DOCS_ASSISTANT_UPSTREAM_KEY.`;
 
-type Values = Record<string, string | boolean | undefined>;
-
-export class HostUsageError extends Error {}
-
-export async function runHost(values: Values, io: CliIo): Promise<number> {
-  const port = values.port === undefined ? 8080 : Number(values.port);
-  if (typeof values.port === 'string' && (!/^\d+$/.test(values.port) || port > 65535))
-    throw new HostUsageError('--port must be a whole number between 0 and 65535.');
-  const hostName = typeof values.host === 'string' && values.host ? values.host : '127.0.0.1';
-  const retrySeconds = values['retry-seconds'] === undefined ? 10 : Number(values['retry-seconds']);
-  if (!Number.isInteger(retrySeconds) || retrySeconds < 1)
-    throw new HostUsageError('--retry-seconds must be a whole number of seconds, at least 1.');
-  const cacheDir = resolve(
-    typeof values.cache === 'string' && values.cache ? values.cache : '.docs-assistant-host',
-  );
+export async function runHost(values: OptionValues, io: CliIo): Promise<number> {
+  const port = portOption(values.port, 8080);
+  const hostName = stringOption(values.host) ?? '127.0.0.1';
+  const retrySeconds = integerOption(values['retry-seconds'], 'retry-seconds', 10);
+  if (retrySeconds < 1) throw new UsageError('--retry-seconds must be at least 1 second.');
+  const cacheDir = resolve(stringOption(values.cache) ?? '.docs-assistant-host');
   const log = (line: string) => io.stderr.write(`[docs-assistant host] ${line}\n`);
 
   let host;
@@ -72,7 +71,7 @@ export async function runHost(values: Values, io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof ValuesError || (error as NodeJS.ErrnoException).code === 'ENOENT') {
       io.stderr.write(`${(error as Error).message}\n`);
-      return 2;
+      return EXIT.usage;
     }
     throw error;
   }
@@ -94,7 +93,7 @@ export async function runHost(values: Values, io: CliIo): Promise<number> {
     server = await listen(host.app, { port, host: hostName });
   } catch (error) {
     io.stderr.write(`Cannot listen on ${hostName}:${port}: ${(error as Error).message}\n`);
-    return 1;
+    return EXIT.failed;
   }
   io.stdout.write(`docs-assistant host is running at ${server.url}/ (cache ${cacheDir})\n`);
   const stopped = new Promise<void>((done) => {
@@ -125,5 +124,5 @@ export async function runHost(values: Values, io: CliIo): Promise<number> {
   await installing.catch(() => {});
   await server.close();
   io.stdout.write('Host stopped.\n');
-  return 0;
+  return EXIT.ok;
 }

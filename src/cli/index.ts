@@ -30,22 +30,20 @@ import {
 import { describeDatabase, postgresStores } from '../server/stores/postgres.js';
 import { parseS3Url, s3BundleStore } from '../server/stores/s3.js';
 import { defaultStores } from '../server/stores/index.js';
-import { HOST_USAGE, HostUsageError, runHost } from './host.js';
-import { EXPORT_USAGE, ExportUsageError, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
+import { HOST_USAGE, runHost } from './host.js';
+import { EXPORT_USAGE, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
+import {
+  EXIT,
+  integerOption,
+  portOption,
+  stringOption,
+  urlOption,
+  UsageError,
+  type CliIo,
+  type OptionValues,
+} from './io.js';
 
-export interface CliIo {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown };
-  env: Record<string, string | undefined>;
-  /** Aborted on Ctrl-C; long-running commands stop cleanly when it fires. */
-  signal?: AbortSignal;
-  /** HTTP transport for commands that call a service (tests pass an in-process app). @default fetch */
-  fetch?: typeof fetch;
-}
-
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
-
-class UsageError extends Error {}
+export { EXIT, processIo, UsageError, type CliIo, type ExitCode } from './io.js';
 
 interface Command {
   summary: string;
@@ -53,11 +51,7 @@ interface Command {
   /** Help for a subcommand, when the command has them. */
   help?(positionals: string[]): string | undefined;
   options: NonNullable<ParseArgsConfig['options']>;
-  run(
-    values: Record<string, string | boolean | undefined>,
-    positionals: string[],
-    io: CliIo,
-  ): Promise<number>;
+  run(values: OptionValues, positionals: string[], io: CliIo): Promise<number>;
 }
 
 const serveCommand: Command = {
@@ -138,8 +132,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     workers: { type: 'string' },
   },
   async run(values, _positionals, io) {
-    const port = integerOption(values.port, 'port', 4321);
-    if (port > 65535) throw new UsageError('--port must be between 0 and 65535.');
+    const port = portOption(values.port, 4321);
     const host = stringOption(values.host) ?? '127.0.0.1';
     const dataDir = resolve(stringOption(values.data) ?? '.docs-assistant');
     const docsDir = stringOption(values.docs);
@@ -171,7 +164,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       const llm: LlmConfig = {
         model: llmModel ?? '',
         ...(llmProvider ? { provider: llmProvider as LlmProvider } : {}),
-        ...(llmBaseUrl ? { baseUrl: parseUrl(llmBaseUrl, '--llm-base-url') } : {}),
+        ...(llmBaseUrl ? { baseUrl: urlOption(llmBaseUrl, '--llm-base-url') } : {}),
         ...(io.env.DOCS_ASSISTANT_LLM_API_KEY ? { apiKey: io.env.DOCS_ASSISTANT_LLM_API_KEY } : {}),
         timeoutMs: integerOption(values['llm-timeout-ms'], 'llm-timeout-ms', 60_000),
       };
@@ -183,7 +176,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       options.llm = llm;
     }
     const publicUrl = stringOption(values['public-url']);
-    if (publicUrl) options.publicUrl = parseUrl(publicUrl, '--public-url');
+    if (publicUrl) options.publicUrl = urlOption(publicUrl, '--public-url');
     const urlStyle = stringOption(values['url-style']);
     const pageUrl = stringOption(values['page-url']);
     let pageUrls: PageUrlRule | undefined;
@@ -205,7 +198,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         );
         return EXIT.failed;
       }
-      options.upstream = { baseUrl: parseUrl(upstreamUrl, '--upstream'), ...(key ? { key } : {}) };
+      options.upstream = { baseUrl: urlOption(upstreamUrl, '--upstream'), ...(key ? { key } : {}) };
     }
     const databaseUrl =
       stringOption(values.database) ?? stringOption(io.env.DOCS_ASSISTANT_DATABASE_URL);
@@ -232,7 +225,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       const bundles = s3BundleStore({
         ...location,
         client: endpoint
-          ? { endpoint: parseUrl(endpoint, '--s3-endpoint'), forcePathStyle: true }
+          ? { endpoint: urlOption(endpoint, '--s3-endpoint'), forcePathStyle: true }
           : {},
       });
       options.stores = { ...options.stores, bundles };
@@ -406,14 +399,7 @@ const exportCommand: Command = {
     json: { type: 'boolean' },
     'interval-ms': { type: 'string' },
   },
-  async run(values, positionals, io) {
-    try {
-      return await runExport(values, positionals, io);
-    } catch (error) {
-      if (error instanceof ExportUsageError) throw new UsageError(error.message);
-      throw error;
-    }
-  },
+  run: runExport,
 };
 
 const hostCommand: Command = {
@@ -426,14 +412,7 @@ const hostCommand: Command = {
     cache: { type: 'string' },
     'retry-seconds': { type: 'string' },
   },
-  async run(values, _positionals, io) {
-    try {
-      return await runHost(values, io);
-    } catch (error) {
-      if (error instanceof HostUsageError) throw new UsageError(error.message);
-      throw error;
-    }
-  },
+  run: (values, _positionals, io) => runHost(values, io),
 };
 
 const commands: Record<string, Command> = {
@@ -441,32 +420,6 @@ const commands: Record<string, Command> = {
   export: exportCommand,
   host: hostCommand,
 };
-
-function stringOption(value: string | boolean | undefined): string | undefined {
-  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
-}
-
-function integerOption(
-  value: string | boolean | undefined,
-  name: string,
-  fallback: number,
-): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || !Number.isSafeInteger(n))
-    throw new UsageError(`--${name} must be a whole number, got "${String(value)}".`);
-  return n;
-}
-
-function parseUrl(value: string, flag: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-    return url.href.replace(/\/+$/, '');
-  } catch {
-    throw new UsageError(`${flag} must be an http(s) URL, got "${value}".`);
-  }
-}
 
 function mainUsage(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
@@ -520,18 +473,4 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`docs-assistant ${name} failed: ${(error as Error).message}\n`);
     return EXIT.failed;
   }
-}
-
-/** The real process's streams; Ctrl-C / SIGTERM abort the signal instead of killing mid-write. */
-export function processIo(): CliIo {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    env: process.env,
-    signal: controller.signal,
-  };
 }
