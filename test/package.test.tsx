@@ -23,6 +23,7 @@ describe('public React API', () => {
       'parseRetryAfter',
     ]);
     expect(Object.keys(await import('../src/client/node.js')).sort()).toEqual([
+      'AssistantError',
       'StaticExportError',
       'createStaticExportClient',
     ]);

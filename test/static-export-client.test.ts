@@ -1,7 +1,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createStaticExportClient, StaticExportError } from '../src/client/node.js';
+import { AssistantError, createStaticExportClient, StaticExportError } from '../src/client/node.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite } from '../src/server/docs.js';
 import { ADMIN, exportApp, unpack } from './helpers/export.js';
@@ -45,8 +45,11 @@ describe('static export client', () => {
       createStaticExportClient({ baseUrl: 'http://test', adminKey: DEMO.assistantKey, fetch }),
     ).toThrow(/needs an admin key.*assistant key/);
     expect(() =>
+      createStaticExportClient({ baseUrl: 'http://test', adminKey: DEMO.assistantKey, fetch }),
+    ).toThrow(expect.objectContaining({ kind: 'forbidden', code: 'wrong_key_type' }));
+    expect(() =>
       createStaticExportClient({ baseUrl: 'http://test', adminKey: 'nope', fetch }),
-    ).toThrow(StaticExportError);
+    ).toThrow(expect.objectContaining({ kind: 'unauthorized', code: 'unauthorized' }));
     expect(fetch).not.toHaveBeenCalled();
   });
 
@@ -54,13 +57,15 @@ describe('static export client', () => {
     const app = await exportApp();
     const free = clientFor(app, 'svc_free_admin');
     await expect(free.startJob({ domain: 'free-site' })).rejects.toMatchObject({
-      name: 'StaticExportError',
+      name: 'AssistantError',
+      kind: 'forbidden',
       status: 403,
       code: 'plan_required',
       message: expect.stringContaining('Enterprise'),
     });
     const client = clientFor(app);
     await expect(client.getJob('se_01JD8X3K2M0000000000000000')).rejects.toMatchObject({
+      kind: 'not_found',
       status: 404,
       code: 'job_not_found',
     });
@@ -76,7 +81,11 @@ describe('static export client', () => {
       adminKey: ADMIN,
       fetch: () => Promise.reject(new TypeError('fetch failed')),
     });
-    await expect(down.getJob('x')).rejects.toMatchObject({ code: 'network', status: undefined });
+    await expect(down.getJob('x')).rejects.toMatchObject({
+      kind: 'network',
+      code: 'network',
+      status: undefined,
+    });
   });
 
   it("stops waiting on a failed job with the job's error", async () => {
@@ -90,9 +99,9 @@ describe('static export client', () => {
     const job = await client.startJob({ domain: 'broken' });
     const error = (await client
       .waitForJob(job.jobId, { intervalMs: 5 })
-      .catch((e: unknown) => e)) as StaticExportError;
-    expect(error).toBeInstanceOf(StaticExportError);
-    expect(error.code).toBe('job_failed');
+      .catch((e: unknown) => e)) as AssistantError;
+    expect(error).toBeInstanceOf(AssistantError);
+    expect(error).toMatchObject({ kind: 'server', code: 'job_failed' });
     expect(error.message).toMatch(/missing\.png/);
     expect(error.job?.status).toBe('failed');
   });
@@ -104,7 +113,7 @@ describe('static export client', () => {
     const queued = await client.startJob({ domain: 'demo' });
     await expect(
       client.waitForJob(queued.jobId, { intervalMs: 50, timeoutMs: 60 }),
-    ).rejects.toMatchObject({ code: 'timeout' });
+    ).rejects.toMatchObject({ kind: 'server', code: 'timeout', job: { status: 'queued' } });
     const controller = new AbortController();
     const waiting = client.waitForJob(queued.jobId, {
       intervalMs: 1000,
@@ -126,7 +135,7 @@ describe('static export client', () => {
       client.downloadBundle(bundle.bundleUrl, join(dir, 'a.tar.gz'), {
         expectedSize: bundle.sizeBytes + 1,
       }),
-    ).rejects.toMatchObject({ code: 'size_mismatch' });
+    ).rejects.toMatchObject({ kind: 'protocol', code: 'size_mismatch' });
     await expect(
       client.downloadBundle(
         bundle.bundleUrl.replace(
@@ -137,5 +146,71 @@ describe('static export client', () => {
       ),
     ).rejects.toMatchObject({ status: 403, code: 'link_invalid' });
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('turns an answer that is not a job or a bundle link into a protocol error that names the field', async () => {
+    const answering = (body: string, status = 200) =>
+      createStaticExportClient({
+        baseUrl: 'http://test',
+        adminKey: ADMIN,
+        fetch: async () => new Response(body, { status }),
+      });
+    await expect(
+      answering('{"jobId":"se_1","status":"done"}').getJob('se_1'),
+    ).rejects.toMatchObject({
+      name: 'AssistantError',
+      kind: 'protocol',
+      code: 'bad_response',
+      status: 200,
+      message: expect.stringMatching(/GET \/v1\/static-export\/jobs\/se_1 .*status/),
+    });
+    await expect(answering('<html>oops</html>').startJob({ domain: 'demo' })).rejects.toMatchObject(
+      {
+        kind: 'protocol',
+        code: 'bad_response',
+        message: expect.stringContaining('not JSON'),
+      },
+    );
+    await expect(
+      answering(
+        '{"jobId":"se_1","bundleUrl":"https://x","expiresAt":"2026-01-01T00:00:00Z"}',
+      ).generateBundle('se_1'),
+    ).rejects.toMatchObject({ kind: 'protocol', message: expect.stringContaining('sizeBytes') });
+    // A server that is not ours, answering with HTML and no code: the status decides the kind.
+    await expect(answering('<h1>Bad gateway</h1>', 502).getJob('se_1')).rejects.toMatchObject({
+      kind: 'server',
+      status: 502,
+      code: undefined,
+    });
+  });
+
+  it('keeps fields another service adds to a job', async () => {
+    const job = {
+      jobId: 'se_1',
+      domain: 'demo',
+      status: 'running',
+      progress: 10,
+      pageCount: 2,
+      createdAt: 'x',
+      updatedAt: 'x',
+      region: 'eu',
+    };
+    const client = createStaticExportClient({
+      baseUrl: 'http://test',
+      adminKey: ADMIN,
+      fetch: async () => Response.json(job),
+    });
+    expect(await client.getJob('se_1')).toEqual(job);
+  });
+
+  it('still catches with the deprecated StaticExportError name', async () => {
+    const down = createStaticExportClient({
+      baseUrl: 'http://test',
+      adminKey: ADMIN,
+      fetch: () => Promise.reject(new TypeError('fetch failed')),
+    });
+    const error = await down.getJob('x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StaticExportError);
+    expect(error).toBeInstanceOf(AssistantError);
   });
 });

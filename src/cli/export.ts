@@ -2,8 +2,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { list as listTar } from 'tar';
 import {
+  AssistantError,
   createStaticExportClient,
-  StaticExportError,
   type StaticExportClient,
 } from '../client/node.js';
 import { classifyKey, KEY_EXAMPLE, wrongKeySentence } from '../protocol/keys.js';
@@ -96,23 +96,24 @@ async function verifyBundle(file: string): Promise<number> {
     onReadEntry: (entry) => void entries.push(entry.path.replace(/^\.\//, '')),
   });
   if (!entries.includes('index.html'))
-    throw new StaticExportError(
+    throw new AssistantError(
+      'protocol',
       'The downloaded bundle has no index.html; it was removed.',
-      undefined,
-      'bad_bundle',
+      { code: 'bad_bundle' },
     );
   return entries.filter((path) => path.endsWith('.html')).length;
 }
 
 function reportError(error: unknown, io: CliIo, jobId?: string): number {
-  if ((error as Error).name === 'AbortError') {
+  if (error instanceof Error && error.name === 'AbortError') {
     io.stderr.write(
       `\nStopped waiting.${jobId ? ` The export goes on on the server; check it with: docs-assistant export status ${jobId}` : ''}\n`,
     );
     return EXIT.interrupted;
   }
-  if (error instanceof StaticExportError) {
-    const where = error.status ? ` (HTTP ${error.status} ${error.code})` : ` (${error.code})`;
+  if (error instanceof AssistantError) {
+    const code = error.code ?? error.kind;
+    const where = error.status ? ` (HTTP ${error.status} ${code})` : ` (${code})`;
     io.stderr.write(
       `${error.code === 'job_failed' ? `Export ${jobId ?? ''} failed: ` : ''}${error.message}${where}\n`,
     );
@@ -215,12 +216,12 @@ export async function runExport(
       pages = await verifyBundle(out);
     } catch (error) {
       await rm(out, { force: true });
-      throw error instanceof StaticExportError
+      throw error instanceof AssistantError
         ? error
-        : new StaticExportError(
-            `The downloaded bundle is not a valid archive (${(error as Error).message}); it was removed.`,
-            undefined,
-            'bad_bundle',
+        : new AssistantError(
+            'protocol',
+            `The downloaded bundle is not a valid archive (${error instanceof Error ? error.message : String(error)}); it was removed.`,
+            { code: 'bad_bundle' },
           );
     }
     if (json)

@@ -1,6 +1,12 @@
-import { parseErrorBody } from '../protocol/errors.js';
+import { parseErrorBody, type ErrorCode } from '../protocol/errors.js';
+import { RETRY_AFTER_HEADER } from '../protocol/headers.js';
+import type { Job } from '../protocol/types.js';
 
-/** What went wrong, as the UI needs to tell it; the sentence for each kind lives in the UI's labels. */
+/**
+ * What went wrong, as a reader or a program needs to act on it; the widget's sentence for each kind
+ * lives in its labels. The static export client uses the same kinds: a failed or overdue export job
+ * is `server`, a bundle that is not what was announced is `protocol`.
+ */
 export type AssistantErrorKind =
   | 'unauthorized'
   | 'forbidden'
@@ -11,26 +17,58 @@ export type AssistantErrorKind =
   | 'network'
   | 'protocol';
 
-/** An error as a value with a kind, still an Error so the SDK's hook carries it as is. */
+/** Codes the client gives when no server code applies (the server's are `ErrorCode`, SPEC §7 / ours). */
+export type ClientErrorCode =
+  /** No response came: DNS, refused connection, offline. */
+  | 'network'
+  /** `waitForJob` gave up after `timeoutMs`; the job goes on on the server. */
+  | 'timeout'
+  /** The export job ended `failed`; `job.error` says why. */
+  | 'job_failed'
+  /** A 2xx answer that is not the JSON the operation promises. */
+  | 'bad_response'
+  /** The downloaded bundle's size is not the announced `sizeBytes`. */
+  | 'size_mismatch'
+  /** The downloaded bundle is not a readable archive with an `index.html`. */
+  | 'bad_bundle'
+  /** The assistant's stream carried an error part. */
+  | 'stream_error'
+  /** The assistant's stream ended without finishing the answer. */
+  | 'stream_ended'
+  /** The connection broke while the answer streamed. */
+  | 'stream_cut';
+
+export type AssistantErrorCode = ErrorCode | ClientErrorCode;
+
+export interface AssistantErrorDetails {
+  status?: number;
+  code?: AssistantErrorCode;
+  retryAfterSeconds?: number;
+  job?: Job;
+}
+
+/**
+ * The one error of the client (STYLE.md: a value with a kind), for the assistant and for static
+ * export alike. Still an Error, so the SDK's hook carries it as is.
+ */
 export class AssistantError extends Error {
   override readonly name = 'AssistantError';
   readonly kind: AssistantErrorKind;
   /** HTTP status, when the server answered. */
   readonly status: number | undefined;
-  /** The server's error code (`thread_not_found`, `wrong_key_type`, …), when it sent one. */
-  readonly code: string | undefined;
+  /** The server's error code (`thread_not_found`, `job_not_completed`, …) or the client's own. */
+  readonly code: AssistantErrorCode | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** The export job, when the error is about one (`job_failed`, `timeout`). */
+  readonly job: Job | undefined;
 
-  constructor(
-    kind: AssistantErrorKind,
-    message: string,
-    details: { status?: number; code?: string; retryAfterSeconds?: number } = {},
-  ) {
+  constructor(kind: AssistantErrorKind, message: string, details: AssistantErrorDetails = {}) {
     super(message);
     this.kind = kind;
     this.status = details.status;
     this.code = details.code;
     this.retryAfterSeconds = details.retryAfterSeconds;
+    this.job = details.job;
   }
 }
 
@@ -56,7 +94,7 @@ export async function errorFromResponse(response: Response): Promise<AssistantEr
   const text = await response.text().catch(() => '');
   const body = parseErrorBody(text);
   const retryAfterSeconds =
-    parseRetryAfter(response.headers.get('retry-after')) ?? body.retryAfterSeconds;
+    parseRetryAfter(response.headers.get(RETRY_AFTER_HEADER)) ?? body.retryAfterSeconds;
   return new AssistantError(
     kindOfStatus(response.status),
     body.message ??

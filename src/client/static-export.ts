@@ -1,23 +1,16 @@
 import { classifyKey, wrongKeySentence } from '../protocol/keys.js';
 import { exportPaths, serviceUrl } from '../protocol/routes.js';
-import { parseErrorBody } from '../protocol/errors.js';
+import { parseBundle, parseJob, type Parsed } from '../protocol/parse.js';
 import type { Bundle, Job, StartJobRequest } from '../protocol/types.js';
+import { AssistantError, errorFromResponse } from './errors.js';
 
-/** Any failure of the static export operations, with the HTTP status and the server's code. */
-export class StaticExportError extends Error {
-  override readonly name = 'StaticExportError';
-  constructor(
-    message: string,
-    /** HTTP status, or undefined when no response came (network, timeout, refused key). */
-    readonly status: number | undefined,
-    /** The server's error code (`job_not_completed`, `plan_required`…), or ours: `network`, `timeout`, `job_failed`, `size_mismatch`, `wrong_key_type`. */
-    readonly code: string,
-    /** The job, when the error is about one (a failed job). */
-    readonly job?: Job,
-  ) {
-    super(message);
-  }
-}
+/**
+ * @deprecated Since 0.2: the static export client throws `AssistantError` (with `kind` and a typed
+ * `code`), the same error as the assistant's. This alias keeps `instanceof StaticExportError` working.
+ */
+export const StaticExportError = AssistantError;
+/** @deprecated Since 0.2: use `AssistantError`. */
+export type StaticExportError = AssistantError;
 
 export interface StaticExportClientOptions {
   /** API root of the service ({base_url}). */
@@ -55,20 +48,26 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** The typed client for SPEC §4.2–4.4: start, poll, bundle, download. */
+const isAbort = (error: unknown) => error instanceof Error && error.name === 'AbortError';
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The typed client for SPEC §4.2–4.4: start, poll, bundle, download. Every failure is an `AssistantError`. */
 export function createStaticExportClient(options: StaticExportClientOptions) {
   const keyKind = classifyKey(options.adminKey);
   if (keyKind !== 'admin') {
-    throw new StaticExportError(
+    // Refused before anything is sent, with the kind and code the server would answer.
+    throw new AssistantError(
+      keyKind === 'invalid' ? 'unauthorized' : 'forbidden',
       wrongKeySentence("The static export client's adminKey", 'admin', keyKind),
-      undefined,
-      'wrong_key_type',
+      { code: keyKind === 'invalid' ? 'unauthorized' : 'wrong_key_type' },
     );
   }
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
   async function call<T>(
+    parse: (json: unknown) => Parsed<T>,
+    what: string,
     method: 'GET' | 'POST',
     path: string,
     body?: unknown,
@@ -86,40 +85,37 @@ export function createStaticExportClient(options: StaticExportClientOptions) {
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
-      throw new StaticExportError(
-        `Could not reach ${base}: ${(error as Error).message}`,
-        undefined,
-        'network',
-      );
+      if (isAbort(error)) throw error;
+      throw new AssistantError('network', `Could not reach ${base}: ${messageOf(error)}`, {
+        code: 'network',
+      });
     }
+    if (!response.ok) throw await errorFromResponse(response);
     const text = await response.text();
-    if (!response.ok) {
-      const parsed = parseErrorBody(text);
-      throw new StaticExportError(
-        parsed.message ?? `The server answered ${response.status}.`,
-        response.status,
-        parsed.error ?? `http_${response.status}`,
+    const badResponse = (why: string) =>
+      new AssistantError(
+        'protocol',
+        `The server answered ${method} ${path} with ${why}, not ${what}.`,
+        { status: response.status, code: 'bad_response' },
       );
-    }
+    let json: unknown;
     try {
-      return JSON.parse(text) as T;
+      json = JSON.parse(text);
     } catch {
-      throw new StaticExportError(
-        `The server answered ${response.status} with a body that is not JSON.`,
-        response.status,
-        'bad_response',
-      );
+      throw badResponse('a body that is not JSON');
     }
+    const parsed = parse(json);
+    if (!parsed.ok) throw badResponse(`JSON that does not fit (${parsed.error})`);
+    return parsed.value;
   }
 
   const client = {
-    startJob: (request: StartJobRequest, signal?: AbortSignal) =>
-      call<Job>('POST', exportPaths.jobs(), request, signal),
-    getJob: (jobId: string, signal?: AbortSignal) =>
-      call<Job>('GET', exportPaths.job(jobId), undefined, signal),
-    generateBundle: (jobId: string, signal?: AbortSignal) =>
-      call<Bundle>('POST', exportPaths.bundle(jobId), undefined, signal),
+    startJob: (request: StartJobRequest, signal?: AbortSignal): Promise<Job> =>
+      call(parseJob, 'a job', 'POST', exportPaths.jobs(), request, signal),
+    getJob: (jobId: string, signal?: AbortSignal): Promise<Job> =>
+      call(parseJob, 'a job', 'GET', exportPaths.job(jobId), undefined, signal),
+    generateBundle: (jobId: string, signal?: AbortSignal): Promise<Bundle> =>
+      call(parseBundle, 'a bundle link', 'POST', exportPaths.bundle(jobId), undefined, signal),
 
     /** Polls until the job is completed (returned) or failed (thrown with the job's error). */
     async waitForJob(
@@ -138,18 +134,15 @@ export function createStaticExportClient(options: StaticExportClientOptions) {
         }
         if (job.status === 'completed') return job;
         if (job.status === 'failed')
-          throw new StaticExportError(
-            job.error ?? 'The export failed.',
-            undefined,
-            'job_failed',
+          throw new AssistantError('server', job.error ?? 'The export failed.', {
+            code: 'job_failed',
             job,
-          );
+          });
         if (Date.now() + interval > deadline)
-          throw new StaticExportError(
+          throw new AssistantError(
+            'server',
             `Job ${jobId} did not finish within ${Math.round(timeoutMs / 1000)} s.`,
-            undefined,
-            'timeout',
-            job,
+            { code: 'timeout', job },
           );
         await sleep(interval, signal);
         interval = Math.min(MAX_INTERVAL_MS, Math.round(interval * 1.5));
@@ -177,21 +170,17 @@ export function createStaticExportClient(options: StaticExportClientOptions) {
       try {
         response = await doFetch(url, signal ? { signal } : {});
       } catch (error) {
-        if ((error as Error).name === 'AbortError') throw error;
-        throw new StaticExportError(
-          `Could not download the bundle: ${(error as Error).message}`,
-          undefined,
-          'network',
-        );
+        if (isAbort(error)) throw error;
+        throw new AssistantError('network', `Could not download the bundle: ${messageOf(error)}`, {
+          code: 'network',
+        });
       }
-      if (!response.ok || !response.body) {
-        const parsed = parseErrorBody(await response.text().catch(() => ''));
-        throw new StaticExportError(
-          parsed.message ?? `The bundle download answered ${response.status}.`,
-          response.status,
-          parsed.error ?? `http_${response.status}`,
-        );
-      }
+      if (!response.ok) throw await errorFromResponse(response);
+      if (!response.body)
+        throw new AssistantError('protocol', 'The bundle download answered without a body.', {
+          status: response.status,
+          code: 'bad_response',
+        });
       const temp = `${file}.${process.pid}.${Date.now()}.partial`;
       let sizeBytes = 0;
       try {
@@ -201,10 +190,10 @@ export function createStaticExportClient(options: StaticExportClientOptions) {
         counted.on('data', (chunk: Buffer) => (sizeBytes += chunk.length));
         await pipeline(counted, createWriteStream(temp));
         if (expectedSize !== undefined && sizeBytes !== expectedSize) {
-          throw new StaticExportError(
+          throw new AssistantError(
+            'protocol',
             `The bundle is ${sizeBytes} bytes but the server announced ${expectedSize}; nothing was saved.`,
-            undefined,
-            'size_mismatch',
+            { code: 'size_mismatch' },
           );
         }
         await rename(temp, file);

@@ -42,20 +42,24 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
 }
 
-/** Reads an error body leniently: a peer that is not ours may send anything. */
-export function parseErrorBody(text: string): Partial<ErrorBody> & { error?: string } {
+/**
+ * Reads an error body leniently: a peer that is not ours may send anything. Fields of the wrong
+ * type are left out, and `error` is kept only when it is one of our codes.
+ */
+export function parseErrorBody(text: string): Partial<ErrorBody> {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    if (value && typeof value === 'object') {
-      const { error, message, retryAfterSeconds } = value as Record<string, unknown>;
-      return {
-        ...(typeof error === 'string' ? { error: error as ErrorCode } : {}),
-        ...(typeof message === 'string' ? { message } : {}),
-        ...(typeof retryAfterSeconds === 'number' ? { retryAfterSeconds } : {}),
-      };
-    }
+    value = JSON.parse(text);
   } catch {
-    // not JSON: the caller falls back to the status code
+    return {}; // not JSON: the caller falls back to the status code
   }
-  return {};
+  if (typeof value !== 'object' || value === null) return {};
+  const error = 'error' in value ? value.error : undefined;
+  const message = 'message' in value ? value.message : undefined;
+  const retryAfterSeconds = 'retryAfterSeconds' in value ? value.retryAfterSeconds : undefined;
+  return {
+    ...(isErrorCode(error) ? { error } : {}),
+    ...(typeof message === 'string' ? { message } : {}),
+    ...(typeof retryAfterSeconds === 'number' ? { retryAfterSeconds } : {}),
+  };
 }
