@@ -15,6 +15,7 @@ import {
   exportPaths,
   ROUTES,
   serviceUrl,
+  suggestedQuestions,
 } from '../src/protocol/index.js';
 
 describe('keys', () => {
@@ -111,6 +112,22 @@ describe('search hits', () => {
     expect(searchQueryOf({ query: '  how\n to  ' })).toBe('how to');
     expect(searchQueryOf({ query: 3 })).toBeUndefined();
     expect(searchQueryOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('suggestions annotation', () => {
+  it('gives the questions of every suggestions annotation and ignores the rest', () => {
+    expect(
+      suggestedQuestions([
+        { type: 'suggestions', questions: ['How?', 7, 'Why?'] },
+        { type: 'finish', threadId: 'x' },
+        null,
+        { type: 'suggestions', questions: 'not a list' },
+        { type: 'suggestions', questions: ['And?'] },
+      ]),
+    ).toEqual(['How?', 'Why?', 'And?']);
+    expect(suggestedQuestions(undefined)).toEqual([]);
+    expect(suggestedQuestions({ type: 'suggestions', questions: ['x'] })).toEqual([]);
   });
 });
 
@@ -286,5 +303,9 @@ describe('error bodies', () => {
     });
     expect(parseErrorBody('<html>')).toEqual({});
     expect(parseErrorBody('[1]')).toEqual({});
+    expect(parseErrorBody('null')).toEqual({});
+    // A code that is not ours, and fields of the wrong type, are left out rather than trusted.
+    expect(parseErrorBody('{"error":"teapot","message":"m"}')).toEqual({ message: 'm' });
+    expect(parseErrorBody('{"error":7,"message":{},"retryAfterSeconds":"3"}')).toEqual({});
   });
 });

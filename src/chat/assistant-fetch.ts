@@ -1,4 +1,5 @@
 import { AssistantError, errorFromResponse } from '../client/errors.js';
+import { isRecord } from '../protocol/_guards.js';
 import { THREAD_ID_HEADER, THREAD_KEY_HEADER } from '../protocol/headers.js';
 import { formatStreamPart, parseStreamLine, type ParsedStreamLine } from '../protocol/stream.js';
 
@@ -38,13 +39,10 @@ export const STREAM_ENDED = 'stream_ended';
 export const STREAM_CUT = 'stream_cut';
 
 function threadIdIn(parsed: Extract<ParsedStreamLine, { ok: true }>): string | undefined {
-  const pick = (value: unknown): string | undefined => {
-    if (value && typeof value === 'object' && 'threadId' in value) {
-      const id = (value as { threadId: unknown }).threadId;
-      return typeof id === 'string' && id ? id : undefined;
-    }
-    return undefined;
-  };
+  const pick = (value: unknown): string | undefined =>
+    isRecord(value) && typeof value.threadId === 'string' && value.threadId
+      ? value.threadId
+      : undefined;
   switch (parsed.code) {
     case 'd':
     case 'e':
@@ -61,21 +59,23 @@ function threadIdIn(parsed: Extract<ParsedStreamLine, { ok: true }>): string | u
 /** Prepares the SDK's request body for the spec: thread ids from now, only spec parts, no SDK chat id. */
 function prepareBody(raw: unknown, thread: ThreadIds): string | undefined {
   if (typeof raw !== 'string') return undefined;
-  const body = JSON.parse(raw) as Record<string, unknown> & {
-    messages?: { parts?: { type: string }[] }[];
-  };
-  delete body.id;
-  delete body.threadId;
-  delete body.threadKey;
+  const parsed: unknown = JSON.parse(raw);
+  if (!isRecord(parsed)) return raw;
+  const { id: _chatId, threadId: _threadId, threadKey: _threadKey, ...body } = parsed;
   if (thread.threadId) body.threadId = thread.threadId;
   if (thread.threadId && thread.threadKey) body.threadKey = thread.threadKey;
   if (Array.isArray(body.messages)) {
-    body.messages = body.messages.map((message) => ({
-      ...message,
-      ...(Array.isArray(message.parts)
-        ? { parts: message.parts.filter((part) => SPEC_PART_TYPES.has(part.type)) }
-        : {}),
-    }));
+    body.messages = body.messages.map((message: unknown) =>
+      isRecord(message) && Array.isArray(message.parts)
+        ? {
+            ...message,
+            parts: message.parts.filter(
+              (part: unknown) =>
+                isRecord(part) && typeof part.type === 'string' && SPEC_PART_TYPES.has(part.type),
+            ),
+          }
+        : message,
+    );
   }
   return JSON.stringify(body);
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '../protocol/_guards.js';
 import type { ContextItem } from '../protocol/types.js';
 import type { ThreadIds } from './assistant-fetch.js';
 import type { ChatMessage } from './message.js';
@@ -12,14 +13,15 @@ export interface SavedConversation extends ThreadIds {
 
 function isContextMap(value: unknown): value is Record<string, ContextItem[]> {
   return (
-    !!value &&
-    typeof value === 'object' &&
+    isRecord(value) &&
     Object.values(value).every(
       (items) =>
         Array.isArray(items) &&
         items.every(
-          (i) =>
-            i && typeof i === 'object' && typeof i.type === 'string' && typeof i.value === 'string',
+          (item: unknown) =>
+            isRecord(item) &&
+            (item.type === 'code' || item.type === 'textSelection') &&
+            typeof item.value === 'string',
         ),
     )
   );
@@ -41,13 +43,12 @@ function storage(): Storage | undefined {
 }
 
 function isMessage(value: unknown): value is ChatMessage {
-  if (!value || typeof value !== 'object') return false;
-  const m = value as Record<string, unknown>;
   return (
-    typeof m.id === 'string' &&
-    typeof m.role === 'string' &&
-    typeof m.content === 'string' &&
-    Array.isArray(m.parts)
+    isRecord(value) &&
+    typeof value.id === 'string' &&
+    typeof value.role === 'string' &&
+    typeof value.content === 'string' &&
+    Array.isArray(value.parts)
   );
 }
 
@@ -55,19 +56,22 @@ export function loadConversation(domain: string): SavedConversation | undefined 
   try {
     const raw = storage()?.getItem(storageKey(domain));
     if (!raw) return undefined;
-    const data = JSON.parse(raw) as Record<string, unknown>;
-    if (!Array.isArray(data.messages) || !data.messages.every(isMessage)) return undefined;
-    const messages = (data.messages as ChatMessage[]).map((m) => ({
+    const data: unknown = JSON.parse(raw);
+    if (!isRecord(data)) return undefined;
+    const saved = data.messages;
+    if (!Array.isArray(saved) || !saved.every(isMessage)) return undefined;
+    const messages = saved.map((m) => ({
       ...m,
       ...(m.createdAt ? { createdAt: new Date(m.createdAt) } : {}),
     }));
+    const stopped = data.stopped;
     return {
       messages,
       ...(typeof data.threadId === 'string' ? { threadId: data.threadId } : {}),
       ...(typeof data.threadKey === 'string' ? { threadKey: data.threadKey } : {}),
       ...(isContextMap(data.context) ? { context: data.context } : {}),
-      ...(Array.isArray(data.stopped) && data.stopped.every((id) => typeof id === 'string')
-        ? { stopped: data.stopped as string[] }
+      ...(Array.isArray(stopped) && stopped.every((id) => typeof id === 'string')
+        ? { stopped }
         : {}),
     };
   } catch {

@@ -6,3 +6,4 @@ export * from './stream.js';
 export * from './routes.js';
 export * from './headers.js';
 export * from './search-hits.js';
+export * from './annotations.js';

@@ -1,4 +1,5 @@
 // No zod here: the widget reads search hits, and zod must stay out of the page's bundle.
+import { isRecord } from './_guards.js';
 
 /** The tool whose results an answer shows as its sources (the live service's answers call it so). */
 export const SEARCH_TOOL_NAME = 'search';
@@ -33,9 +34,6 @@ export interface SearchHitView {
   title?: string;
   snippet?: string;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() ? value : undefined;

@@ -14,6 +14,7 @@ import {
   SEARCH_TOOL_NAME,
   THREAD_ID_HEADER,
   type SearchHit,
+  type SuggestionsAnnotation,
 } from '../protocol/index.js';
 import { composeAnswer } from './answer.js';
 import { normalizePagePath, type DocSection } from './docs.js';
@@ -339,7 +340,7 @@ export async function answer(
     if (composed.followUps.length)
       lines.push(
         formatDataStreamPart('message_annotations', [
-          { type: 'suggestions', questions: composed.followUps },
+          { type: 'suggestions', questions: composed.followUps } satisfies SuggestionsAnnotation,
         ]),
       );
     lines.push(

@@ -1,13 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import {
   ADMIN_KEY_PREFIX,
   ASSISTANT_KEY_PREFIX,
   classifyKey,
+  describeIssues,
   KEY_EXAMPLE,
 } from '../protocol/index.js';
-import type { AppOptions, OrgConfig, Plan, SiteConfig } from './app.js';
+import type { AppOptions, OrgConfig, SiteConfig } from './app.js';
 import { loadDocsSite } from './docs.js';
 import { parsePageUrlRule, type PageUrlRule } from './page-urls.js';
 
@@ -25,18 +27,29 @@ export const SAMPLE_DOCS_DIR = join(PACKAGE_ROOT, 'demo/docs');
 /** Built browser files (`npm run build`): the demo site and the script tag. */
 export const DIST_DIR = join(PACKAGE_ROOT, 'dist');
 
-export interface ConfigFile {
-  orgs: { id: string; plan?: Plan; keys: string[] }[];
+/** The `--config` file: several organisations and their sites. */
+const configFileSchema = z.object({
+  orgs: z.array(
+    z.object({
+      id: z.string().min(1),
+      plan: z.enum(['free', 'pro', 'enterprise']).optional(),
+      keys: z.array(z.string()).default([]),
+    }),
+  ),
   /** `urlStyle` or `pageUrl` and `publicUrl` link citations to the site's own pages (README "Citation URLs"). */
-  sites: {
-    domain: string;
-    org: string;
-    docs: string;
-    urlStyle?: string;
-    pageUrl?: string;
-    publicUrl?: string;
-  }[];
-}
+  sites: z.array(
+    z.object({
+      domain: z.string().min(1),
+      org: z.string().min(1),
+      docs: z.string().min(1),
+      urlStyle: z.string().optional(),
+      pageUrl: z.string().optional(),
+      publicUrl: z.string().optional(),
+    }),
+  ),
+});
+
+export type ConfigFile = z.input<typeof configFileSchema>;
 
 export class ConfigError extends Error {}
 
@@ -81,17 +94,27 @@ export async function folderConfig(
 
 /** Several organisations and sites from a JSON file; docs folders resolve against the file. */
 export async function fileConfig(file: string): Promise<Pick<AppOptions, 'orgs' | 'sites'>> {
-  let parsed: ConfigFile;
+  let text: string;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8')) as ConfigFile;
+    text = await readFile(file, 'utf8');
   } catch (error) {
     throw new ConfigError(`Cannot read config ${file}: ${(error as Error).message}`);
   }
-  if (!Array.isArray(parsed.orgs) || !Array.isArray(parsed.sites))
-    throw new ConfigError(`${file}: expected "orgs" and "sites" arrays.`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const result = configFileSchema.safeParse(json);
+  if (!result.success)
+    throw new ConfigError(
+      `${file} is not a docs-assistant config ({"orgs": [...], "sites": [...]}): ${describeIssues(result.error)}`,
+    );
+  const parsed = result.data;
   const orgs = parsed.orgs.map((org): OrgConfig => {
-    checkKeys(org.keys ?? [], `${file} org ${org.id}`);
-    return { id: org.id, plan: org.plan ?? 'free', keys: org.keys ?? [] };
+    checkKeys(org.keys, `${file} org ${org.id}`);
+    return { id: org.id, plan: org.plan ?? 'free', keys: org.keys };
   });
   const sites = await Promise.all(
     parsed.sites.map(async (site): Promise<SiteConfig> => {

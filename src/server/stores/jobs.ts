@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { jobSchema } from '../../protocol/index.js';
+import { describeIssues, jobSchema } from '../../protocol/index.js';
 import { probeWritable, removeTempFiles, writeFileDurably } from './fs.js';
 import type { JobRecord, JobStore } from './types.js';
 
@@ -15,6 +15,23 @@ const jobRecordSchema = jobSchema.passthrough().extend({
   sizeBytes: z.number().optional(),
   workerId: z.string().optional(),
 });
+
+/** A `job.json`'s text as a job, or why it is not one. */
+export function parseJobFile(
+  text: string,
+  jobId: string,
+): { ok: true; value: JobRecord } | { ok: false; error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `not JSON: ${(error as Error).message}` };
+  }
+  const parsed = jobRecordSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
+  if (parsed.data.jobId !== jobId) return { ok: false, error: `it holds job ${parsed.data.jobId}` };
+  return { ok: true, value: parsed.data };
+}
 
 /**
  * Jobs held in a Map; `persist` (when given) makes each change durable before the call resolves.
@@ -97,14 +114,16 @@ export function fileJobStore(dir: string): JobStore {
           await rm(join(dir, entry), { recursive: true, force: true });
           continue;
         }
-        try {
-          const parsed = jobRecordSchema.safeParse(
-            JSON.parse(await readFile(fileOf(entry), 'utf8')),
+        const job = await readFile(fileOf(entry), 'utf8').then(
+          (text) => parseJobFile(text, entry),
+          (error: Error) => ({ ok: false as const, error: error.message }),
+        );
+        if (job.ok) jobs.push(job.value);
+        // Left alone on disk (it may hold a bundle someone wants), and said once at start.
+        else
+          console.error(
+            `[docs-assistant] job file ${fileOf(entry)} is unreadable (${job.error}); it is skipped.`,
           );
-          if (parsed.success && parsed.data.jobId === entry) jobs.push(parsed.data as JobRecord);
-        } catch {
-          // A job folder without a readable job.json is left alone.
-        }
       }
       return jobs;
     },

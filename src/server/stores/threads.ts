@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { describeIssues } from '../../protocol/index.js';
 import { LruMap, probeWritable, removeTempFiles, writeFileDurably } from './fs.js';
 import type { NewThread, ThreadRecord, ThreadStore, ThreadTurn } from './types.js';
 
@@ -24,6 +25,24 @@ const threadSchema = z.object({
     }),
   ),
 });
+
+/** A thread file's text as a thread, or why it is not one (half-written, edited by hand, another id). */
+export function parseThreadFile(
+  text: string,
+  threadId: string,
+): { ok: true; value: ThreadRecord } | { ok: false; error: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `not JSON: ${(error as Error).message}` };
+  }
+  const parsed = threadSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
+  if (parsed.data.threadId !== threadId)
+    return { ok: false, error: `it holds thread ${parsed.data.threadId}` };
+  return { ok: true, value: parsed.data };
+}
 
 const withTurn = (thread: ThreadRecord, turn: ThreadTurn, maxTurns: number): ThreadRecord => ({
   ...thread,
@@ -98,10 +117,16 @@ export function fileThreadStore(dir: string, options: FileThreadStoreOptions = {
     } catch {
       return undefined;
     }
-    const parsed = threadSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) return undefined;
-    cache.set(threadId, parsed.data);
-    return parsed.data;
+    const thread = parseThreadFile(text, threadId);
+    if (!thread.ok) {
+      // Left on disk for a look; the reader's follow-up gets 404 thread_not_found and a new thread.
+      console.error(
+        `[docs-assistant] thread file ${fileOf(threadId)} is unreadable (${thread.error}); the thread is treated as unknown.`,
+      );
+      return undefined;
+    }
+    cache.set(threadId, thread.value);
+    return thread.value;
   };
 
   return {
