@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO } from '../src/server/config.js';
 import { postgresStores } from '../src/server/stores/postgres.js';
 import { adminCall, exportApp } from './helpers/export.js';
@@ -200,6 +200,48 @@ describe.skipIf(!available)('PostgreSQL stores themselves', () => {
     );
     expect(new Set(keys.map((k) => k.toString('hex'))).size).toBe(1);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('skip a damaged row with a log line instead of passing it off as a job or thread', async () => {
+    const url = await freshDatabase();
+    const stores = postgresStores(url);
+    await Promise.all([stores.threads.open(), stores.jobs.open()]);
+    const job = (n: number) => ({
+      jobId: `se_01JD8X3K2M000000000000000${n}`,
+      domain: 'demo',
+      org: 'demo',
+      status: 'queued' as const,
+      progress: 0,
+      pageCount: 0,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
+    await stores.jobs.insert(job(1));
+    await stores.jobs.insert(job(2));
+    const threadId = '01JD8X3K2M0000000000000001';
+    await stores.threads.create({ threadId, domain: 'demo', fp: 'fp', createdAt: 'x' });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(
+      `UPDATE docs_assistant_jobs SET data = data || '{"progress": "half"}'::jsonb WHERE job_id = $1`,
+      [job(2).jobId],
+    );
+    await client.query(`UPDATE docs_assistant_threads SET turns = '[{"question": 1}]'::jsonb`);
+    await client.end();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect((await stores.jobs.list({ status: ['queued'] })).map((j) => j.jobId)).toEqual([
+      job(1).jobId,
+    ]);
+    expect(await stores.jobs.get(job(2).jobId)).toBeUndefined();
+    expect(await stores.threads.get(threadId)).toBeUndefined();
+    expect(logged).toHaveBeenCalledWith(
+      expect.stringMatching(/docs_assistant_jobs is not a job \(progress: Expected number/),
+    );
+    expect(logged).toHaveBeenCalledWith(
+      expect.stringContaining(`thread ${threadId} in docs_assistant_threads does not fit (turns.0`),
+    );
+    logged.mockRestore();
+    await stores.close();
   });
 
   it('say which database they cannot reach, without its password', async () => {

@@ -16,7 +16,17 @@ const jobRecordSchema = jobSchema.passthrough().extend({
   workerId: z.string().optional(),
 });
 
-/** A `job.json`'s text as a job, or why it is not one. */
+/** A stored job (a `job.json`, a database row) as a job, or why it is not one. */
+export function parseJobRecord(
+  json: unknown,
+): { ok: true; value: JobRecord } | { ok: false; error: string } {
+  const parsed = jobRecordSchema.safeParse(json);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, error: describeIssues(parsed.error) };
+}
+
+/** A `job.json`'s text as the job `jobId`, or why it is not one. */
 export function parseJobFile(
   text: string,
   jobId: string,
@@ -27,10 +37,10 @@ export function parseJobFile(
   } catch (error) {
     return { ok: false, error: `not JSON: ${(error as Error).message}` };
   }
-  const parsed = jobRecordSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
-  if (parsed.data.jobId !== jobId) return { ok: false, error: `it holds job ${parsed.data.jobId}` };
-  return { ok: true, value: parsed.data };
+  const job = parseJobRecord(json);
+  if (job.ok && job.value.jobId !== jobId)
+    return { ok: false, error: `it holds job ${job.value.jobId}` };
+  return job;
 }
 
 /**

@@ -8,11 +8,10 @@ import type {
   RateLimitStore,
   SigningKeyStore,
   Stores,
-  ThreadRecord,
   ThreadStore,
 } from './types.js';
-import { isJobId } from './jobs.js';
-import { isThreadId } from './threads.js';
+import { isJobId, parseJobRecord } from './jobs.js';
+import { isThreadId, parseThreadRecord } from './threads.js';
 
 export interface PostgresStoreOptions {
   /** How long a claimed job stays its worker's without a renewal. @default 30000 */
@@ -141,25 +140,26 @@ export function postgresStores(
     },
     async get(threadId) {
       if (!isThreadId(threadId)) return undefined;
-      const { rows } = await pool.query<{
-        thread_id: string;
-        domain: string;
-        fp: string;
-        created_at: string;
-        updated_at: string;
-        turns: ThreadRecord['turns'];
-      }>('SELECT * FROM docs_assistant_threads WHERE thread_id = $1', [threadId]);
-      const row = rows[0];
-      return (
-        row && {
-          threadId: row.thread_id,
-          domain: row.domain,
-          fp: row.fp,
-          createdAt: row.created_at,
-          updatedAt: row.updated_at,
-          turns: row.turns,
-        }
+      const { rows } = await pool.query<Record<string, unknown>>(
+        'SELECT * FROM docs_assistant_threads WHERE thread_id = $1',
+        [threadId],
       );
+      const row = rows[0];
+      if (!row) return undefined;
+      const thread = parseThreadRecord({
+        threadId: row.thread_id,
+        domain: row.domain,
+        fp: row.fp,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        turns: row.turns,
+      });
+      if (thread.ok) return thread.value;
+      // Treated as unknown, as a damaged thread file is: the reader starts a new thread.
+      console.error(
+        `[docs-assistant] thread ${threadId} in docs_assistant_threads does not fit (${thread.error}); it is treated as unknown.`,
+      );
+      return undefined;
     },
     async appendTurn(threadId, turn, { maxTurns }) {
       // One statement: two instances appending to one thread at once both land, in order.
@@ -185,7 +185,18 @@ export function postgresStores(
     close: async () => {},
   };
 
-  const toJob = (row: { data: JobRecord }) => row.data;
+  // jsonb written by this code, yet read back through the schema: a row edited by hand or by an
+  // older version is skipped with a log line instead of passing for a job.
+  const toJob = (row: { data: unknown } | undefined): JobRecord | undefined => {
+    if (!row) return undefined;
+    const job = parseJobRecord(row.data);
+    if (job.ok) return job.value;
+    console.error(
+      `[docs-assistant] a row of docs_assistant_jobs is not a job (${job.error}); it is skipped.`,
+    );
+    return undefined;
+  };
+  const toJobs = (rows: { data: unknown }[]) => rows.flatMap((row) => toJob(row) ?? []);
 
   const leases: JobLeases = {
     renewEveryMs: Math.max(50, Math.floor(leaseMs / 3)),
@@ -198,7 +209,7 @@ export function postgresStores(
     async expire(at) {
       // A worker that stopped renewing (killed, cut off) loses its job: queued again, or failed
       // after maxAttempts runs, so nothing stays `running` forever.
-      const { rows } = await pool.query<{ data: JobRecord }>(
+      const { rows } = await pool.query<{ data: unknown }>(
         `UPDATE docs_assistant_jobs SET
            status = CASE WHEN attempts < $2 THEN 'queued' ELSE 'failed' END,
            worker_id = NULL, lease_expires_at = NULL,
@@ -209,7 +220,7 @@ export function postgresStores(
          RETURNING data`,
         [at, maxAttempts],
       );
-      return rows.map(toJob);
+      return toJobs(rows);
     },
   };
 
@@ -224,25 +235,25 @@ export function postgresStores(
     },
     async get(jobId) {
       if (!isJobId(jobId)) return undefined;
-      const { rows } = await pool.query<{ data: JobRecord }>(
+      const { rows } = await pool.query<{ data: unknown }>(
         'SELECT data FROM docs_assistant_jobs WHERE job_id = $1',
         [jobId],
       );
-      return rows[0] && toJob(rows[0]);
+      return toJob(rows[0]);
     },
     async update(jobId, changes) {
-      const { rows } = await pool.query<{ data: JobRecord }>(
+      const { rows } = await pool.query<{ data: unknown }>(
         `UPDATE docs_assistant_jobs SET data = data || $2::jsonb, status = (data || $2::jsonb)->>'status' WHERE job_id = $1 RETURNING data`,
         [jobId, JSON.stringify(changes)],
       );
-      return rows[0] && toJob(rows[0]);
+      return toJob(rows[0]);
     },
     claim(workerId, at) {
       return transaction(async (client) => {
         // Claims take turns (a transaction-scoped lock), so "one running job per domain" holds
         // across instances; SKIP LOCKED passes over rows another transaction is changing.
         await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
-        const { rows } = await client.query<{ data: JobRecord }>(
+        const { rows } = await client.query<{ data: unknown }>(
           `WITH next AS (
              SELECT job_id FROM docs_assistant_jobs j
              WHERE status = 'queued' AND NOT EXISTS (SELECT 1 FROM docs_assistant_jobs r WHERE r.status = 'running' AND r.domain = j.domain)
@@ -254,15 +265,15 @@ export function postgresStores(
            RETURNING docs_assistant_jobs.data`,
           [workerId, at, leaseMs],
         );
-        return rows[0] && toJob(rows[0]);
+        return toJob(rows[0]);
       });
     },
     async list({ status, org }) {
-      const { rows } = await pool.query<{ data: JobRecord }>(
+      const { rows } = await pool.query<{ data: unknown }>(
         'SELECT data FROM docs_assistant_jobs WHERE status = ANY($1) AND ($2::text IS NULL OR org = $2) ORDER BY job_id',
         [status, org ?? null],
       );
-      return rows.map(toJob);
+      return toJobs(rows);
     },
     async delete(jobId) {
       await pool.query('DELETE FROM docs_assistant_jobs WHERE job_id = $1', [jobId]);

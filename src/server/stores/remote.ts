@@ -1,4 +1,5 @@
 import type { Worker } from 'node:cluster';
+import { isRecord } from '../../protocol/_guards.js';
 import type { Stores } from './types.js';
 
 /**
@@ -35,18 +36,36 @@ const METHODS: Record<StoreName, readonly string[]> = {
   signingKey: ['getOrCreate'],
 };
 
+// Another process's message is read through guards, not typed on trust: a process may also get
+// IPC messages that are not ours (cluster's own, a library's).
+const isStoreName = (value: unknown): value is StoreName =>
+  typeof value === 'string' && Object.hasOwn(METHODS, value);
+
+const isCall = (message: unknown): message is Call =>
+  isRecord(message) &&
+  message.da === 'store-call' &&
+  typeof message.id === 'number' &&
+  isStoreName(message.store) &&
+  typeof message.method === 'string' &&
+  METHODS[message.store].includes(message.method) &&
+  Array.isArray(message.args);
+
+const isReply = (message: unknown): message is Reply =>
+  isRecord(message) &&
+  message.da === 'store-reply' &&
+  typeof message.id === 'number' &&
+  typeof message.ok === 'boolean';
+
 // IPC messages are JSON: the signing key (the one Buffer) travels as base64.
 const toWire = (value: unknown) =>
   Buffer.isBuffer(value) ? { base64: value.toString('base64') } : value;
 const fromWire = (value: unknown) =>
-  value && typeof value === 'object' && 'base64' in value
-    ? Buffer.from(String((value as { base64: string }).base64), 'base64')
-    : value;
+  isRecord(value) && typeof value.base64 === 'string' ? Buffer.from(value.base64, 'base64') : value;
 
 /** In the primary: answers a worker's store calls with `stores`. */
 export function serveStores(stores: Stores, worker: Worker): void {
-  worker.on('message', async (message: Call) => {
-    if (message?.da !== 'store-call' || !METHODS[message.store]?.includes(message.method)) return;
+  worker.on('message', async (message: unknown) => {
+    if (!isCall(message)) return;
     const store = stores[message.store] as unknown as Record<
       string,
       (...args: unknown[]) => Promise<unknown>
@@ -78,8 +97,8 @@ export function remoteStores(channel: NodeJS.Process = process): Stores {
     throw new Error('remoteStores() needs an IPC channel (run as a cluster worker).');
   let next = 0;
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  channel.on('message', (message: Reply) => {
-    if (message?.da !== 'store-reply') return;
+  channel.on('message', (message: unknown) => {
+    if (!isReply(message)) return;
     const call = pending.get(message.id);
     if (!call) return;
     pending.delete(message.id);

@@ -26,7 +26,17 @@ const threadSchema = z.object({
   ),
 });
 
-/** A thread file's text as a thread, or why it is not one (half-written, edited by hand, another id). */
+/** A stored thread (a file, a database row) as a thread, or why it is not one. */
+export function parseThreadRecord(
+  json: unknown,
+): { ok: true; value: ThreadRecord } | { ok: false; error: string } {
+  const parsed = threadSchema.safeParse(json);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, error: describeIssues(parsed.error) };
+}
+
+/** A thread file's text as the thread `threadId`, or why it is not one (half-written, edited by hand). */
 export function parseThreadFile(
   text: string,
   threadId: string,
@@ -37,11 +47,10 @@ export function parseThreadFile(
   } catch (error) {
     return { ok: false, error: `not JSON: ${(error as Error).message}` };
   }
-  const parsed = threadSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, error: describeIssues(parsed.error) };
-  if (parsed.data.threadId !== threadId)
-    return { ok: false, error: `it holds thread ${parsed.data.threadId}` };
-  return { ok: true, value: parsed.data };
+  const thread = parseThreadRecord(json);
+  if (thread.ok && thread.value.threadId !== threadId)
+    return { ok: false, error: `it holds thread ${thread.value.threadId}` };
+  return thread;
 }
 
 const withTurn = (thread: ThreadRecord, turn: ThreadTurn, maxTurns: number): ThreadRecord => ({
