@@ -7,6 +7,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { parse as parseYaml } from 'yaml';
+import { isRecord } from '../protocol/_guards.js';
 
 export interface CodeSample {
   lang: string;
@@ -118,7 +119,7 @@ function splitFrontmatter(source: string): { data: Record<string, unknown>; body
   if (!match) return { data: {}, body: source };
   const data: unknown = parseYaml(match[1] ?? '');
   return {
-    data: data && typeof data === 'object' ? (data as Record<string, unknown>) : {},
+    data: isRecord(data) ? data : {},
     body: source.slice(match[0].length),
   };
 }

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { isRecord } from '../../protocol/_guards.js';
 import { classifyKey, describeIssues, wrongKeySentence } from '../../protocol/index.js';
 
 /** SPEC §1: what a deployment may use depends on where it runs. */
@@ -98,15 +99,18 @@ export function readValues(
       );
   }
   // Helm charts spell "not set" as "" (and YAML as ~): both mean the key is absent.
-  const merged = JSON.parse(JSON.stringify(raw), (_key, value: unknown) =>
+  const cleaned: unknown = JSON.parse(JSON.stringify(raw), (_key, value: unknown) =>
     value === '' || value === null ? undefined : value,
-  ) as Record<string, Record<string, unknown>>;
+  );
+  // Checked above: a mapping (or nothing); the schema below checks every group and key.
+  const merged: Record<string, unknown> = isRecord(cleaned) ? cleaned : {};
   for (const key of VALUE_KEYS) {
     const value = env[envNameOf(key)];
     if (value === undefined || value === '') continue;
-    const [group, name] = key.split('.') as [string, string];
+    const [group = '', name = ''] = key.split('.');
+    const known = merged[group];
     merged[group] = {
-      ...(typeof merged[group] === 'object' && merged[group] ? merged[group] : {}),
+      ...(isRecord(known) ? known : {}),
       [name]: BOOLEAN_KEYS.has(key) ? parseBoolean(value, envNameOf(key)) : value,
     };
   }
