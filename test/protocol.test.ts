@@ -17,6 +17,8 @@ import {
   serviceUrl,
   suggestedQuestions,
 } from '../src/protocol/index.js';
+import { parseBundle, parseJob } from '../src/protocol/parse.js';
+import { bundleSchema, jobSchema } from '../src/protocol/schemas.js';
 
 describe('keys', () => {
   it('tells assistant keys, admin keys and non-keys apart', () => {
@@ -112,6 +114,60 @@ describe('search hits', () => {
     expect(searchQueryOf({ query: '  how\n to  ' })).toBe('how to');
     expect(searchQueryOf({ query: 3 })).toBeUndefined();
     expect(searchQueryOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('static export answers without zod', () => {
+  const job = {
+    jobId: 'se_1',
+    domain: 'demo',
+    status: 'running',
+    progress: 40,
+    pageCount: 3,
+    createdAt: 'a',
+    updatedAt: 'b',
+  };
+  const bundle = { jobId: 'se_1', bundleUrl: 'https://x', sizeBytes: 10, expiresAt: 'c' };
+
+  it('accept and refuse exactly what the schemas do', () => {
+    const jobs: unknown[] = [
+      job,
+      { ...job, version: 'v1', error: 'x', extra: true },
+      { ...job, status: 'done' },
+      { ...job, progress: 101 },
+      { ...job, progress: -1 },
+      { ...job, pageCount: 1.5 },
+      { ...job, pageCount: '3' },
+      { ...job, version: 3 },
+      { ...job, jobId: undefined },
+      null,
+      [],
+      'job',
+    ];
+    for (const value of jobs)
+      expect(parseJob(value).ok, JSON.stringify(value)).toBe(jobSchema.safeParse(value).success);
+    const bundles: unknown[] = [
+      bundle,
+      { ...bundle, sizeBytes: -1 },
+      { ...bundle, bundleUrl: null },
+      { ...bundle, expiresAt: undefined },
+      {},
+    ];
+    for (const value of bundles)
+      expect(parseBundle(value).ok, JSON.stringify(value)).toBe(
+        bundleSchema.safeParse(value).success,
+      );
+  });
+
+  it('keep fields another service adds, and name every field that is wrong', () => {
+    expect(parseJob({ ...job, region: 'eu' })).toEqual({
+      ok: true,
+      value: { ...job, region: 'eu' },
+    });
+    expect(parseJob({ jobId: 'se_1', status: 'done' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^domain: Expected string; status: Expected queued \| running/),
+    });
   });
 });
 

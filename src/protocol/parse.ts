@@ -23,10 +23,12 @@ const status: Check = (v) =>
 /** Checks each field; unknown fields are kept (another service may send more). */
 function parseObject<T>(value: unknown, fields: Record<string, Check>): Parsed<T> {
   if (!isRecord(value)) return { ok: false, error: 'body: Expected object' };
-  for (const [name, check] of Object.entries(fields)) {
+  const problems = Object.entries(fields).flatMap(([name, check]) => {
     const problem = check(value[name]);
-    if (problem) return { ok: false, error: `${name}: ${problem}` };
-  }
+    return problem ? [`${name}: ${problem}`] : [];
+  });
+  // As describeIssues does for the schemas: the first three, which is enough to see what is wrong.
+  if (problems.length) return { ok: false, error: problems.slice(0, 3).join('; ') };
   // Every field of T was checked above; the spread only keeps what another service added.
   return { ok: true, value: { ...value } as T };
 }
