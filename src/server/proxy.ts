@@ -4,8 +4,8 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import {
   assistantMessageUrl,
   BROWSER_READABLE_HEADERS,
-  isErrorCode,
   parseErrorBody,
+  RETRY_AFTER_HEADER,
 } from '../protocol/index.js';
 import { errorResponse, readBody } from './http.js';
 
@@ -148,12 +148,13 @@ async function relayError(response: Response): Promise<Response> {
   }
   const parsed = parseErrorBody(text);
   if (
-    isErrorCode(parsed.error) &&
-    typeof parsed.message === 'string' &&
+    // parseErrorBody keeps `error` only when it is one of our codes.
+    parsed.error !== undefined &&
+    parsed.message !== undefined &&
     parsed.error !== 'internal'
   ) {
     const retryAfter =
-      parsed.retryAfterSeconds ?? (Number(response.headers.get('retry-after')) || undefined);
+      parsed.retryAfterSeconds ?? (Number(response.headers.get(RETRY_AFTER_HEADER)) || undefined);
     return errorResponse(
       parsed.error,
       parsed.message.slice(0, 1000),
