@@ -12,7 +12,12 @@ import {
 } from 'ai';
 import type { DataStreamString } from '@ai-sdk/ui-utils';
 import { z } from 'zod';
-import { SEARCH_TOOL_NAME, type ContextItem, type SearchToolResult } from '../../protocol/index.js';
+import {
+  SEARCH_TOOL_NAME,
+  type ContextItem,
+  type SearchToolResult,
+  type SuggestionsAnnotation,
+} from '../../protocol/index.js';
 import type { DocSection } from '../docs.js';
 import { errorResponse } from '../http.js';
 import type { SearchHit } from '../retrieval.js';
@@ -423,7 +428,7 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     if (followUps.length)
       stream.write(
         formatDataStreamPart('message_annotations', [
-          { type: 'suggestions', questions: followUps },
+          { type: 'suggestions', questions: followUps } satisfies SuggestionsAnnotation,
         ]),
       );
     const text = await result.text;
