@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { Features } from 'lightningcss';
 import type { UserConfig } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -26,6 +27,8 @@ function embedBuild(entry: 'loader' | 'chat'): UserConfig {
     },
     // React and our code read process.env.NODE_ENV; a library build does not replace it by itself.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    // No light-dark() in our CSS, so no --lightningcss-light/dark variables beside each color-scheme.
+    css: { lightningcss: { exclude: Features.LightDark } },
     build: {
       outDir: resolve(here, 'dist/embed'),
       emptyOutDir: entry === 'loader',

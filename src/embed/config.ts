@@ -1,4 +1,4 @@
-import { classifyKey, wrongKeySentence } from '../protocol/keys.js';
+import { assistantKeySentence, classifyKey } from '../protocol/keys.js';
 import type { Filter } from '../protocol/types.js';
 import type { DocsAssistantTranslations } from '../ui/translations.js';
 
@@ -41,9 +41,13 @@ export interface EmbedConfig {
 
 export type ConfigResult = { ok: true; config: EmbedConfig } | { ok: false; error: string };
 
-const THEMES = ['light', 'dark', 'system', 'auto'];
-const MODES = ['popover', 'modal', 'panel'];
-const POSITIONS = ['bottom-right', 'bottom-left'];
+/** The options that take one of a few words, and the words. */
+const CHOICES = {
+  theme: ['light', 'dark', 'system', 'auto'],
+  mode: ['popover', 'modal', 'panel'],
+  push: ['true', 'false'],
+  position: ['bottom-right', 'bottom-left'],
+};
 
 /**
  * Reads the script tag's data-* attributes into the same shape `init()` takes: the dataset's
@@ -57,69 +61,46 @@ export function configFromDataset(data: DOMStringMap): Record<string, unknown> |
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() ? value.trim() : undefined;
 
+const fail = (error: string): ConfigResult => ({ ok: false, error: `docs-assistant: ${error}` });
+
 /** Checks a raw config; every problem is one sentence for the console, never an exception. */
 export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   const domain = str(raw.domain);
   const baseUrl = str(raw.baseUrl);
-  if (!domain)
-    return {
-      ok: false,
-      error: 'docs-assistant: "domain" is required (data-domain on the script tag).',
-    };
+  if (!domain) return fail('"domain" is required (data-domain on the script tag).');
   if (baseUrl === undefined)
-    return {
-      ok: false,
-      error:
-        'docs-assistant: "baseUrl" is required (data-base-url on the script tag), the API root of the service.',
-    };
+    return fail(
+      '"baseUrl" is required (data-base-url on the script tag), the API root of the service.',
+    );
   const apiKey = str(raw.apiKey);
   const keyKind = apiKey === undefined ? undefined : classifyKey(apiKey);
   if (keyKind !== undefined && keyKind !== 'assistant')
     return {
       ok: false,
-      error: `${wrongKeySentence('docs-assistant: data-api-key', 'assistant', keyKind)} Nothing was sent.`,
+      error: `${assistantKeySentence('docs-assistant: data-api-key', keyKind)} Nothing was sent.`,
     };
-  const theme = str(raw.theme);
-  if (theme && !THEMES.includes(theme))
-    return { ok: false, error: `docs-assistant: theme must be one of ${THEMES.join(', ')}.` };
-  const mode = str(raw.mode);
-  if (mode && !MODES.includes(mode))
-    return { ok: false, error: `docs-assistant: mode must be one of ${MODES.join(', ')}.` };
   // `data-push` alone (an empty attribute) means yes.
-  const push = String(raw.push ?? false);
-  if (!/^(true|false|)$/.test(push))
-    return { ok: false, error: 'docs-assistant: push must be one of true, false.' };
-  const position = str(raw.position);
-  if (position && !POSITIONS.includes(position))
-    return { ok: false, error: `docs-assistant: position must be one of ${POSITIONS.join(', ')}.` };
+  const push = String(raw.push ?? false) || 'true';
+  const choices = { theme: str(raw.theme), mode: str(raw.mode), push, position: str(raw.position) };
+  for (const [name, value] of Object.entries(choices))
+    if (value && !CHOICES[name as keyof typeof CHOICES].includes(value))
+      return fail(`${name} must be one of ${CHOICES[name as keyof typeof CHOICES].join(', ')}.`);
+  const { theme, mode, position } = choices;
   const offset = parseOffset(raw.offset);
   if (offset === null)
-    return {
-      ok: false,
-      error:
-        'docs-assistant: offset must be one or two distances in px from 0 to 400 ("24" or "24 80": across, up).',
-    };
+    return fail('offset must be one or two px distances, 0 to 400 ("24" or "24 80": across, up).');
   const themeSelector = str(raw.themeSelector);
   if (themeSelector && !validSelector(themeSelector))
-    return {
-      ok: false,
-      error: `docs-assistant: theme-selector is not a valid CSS selector: ${themeSelector}`,
-    };
+    return fail(`theme-selector is not a valid CSS selector: ${themeSelector}`);
   const size =
     raw.retrievalPageSize === undefined || raw.retrievalPageSize === ''
       ? undefined
       : Number(raw.retrievalPageSize);
   if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= 50))
-    return {
-      ok: false,
-      error: 'docs-assistant: retrieval-page-size must be a whole number from 1 to 50.',
-    };
+    return fail('retrieval-page-size must be a whole number from 1 to 50.');
   const translations = parseTranslations(raw.translations);
   if (translations === null)
-    return {
-      ok: false,
-      error: 'docs-assistant: translations must be JSON groups of strings (see the README).',
-    };
+    return fail('translations must be JSON groups of strings (see the README).');
   const starters = Array.isArray(raw.starterQuestions)
     ? raw.starterQuestions.map(String)
     : str(raw.starterQuestions)?.split('|');
@@ -141,7 +122,7 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   if (size !== undefined) config.retrievalPageSize = size;
   if (theme) config.theme = theme as EmbedTheme;
   if (mode) config.mode = mode as EmbedMode;
-  if (push !== 'false') config.push = true;
+  if (push === 'true') config.push = true;
   if (position) config.position = position as EmbedPosition;
   if (offset) config.offset = offset;
   if (translations) config.translations = translations;

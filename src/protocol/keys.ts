@@ -30,18 +30,8 @@ export const KEY_EXAMPLE: Record<KeyRole, string> = {
   admin: `${ADMIN_KEY_PREFIX}…`,
 };
 
-const A_KEY: Record<KeyRole, string> = {
-  assistant: `an assistant key (${KEY_EXAMPLE.assistant})`,
-  admin: `an admin key (${KEY_EXAMPLE.admin})`,
-};
-
-const WHY: Record<KeyRole, string> = {
-  assistant:
-    'Admin keys are server-side secrets: they must stay on a server, since anyone can read a key ' +
-    'in page code. Revoke one that was exposed.',
-  admin: 'Static export needs an admin key, kept on a server; assistant keys cannot export.',
-};
-
+const anKey = (role: KeyRole) =>
+  `an ${role} key (${role === 'admin' ? ADMIN_KEY_PREFIX : ASSISTANT_KEY_PREFIX}…)`;
 /** Which key an operation takes (SPEC §5). */
 export type KeyRole = Exclude<KeyKind, 'invalid'>;
 
@@ -50,6 +40,28 @@ export type KeyRole = Exclude<KeyKind, 'invalid'>;
  * when a key of the wrong kind turns up: `subject` names where it was found.
  */
 export function wrongKeySentence(subject: string, wanted: KeyRole, given: KeyKind): string {
-  const found = given === 'invalid' ? 'is not a key' : `is ${A_KEY[given]}`;
-  return `${subject} must be ${A_KEY[wanted]} but ${found}.${given === 'invalid' ? '' : ` ${WHY[wanted]}`}`;
+  return wanted === 'assistant'
+    ? assistantKeySentence(subject, given)
+    : sentence(
+        subject,
+        wanted,
+        given,
+        'Static export needs an admin key, kept on a server; assistant keys cannot export.',
+      );
+}
+
+/** `wrongKeySentence` for a place that takes an assistant key (the script tag carries only this one). */
+export function assistantKeySentence(subject: string, given: KeyKind): string {
+  return sentence(
+    subject,
+    'assistant',
+    given,
+    'Admin keys are server-side secrets: they must stay on a server, since anyone can read a key ' +
+      'in page code. Revoke one that was exposed.',
+  );
+}
+
+function sentence(subject: string, wanted: KeyRole, given: KeyKind, why: string): string {
+  if (given === 'invalid') return `${subject} must be ${anKey(wanted)} but is not a key.`;
+  return `${subject} must be ${anKey(wanted)} but is ${anKey(given)}. ${why}`;
 }
