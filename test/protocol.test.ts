@@ -76,7 +76,7 @@ describe('routes', () => {
 });
 
 describe('search hits', () => {
-  it('reads both result shapes of NOTES §2 and the fields other services use', () => {
+  it('reads both search-result shapes (a bare list and one under "results") and the fields other services use', () => {
     const ours = [
       {
         url: 'https://d/x#a',

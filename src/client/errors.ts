@@ -48,7 +48,7 @@ export interface AssistantErrorDetails {
 }
 
 /**
- * The one error of the client (STYLE.md: a value with a kind), for the assistant and for static
+ * The one error of the client (an error value with a kind), for the assistant and for static
  * export alike. Still an Error, so the SDK's hook carries it as is.
  */
 export class AssistantError extends Error {
