@@ -44,8 +44,9 @@ test('a push panel moves the article aside while open and gives the page back ex
   await expect
     .poll(async () => (await pageState(page)).article.right)
     .toBeLessThanOrEqual((await panel.boundingBox())!.x);
+  // The margin transitions with the panel (0.16 s): read the page once it has settled.
+  await expect.poll(async () => (await pageState(page)).margin).toBe('460px');
   const open = await pageState(page);
-  expect(open.margin).toBe('460px');
   expect(
     await page.evaluate(() => document.documentElement.style.getPropertyValue('--da-push')),
   ).toBe('460px');
