@@ -20,17 +20,30 @@ export function EmptyState({
       {starters.length > 0 && (
         <div className="da-starters">
           <p className="da-starters-title">{startersTitle}</p>
-          <ul>
-            {starters.map((question) => (
-              <li key={question}>
-                <button type="button" className="da-starter" onClick={() => onAsk(question)}>
-                  {question}
-                </button>
-              </li>
-            ))}
-          </ul>
+          <QuestionButtons questions={starters} onAsk={onAsk} />
         </div>
       )}
     </div>
+  );
+}
+
+/** Questions a reader can ask with one click: the starters, and the follow-ups after an answer. */
+export function QuestionButtons({
+  questions,
+  onAsk,
+}: {
+  questions: string[];
+  onAsk(question: string): void;
+}) {
+  return (
+    <ul>
+      {questions.map((question) => (
+        <li key={question}>
+          <button type="button" className="da-starter" onClick={() => onAsk(question)}>
+            {question}
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -4,6 +4,7 @@ import { CitationContext } from './citation-context.js';
 import type { QueuedQuestion } from '../chat/use-docs-assistant.js';
 import type { ContextItem } from '../protocol/types.js';
 import { CopyButton } from './copy-button.js';
+import { QuestionButtons } from './empty-state.js';
 import { ArrowDownIcon, CloseIcon, RetryIcon, ThumbDownIcon, ThumbUpIcon } from './icons.js';
 import { useDocsBaseUrl, useTranslations } from './translations.js';
 import {
@@ -96,15 +97,7 @@ function FollowUps({ questions, onAsk }: { questions: string[]; onAsk(question: 
   return (
     <div className="da-starters da-follow-ups" role="group" aria-label={followUps}>
       <p className="da-suggestions-title">{followUps}</p>
-      <ul>
-        {questions.map((question) => (
-          <li key={question}>
-            <button type="button" className="da-starter" onClick={() => onAsk(question)}>
-              {question}
-            </button>
-          </li>
-        ))}
-      </ul>
+      <QuestionButtons questions={questions} onAsk={onAsk} />
     </div>
   );
 }
