@@ -1,4 +1,3 @@
-import { build } from 'esbuild';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -8,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createApp } from '../src/server/app.js';
 import { loadDocsSite } from '../src/server/docs.js';
 import { listen } from '../src/server/serve.js';
+import { bundleCli } from '../test/helpers/build.js';
 
 export const PAGES = 1000;
 export const KEYS = { assistant: 'svc_dsc_bench', admin: 'svc_bench_admin' };
@@ -99,31 +99,6 @@ async function serverRole(): Promise<void> {
 if (process.env.DA_BENCH_ROLE === 'server') void serverRole();
 
 const ROOT = resolve(import.meta.dirname, '..');
-
-/** The CLI as one file, so `serve --workers N` can fork it (packages stay in node_modules). */
-async function cliScript(): Promise<string> {
-  const dir = join(ROOT, 'node_modules', '.cache', 'docs-assistant-bench');
-  const entry = join(dir, 'cli-entry.ts');
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    entry,
-    `import { processIo, runCli } from ${JSON.stringify(join(ROOT, 'src/cli/index.ts'))};\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());\n`,
-  );
-  const outfile = join(dir, 'cli.mjs');
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    outfile,
-    logLevel: 'silent',
-    define: {
-      'import.meta.url': JSON.stringify(pathToFileURL(join(ROOT, 'src/server/config.ts')).href),
-    },
-  });
-  return outfile;
-}
 
 /** CPU seconds (user + system) used so far by a process and its children (Linux /proc). */
 function cpuSeconds(pid: number): number {
@@ -320,7 +295,7 @@ export async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'da-bench-server-'));
   const docsDir = join(root, 'docs');
   await generateSite(docsDir);
-  const cli = await cliScript();
+  const cli = await bundleCli(ROOT, 'docs-assistant-bench');
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   console.log(
     `\nReference server per core (docs-assistant serve --workers N over a ${PAGES}-page generated site; the load generator shares the machine)\n`,

@@ -1,46 +1,28 @@
-import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../src/server/config.js';
+import { bundleCli } from './helpers/build.js';
 import { askBody, readStream, tempDir, textOf } from './helpers/server.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-
-/** The CLI as one file, so node:cluster can fork it as a real process (packages stay in node_modules). */
-async function cliScript(): Promise<string> {
-  const dir = join(ROOT, 'node_modules', '.cache', 'docs-assistant-test');
-  mkdirSync(dir, { recursive: true });
-  const entry = join(dir, 'cli-entry.ts');
-  await writeFile(
-    entry,
-    `import { processIo, runCli } from ${JSON.stringify(join(ROOT, 'src/cli/index.ts'))};\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());\n`,
-  );
-  const outfile = join(dir, 'cli.mjs');
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    outfile,
-    logLevel: 'silent',
-    define: {
-      'import.meta.url': JSON.stringify(pathToFileURL(join(ROOT, 'src/server/config.ts')).href),
-    },
-  });
-  return outfile;
-}
 
 describe('serve --workers', () => {
   it('shares threads and rate-limit counters between worker processes', async () => {
     const data = await tempDir();
     const child = spawn(
       process.execPath,
-      [await cliScript(), 'serve', '--workers', '2', '--port', '0', '--data', data],
+      [
+        await bundleCli(ROOT, 'docs-assistant-workers-test'),
+        'serve',
+        '--workers',
+        '2',
+        '--port',
+        '0',
+        '--data',
+        data,
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';

@@ -1,6 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cp, rm } from 'node:fs/promises';
+import { build } from 'esbuild';
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -37,6 +39,37 @@ export function buildCli(): Promise<string> {
     });
     return join(out, 'cli', 'index.js');
   })());
+}
+
+/**
+ * The CLI as one file, so `serve --workers N` (node:cluster) can fork it as a real process;
+ * packages stay external in node_modules. `folder` names its cache folder under
+ * node_modules/.cache, one per caller, so a test and a benchmark never overwrite each other's.
+ * `root` is the repository: benchmarks are bundled elsewhere, so this module cannot find it itself.
+ */
+export async function bundleCli(root: string, folder: string): Promise<string> {
+  const dir = join(root, 'node_modules', '.cache', folder);
+  await mkdir(dir, { recursive: true });
+  const entry = join(dir, 'cli-entry.ts');
+  await writeFile(
+    entry,
+    `import { processIo, runCli } from ${JSON.stringify(join(root, 'src/cli/index.ts'))};\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());\n`,
+  );
+  const outfile = join(dir, 'cli.mjs');
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile,
+    logLevel: 'silent',
+    // The bundle reads its templates and demo docs from src/server, as the source does.
+    define: {
+      'import.meta.url': JSON.stringify(pathToFileURL(join(root, 'src/server/config.ts')).href),
+    },
+  });
+  return outfile;
 }
 
 export interface ServerProcess {
