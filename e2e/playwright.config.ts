@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CHROMIUM } from './chromium.js';
 
 const root = resolve(import.meta.dirname, '..');
 const port = Number(process.env.E2E_PORT ?? 4455);
@@ -22,17 +23,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-gpu',
-      ],
-    },
+    launchOptions: CHROMIUM,
     trace: 'off',
   },
   webServer: [

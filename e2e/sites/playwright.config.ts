@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CHROMIUM } from '../chromium.js';
 import { SITES, hostRules, portsFor, type SiteOptions } from './sites.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -32,16 +33,8 @@ export default defineConfig<SiteOptions>({
     viewport: { width: 1280, height: 800 },
     colorScheme: 'light',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-gpu',
-        `--host-resolver-rules=${hostRules(ports)}`,
-      ],
+      ...CHROMIUM,
+      args: [...CHROMIUM.args, `--host-resolver-rules=${hostRules(ports)}`],
     },
     trace: 'off',
   },
