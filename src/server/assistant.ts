@@ -5,7 +5,7 @@ import {
   type LanguageModelV1,
 } from 'ai';
 import type { DataStreamString } from '@ai-sdk/ui-utils';
-import { ulid } from 'ulid';
+import { newUlid } from './ids.js';
 import {
   DEFAULT_RETRIEVAL_PAGE_SIZE,
   type AssistantRequest,
@@ -175,8 +175,8 @@ export async function answer(
   const terms = site.retriever.terms(query);
   const now = deps.now();
   const at = new Date(now).toISOString();
-  const threadId = thread?.threadId ?? ulid(now);
-  const messageId = `msg_${ulid(now)}`;
+  const threadId = thread?.threadId ?? newUlid(now);
+  const messageId = `msg_${newUlid(now)}`;
   // A thread id is handed out only once the thread is stored: a follow-up never meets a thread
   // that was announced and then lost.
   const startThread = async (): Promise<Response | undefined> => {
@@ -260,7 +260,7 @@ export async function answer(
     composed.cited.map((c) => c.path),
   );
 
-  const toolCallId = `call_${ulid(now)}`;
+  const toolCallId = `call_${newUlid(now)}`;
   const reasoning =
     `I searched the docs for ${terms.length ? terms.map((t) => `“${t}”`).join(', ') : 'the question'}` +
     (request.context?.length

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { create as createTar } from 'tar';
-import { ulid } from 'ulid';
+import { newUlid } from '../ids.js';
 import {
   BUNDLE_MANIFEST_FILE,
   type BundleManifest,
@@ -233,7 +233,7 @@ export function createExportService(options: ExportServiceOptions) {
     async start(org: string, request: StartJobRequest & { paths?: string[] }): Promise<JobRecord> {
       const time = at();
       const job: JobRecord = {
-        jobId: `se_${ulid(now())}`,
+        jobId: `se_${newUlid(now())}`,
         domain: request.domain,
         status: 'queued' satisfies JobStatus,
         progress: 0,
