@@ -1,8 +1,12 @@
 // @vitest-environment jsdom
-import { render, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AnswerText, INLINE_CHARS, loadMarkdown } from '../src/ui/answer-text.js';
 import { UiContext } from '../src/ui/translations.js';
+
+// Unmounted after each test: an idle highlighting job of a still-mounted block otherwise set state
+// after the test environment was torn down ("window is not defined", failing the run).
+afterEach(cleanup);
 
 describe('AnswerText', () => {
   it('shows a burst of text at once and formats it over the next tasks, a step at a time', async () => {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { render } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { cleanup, render } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MarkdownText } from '../src/ui/markdown.js';
 import { UiContext } from '../src/ui/translations.js';
 
@@ -10,6 +10,10 @@ const html = (text: string) =>
       <MarkdownText text={text} />
     </UiContext.Provider>,
   ).container;
+
+// Unmounted after each test: an idle highlighting job of a still-mounted block otherwise set state
+// after the test environment was torn down ("window is not defined", failing the run).
+afterEach(cleanup);
 
 describe('MarkdownText', () => {
   it('renders GFM: tables with alignment, task lists, strikethrough, autolinks, ordered starts', () => {
