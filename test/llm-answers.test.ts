@@ -68,7 +68,7 @@ describe('answers from an OpenAI-compatible model', () => {
     expect(system).toContain('only the numbered passages');
     expect(system).toMatch(/\[1\] Install/);
     expect(system).toContain('npm install docs-assistant react react-dom');
-    expect(system).toContain('The page the reader is on: Theming and labels');
+    expect(system).toContain('The page the reader is on: Theming and translations');
     const messages = request.body.messages as { role: string; content: string }[];
     expect(messages.at(-1)).toMatchObject({
       role: 'user',
