@@ -203,7 +203,7 @@ interface Ranked {
 }
 
 /** A piece of a section as the index holds it: the whole section, or a part of a long one. */
-interface Passage {
+interface Passage extends Scope {
   id: string;
   pageTitle: string;
   heading: string;
@@ -212,11 +212,23 @@ interface Passage {
 }
 
 /**
+ * What a search keeps or boosts a passage or page by, stored with it in the index: the search's
+ * `boostDocument` reads it there (no lookup per match) and returns 0 for what the search leaves
+ * out, so those matches are never scored or allocated (a filter only drops them afterwards).
+ */
+interface Scope {
+  pagePath: string;
+  language: string;
+  version: string | undefined;
+}
+const SCOPE_FIELDS = ['pagePath', 'language', 'version'];
+
+/**
  * A section as passages: whole when short; a long one (a catalogue of plugins, a table of error
  * codes, a list of options) in pieces of a few blocks, list items or rows each, so it is judged by
  * its best piece rather than by containing every word somewhere.
  */
-function passagesOf(section: DocSection): Omit<Passage, 'id' | 'pageTitle' | 'heading'>[] {
+function passagesOf(section: DocSection): Pick<Passage, 'text' | 'codeText'>[] {
   const size = section.blocks.reduce((sum, block) => sum + block.text.length, 0);
   if (size <= LONG_SECTION_CHARS)
     return [{ text: section.text, codeText: section.code.map((c) => c.value).join('\n') }];
@@ -248,11 +260,12 @@ function passagesOf(section: DocSection): Omit<Passage, 'id' | 'pageTitle' | 'he
 export function createRetriever(site: DocsSite): Retriever {
   const tokenize = createTokenizer(compoundsOf(site));
   const sections = new Map<string, DocSection>();
-  /** Each passage's section: results are filtered and boosted by it, one call per result. */
+  /** Each passage's section. */
   const sectionOfPassage = new Map<string, DocSection>();
   const index = new MiniSearch<Passage>({
     fields: ['pageTitle', 'heading', 'text', 'codeText'],
     idField: 'id',
+    storeFields: SCOPE_FIELDS,
     processTerm,
     tokenize,
     searchOptions: { ...SEARCH_DEFAULTS({ pageTitle: 3, heading: 2.5, text: 1, codeText: 0.6 }) },
@@ -260,8 +273,9 @@ export function createRetriever(site: DocsSite): Retriever {
   // Pages are indexed by their outline too: a question is usually about a page's topic, and the
   // page's title and headings say what that topic is better than one small section can. (Bodies
   // stay out: a long page that mentions everything would win every question.)
-  const pageIndex = new MiniSearch<{ id: string; title: string; headings: string }>({
+  const pageIndex = new MiniSearch<Scope & { id: string; title: string; headings: string }>({
     fields: ['title', 'headings'],
+    storeFields: SCOPE_FIELDS,
     processTerm,
     tokenize,
     searchOptions: SEARCH_DEFAULTS({ title: 2, headings: 1 }),
@@ -279,6 +293,9 @@ export function createRetriever(site: DocsSite): Retriever {
       if (word.length >= 2) words.add(word);
     pageIndex.add({
       id: page.path,
+      pagePath: page.path,
+      language: page.language,
+      version: page.version,
       title: page.title,
       headings: page.sections.map((section) => section.heading).join('\n'),
     });
@@ -288,6 +305,9 @@ export function createRetriever(site: DocsSite): Retriever {
         const passage = {
           ...piece,
           id: `${section.id}~${n}`,
+          pagePath: section.pagePath,
+          language: section.language,
+          version: section.version,
           pageTitle: section.pageTitle,
           heading: section.heading,
         };
@@ -385,23 +405,22 @@ export function createRetriever(site: DocsSite): Retriever {
       // The newest version wins unless the request pins one or the question names one.
       const namedVersion = versionNamed(query) || (earlier && versionNamed(earlier)) || undefined;
       const version = filter?.version || namedVersion || newestVersion;
-      const keepSection = (section: DocSection | undefined) =>
-        // A page without a version applies to every version.
-        !!section &&
-        section.language === language &&
-        (!section.version || !version || section.version === version);
-      const keepPage = (path: string) => keepSection(site.byPath.get(path)?.sections[0]);
-      const tieBreak = (path: string | undefined) =>
-        current && path === current ? CURRENT_PAGE_BOOST : 1;
-      const pageOptions = {
-        filter: (r: { id: unknown }) => keepPage(r.id as string),
-        boostDocument: (id: unknown) => tieBreak(id as string),
-      };
+      // A page without a version applies to every version.
+      const keep = (scope: Scope) =>
+        scope.language === language && (!scope.version || !version || scope.version === version);
+      // One language and no versions: everything is kept, and without a current page there is
+      // nothing to boost, so the index is searched with no per-match callback at all.
+      const keepsAll = vocabulary.size === 1 && versions.size === 0 && language === siteLanguage;
+      const boostDocument =
+        keepsAll && !current
+          ? undefined
+          : (_id: unknown, _term: string, stored?: Record<string, unknown>) => {
+              const scope = stored as unknown as Scope;
+              if (!keep(scope)) return 0;
+              return current && scope.pagePath === current ? CURRENT_PAGE_BOOST : 1;
+            };
       const sectionOf = (passageId: unknown) => sectionOfPassage.get(passageId as string);
-      const sectionOptions = {
-        filter: (r: { id: unknown }) => keepSection(sectionOf(r.id)),
-        boostDocument: (id: unknown) => tieBreak(sectionOf(id)?.pagePath),
-      };
+      const scoped = boostDocument ? { boostDocument } : {};
 
       const idfKey = `${language}\n${version ?? ''}`;
       let idf = idfs.get(idfKey);
@@ -409,7 +428,7 @@ export function createRetriever(site: DocsSite): Retriever {
       const weightOf = (term: string) => {
         let weight = idf.get(term);
         if (weight === undefined) {
-          const df = index.search(term, { filter: sectionOptions.filter }).length;
+          const df = index.search(term, scoped).length;
           idf.set(term, (weight = Math.log(1 + index.documentCount / (df + 0.5))));
         }
         return weight;
@@ -431,11 +450,20 @@ export function createRetriever(site: DocsSite): Retriever {
         ),
       ].join(' ');
       /** The share of the question's terms a result matched, each weighted by rarity and origin. */
+      const weighTerms = (terms: Iterable<string>) => {
+        let sum = 0;
+        for (const term of terms) sum += termWeight(term) * weightOf(term);
+        return sum;
+      };
+      const totalWeight = weighTerms(allTerms);
+      // Thousands of sections match the same few sets of terms: each set is weighed once.
+      const shares = new Map<string, number>();
       const shareOf = (matched: string[]) => {
-        const weigh = (terms: Iterable<string>) =>
-          [...terms].reduce((sum, term) => sum + termWeight(term) * weightOf(term), 0);
-        const total = weigh(allTerms);
-        return total ? weigh(new Set(matched)) / total : 0;
+        const key = matched.join('\n');
+        let share = shares.get(key);
+        if (share === undefined)
+          shares.set(key, (share = totalWeight ? weighTerms(new Set(matched)) / totalWeight : 0));
+        return share;
       };
 
       /**
@@ -444,14 +472,14 @@ export function createRetriever(site: DocsSite): Retriever {
        * section that answers the whole question.
        */
       const boostTerm = (term: string) => termWeight(term);
-      const pages = pageIndex.search(words, { ...pageOptions, boostTerm });
+      const pages = pageIndex.search(words, { ...scoped, boostTerm });
       const pageTop = pages[0]?.score ?? 0;
       const pageScore = new Map(
         pages.map((r) => [r.id as string, pageTop ? r.score / pageTop : 0]),
       );
       // A section is as good as its best passage.
       const best = new Map<string, { score: number; queryTerms: string[]; terms: string[] }>();
-      for (const r of index.search(words, { ...sectionOptions, boostTerm })) {
+      for (const r of index.search(words, { ...scoped, boostTerm })) {
         const id = sectionOf(r.id)!.id;
         const seen = best.get(id);
         if (!seen || r.score > seen.score)
