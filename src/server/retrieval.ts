@@ -92,10 +92,18 @@ type Tokenize = (text: string) => string[];
 function queryWords(query: string, tokenize: Tokenize): { words: string[]; terms: string[] } {
   const words: string[] = [];
   const terms = new Set<string>();
-  // "HTTP/2" and "version 5" are read whole, so the tokenizer can join them (http2, v5).
-  for (const [word] of query.matchAll(
-    /[a-z]+\/\d(?![\p{L}\p{N}])|version\s+\d+(?![\p{L}\p{N}])|[\p{L}\p{N}_]+/giu,
-  )) {
+  // "HTTP/2" and "version 5" are read whole, so the tokenizer can join them (http2, v5); a name
+  // and a small number ("Fastify 5", "Vue 3") is also that version (v5, v3).
+  const found = query.matchAll(
+    /[a-z]+\/\d(?![\p{L}\p{N}])|version\s+\d+(?![\p{L}\p{N}])|(?<name>[\p{L}\p{N}_]+)(?:\s+(?<number>\d{1,2})(?![\p{L}\p{N}.]))?/giu,
+  );
+  const read = function* () {
+    for (const { 0: word, groups } of found)
+      if (groups?.number && /^\p{Lu}/u.test(word)) yield* [groups.name!, `v${groups.number}`];
+      else if (groups?.number) yield* [groups.name!, groups.number];
+      else yield word;
+  };
+  for (const word of read()) {
     const cut = word.slice(0, MAX_TERM_CHARS);
     const own = tokenize(cut).flatMap((token) => processTerm(token) ?? []);
     if (own.length === 0 || own.every((term) => terms.has(term))) continue;
@@ -181,6 +189,11 @@ const SECTIONS_PER_PAGE = 2;
 const COVERAGE_CANDIDATES = 10;
 /** Weight of the earlier question next to the follow-up's own words. */
 const EARLIER_WEIGHT = 0.6;
+/**
+ * How much more a section named after the question's words weighs: twice as much when the name is
+ * the whole question, less as the name is a smaller share of it.
+ */
+const MEMBER_BOOST = 1;
 
 const compareVersions = (a: string, b: string) =>
   a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
@@ -256,12 +269,27 @@ function passagesOf(section: DocSection): Pick<Passage, 'text' | 'codeText'>[] {
   return passages;
 }
 
+/**
+ * What a section is named after when its heading is one name (an API member such as
+ * `.header(key, value)` or `decorateRequest`, or a single word): the terms of that name, its humps
+ * apart. Reference pages have one such section per method or option, and a question that names
+ * the member is about that section more than about any other that mentions it in passing.
+ */
+function nameTermsOf(heading: string, tokenize: Tokenize): string[] {
+  const name = /^\s*\.?([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:\(.*\))?\s*$/u.exec(heading)?.[1];
+  if (!name) return [];
+  const words = tokenize(name);
+  // An identifier's humps without the whole (decorateRequest → decorate, request).
+  return (words.length > 1 ? words.slice(1) : words).flatMap((word) => processTerm(word) ?? []);
+}
+
 /** Builds the full-text index once per site; each search is then an in-memory lookup. */
 export function createRetriever(site: DocsSite): Retriever {
   const tokenize = createTokenizer(compoundsOf(site));
   const sections = new Map<string, DocSection>();
   /** Each passage's section. */
   const sectionOfPassage = new Map<string, DocSection>();
+  const nameTerms = new Map<string, string[]>();
   const index = new MiniSearch<Passage>({
     fields: ['pageTitle', 'heading', 'text', 'codeText'],
     idField: 'id',
@@ -301,6 +329,7 @@ export function createRetriever(site: DocsSite): Retriever {
     });
     for (const section of page.sections) {
       sections.set(section.id, section);
+      nameTerms.set(section.id, nameTermsOf(section.heading, tokenize));
       for (const [n, piece] of passagesOf(section).entries()) {
         const passage = {
           ...piece,
@@ -440,6 +469,7 @@ export function createRetriever(site: DocsSite): Retriever {
       const before = earlier ? queryWords(earlier, tokenize) : { words: [], terms: [] };
       const termWeight = (term: string) => (ownTerms.has(term) ? 1 : EARLIER_WEIGHT);
       const allTerms = [...new Set([...own.terms, ...before.terms])];
+      const allTermSet = new Set(allTerms);
       const words = [
         ...own.words,
         ...before.words.filter((word) =>
@@ -492,7 +522,13 @@ export function createRetriever(site: DocsSite): Retriever {
         const relevance =
           (top ? r.score / top : 0) + PAGE_WEIGHT * (pageScore.get(section.pagePath) ?? 0);
         const named = namedVersion && section.version === namedVersion ? NAMED_VERSION_BOOST : 1;
-        const score = named * relevance * Math.max(SHARE_FLOOR, shareOf(r.queryTerms));
+        // A section named after words of the question, by the share of the question they are.
+        const name = nameTerms.get(id)!;
+        const member =
+          name.length && name.every((term) => allTermSet.has(term))
+            ? 1 + MEMBER_BOOST * shareOf(name)
+            : 1;
+        const score = named * member * relevance * Math.max(SHARE_FLOOR, shareOf(r.queryTerms));
         scores.set(id, { score, terms: r.terms });
       }
       const ranked = [...scores].sort((a, b) => b[1].score - a[1].score);

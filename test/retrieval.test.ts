@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/server/app.js';
+import { DEMO } from '../src/server/config.js';
+import { createSite, parsePage } from '../src/server/docs.js';
+import { askBody, post, readStream, sourcesOf, textOf } from './helpers/server.js';
+
+/**
+ * A small reference site shaped like real ones: one big page of server options (each option a
+ * section, many of them mentioning requests, responses and headers in passing), a page of reply
+ * methods, and release notes per major version. Written for these tests, not copied from any eval.
+ */
+const PAGES = {
+  'reference/server.md': `# Server
+
+## onSend
+
+A hook that runs just before the response is sent: it may add a header to the response, remove a
+response header, or change the payload.
+
+## keepAliveTimeout
+
+How long an idle connection stays open after a response, in milliseconds. Add a few seconds when
+a load balancer sits in front.
+
+## maxHeaderSize
+
+The largest request header the server accepts, in bytes. A request with a bigger header gets a
+431 response.
+
+## trustProxy
+
+Whether to trust the X-Forwarded-For header of a request that comes through a proxy, which adds the
+client's address to it.
+`,
+  'reference/reply.md': `# Reply
+
+The reply object is the second argument of every handler. Its methods add to what is sent and can
+be chained: add them in any order.
+
+## .code(statusCode)
+
+Sets the status code of the response.
+
+## .header(key, value)
+
+Sets a response header. A value that is omitted becomes an empty string.
+
+## .type(contentType)
+
+Sets the content type of the response; add a charset to it when it is not UTF-8.
+`,
+  'guides/upgrading-to-v3.md': `# Upgrading to v3
+
+Widget v3 needs Node.js 20 or later; Node.js 18 is no longer supported.
+`,
+  'guides/benchmarks.md': `# Benchmarks
+
+Run the benchmarks against several Node.js versions to compare them: each Node.js version is
+started in turn and its results are printed side by side. Add your own benchmark to the folder.
+`,
+  'guides/upgrading-to-v2.md': `# Upgrading to v2
+
+Widget v2 needs Node.js 14 or later and adds a plugin API.
+`,
+};
+
+function app() {
+  const pages = Object.entries(PAGES).map(([file, source]) => parsePage(file, source));
+  return createApp({
+    orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+    sites: [{ domain: DEMO.domain, org: 'o', docs: createSite(pages) }],
+  });
+}
+
+const firstCited = async (question: string) => {
+  const parts = await readStream(await post(app(), askBody(question)));
+  return { page: sourcesOf(parts)[0]?.id, text: textOf(parts) };
+};
+
+describe('reference pages', () => {
+  it('answers from the section named after what the question asks about, not from a long options page that mentions it', async () => {
+    const { page, text } = await firstCited('How do I add a header to the response?');
+    expect(page).toBe('/reference/reply');
+    expect(text).toContain('.header(key, value)');
+    expect(text).toContain('Sets a response header.');
+  });
+
+  it('still answers a question about an option from the options page', async () => {
+    const { page, text } = await firstCited(
+      'What is the biggest request header the server accepts?',
+    );
+    expect(page).toBe('/reference/server');
+    expect(text).toContain('maxHeaderSize');
+  });
+});
+
+describe('versions named the way people say them', () => {
+  it('reads "Widget 3" as version 3', async () => {
+    const { page, text } = await firstCited('Which Node.js version does Widget 3 need?');
+    expect(page).toBe('/guides/upgrading-to-v3');
+    expect(text).toContain('Node.js 20 or later');
+  });
+
+  it('does not read a number after a lower-case word as a version', async () => {
+    const { page } = await firstCited('Which Node.js version does it need for 2 workers?');
+    expect(page).not.toBe('/guides/upgrading-to-v2');
+  });
+});
