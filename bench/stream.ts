@@ -1,6 +1,6 @@
 import { build } from 'esbuild';
 import { createServer, type Server } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -43,7 +43,7 @@ function chunks(text: string): string[] {
 export type Delivery = 'chunks' | 'burst';
 
 /** The pages compared, each fed the same stream in the same browser. */
-export const PAGES = ['ours', 'ours-react', 'cookbook', 'streamdown'] as const;
+export const PAGES = ['ours', 'ours-react', 'cookbook', 'streamdown', 'ours-b'] as const;
 export type PageName = (typeof PAGES)[number];
 
 async function bundle(entry: string, splitting: boolean) {
@@ -85,6 +85,18 @@ async function startServer(
       '<!doctype html><html><head><link rel="stylesheet" href="/styles.css"></head><body><main><h1>Docs</h1></main><div id="root"></div><script type="module" src="/pages/ours-react.js"></script></body></html>',
     ],
   };
+  // BENCH_B_DIR=<a dist/embed of another build>: page `ours-b`, that build's script tag, for A/B runs.
+  if (process.env.BENCH_B_DIR) {
+    for (const name of ['docs-assistant.js', 'docs-assistant.chat.js'])
+      files[`/b/embed/${name}`] = [
+        'text/javascript',
+        await readFile(join(process.env.BENCH_B_DIR, name)),
+      ];
+    files['/ours-b.html'] = [
+      'text/html',
+      files['/ours.html']![1].toString().replace('/embed/', '/b/embed/'),
+    ];
+  }
   for (const file of await bundle('ours-react.tsx', true))
     files[`/pages/${file.path.slice('/out/'.length)}`] = [
       'text/javascript',
@@ -142,6 +154,8 @@ export interface StreamFigures {
    * with other work a task's wall time includes waiting for a core; this does not.
    */
   longestTaskCpuMs: number;
+  /** Main-thread time by its thread's CPU time: the renderer's top-level tasks' `tdur`, summed. */
+  taskCpuMs: number;
   longTasks: number;
   frames: number;
   lastByteToScreenMs: number;
@@ -233,6 +247,21 @@ function longestRendererTask(events: TraceEvent[]): number {
   let longest = 0;
   for (const e of events) if (e.tdur !== undefined) longest = Math.max(longest, e.tdur / 1000);
   return longest;
+}
+
+/** The CPU time of the renderer main threads' top-level events, in ms (nested ones counted once). */
+function rendererTaskCpu(events: TraceEvent[]): number {
+  let total = 0;
+  const ends = new Map<string, number>();
+  for (const e of events
+    .filter((e) => e.tdur !== undefined && e.dur !== undefined)
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!)) {
+    const thread = `${e.pid}:${e.tid}`;
+    if (e.ts < (ends.get(thread) ?? -Infinity)) continue;
+    total += e.tdur! / 1000;
+    ends.set(thread, e.ts + e.dur!);
+  }
+  return total;
 }
 
 /** A page-side mark on the trace clock (µs): when, how long (ms), what, how much. */
@@ -374,9 +403,16 @@ async function measure(
   );
   await page.waitForTimeout(300);
   const events = rendererMainEvents(await browser.stopTracing());
+  const dump = (dir: string | undefined, ext: string, data: unknown) =>
+    dir &&
+    writeFile(join(dir, `${url.split('/').pop()}-${Date.now()}.${ext}`), JSON.stringify(data));
+  await dump(process.env.BENCH_TRACE_DIR, 'trace.json', events);
   const longestTaskCpuMs = longestRendererTask(events);
-  if (process.env.BENCH_PROFILE) printProfile((await cdp.send('Profiler.stop')).profile);
-  else if (trace) {
+  if (process.env.BENCH_PROFILE) {
+    const { profile } = await cdp.send('Profiler.stop');
+    await dump(process.env.BENCH_PROFILE_DIR, 'cpuprofile', profile);
+    printProfile(profile);
+  } else if (trace) {
     const nav = (await metrics(cdp)).NavigationStart!;
     const marks = await page.evaluate(
       () => (globalThis as unknown as { __marks?: Mark[] }).__marks ?? [],
@@ -416,6 +452,7 @@ async function measure(
     styleMs: (after.RecalcStyleDuration! - before.RecalcStyleDuration!) * 1000,
     longestTaskMs: probe.longest,
     longestTaskCpuMs,
+    taskCpuMs: rendererTaskCpu(events),
     longTasks: probe.longTasks,
     frames: probe.frames,
     lastByteToScreenMs: Math.max(0, probe.doneAt - lastByteMs),
@@ -454,6 +491,7 @@ const baselineReady = (p: Page) =>
 
 const RUNNERS: Record<PageName, [(p: Page) => Promise<unknown>, (p: Page) => Promise<void>]> = {
   ours: [ask, openOurs],
+  'ours-b': [ask, openOurs],
   'ours-react': [ask, openOurs],
   cookbook: [askBaseline, baselineReady],
   streamdown: [askBaseline, baselineReady],
@@ -515,11 +553,15 @@ const median = (values: number[]) =>
 
 /**
  * `node bench/run.mjs stream`; environment: BENCH_RUNS (default 3), BENCH_PAGES (comma list, default
- * all), BENCH_SIZES (default 50000,200000), BENCH_DELIVERY (default chunks,burst).
+ * all), BENCH_SIZES (default 50000,200000), BENCH_DELIVERY (default chunks,burst); for finding where
+ * time goes: BENCH_TRACE=n, BENCH_PROFILE=1, BENCH_TRACE_DIR / BENCH_PROFILE_DIR (write each run's
+ * renderer trace events / CPU profile there), BENCH_B_DIR (another build's dist/embed, as page
+ * `ours-b`: an A/B comparison in the same browser and rounds, fairer than two runs on a busy machine).
  */
 export async function main(): Promise<void> {
   const runs = Number(process.env.BENCH_RUNS ?? 3);
-  const pages = (process.env.BENCH_PAGES?.split(',') ?? PAGES) as PageName[];
+  const pages = (process.env.BENCH_PAGES?.split(',') ??
+    PAGES.filter((p) => p !== 'ours-b')) as PageName[];
   const sizes = (process.env.BENCH_SIZES ?? '50000,200000').split(',').map(Number);
   const deliveries = (process.env.BENCH_DELIVERY ?? 'chunks,burst').split(',') as Delivery[];
   const cases = deliveries.flatMap((delivery) =>
@@ -530,7 +572,7 @@ export async function main(): Promise<void> {
     `\nStreaming a Markdown answer (${CHUNK}-character text parts), Chromium, median of ${runs} (min–max in brackets)\n`,
   );
   console.log(
-    `${'page'.padEnd(12)}${'delivery'.padEnd(9)}${'chars'.padStart(8)}${'main thread ms'.padStart(22)}${'longest task ms'.padStart(20)}${'longest CPU ms'.padStart(18)}${'>50 wall/CPU'.padStart(14)}${'byte→text ms'.padStart(20)}${'byte→formatted ms'.padStart(22)}${'script/layout/style'.padStart(21)}`,
+    `${'page'.padEnd(12)}${'delivery'.padEnd(9)}${'chars'.padStart(8)}${'main thread ms'.padStart(22)}${'main CPU ms'.padStart(20)}${'longest task ms'.padStart(20)}${'longest CPU ms'.padStart(18)}${'>50 wall/CPU'.padStart(14)}${'byte→text ms'.padStart(20)}${'byte→formatted ms'.padStart(22)}${'script/layout/style'.padStart(21)}`,
   );
   const cell = (list: StreamFigures[], key: keyof StreamFigures) => {
     const values = list.map((f) => f[key]);
@@ -544,7 +586,7 @@ export async function main(): Promise<void> {
     for (const name of pages) {
       const list = of(name, chars, delivery);
       console.log(
-        `${name.padEnd(12)}${delivery.padEnd(9)}${String(chars).padStart(8)}${cell(list, 'taskMs').padStart(22)}${cell(list, 'longestTaskMs').padStart(20)}${cell(list, 'longestTaskCpuMs').padStart(18)}${`${list.filter((f) => f.longestTaskMs > 50).length}/${list.filter((f) => f.longestTaskCpuMs > 50).length} of ${list.length}`.padStart(14)}${cell(list, 'lastByteToScreenMs').padStart(20)}${cell(list, 'lastByteToFormattedMs').padStart(22)}${(
+        `${name.padEnd(12)}${delivery.padEnd(9)}${String(chars).padStart(8)}${cell(list, 'taskMs').padStart(22)}${cell(list, 'taskCpuMs').padStart(20)}${cell(list, 'longestTaskMs').padStart(20)}${cell(list, 'longestTaskCpuMs').padStart(18)}${`${list.filter((f) => f.longestTaskMs > 50).length}/${list.filter((f) => f.longestTaskCpuMs > 50).length} of ${list.length}`.padStart(14)}${cell(list, 'lastByteToScreenMs').padStart(20)}${cell(list, 'lastByteToFormattedMs').padStart(22)}${(
           ['scriptMs', 'layoutMs', 'styleMs'] as const
         )
           .map((key) => median(list.map((f) => f[key])).toFixed(0))
@@ -570,7 +612,7 @@ export async function main(): Promise<void> {
           .join('  ')}`,
       );
   console.log(
-    '(main thread: CDP TaskDuration from asking to 300 ms after fully formatted, split into script/layout/style (medians);',
+    '(main thread: CDP TaskDuration from asking to 300 ms after fully formatted, split into script/layout/style (medians); main CPU: the same tasks by their thread CPU time (trace tdur);',
   );
   console.log(
     " longest: longtask entries (wall time), 0 = none over 50 ms; longest CPU: the longest task by its thread's CPU time (trace tdur), which a busy machine does not inflate;",
@@ -581,13 +623,15 @@ export async function main(): Promise<void> {
   const ours = pages.filter((p) => p.startsWith('ours'));
   const baselines = pages.filter((p) => !p.startsWith('ours'));
   for (const { chars, delivery } of cases) {
-    const time = (name: PageName) => median(of(name, chars, delivery).map((f) => f.taskMs));
-    if (ours.length && baselines.length) {
+    if (!ours.length || !baselines.length) continue;
+    const ratios = (key: 'taskMs' | 'taskCpuMs') => {
+      const time = (name: PageName) => median(of(name, chars, delivery).map((f) => f[key]));
       const best = Math.min(...baselines.map(time));
-      console.log(
-        `${delivery} ${chars}: best baseline / ours main thread = ${ours.map((name) => `${name} ${(best / time(name)).toFixed(2)}×`).join(', ')} (target ≥ 2×)`,
-      );
-    }
+      return ours.map((name) => `${name} ${(best / time(name)).toFixed(2)}×`).join(', ');
+    };
+    console.log(
+      `${delivery} ${chars}: best baseline / ours main thread = ${ratios('taskMs')}; by CPU time ${ratios('taskCpuMs')} (target ≥ 2×)`,
+    );
   }
   for (const delivery of deliveries) {
     if (!sizes.includes(50_000) || !sizes.includes(200_000)) break;

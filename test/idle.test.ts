@@ -8,7 +8,7 @@ const work = (ms: number) => {
 };
 
 describe('whenIdle', () => {
-  it('runs jobs in order, gives the thread back after a slow one, and survives a failing one', async () => {
+  it('runs jobs in order, gives the thread back after a slow one (its microtasks included), and survives a failing one', async () => {
     // Which task each job ran in: a timer chain counts tasks while the queue drains.
     let task = 0;
     let ticking = true;
@@ -30,6 +30,12 @@ describe('whenIdle', () => {
         work(8);
       });
       whenIdle(() => {
+        ran.push(['renders later 1', task]);
+        // How Preact renders a job's state update: in a microtask, after the job returned.
+        queueMicrotask(() => work(8));
+      });
+      whenIdle(() => ran.push(['renders later 2', task]));
+      whenIdle(() => {
         throw new Error('a broken job');
       });
       whenIdle(() => {
@@ -46,10 +52,14 @@ describe('whenIdle', () => {
       'quick 2',
       'slow 1',
       'slow 2',
+      'renders later 1',
+      'renders later 2',
       'after the failure',
     ]);
     const at = Object.fromEntries(ran);
     // A job that used up the slice ends it: the next one runs in a later task.
     expect(at['slow 2']).toBeGreaterThan(at['slow 1']!);
+    // Work a job started in a microtask counts toward the slice as well.
+    expect(at['renders later 2']).toBeGreaterThan(at['renders later 1']!);
   });
 });

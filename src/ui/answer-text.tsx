@@ -1,4 +1,5 @@
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { splitGrowing, type BlockSplit } from './blocks.js';
 import type { Token } from 'marked';
 import type { MarkdownProps } from './markdown.js';
@@ -22,16 +23,24 @@ export function loadMarkdown(): Promise<MarkdownModule> {
 /**
  * Unlexed Markdown a render may format itself: what streaming adds between two frames. Anything
  * more (a burst from a buffering proxy or a fast model) shows at once as plain text and is lexed
- * in later tasks, `STEP_BUDGET_MS` of lexing each, so no task grows with the size of a burst.
+ * in later tasks, about `STEP_MS` each, so no task grows with the size of a burst.
  */
 export const INLINE_CHARS = 1500;
 
 /**
- * Lexing per task while a backlog is formatted; rendering what was lexed costs about as much again.
- * Time, not characters: the first steps run before the JIT has compiled the lexer, several times
- * slower than later ones, and a slow phone is slower throughout.
+ * Time a step of formatting a backlog aims at: lexing ahead and rendering what it lexed. Time, not
+ * characters: the first steps run before the JIT has compiled the lexer, several times slower than
+ * later ones, and a slow phone is slower throughout.
  */
-const STEP_BUDGET_MS = 6;
+const STEP_MS = 10;
+
+/**
+ * Milliseconds of rendering per millisecond of lexing, measured on each step and used to size the
+ * next: rendering what was lexed costs 2–6 times the lexing (more with Preact, which renders in the
+ * step's own task, and while the JIT is cold), so a fixed lexing budget made steps of 20–40 ms.
+ * Starts high, so the first step is small; shared by every answer, as the cost is the page's.
+ */
+let renderPerLexMs = 4;
 
 /** A block lexed ahead of rendering, kept while the block's text stays the same. */
 type Lexed = { text: string; tokens: Token[] };
@@ -86,22 +95,26 @@ const BlockGroup = memo(function BlockGroup({
   module,
 }: GroupProps) {
   const { MarkdownText } = module;
+  const plain = blocks.slice(formatted);
   // A group, not each block, is what skips rendering off screen: the browser checks every such
   // element's visibility each frame, and a 200,000-character answer has ~2,000 blocks.
   return (
     <div className="da-group">
-      {blocks.map((block, index) => (
+      {blocks.slice(0, formatted).map((block, index) => (
         // Index keys: block i stays block i as the answer grows, so finished blocks are memo hits.
         <div key={index} className="da-block">
-          {index < formatted ? (
-            <MarkdownText text={block} tokens={tokensOf(lexed[start + index], block)} />
-          ) : (
-            <p className="da-plain-text" data-pending="">
-              {block}
-            </p>
-          )}
+          <MarkdownText text={block} tokens={tokensOf(lexed[start + index], block)} />
         </div>
       ))}
+      {plain.length > 0 && (
+        // The group's blocks waiting to be formatted are one text: a burst puts thousands of
+        // blocks on screen at once, and elements for each were made only to be replaced.
+        <div key="plain" className="da-block">
+          <p className="da-plain-text" data-pending="">
+            {plain.join('\n\n')}
+          </p>
+        </div>
+      )}
     </div>
   );
 }, sameGroup);
@@ -120,6 +133,10 @@ export function AnswerText({ text, streaming = false }: MarkdownProps & { stream
   const split = useRef<BlockSplit>(undefined);
   /** Blocks before this index were formatted by a committed render. */
   const done = useRef(0);
+  /** Lexing time of the step this render shows (0: none), to measure what rendering it cost. */
+  const stepLexMs = useRef(0);
+  const renderStart = useRef(0);
+  renderStart.current = performance.now();
   const lexed = useRef<Lexed[]>([]).current;
   const previous = split.current;
   const blocks = (split.current = splitGrowing(previous, text)).blocks;
@@ -133,14 +150,23 @@ export function AnswerText({ text, streaming = false }: MarkdownProps & { stream
   // next animation frame: a burst would be formatted one step per frame instead of back to back.
   useLayoutEffect(() => {
     done.current = Math.max(done.current, limit);
+    if (stepLexMs.current > 0) {
+      const ratio = (performance.now() - renderStart.current) / stepLexMs.current;
+      renderPerLexMs = Math.min(20, Math.max(0.5, (renderPerLexMs + ratio) / 2));
+      stepLexMs.current = 0;
+    }
     if (!module || limit >= blocks.length) return;
     // A task per step: the browser paints and handles input between them.
     const timer = setTimeout(() => {
-      const deadline = performance.now() + STEP_BUDGET_MS;
+      const start = performance.now();
+      const deadline = start + STEP_MS / (1 + renderPerLexMs);
       let next = limit;
       do lexed[next] = { text: blocks[next]!, tokens: module.lex(blocks[next]!) };
       while (++next < blocks.length && performance.now() < deadline);
-      setSteps((n) => n + 1);
+      stepLexMs.current = Math.max(0.1, performance.now() - start);
+      // Rendered in this task, so a step is one task of about STEP_MS with React as with Preact
+      // (which renders in a microtask), and its rendering is measured.
+      flushSync(() => setSteps((n) => n + 1));
     }, 0);
     return () => clearTimeout(timer);
   }, [module, limit, blocks, lexed]);

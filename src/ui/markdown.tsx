@@ -12,7 +12,7 @@ import {
 import { CitationContext } from './citation-context.js';
 import { Lexer, type Token, type Tokens } from 'marked';
 import { CopyButton } from './copy-button.js';
-import { whenIdle } from './idle.js';
+import { whenIdle, whenNear } from './idle.js';
 import { fill, useDocsBaseUrl, useTranslations } from './translations.js';
 import { linkTargetProps, safeUrl, urlLabel } from './urls.js';
 
@@ -172,27 +172,40 @@ type Lines = ReturnType<Highlighter['tokenize']>;
 let highlighter: Highlighter | undefined;
 let loadingHighlighter: Promise<Highlighter> | undefined;
 
+const loadHighlighter = () =>
+  (loadingHighlighter ??= import('./highlight.js').then((m) => (highlighter = m)));
+
 /**
- * Code, highlighted in idle time once the highlighter has arrived (a chunk loaded with the first code
- * block that names a language): a burst of an answer brings hundreds of code blocks, and
- * highlighting them as they are rendered made long tasks. Plain until then, and for languages it
- * does not know; a block that grows while streaming stays highlighted as it grows.
+ * Code, highlighted in idle time once it comes near the reader's view (and the highlighter has
+ * arrived): a burst of an answer brings hundreds of code blocks, and highlighting them as they were
+ * rendered made long tasks, then highlighting them all in idle time was most of what formatting a
+ * long answer cost after its text. Plain until then, and for languages it does not know; a block
+ * that grows while streaming stays highlighted as it grows.
  */
 function Highlighted({ code, language }: { code: string; language: string }) {
   const [first, setFirst] = useState<{ code: string; lines: Lines }>();
   const latest = useRef(code);
   latest.current = code;
+  // On the element rendered here, so it is attached before this component's layout effect runs.
+  const element = useRef<HTMLElement>(null);
   useLayoutEffect(() => {
-    if (first || !language) return;
+    const block = element.current;
+    if (first || !language || !block) return;
     let live = true;
-    void (loadingHighlighter ??= import('./highlight.js').then((m) => (highlighter = m))).then(
-      (m) =>
-        whenIdle(() => {
-          if (live) setFirst({ code: latest.current, lines: m.tokenize(latest.current, language) });
-        }),
+    const cancel = whenNear(
+      block,
+      block.closest('.da-scroll'),
+      () =>
+        void loadHighlighter().then((m) =>
+          whenIdle(() => {
+            if (live)
+              setFirst({ code: latest.current, lines: m.tokenize(latest.current, language) });
+          }),
+        ),
     );
     return () => {
       live = false;
+      cancel();
     };
   }, [first, language]);
   const grown = useMemo(
@@ -200,10 +213,9 @@ function Highlighted({ code, language }: { code: string; language: string }) {
     [first, code, language],
   );
   const lines = first?.code === code ? first.lines : grown;
-  if (!lines) return <>{code}</>;
   return (
-    <>
-      {lines.map((tokens, i) => (
+    <code ref={element} className={language ? `language-${language}` : undefined}>
+      {lines?.map((tokens, i) => (
         <Fragment key={i}>
           {i > 0 && '\n'}
           {tokens.map((token, j) =>
@@ -216,8 +228,8 @@ function Highlighted({ code, language }: { code: string; language: string }) {
             ),
           )}
         </Fragment>
-      ))}
-    </>
+      )) ?? code}
+    </code>
   );
 }
 
@@ -267,9 +279,7 @@ function CodeBlock({
       </div>
       {/* Focusable: a line wider than the answer scrolls, and a keyboard must reach it (WCAG 2.1.1). */}
       <pre tabIndex={0}>
-        <code className={language ? `language-${language}` : undefined}>
-          <Highlighted code={code} language={language} />
-        </code>
+        <Highlighted code={code} language={language} />
       </pre>
     </div>
   );
@@ -460,6 +470,14 @@ export function warmUp(): void {
     });
   }
   for (const sample of WARM_UP) whenIdle(() => lex(sample));
+  // The highlighter too: its module's first evaluation and first run were ~10 ms of an answer's
+  // first code block.
+  whenIdle(
+    () =>
+      void loadHighlighter().then((m) =>
+        whenIdle(() => m.tokenize("const a = f('x', 1); // b", 'ts')),
+      ),
+  );
 }
 
 /** The tokens `MarkdownText` renders: lexing ahead of rendering lets a caller spread it over tasks. */
