@@ -82,6 +82,17 @@ test.describe('auto-scroll follows an answer to its very end', () => {
     expect(await fullyInView(page, '.da-message[data-role="assistant"] .da-actions')).toBe(true);
   });
 
+  test('code in an answer is highlighted once it is in view (the script tag, a real IntersectionObserver)', async ({
+    page,
+  }) => {
+    await page.goto('/docs/guides/theming');
+    await launcher(page).click();
+    await askQuestion(page, 'How do I change the accent colour of the widget?');
+    const code = answers(page).first().locator('.da-code code');
+    await code.first().scrollIntoViewIfNeeded();
+    await expect(code.first().locator('span[class^="da-tok-"]').first()).toBeVisible();
+  });
+
   test('a reader who scrolls up stays put, and "Jump to latest" takes them to the end', async ({
     page,
   }) => {
