@@ -35,7 +35,13 @@ function embedBuild(entry: 'loader' | 'chat'): UserConfig {
       minify: true,
       sourcemap: true,
       // A library IIFE is one file (no code splitting): the React import's lazy Markdown chunk is inlined.
-      rollupOptions,
+      rollupOptions: {
+        ...rollupOptions,
+        // V8's explicit compile hint: every function of the loader runs at load, so compile them all
+        // on the script-streaming thread instead of one by one on the page's main thread when first
+        // called (~2 ms of the page's main thread). Must be the file's first line.
+        output: entry === 'loader' ? { postBanner: '//# allFunctionsCalledOnLoad' } : {},
+      },
       lib: {
         entry: resolve(here, entry === 'loader' ? 'src/embed/loader.ts' : 'src/embed/chat.tsx'),
         formats: ['iife'],

@@ -1,4 +1,7 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { build as viteBuild } from 'vite';
 import { createApp } from '../src/server/app.js';
 import { DEMO } from '../src/server/config.js';
 import { loadDocsSite } from '../src/server/docs.js';
@@ -13,6 +16,32 @@ const WINDOW_MS = 3000;
 /** Page loads are noisy on a shared machine (±20 ms between identical runs): take the median of many. */
 const RUNS = 9;
 
+/**
+ * BENCH_PROFILE=1 adds where the added time goes: Blink's and V8's trace events on the page's main
+ * thread (self thread time per event name, with and without the tag), then a CPU profile of loads
+ * with an unminified loader (our functions, inclusive time per load).
+ */
+const PROFILE = Boolean(process.env.BENCH_PROFILE);
+const PROFILE_CATEGORIES = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'blink',
+  'loading',
+];
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string; data?: { type?: string } };
+}
+
 interface PageFigures {
   taskMs: number;
   /** Main-thread CPU time (sum of top-level tasks' thread time): waiting for a busy core is not counted. */
@@ -20,38 +49,155 @@ interface PageFigures {
   requests: number;
   bytes: number;
   longestTaskMs: number;
+  /** BENCH_PROFILE only: self thread time per trace event name, in ms. */
+  breakdown?: Map<string, number>;
 }
 
-/** Sum of top-level task thread time on renderer main threads, in ms (nested events not counted twice). */
-function mainThreadCpu(trace: Buffer): number {
-  const { traceEvents } = JSON.parse(trace.toString('utf8')) as {
-    traceEvents: {
-      name: string;
-      ph: string;
-      pid: number;
-      tid: number;
-      ts: number;
-      dur?: number;
-      tdur?: number;
-      args?: { name?: string };
-    }[];
-  };
+/** The complete events on renderer main threads, in time order. */
+function mainThreadEvents(trace: Buffer): TraceEvent[] {
+  const { traceEvents } = JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] };
   const main = new Set(
     traceEvents
       .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
       .map((e) => `${e.pid}:${e.tid}`),
   );
-  const tasks = traceEvents
+  return traceEvents
     .filter((e) => e.ph === 'X' && e.tdur !== undefined && main.has(`${e.pid}:${e.tid}`))
-    .sort((a, b) => a.ts - b.ts);
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+}
+
+/** Sum of top-level task thread time on renderer main threads, in ms (nested events not counted twice). */
+function mainThreadCpu(events: TraceEvent[]): number {
   let total = 0;
   let end = -Infinity;
-  for (const e of tasks) {
+  for (const e of events) {
     if (e.ts < end) continue;
     total += e.tdur!;
     end = e.ts + (e.dur ?? 0);
   }
   return total / 1000;
+}
+
+/** Self thread time (own time minus nested events') per event name, in ms; timers and tasks by type. */
+function selfTimes(events: TraceEvent[]): Map<string, number> {
+  const self = new Map<string, number>();
+  const stack: { end: number; key: string; child: number; tdur: number }[] = [];
+  const close = (until: number) => {
+    while (stack.length && stack.at(-1)!.end <= until) {
+      const top = stack.pop()!;
+      self.set(top.key, (self.get(top.key) ?? 0) + (top.tdur - top.child) / 1000);
+    }
+  };
+  for (const e of events) {
+    close(e.ts);
+    const parent = stack.at(-1);
+    if (parent) parent.child += e.tdur!;
+    const type = e.args?.data?.type;
+    stack.push({
+      end: e.ts + (e.dur ?? 0),
+      key: type && e.name === 'EventDispatch' ? `${e.name} ${type}` : e.name,
+      child: 0,
+      tdur: e.tdur!,
+    });
+  }
+  close(Infinity);
+  return self;
+}
+
+type CpuProfile = {
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }[];
+  samples?: number[];
+  timeDeltas?: number[];
+};
+
+/** Inclusive time (ms) of each function of `file` in a CPU profile, recursion counted once. */
+function functionTimes(profile: CpuProfile, file: string): Map<string, number> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) node.children?.forEach((child) => parent.set(child, node.id));
+  const times = new Map<string, number>();
+  profile.samples?.forEach((id, i) => {
+    const ms = (profile.timeDeltas?.[i + 1] ?? 0) / 1000;
+    const seen = new Set<string>();
+    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
+      const { functionName, url, lineNumber } = byId.get(n)!.callFrame;
+      if (!url.endsWith(file)) continue;
+      const key = `${functionName || '(top level)'} :${lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      times.set(key, (times.get(key) ?? 0) + ms);
+    }
+  });
+  return times;
+}
+
+/** The loader as `npm run build` makes it but unminified, so a profile names our functions. */
+async function unminifiedLoader(): Promise<Buffer> {
+  const outDir = await mkdtemp(join(tmpdir(), 'da-page-'));
+  try {
+    await viteBuild({
+      configFile: join(ROOT, 'vite.config.ts'),
+      mode: 'embed-loader',
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true, sourcemap: false, minify: false },
+    });
+    return await readFile(join(outDir, 'docs-assistant.js'));
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+type NumberKey = Exclude<keyof PageFigures, 'breakdown'>;
+
+type Measure = (
+  withScript: boolean,
+  profile?: { loader: Buffer; times: Map<string, number> },
+) => Promise<PageFigures>;
+
+/** BENCH_PROFILE=1: where the added time goes, by Blink/V8 trace event and by our function. */
+async function printProfile(
+  runs: { with: PageFigures[]; without: PageFigures[] },
+  measure: Measure,
+): Promise<void> {
+  const names = new Set(runs.with.flatMap((f) => [...f.breakdown!.keys()]));
+  const medianOf = (list: number[]) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)]!;
+  const rows = [...names].map((name) => {
+    const w = runs.with.map((f) => f.breakdown!.get(name) ?? 0);
+    const wo = runs.without.map((f) => f.breakdown!.get(name) ?? 0);
+    const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+    return { name, with: medianOf([...w]), without: medianOf([...wo]), added: mean(w) - mean(wo) };
+  });
+  rows.sort((a, b) => b.added - a.added);
+  console.log(
+    `\nWhere it goes (BENCH_PROFILE: self thread time per trace event on the page's main thread, ms per load;`,
+  );
+  console.log(
+    ' medians, and the mean difference with − without; tracing more categories slows every load)\n',
+  );
+  console.log(
+    `${'event'.padEnd(44)}${'with'.padStart(8)}${'without'.padStart(9)}${'added'.padStart(8)}`,
+  );
+  for (const row of rows.filter((r) => Math.abs(r.added) >= 0.05).slice(0, 30))
+    console.log(
+      `${row.name.slice(0, 43).padEnd(44)}${row.with.toFixed(2).padStart(8)}${row.without.toFixed(2).padStart(9)}${row.added.toFixed(2).padStart(8)}`,
+    );
+  const sum = (key: 'with' | 'without' | 'added') => rows.reduce((a, r) => a + r[key], 0);
+  console.log(
+    `${'all events'.padEnd(44)}${''.padStart(8)}${''.padStart(9)}${sum('added').toFixed(2).padStart(8)}`,
+  );
+
+  const loads = 5;
+  const profile = { loader: await unminifiedLoader(), times: new Map<string, number>() };
+  for (let i = 0; i < loads; i++) await measure(true, profile);
+  console.log(
+    `\nOur functions (CPU profile of ${loads} loads with the loader unminified, 50 µs sampling; inclusive ms per load)\n`,
+  );
+  for (const [key, ms] of [...profile.times].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    if (ms / loads >= 0.02) console.log(`${(ms / loads).toFixed(2).padStart(8)}  ${key}`);
 }
 
 export async function main(): Promise<void> {
@@ -65,9 +211,16 @@ export async function main(): Promise<void> {
   });
   const server = await listen(app, { port: 0, host: '127.0.0.1' });
   const browser = await launchChromium();
-  const measure = async (withScript: boolean): Promise<PageFigures> => {
+  const measure = async (
+    withScript: boolean,
+    profile?: { loader: Buffer; times: Map<string, number> },
+  ): Promise<PageFigures> => {
     const context = await browser.newContext();
     const page = await context.newPage();
+    if (profile)
+      await page.route('**/embed/docs-assistant.js', (route) =>
+        route.fulfill({ body: profile.loader, contentType: 'text/javascript' }),
+      );
     if (!withScript) {
       await page.route(`**${PAGE}`, async (route) => {
         const response = await route.fetch();
@@ -94,17 +247,35 @@ export async function main(): Promise<void> {
         list.getEntries().forEach((e) => (w.__longest = Math.max(w.__longest, e.duration))),
       ).observe({ type: 'longtask', buffered: true });
     });
-    await browser.startTracing(page, { categories: ['toplevel'] });
+    if (profile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+      await cdp.send('Profiler.start');
+    }
+    await browser.startTracing(page, { categories: PROFILE ? PROFILE_CATEGORIES : ['toplevel'] });
     await page.goto(`${server.url}${PAGE}`, { waitUntil: 'load' });
     await page.waitForTimeout(WINDOW_MS);
-    const cpuMs = mainThreadCpu(await browser.stopTracing());
+    const events = mainThreadEvents(await browser.stopTracing());
+    const cpuMs = mainThreadCpu(events);
+    if (profile) {
+      const { profile: cpu } = await cdp.send('Profiler.stop');
+      for (const [key, ms] of functionTimes(cpu, '/embed/docs-assistant.js'))
+        profile.times.set(key, (profile.times.get(key) ?? 0) + ms);
+    }
     const { metrics } = await cdp.send('Performance.getMetrics');
     const task = metrics.find((m) => m.name === 'TaskDuration')!.value * 1000;
     const longestTaskMs = await page.evaluate(
       () => (window as unknown as { __longest: number }).__longest,
     );
     await context.close();
-    return { taskMs: task, cpuMs, requests, bytes, longestTaskMs };
+    return {
+      taskMs: task,
+      cpuMs,
+      requests,
+      bytes,
+      longestTaskMs,
+      ...(PROFILE ? { breakdown: selfTimes(events) } : {}),
+    };
   };
   try {
     // Warm-up, then alternate so neither side always runs first on a noisy machine.
@@ -114,11 +285,11 @@ export async function main(): Promise<void> {
       runs.without.push(await measure(false));
       runs.with.push(await measure(true));
     }
-    const values = (list: PageFigures[], key: keyof PageFigures) =>
+    const values = (list: PageFigures[], key: NumberKey) =>
       list.map((f) => f[key]).sort((x, y) => x - y);
-    const median = (list: PageFigures[], key: keyof PageFigures) =>
+    const median = (list: PageFigures[], key: NumberKey) =>
       values(list, key)[Math.floor(list.length / 2)]!;
-    const spread = (list: PageFigures[], key: keyof PageFigures) =>
+    const spread = (list: PageFigures[], key: NumberKey) =>
       `${median(list, key).toFixed(1)} (${values(list, key)[0]!.toFixed(1)}–${values(list, key).at(-1)!.toFixed(1)})`;
     console.log(
       `\nPage cost of the script tag before any interaction (sample docs page, first ${WINDOW_MS / 1000} s, median of ${RUNS} with min–max)\n`,
@@ -135,9 +306,9 @@ export async function main(): Promise<void> {
       );
     }
     // Loads alternate, so each "with" has a "without" next to it in time: their differences cancel slow phases of the machine.
-    const paired = (key: keyof PageFigures) =>
+    const paired = (key: NumberKey) =>
       runs.with.map((w, i) => w[key] - runs.without[i]![key]).sort((x, y) => x - y);
-    const pairedText = (key: keyof PageFigures) =>
+    const pairedText = (key: NumberKey) =>
       `${paired(key)[Math.floor(RUNS / 2)]!.toFixed(1)} (${paired(key)[0]!.toFixed(1)}–${paired(key).at(-1)!.toFixed(1)})`;
     console.log(
       `${'added (paired loads)'.padEnd(24)}${pairedText('taskMs').padStart(22)}${pairedText('cpuMs').padStart(22)}${String(median(runs.with, 'requests') - median(runs.without, 'requests')).padStart(10)}${String(median(runs.with, 'bytes') - median(runs.without, 'bytes')).padStart(10)}`,
@@ -148,6 +319,7 @@ export async function main(): Promise<void> {
     console.log(
       ' the spread of the page alone (without the tag) is the noise floor; the chat file loads later, when idle or when first needed)',
     );
+    if (PROFILE) await printProfile(runs, measure);
   } finally {
     await browser.close();
     await server.close();

@@ -84,13 +84,22 @@ function liftNeeded(host: Element, launcher: HTMLElement, lift: number): number 
     [centre, top + 2],
     [centre, bottom - 2],
   ] as const;
+  // The points share most of what lies under them: each element's position is read once.
+  const fixedOf = new Map<Element, Element | undefined>();
+  const fixedAncestor = (el: Element | null): Element | undefined => {
+    if (!el || el === document.body || el === document.documentElement) return undefined;
+    if (!fixedOf.has(el))
+      fixedOf.set(
+        el,
+        getComputedStyle(el).position === 'fixed' ? el : fixedAncestor(el.parentElement),
+      );
+    return fixedOf.get(el);
+  };
   let needed = 0;
   for (const [x, y] of points) {
     for (const hit of document.elementsFromPoint(x, y)) {
-      let el: Element | null = hit;
-      while (el && el !== document.body && getComputedStyle(el).position !== 'fixed')
-        el = el.parentElement;
-      if (!el || el === document.body || el === host) continue;
+      const el = fixedAncestor(hit);
+      if (!el || el === host) continue;
       const box = el.getBoundingClientRect();
       if (box.width > innerWidth / 2 || box.height > innerHeight / 2) continue;
       needed = Math.max(needed, bottom - box.top + CLEARANCE_PX);
@@ -239,7 +248,12 @@ function createApi(): DocsAssistantApi {
     const root = document.createElement('div');
     root.className = 'da-root';
     const theme = config.theme ?? 'auto';
-    root.dataset.theme = theme === 'auto' ? hostTheme(document, config.themeSelector) : theme;
+    const showTheme = (shown = hostTheme(document, config.themeSelector)) =>
+      (root.dataset.theme = shown);
+    // `auto` is read in the frame that first draws the launcher: the page's style is computed for
+    // that frame anyway, so reading the root's color-scheme then forces no extra recalculation,
+    // and the launcher is never drawn in the wrong colours.
+    root.dataset.theme = theme === 'auto' ? 'light' : theme;
     root.dataset.mode = config.mode ?? 'popover';
     root.dataset.position = config.position ?? 'bottom-right';
     if (config.offset) {
@@ -270,11 +284,10 @@ function createApi(): DocsAssistantApi {
     launcher.addEventListener('click', () => withChat((chat) => chat.handle.toggle()));
     launcher.addEventListener('pointerenter', preload);
     launcher.addEventListener('focus', preload);
-
-    if (theme === 'auto')
-      self.cleanups.push(
-        watchHostTheme(document, (shown) => (root.dataset.theme = shown), config.themeSelector),
-      );
+    if (theme === 'auto') {
+      const frame = requestAnimationFrame(() => showTheme());
+      self.cleanups.push(() => cancelAnimationFrame(frame));
+    }
 
     // Until the chat is loaded the shortcut is ours; then the widget's own (same rules) takes over.
     self.cleanups.push(
@@ -284,22 +297,6 @@ function createApi(): DocsAssistantApi {
         () => !self.chat && withChat((chat) => chat.handle.toggle()),
       ),
     );
-
-    // Page context waits for an idle moment: its buttons show on hover or focus, and decorating
-    // every code block at load was most of the script tag's cost before first use.
-    const attach = () => {
-      if (instance !== self) return;
-      self.cleanups.push(
-        attachPageContext({
-          ...(config.codeBlockSelector ? { codeBlockSelector: config.codeBlockSelector } : {}),
-          ...(config.nonce ? { nonce: config.nonce } : {}),
-          translations: config.translations?.pageContext,
-          isOwn: (node) => node === host,
-          onAttach: (item) => withChat((chat) => chat.handle.addContext(item)),
-        }),
-      );
-    };
-    self.cleanups.push(whenIdle(attach, 1000, 200));
 
     // Out of the way of the page's fixed controls: checked when idle, and once scrolling settles
     // (back-to-top buttons appear on scroll, after their own transition).
@@ -314,9 +311,30 @@ function createApi(): DocsAssistantApi {
       clearTimeout(settleTimer);
       settleTimer = setTimeout(clear, 300);
     };
-    addEventListener('scroll', onScroll, { passive: true });
-    addEventListener('resize', onScroll, { passive: true });
-    self.cleanups.push(whenIdle(clear, 1000, 200), () => {
+
+    // Nothing else is needed to draw the launcher: the rest waits for one idle moment. Page
+    // context's buttons show on hover, focus or selection, so until then they need no listener.
+    const whenSettled = () => {
+      if (instance !== self) return;
+      if (theme === 'auto') {
+        self.cleanups.push(watchHostTheme(document, showTheme, config.themeSelector));
+        // The page may have switched between the first frame and now.
+        showTheme();
+      }
+      self.cleanups.push(
+        attachPageContext({
+          ...(config.codeBlockSelector ? { codeBlockSelector: config.codeBlockSelector } : {}),
+          ...(config.nonce ? { nonce: config.nonce } : {}),
+          translations: config.translations?.pageContext,
+          isOwn: (node) => node === host,
+          onAttach: (item) => withChat((chat) => chat.handle.addContext(item)),
+        }),
+      );
+      clear();
+      addEventListener('scroll', onScroll, { passive: true });
+      addEventListener('resize', onScroll, { passive: true });
+    };
+    self.cleanups.push(whenIdle(whenSettled, 1000, 200), () => {
       clearTimeout(settleTimer);
       removeEventListener('scroll', onScroll);
       removeEventListener('resize', onScroll);
