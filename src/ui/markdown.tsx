@@ -178,8 +178,8 @@ const loadHighlighter = () =>
 /**
  * Code, highlighted in idle time once it comes near the reader's view (and the highlighter has
  * arrived): a burst of an answer brings hundreds of code blocks, and highlighting them as they were
- * rendered made long tasks, then highlighting them all in idle time was most of what formatting a
- * long answer cost after its text. Plain until then, and for languages it does not know; a block
+ * rendered made long tasks, and highlighting them all, even in idle time, was a tenth of what a
+ * long answer's burst cost, for code a reader may never scroll to. Plain until then, and for languages it does not know; a block
  * that grows while streaming stays highlighted as it grows.
  */
 function Highlighted({ code, language }: { code: string; language: string }) {
