@@ -37,27 +37,14 @@ const IDLE_PRELOAD_MS = 4000;
 // Inner-context !important beats the page's !important (CSS cascade, shadow contexts), so host CSS
 // like `* { font: 30px serif !important }` cannot reach in through inheritance.
 const HOST_CSS = ':host{all:initial !important;display:contents !important}';
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-/** The launcher's icon, built node by node: no innerHTML, so a Trusted Types CSP is fine too. */
-function sparkle(): SVGSVGElement {
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  const attrs = {
-    width: '18',
-    height: '18',
-    viewBox: '0 0 24 24',
-    fill: 'none',
-    stroke: 'currentColor',
-    'stroke-width': '2',
-    'stroke-linejoin': 'round',
-    'aria-hidden': 'true',
-  };
-  for (const [name, value] of Object.entries(attrs)) svg.setAttribute(name, value);
-  const path = document.createElementNS(SVG_NS, 'path');
-  path.setAttribute('d', 'M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9L12 3Z');
-  svg.append(path);
-  return svg;
-}
+/**
+ * The launcher's sparkle, drawn by CSS rather than as SVG elements that every page would create,
+ * style and lay out: the outline of the star `M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9Z`
+ * stroked 2 wide with round joins (viewBox 24), at 18 px: its outer edge, then the hole (evenodd).
+ */
+const ICON_CSS =
+  ".da-launcher::before{content:'';flex:none;width:18px;height:18px;background:currentColor;" +
+  "clip-path:path(evenodd,'M8.3 1.99A0.75 0.75 0 0 1 9.7 1.99L11.01 5.49L14.51 6.8A0.75 0.75 0 0 1 14.51 8.2L11.01 9.51L9.7 13.01A0.75 0.75 0 0 1 8.3 13.01L6.99 9.51L3.49 8.2A0.75 0.75 0 0 1 3.49 6.8L6.99 5.49ZM9 4.4L9.72 6.34A0.75 0.75 0 0 1 10.16 6.78L12.1 7.5L10.16 8.22A0.75 0.75 0 0 1 9.72 8.66L9 10.6L8.28 8.66A0.75 0.75 0 0 1 7.84 8.22L5.9 7.5L7.84 6.78A0.75 0.75 0 0 1 8.28 6.34Z')}";
 
 const currentScript =
   typeof document !== 'undefined' ? (document.currentScript as HTMLScriptElement | null) : null;
@@ -244,15 +231,15 @@ function createApi(): DocsAssistantApi {
     const config = result.config;
     const host = document.createElement(HOST_TAG);
     const shadow = host.attachShadow({ mode: 'open' });
-    addShadowStyles(shadow, HOST_CSS + launcherCss, config.nonce);
+    addShadowStyles(shadow, HOST_CSS + launcherCss + ICON_CSS, config.nonce);
     const root = document.createElement('div');
     root.className = 'da-root';
     const theme = config.theme ?? 'auto';
     const showTheme = (shown = hostTheme(document, config.themeSelector)) =>
       (root.dataset.theme = shown);
-    // `auto` is read in the frame that first draws the launcher: the page's style is computed for
-    // that frame anyway, so reading the root's color-scheme then forces no extra recalculation,
-    // and the launcher is never drawn in the wrong colours.
+    // `auto` is read, and then watched, in the frame that first draws the launcher: the page's style
+    // is computed for that frame anyway, so reading the root's color-scheme then forces no extra
+    // recalculation, and the launcher is never drawn in the wrong colours.
     root.dataset.theme = theme === 'auto' ? 'light' : theme;
     root.dataset.mode = config.mode ?? 'popover';
     root.dataset.position = config.position ?? 'bottom-right';
@@ -267,7 +254,7 @@ function createApi(): DocsAssistantApi {
     launcher.setAttribute('aria-haspopup', 'dialog');
     launcher.setAttribute('aria-expanded', 'false');
     // Only the strings drawn before the chat loads are read here; the chat chunk reads the rest.
-    launcher.append(sparkle(), config.translations?.launcher?.buttonText ?? 'Ask AI');
+    launcher.append(config.translations?.launcher?.buttonText ?? 'Ask AI');
     // The shortcut shows on hover and focus (launcher.css); assistive tech gets it as aria-keyshortcuts.
     const hint = describeShortcut(config.openShortcut ?? 'mod+i');
     if (hint) {
@@ -285,8 +272,15 @@ function createApi(): DocsAssistantApi {
     launcher.addEventListener('pointerenter', preload);
     launcher.addEventListener('focus', preload);
     if (theme === 'auto') {
-      const frame = requestAnimationFrame(() => showTheme());
-      self.cleanups.push(() => cancelAnimationFrame(frame));
+      let stopWatching = () => {};
+      const frame = requestAnimationFrame(() => {
+        showTheme();
+        stopWatching = watchHostTheme(document, showTheme, config.themeSelector);
+      });
+      self.cleanups.push(() => {
+        cancelAnimationFrame(frame);
+        stopWatching();
+      });
     }
 
     // Until the chat is loaded the shortcut is ours; then the widget's own (same rules) takes over.
@@ -316,11 +310,6 @@ function createApi(): DocsAssistantApi {
     // context's buttons show on hover, focus or selection, so until then they need no listener.
     const whenSettled = () => {
       if (instance !== self) return;
-      if (theme === 'auto') {
-        self.cleanups.push(watchHostTheme(document, showTheme, config.themeSelector));
-        // The page may have switched between the first frame and now.
-        showTheme();
-      }
       self.cleanups.push(
         attachPageContext({
           ...(config.codeBlockSelector ? { codeBlockSelector: config.codeBlockSelector } : {}),

@@ -12,6 +12,16 @@ function word(value: string | null | undefined): HostTheme | undefined {
   return undefined;
 }
 
+const darkQueries = new WeakMap<Window, MediaQueryList>();
+
+/** One MediaQueryList per window: every matchMedia call parses its query anew. */
+function prefersDark(view: Window | null): MediaQueryList | undefined {
+  if (!view?.matchMedia) return undefined;
+  let query = darkQueries.get(view);
+  if (!query) darkQueries.set(view, (query = view.matchMedia('(prefers-color-scheme: dark)')));
+  return query;
+}
+
 /**
  * The host page's theme, from the markers docs frameworks use: the owner's own selector first
  * (it matches → dark, else light); then `class="dark"` (VitePress), `data-theme` (Docusaurus,
@@ -35,20 +45,22 @@ export function hostTheme(doc: Document, darkSelector?: string): HostTheme {
   }
   const view = doc.defaultView;
   const scheme = view?.getComputedStyle(doc.documentElement).colorScheme ?? '';
-  if (/dark/.test(scheme) !== /light/.test(scheme)) return /dark/.test(scheme) ? 'dark' : 'light';
-  return view?.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  const dark = scheme.includes('dark');
+  if (dark !== scheme.includes('light')) return dark ? 'dark' : 'light';
+  return prefersDark(view)?.matches ? 'dark' : 'light';
 }
 
 /**
  * Calls `onChange` whenever the host's theme changes: a site toggle rewriting <html>/<body>
- * attributes, or the OS preference. Returns what stops watching.
+ * attributes, or the OS preference. The page is not read up front (the caller has just read it),
+ * so the first call may repeat the theme already shown. Returns what stops watching.
  */
 export function watchHostTheme(
   doc: Document,
   onChange: (theme: HostTheme) => void,
   darkSelector?: string,
 ): () => void {
-  let current = hostTheme(doc, darkSelector);
+  let current: HostTheme | undefined;
   const check = () => {
     const next = hostTheme(doc, darkSelector);
     if (next !== current) onChange((current = next));
@@ -66,7 +78,7 @@ export function watchHostTheme(
           attributeFilter: ['class', 'style', ...THEME_ATTRIBUTES],
         }),
     );
-  const media = doc.defaultView?.matchMedia?.('(prefers-color-scheme: dark)');
+  const media = prefersDark(doc.defaultView);
   media?.addEventListener('change', check);
   return () => {
     observer.disconnect();
