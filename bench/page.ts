@@ -6,7 +6,12 @@ import { createApp } from '../src/server/app.js';
 import { DEMO } from '../src/server/config.js';
 import { loadDocsSite } from '../src/server/docs.js';
 import { listen } from '../src/server/serve.js';
-import { launchChromium } from './_browser.js';
+import {
+  launchChromium,
+  rendererMainEvents,
+  rendererTaskCpu,
+  type TraceEvent,
+} from './_browser.js';
 
 // Paths from this folder: the compiled benchmark runs from a cache folder.
 const ROOT = resolve(import.meta.dirname, '..');
@@ -31,17 +36,6 @@ const PROFILE_CATEGORIES = [
   'loading',
 ];
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string; data?: { type?: string } };
-}
-
 interface PageFigures {
   taskMs: number;
   /** Main-thread CPU time (sum of top-level tasks' thread time): waiting for a busy core is not counted. */
@@ -53,29 +47,11 @@ interface PageFigures {
   breakdown?: Map<string, number>;
 }
 
-/** The complete events on renderer main threads, in time order. */
+/** The complete events on renderer main threads that carry thread time, in time order. */
 function mainThreadEvents(trace: Buffer): TraceEvent[] {
-  const { traceEvents } = JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] };
-  const main = new Set(
-    traceEvents
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`),
-  );
-  return traceEvents
-    .filter((e) => e.ph === 'X' && e.tdur !== undefined && main.has(`${e.pid}:${e.tid}`))
+  return rendererMainEvents(trace)
+    .filter((e) => e.tdur !== undefined)
     .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
-}
-
-/** Sum of top-level task thread time on renderer main threads, in ms (nested events not counted twice). */
-function mainThreadCpu(events: TraceEvent[]): number {
-  let total = 0;
-  let end = -Infinity;
-  for (const e of events) {
-    if (e.ts < end) continue;
-    total += e.tdur!;
-    end = e.ts + (e.dur ?? 0);
-  }
-  return total / 1000;
 }
 
 /** Self thread time (own time minus nested events') per event name, in ms; timers and tasks by type. */
@@ -256,7 +232,7 @@ export async function main(): Promise<void> {
     await page.goto(`${server.url}${PAGE}`, { waitUntil: 'load' });
     await page.waitForTimeout(WINDOW_MS);
     const events = mainThreadEvents(await browser.stopTracing());
-    const cpuMs = mainThreadCpu(events);
+    const cpuMs = rendererTaskCpu(events);
     if (profile) {
       const { profile: cpu } = await cdp.send('Profiler.stop');
       for (const [key, ms] of functionTimes(cpu, '/embed/docs-assistant.js'))

@@ -6,7 +6,12 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { formatDataStreamPart } from 'ai';
 import type { CDPSession, Page } from 'playwright-core';
-import { launchChromium } from './_browser.js';
+import {
+  launchChromium,
+  rendererMainEvents,
+  rendererTaskCpu,
+  type TraceEvent,
+} from './_browser.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CHUNK = 50;
@@ -208,18 +213,6 @@ function printProfile(profile: {
   for (const [key, ms] of top) console.log(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
 }
 
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string; data?: { functionName?: string; url?: string; type?: string } };
-}
-
 type CpuProfile = {
   nodes: {
     id: number;
@@ -231,37 +224,11 @@ type CpuProfile = {
   timeDeltas?: number[];
 };
 
-/** The renderers' main threads' complete events (the page's own, not the browser's). */
-function rendererMainEvents(trace: Buffer): TraceEvent[] {
-  const { traceEvents } = JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] };
-  const main = new Set(
-    traceEvents
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`),
-  );
-  return traceEvents.filter((e) => e.ph === 'X' && main.has(`${e.pid}:${e.tid}`));
-}
-
 /** The longest top-level task on a renderer's main thread, by thread CPU time, in ms. */
 function longestRendererTask(events: TraceEvent[]): number {
   let longest = 0;
   for (const e of events) if (e.tdur !== undefined) longest = Math.max(longest, e.tdur / 1000);
   return longest;
-}
-
-/** The CPU time of the renderer main threads' top-level events, in ms (nested ones counted once). */
-function rendererTaskCpu(events: TraceEvent[]): number {
-  let total = 0;
-  const ends = new Map<string, number>();
-  for (const e of events
-    .filter((e) => e.tdur !== undefined && e.dur !== undefined)
-    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!)) {
-    const thread = `${e.pid}:${e.tid}`;
-    if (e.ts < (ends.get(thread) ?? -Infinity)) continue;
-    total += e.tdur! / 1000;
-    ends.set(thread, e.ts + e.dur!);
-  }
-  return total;
 }
 
 /** A page-side mark on the trace clock (µs): when, how long (ms), what, how much. */
