@@ -506,9 +506,15 @@ describe('code in answers', () => {
   });
 });
 
-describe('follow-up questions', () => {
-  const followUps = () => within(lastAnswer()).queryByRole('group', { name: 'Ask next' });
+/** An answer's "Ask next" questions, and their texts. */
+const followUps = (answer = lastAnswer()) =>
+  within(answer).queryByRole('group', { name: 'Ask next' });
+const followUpTexts = () =>
+  within(followUps()!)
+    .getAllByRole('button')
+    .map((b) => b.textContent);
 
+describe('follow-up questions', () => {
   it("offers the server's follow-up questions under the last answer; a click asks one", async () => {
     const { fetch, bodies } = recorder();
     renderWidget({ fetch });
@@ -528,7 +534,7 @@ describe('follow-up questions', () => {
     ).toBe(true);
     // Only the last answer offers them; the earlier one no longer does.
     const [first] = answersShown();
-    expect(within(first!).queryByRole('group', { name: 'Ask next' })).toBeNull();
+    expect(followUps(first!)).toBeNull();
     expect(followUps()).not.toBeNull();
   });
 
@@ -556,11 +562,7 @@ describe('follow-up questions', () => {
     expect(followUps()).toBeNull();
     await ask('Three?');
     await waitForIdle();
-    expect(
-      within(followUps()!)
-        .getAllByRole('button')
-        .map((b) => b.textContent),
-    ).toEqual(['Next?']);
+    expect(followUpTexts()).toEqual(['Next?']);
     stopped.release();
   });
 });
@@ -581,17 +583,12 @@ describe('follow-up questions from a suggestions block', () => {
     renderWidget({ fetch });
     await ask('One?');
     await waitForIdle();
-    const group = within(lastAnswer()).getByRole('group', { name: 'Ask next' });
-    expect(
-      within(group)
-        .getAllByRole('button')
-        .map((b) => b.textContent),
-    ).toEqual(['Tell me more about Theming', 'Tell me more about Threads']);
+    expect(followUpTexts()).toEqual(['Tell me more about Theming', 'Tell me more about Threads']);
     // The pages stay as "Related pages" links too.
     expect(within(lastAnswer()).getByRole('link', { name: 'Theming' })).toBeTruthy();
     await userEvent
       .setup()
-      .click(within(group).getByRole('button', { name: 'Tell me more about Threads' }));
+      .click(within(followUps()!).getByRole('button', { name: 'Tell me more about Threads' }));
     await waitForIdle();
     expect(bodies.at(-1)!.messages.at(-1)!.content).toBe('Tell me more about Threads');
   });
@@ -618,12 +615,10 @@ describe('follow-up questions from a language model', () => {
     });
     await ask('How do I install it?');
     await waitForIdle();
-    const group = within(lastAnswer()).getByRole('group', { name: 'Ask next' });
-    expect(
-      within(group)
-        .getAllByRole('button')
-        .map((b) => b.textContent),
-    ).toEqual(['How do I add it to a React app?', 'Where does the API key go?']);
+    expect(followUpTexts()).toEqual([
+      'How do I add it to a React app?',
+      'Where does the API key go?',
+    ]);
     expect(lastAnswer().textContent).not.toContain('followups');
   });
 });
