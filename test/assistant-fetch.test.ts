@@ -6,6 +6,7 @@ import {
   type ThreadIds,
 } from '../src/chat/assistant-fetch.js';
 import { AssistantError } from '../src/client/index.js';
+import { taskCounter } from './helpers/tasks.js';
 
 const enc = new TextEncoder();
 
@@ -129,22 +130,16 @@ describe('assistant fetch: stream hygiene', () => {
     const { call } = setup(() => streamResponse([`0:${JSON.stringify(answer)}\n${finish}`]));
     const reader = (await call()).body!.getReader();
     const updates: string[] = [];
-    // Which task each update arrived in: a timer chain counts tasks while the reads go on.
-    let task = 0;
-    let ticking = true;
-    const tick = () => {
-      task++;
-      if (ticking) setTimeout(tick, 0);
-    };
-    tick();
+    // Which task each update arrived in: tasks are counted while the reads go on.
+    const counter = taskCounter();
     const tasks: number[] = [];
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       updates.push(new TextDecoder().decode(value));
-      tasks.push(task);
+      tasks.push(counter.now());
     }
-    ticking = false;
+    counter.stop();
     const texts = updates.flatMap((update) =>
       update
         .split('\n')

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { whenIdle } from '../src/ui/idle.js';
+import { taskCounter } from './helpers/tasks.js';
 
 /** Busy for `ms`: a job that does real work on the thread. */
 const work = (ms: number) => {
@@ -9,43 +10,37 @@ const work = (ms: number) => {
 
 describe('whenIdle', () => {
   it('runs jobs in order, gives the thread back after a slow one (its microtasks included), and survives a failing one', async () => {
-    // Which task each job ran in: a timer chain counts tasks while the queue drains.
-    let task = 0;
-    let ticking = true;
-    const tick = () => {
-      task++;
-      if (ticking) setTimeout(tick, 0);
-    };
-    tick();
+    // Which task each job ran in: tasks are counted while the queue drains.
+    const tasks = taskCounter();
     const ran: [string, number][] = [];
     const done = new Promise<void>((resolve) => {
-      whenIdle(() => ran.push(['quick 1', task]));
-      whenIdle(() => ran.push(['quick 2', task]));
+      whenIdle(() => ran.push(['quick 1', tasks.now()]));
+      whenIdle(() => ran.push(['quick 2', tasks.now()]));
       whenIdle(() => {
-        ran.push(['slow 1', task]);
+        ran.push(['slow 1', tasks.now()]);
         work(8);
       });
       whenIdle(() => {
-        ran.push(['slow 2', task]);
+        ran.push(['slow 2', tasks.now()]);
         work(8);
       });
       whenIdle(() => {
-        ran.push(['renders later 1', task]);
+        ran.push(['renders later 1', tasks.now()]);
         // How Preact renders a job's state update: in a microtask, after the job returned.
         queueMicrotask(() => work(8));
       });
-      whenIdle(() => ran.push(['renders later 2', task]));
+      whenIdle(() => ran.push(['renders later 2', tasks.now()]));
       whenIdle(() => {
         throw new Error('a broken job');
       });
       whenIdle(() => {
-        ran.push(['after the failure', task]);
+        ran.push(['after the failure', tasks.now()]);
         resolve();
       });
     });
     const failure = new Promise<unknown>((resolve) => process.once('uncaughtException', resolve));
     await done;
-    ticking = false;
+    tasks.stop();
     expect(((await failure) as Error).message).toBe('a broken job');
     expect(ran.map(([name]) => name)).toEqual([
       'quick 1',
