@@ -31,6 +31,10 @@ The largest request header the server accepts, in bytes. A request with a bigger
 
 Whether to trust the X-Forwarded-For header of a request that comes through a proxy, which adds the
 client's address to it.
+
+## bodyLimit
+
+The largest payload the server reads, in bytes. Default: \`1048576\` (1MiB).
 `,
   'reference/reply.md': `# Reply
 
@@ -91,6 +95,16 @@ describe('reference pages', () => {
     );
     expect(page).toBe('/reference/server');
     expect(text).toContain('maxHeaderSize');
+  });
+});
+
+describe('sizes written the way people write them', () => {
+  it('reads "MB", "MiB" and "megabytes" as one unit, also when written next to the number', async () => {
+    for (const question of ['Can it read a 5 MB upload?', 'Can it read uploads of 5 megabytes?']) {
+      const { page, text } = await firstCited(question);
+      expect(page, question).toBe('/reference/server');
+      expect(text, question).toContain('bodyLimit');
+    }
   });
 });
 

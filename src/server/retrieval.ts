@@ -64,9 +64,15 @@ export function stem(word: string): string {
   return stemmer(word.replace(/(?<=.{3})is(e|es|ed|ing|ation|ations)$/, 'iz$1'));
 }
 
+/** Units of size, however written: "MiB", "MB" and "megabytes" are one term (mb), as are KB and GB. */
+const SIZE_UNIT = /^(?:([kmgt])i?b|(kilo|mega|giga|tera)bytes?)$/;
+const UNIT_PREFIX: Record<string, string> = { kilo: 'k', mega: 'm', giga: 'g', tera: 't' };
+
 function processTerm(term: string): string | null {
   const lower = term.toLowerCase();
-  return lower.length < 2 || STOP_WORDS.has(lower) ? null : stem(lower);
+  if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
+  const unit = SIZE_UNIT.exec(lower);
+  return unit ? `${unit[1] ?? UNIT_PREFIX[unit[2]!]}b` : stem(lower);
 }
 
 /**
@@ -134,6 +140,8 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
     const joined = [
       ...[...text.matchAll(/\b([A-Za-z]+)\/(\d)\b/g)].map((m) => `${m[1]}${m[2]}`),
       ...[...text.matchAll(/\bversion\s+(\d+)\b/gi)].map((m) => `v${m[1]}`),
+      // A size written with its number ("1MiB") also has its unit apart.
+      ...[...text.matchAll(/\b\d+(?:\.\d+)?([KMGT]i?B)\b/gi)].map((m) => m[1]!),
     ];
     return [...words, ...parts, ...joined];
   };
