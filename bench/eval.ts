@@ -266,8 +266,10 @@ function printCurve(curves: { name: string; rows: Coverage[] }[]) {
   const out = curves.flatMap(({ rows }) => rows.filter((r) => !r.inScope && !r.empty));
   const inside = curves.flatMap(({ rows }) => rows.filter((r) => r.inScope && !r.empty));
   const max = Math.max(...out.map((r) => r.coverage));
+  // The lowest answerable coverage above every out-of-scope one: the threshold's margin on that side.
+  const next = Math.min(...inside.map((r) => r.coverage).filter((c) => c > max));
   console.log(
     `highest out-of-scope coverage ${max.toFixed(3)}; answerable questions at or under it: ` +
-      `${inside.filter((r) => r.coverage <= max).length} of ${inside.length}`,
+      `${inside.filter((r) => r.coverage <= max).length} of ${inside.length}; the next answerable one: ${next.toFixed(3)}`,
   );
 }
