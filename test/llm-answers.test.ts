@@ -1,5 +1,8 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../src/cli/index.js';
+import type { AppOptions } from '../src/server/app.js';
 import { DEMO } from '../src/server/config.js';
 import type { LlmConfig } from '../src/server/llm/model.js';
 import { captureIo } from './helpers/cli.js';
@@ -30,8 +33,11 @@ beforeEach(() => {
 });
 
 const SECRET = 'sk-test-secret-0123456789';
-const appWith = (config: Partial<LlmConfig> = {}) =>
-  demoApp({ llm: { baseUrl: llm.baseUrl, model: 'test-model', apiKey: SECRET, ...config } });
+const appWith = (config: Partial<LlmConfig> = {}, options: Partial<AppOptions> = {}) =>
+  demoApp({
+    llm: { baseUrl: llm.baseUrl, model: 'test-model', apiKey: SECRET, ...config },
+    ...options,
+  });
 const systemOf = (request: LlmTestServer['requests'][number]) => {
   const messages = request.body.messages as { role: string; content: unknown }[];
   return String(
@@ -308,6 +314,73 @@ describe('model failures reach the client clearly', () => {
     expect(textOf(parts)).toBe('Install it');
     expect(parts.at(-1)?.type).toBe('error');
     expect(String(parts.at(-1)?.value)).not.toContain('127.0.0.1');
+  });
+});
+
+describe('a model failure before the answer leaves the thread store as it was', () => {
+  const threadFiles = async (dataDir: string) =>
+    (await readdir(join(dataDir, 'threads'))).filter((name) => name.endsWith('.json'));
+  const failures: [string, Parameters<LlmTestServer['script']>[0], number][] = [
+    ['a refused key (401)', { status: 401 }, 502],
+    ['a rate limit (429)', { status: 429 }, 429],
+    ['a server error (503)', { status: 503 }, 502],
+    ['silence past the timeout', { hangAfter: [] }, 504],
+  ];
+  for (const [name, reply, status] of failures) {
+    it(`keeps no thread for a new question that fails with ${name}, and hands out no thread id`, async () => {
+      const dataDir = await tempDir();
+      llm.script(reply);
+      const app = await appWith({ timeoutMs: 300 }, { dataDir });
+      const response = await post(app, askBody('How do I install it?'));
+      expect(response.status).toBe(status);
+      expect(response.headers.get('x-thread-id')).toBeNull();
+      await response.text();
+      expect(await threadFiles(dataDir)).toEqual([]);
+      // Asked again, the question starts its thread as if the failure had not happened.
+      llm.script({ text: ['Use npm [1].'] });
+      const retry = await post(app, askBody('How do I install it?'));
+      const threadId = retry.headers.get('x-thread-id');
+      expect(textOf(await readStream(retry))).toBe('Use npm [1].');
+      expect(await threadFiles(dataDir)).toEqual([`${threadId}.json`]);
+      await app.close();
+    });
+  }
+
+  it('keeps an existing thread’s turns when a follow-up fails, and a retry continues it once', async () => {
+    const dataDir = await tempDir();
+    const app = await appWith({}, { dataDir });
+    llm.script({ text: ['Use npm [1].'] }, { status: 503 }, { text: ['Then open the page [1].'] });
+    const first = await post(app, askBody('How do I install it?'));
+    const threadId = first.headers.get('x-thread-id')!;
+    await first.text();
+    const followUp = { fp: 'anonymous', threadId, messages: [userMessage('And then?')] };
+    const failed = await post(app, followUp);
+    expect(failed.status).toBe(502);
+    await failed.text();
+    const stored = async () =>
+      (
+        JSON.parse(await readFile(join(dataDir, 'threads', `${threadId}.json`), 'utf8')) as {
+          turns: { question: string; answer: string }[];
+        }
+      ).turns.map((t) => [t.question, t.answer]);
+    expect(await stored()).toEqual([['How do I install it?', 'Use npm [1].']]);
+    const retry = await post(app, followUp);
+    expect(retry.headers.get('x-thread-id')).toBe(threadId);
+    expect(textOf(await readStream(retry))).toBe('Then open the page [1].');
+    // The model saw the question once, after the one earlier turn.
+    const turns = (llm.requests[2]!.body.messages as { role: string; content: string }[]).filter(
+      (m) => m.role !== 'system',
+    );
+    expect(turns).toEqual([
+      { role: 'user', content: 'How do I install it?' },
+      { role: 'assistant', content: 'Use npm [1].' },
+      { role: 'user', content: 'And then?' },
+    ]);
+    expect(await stored()).toEqual([
+      ['How do I install it?', 'Use npm [1].'],
+      ['And then?', 'Then open the page [1].'],
+    ]);
+    await app.close();
   });
 });
 

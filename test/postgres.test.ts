@@ -7,7 +7,16 @@ import { postgresStores } from '../src/server/stores/postgres.js';
 import { adminCall, exportApp } from './helpers/export.js';
 import { buildCli, startServerProcess } from './helpers/build.js';
 import { postgresBinDir, startPostgres, type TestPostgres } from './helpers/postgres.js';
-import { askBody, post, readStream, sampleDocs, tempDir, textOf } from './helpers/server.js';
+import { startLlmServer } from './helpers/llm-server.js';
+import {
+  askBody,
+  demoApp,
+  post,
+  readStream,
+  sampleDocs,
+  tempDir,
+  textOf,
+} from './helpers/server.js';
 
 const available = postgresBinDir() !== undefined;
 if (!available) {
@@ -242,6 +251,45 @@ describe.skipIf(!available)('PostgreSQL stores themselves', () => {
     );
     logged.mockRestore();
     await stores.close();
+  });
+
+  it('keep no thread row for a question the model fails before answering (real provider)', async () => {
+    const url = await freshDatabase();
+    const stores = postgresStores(url);
+    const llm = await startLlmServer();
+    const app = await demoApp({
+      stores,
+      llm: { baseUrl: llm.baseUrl, model: 'test-model' },
+    });
+    const rows = async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query<{ thread_id: string; turns: unknown[] }>(
+        'SELECT thread_id, turns FROM docs_assistant_threads',
+      );
+      await client.end();
+      return rows;
+    };
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    llm.script({ status: 503 }, { text: ['Use npm [1].'] });
+    const failed = await post(app, askBody('How do I install it?'));
+    expect(failed.status).toBe(502);
+    expect(failed.headers.get('x-thread-id')).toBeNull();
+    await failed.text();
+    expect(await rows()).toEqual([]);
+    const retry = await post(app, askBody('How do I install it?'));
+    const threadId = retry.headers.get('x-thread-id');
+    expect(textOf(await readStream(retry))).toBe('Use npm [1].');
+    expect(await rows()).toEqual([
+      {
+        thread_id: threadId,
+        turns: [expect.objectContaining({ question: 'How do I install it?' })],
+      },
+    ]);
+    vi.mocked(console.error).mockRestore();
+    await app.close();
+    await stores.close();
+    await llm.close();
   });
 
   it('say which database they cannot reach, without its password', async () => {

@@ -63,6 +63,20 @@ for (const [name, make] of Object.entries(threadStores)) {
       );
     });
 
+    it('discards a thread only while it has no turns', async () => {
+      const store = await make();
+      await store.open();
+      const empty = '01JD8X3K2M00000000000000B1';
+      await store.create({ threadId: empty, domain: 'demo', fp: 'fp', createdAt: turn(0).at });
+      await store.create({ threadId: THREAD, domain: 'demo', fp: 'fp', createdAt: turn(0).at });
+      await store.appendTurn(THREAD, turn(1), { maxTurns: 3 });
+      expect(await store.discard(empty)).toBe(true);
+      expect(await store.discard(THREAD)).toBe(false);
+      expect(await store.discard('01JD8X3K2M0000000000000009')).toBe(false);
+      expect(await store.get(empty)).toBeUndefined();
+      expect((await store.get(THREAD))!.turns).toHaveLength(1);
+    });
+
     it('prunes threads by count (oldest first)', async () => {
       const store = await make();
       await store.open();

@@ -192,6 +192,15 @@ export async function answer(
       );
     }
   };
+  // A new thread whose first answer failed before it began was never announced, so nothing can
+  // continue it: it goes now rather than sit empty until retention, counted against maxThreads.
+  // The reader's client still holds the question and sends it again on retry.
+  const discardThread = async () => {
+    if (thread) return;
+    await deps.threads.discard(threadId).catch((error: unknown) => {
+      console.error('[docs-assistant] could not remove the unused thread', threadId, error);
+    });
+  };
   const saveTurn = (answerText: string, sources: string[]) =>
     deps.threads
       .appendTurn(
@@ -242,6 +251,7 @@ export async function answer(
       headers,
       saveTurn,
       startThread,
+      discardThread,
       threadId,
       trace: deps.trace,
     });

@@ -55,6 +55,8 @@ export interface GenerateInput {
   saveTurn: (answer: string, sources: string[]) => Promise<boolean>;
   /** Makes the thread exist; called as the model is asked, awaited once it has answered. */
   startThread: () => Promise<Response | undefined>;
+  /** Removes the thread `startThread` made, when the model failed before its first part. */
+  discardThread: () => Promise<void>;
   threadId: string;
   /** Timing points for measuring our overhead around the model call (bench/). */
   trace?: ((point: 'model_call' | 'model_first_part' | 'first_byte') => void) | undefined;
@@ -359,7 +361,8 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
 
   // The new thread is written while the model prepares its first part, not after it: the write is
   // durable (a file is fsync'd, a row committed), and waiting for it afterwards added its time to
-  // every first byte (bench/model). Should the model fail, the empty thread's id is never handed out.
+  // every first byte (bench/model). Should the model fail, the empty thread's id is never handed
+  // out, and the thread is removed.
   const threadStarted = input.startThread();
   // Wait for the model's first part: before it, a failure is still an HTTP error.
   const peek = result.fullStream.getReader();
@@ -378,7 +381,7 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     void peek.cancel().catch(() => {});
   }
   if (failedEarly) {
-    await threadStarted;
+    if (!(await threadStarted)) await input.discardThread();
     disarm();
     input.signal?.removeEventListener('abort', onClientGone);
     const failure = classify(failedEarly.error, timedOut);

@@ -172,6 +172,14 @@ export function postgresStores(
       );
       return rowCount === 1;
     },
+    async discard(threadId) {
+      if (!isThreadId(threadId)) return false;
+      const { rowCount } = await pool.query(
+        "DELETE FROM docs_assistant_threads WHERE thread_id = $1 AND turns = '[]'::jsonb",
+        [threadId],
+      );
+      return rowCount === 1;
+    },
     async prune({ updatedBefore, maxThreads }) {
       const old = await pool.query('DELETE FROM docs_assistant_threads WHERE updated_at < $1', [
         updatedBefore,

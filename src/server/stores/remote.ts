@@ -30,7 +30,7 @@ interface Reply {
 
 /** Methods a worker may call; open/close belong to the owner. */
 const METHODS: Record<StoreName, readonly string[]> = {
-  threads: ['create', 'get', 'appendTurn', 'prune'],
+  threads: ['create', 'get', 'appendTurn', 'discard', 'prune'],
   jobs: ['insert', 'get', 'update', 'claim', 'list', 'delete'],
   rateLimits: ['increment'],
   signingKey: ['getOrCreate'],

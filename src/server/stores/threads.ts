@@ -78,6 +78,9 @@ export function memoryThreadStore(): ThreadStore {
       threads.set(threadId, withTurn(thread, turn, maxTurns));
       return true;
     },
+    async discard(threadId) {
+      return threads.get(threadId)?.turns.length === 0 && threads.delete(threadId);
+    },
     async prune({ updatedBefore, maxThreads }) {
       let removed = 0;
       for (const [id, thread] of threads) {
@@ -157,6 +160,15 @@ export function fileThreadStore(dir: string, options: FileThreadStoreOptions = {
       const next = withTurn(thread, turn, maxTurns);
       await write(next);
       cache.set(threadId, next);
+      return true;
+    },
+    async discard(threadId) {
+      const thread = await read(threadId);
+      if (thread?.turns.length !== 0) return false;
+      // After any write still under way, so the file it would leave is removed too.
+      await writing.get(threadId)?.catch(() => {});
+      cache.delete(threadId);
+      await rm(fileOf(threadId), { force: true });
       return true;
     },
     async prune({ updatedBefore, maxThreads }) {

@@ -37,6 +37,11 @@ export interface ThreadStore {
    * thread no longer exists (deleted by retention meanwhile).
    */
   appendTurn(threadId: string, turn: ThreadTurn, limits: { maxTurns: number }): Promise<boolean>;
+  /**
+   * Removes a thread that has no turns (a new thread whose first answer failed before it began, so
+   * its id was never handed out); a thread with turns is left alone. Resolves to whether it went.
+   */
+  discard(threadId: string): Promise<boolean>;
   /** Retention: deletes threads not updated since `updatedBefore`, then the oldest beyond `maxThreads`. Resolves to how many went. */
   prune(policy: { updatedBefore: string; maxThreads: number }): Promise<number>;
   close(): Promise<void>;
