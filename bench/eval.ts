@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, type AppOptions } from '../src/server/app.js';
 import { loadDocsSite } from '../src/server/docs.js';
-import { MIN_COVERAGE, REFUSAL_SENTENCE } from '../src/server/answer.js';
+import { MIN_COVERAGE } from '../src/server/answer.js';
+import { REFUSAL_SENTENCES } from '../src/server/phrases.js';
 import { followUpSubject } from '../src/server/assistant.js';
 import { createRetriever, type Retriever } from '../src/server/retrieval.js';
 import { describeLlm, type LlmConfig, type LlmProvider } from '../src/server/llm/model.js';
@@ -113,9 +114,9 @@ async function score(
     }
     messages.push({ role: 'user', content: c.q });
     const reply = await ask(app, domain, messages, { ...extra, ...(threadId ? { threadId } : {}) });
-    // A model words it its own way; the no-model default says REFUSAL_SENTENCE.
+    // A model words it its own way; the no-model default says one of REFUSAL_SENTENCES.
     const refusedHere =
-      reply.text.includes(REFUSAL_SENTENCE) ||
+      REFUSAL_SENTENCES.some((sentence) => reply.text.includes(sentence)) ||
       /docs (don't|do not|doesn't) cover/i.test(reply.text);
     const label = `${c.thread ? `[after “${c.thread.at(-1)}”] ` : ''}${c.q}`;
     if (c.expect.length === 0) {

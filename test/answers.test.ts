@@ -56,6 +56,43 @@ describe('retrieval keeps to the reader’s language and version', () => {
   });
 });
 
+describe('the answer’s own words are in the language it answers in', () => {
+  const suggestionsOf = (parts: StreamPart[]) =>
+    parts
+      .filter((p) => p.type === 'message_annotations')
+      .flatMap((p) => p.value as { type: string; questions?: string[] }[])
+      .find((a) => a.type === 'suggestions')?.questions ?? [];
+
+  it('frames French quotes, follow-ups and refusals in French', async () => {
+    const answer = await ask("Comment installer l'assistant ?");
+    expect(textOf(answer)).toMatch(/^D’après \*\*\[Installation\]\(/);
+    expect(textOf(answer)).not.toMatch(/\b(From|See also)\b/);
+    expect(suggestionsOf(answer).length).toBeGreaterThan(0);
+    for (const question of suggestionsOf(answer))
+      expect(question).toMatch(/^Parlez-moi de « .+ »$/);
+
+    const refusal = textOf(await ask('Est-ce que ça marche avec SAML ?'));
+    expect(refusal).toMatch(/^La documentation ne couvre pas ce sujet\./);
+    expect(refusal).toContain('Vous pouvez consulter :');
+    expect(refusal).toMatch(/^- \[[^\]]+\]\(http:\/\/test\/docs\/fr\//m);
+  });
+
+  it('uses English for a language it has no words for', async () => {
+    const page = parsePage(
+      'nl/webhooks.md',
+      '---\nlanguage: nl\n---\n# Webhooks\n\nWebhooks sturen een bericht naar uw endpoint wanneer een taak klaar is.\n',
+    );
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page]) }],
+    });
+    const parts = await readStream(
+      await post(app, askBody('Wanneer sturen webhooks een bericht?')),
+    );
+    expect(textOf(parts)).toMatch(/^From \*\*\[Webhooks\]/);
+  });
+});
+
 describe('currentPath only breaks ties', () => {
   it('does not outrank a clearly better page elsewhere', async () => {
     const parts = await ask('How do I self-host the docs with a static export bundle?', {

@@ -1,4 +1,5 @@
 import type { DocBlock, DocSection } from './docs.js';
+import { phrasesFor, type AnswerPhrases } from './phrases.js';
 import type { SearchHit, SearchResult } from './retrieval.js';
 
 export interface CitedPage {
@@ -30,6 +31,7 @@ function followUpsOf(
   quoted: SearchHit[],
   related: SearchHit[],
   sectionsOf: (pagePath: string) => DocSection[],
+  phrases: AnswerPhrases,
 ): string[] {
   const seen = new Set(quoted.map((hit) => hit.section.heading.toLowerCase()));
   const headings: string[] = [];
@@ -41,20 +43,17 @@ function followUpsOf(
     const heading = section.heading.trim();
     if (!heading || seen.has(heading.toLowerCase())) continue;
     seen.add(heading.toLowerCase());
-    headings.push(`Tell me about “${heading}”`);
+    headings.push(phrases.tellMeAbout(heading));
     if (headings.length === FOLLOW_UP_QUESTIONS) break;
   }
   return headings;
 }
 
-/** The sentence every "not covered" answer starts with, for people and for the eval alike. */
-export const REFUSAL_SENTENCE = "The docs don't cover this.";
-
 /**
  * Below this coverage (the idf-weighted share of the question's words that one of the best pages
  * carries) the question counts as not covered. Chosen from the curve `npm run eval` prints: the
  * highest-scoring out-of-scope question of both corpora scores 0.396 and the next answerable one
- * 0.407, so the threshold sits between them; 2 of 78 answerable questions score under it and get
+ * 0.407, so the threshold sits between them; 1 of 78 answerable questions scores under it and gets
  * the nearest pages instead of an answer (see README, "Answer quality").
  */
 export const MIN_COVERAGE = 0.4;
@@ -224,6 +223,7 @@ export function composeAnswer(
   }: { pageUrl: (section: DocSection) => string; sectionsOf: (pagePath: string) => DocSection[] },
 ): ComposedAnswer {
   const { hits } = result;
+  const phrases = phrasesFor(result.language);
   const pages = hits.filter(
     (hit, i) => hits.findIndex((other) => other.section.pagePath === hit.section.pagePath) === i,
   );
@@ -231,10 +231,10 @@ export function composeAnswer(
     const nearest = pages.slice(0, NEAREST_PAGES);
     return {
       markdown:
-        `${REFUSAL_SENTENCE} No page answers this question, so I won't guess.` +
+        `${phrases.refusal} ${phrases.noGuess}` +
         (nearest.length
-          ? `\n\nYou might look at:\n\n${nearest.map((hit) => `- [${escapeLinkText(hit.title)}](${pageUrl({ ...hit.section, anchor: '' })})`).join('\n')}`
-          : '\n\nTry other words: a feature name, an option or an error message.'),
+          ? `\n\n${phrases.lookAt}\n\n${nearest.map((hit) => `- [${escapeLinkText(hit.title)}](${pageUrl({ ...hit.section, anchor: '' })})`).join('\n')}`
+          : `\n\n${phrases.tryOtherWords}`),
       cited: [],
       rationale: hits.length
         ? `The closest sections share only ${Math.round(result.coverage * 100)}% of the question's distinctive words, so I say the docs don't cover it rather than quote them as an answer.`
@@ -263,7 +263,7 @@ export function composeAnswer(
   for (const [position, hit] of quoted.entries()) {
     const n = citationOf(hit);
     const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])]);
-    const intro = position === 0 ? 'From' : 'See also';
+    const intro = position === 0 ? phrases.from : phrases.seeAlso;
     const parts = [
       `${intro} **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]:`,
     ];
@@ -319,6 +319,6 @@ export function composeAnswer(
         ? `, and list ${related.length} related ${related.length === 1 ? 'page' : 'pages'} to read next.`
         : '.'),
     refused: false,
-    followUps: followUpsOf(quoted, related, sectionsOf),
+    followUps: followUpsOf(quoted, related, sectionsOf, phrases),
   };
 }
