@@ -77,9 +77,10 @@ describe('assistant answers on the wire', () => {
         path: expect.any(String),
         title: expect.any(String),
       });
-    expect(String(parts.find((p) => p.type === 'reasoning')!.value)).toMatch(
-      /searched the docs for .*install/,
-    );
+    // The words as the reader wrote them, not the index's stems ("instal").
+    const reasoning = String(parts.find((p) => p.type === 'reasoning')!.value);
+    expect(reasoning).toMatch(/searched the docs for .*“install”/);
+    expect(reasoning).not.toContain('“instal”');
   });
 
   it('offers up to 3 follow-up questions in a message annotation, and each one the docs answer', async () => {

@@ -173,6 +173,8 @@ export async function answer(
   const result = site.retriever.search(query, searchOptions);
   const { hits } = result;
   const terms = site.retriever.terms(query);
+  // The reasoning names the words as the reader wrote them, not their stems ("instal").
+  const searched = site.retriever.words(query);
   const now = deps.now();
   const at = new Date(now).toISOString();
   const threadId = thread?.threadId ?? newUlid(now);
@@ -272,7 +274,7 @@ export async function answer(
 
   const toolCallId = `call_${newUlid(now)}`;
   const reasoning =
-    `I searched the docs for ${terms.length ? terms.map((t) => `“${t}”`).join(', ') : 'the question'}` +
+    `I searched the docs for ${searched.length ? searched.map((word) => `“${word}”`).join(', ') : 'the question'}` +
     (request.context?.length
       ? `, including the ${request.context.length} attached context item${request.context.length === 1 ? '' : 's'}`
       : '') +

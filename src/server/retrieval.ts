@@ -39,6 +39,8 @@ export interface Retriever {
   search(query: string, options: SearchOptions): SearchResult;
   /** The terms of a query as the index sees them (stop words dropped). */
   terms(query: string): string[];
+  /** The words of a query that are searched, as the reader wrote them (stop words dropped). */
+  words(query: string): string[];
   /** The sections of a page, in page order. */
   sectionsOf(pagePath: string): DocSection[];
 }
@@ -439,6 +441,7 @@ export function createRetriever(site: DocsSite): Retriever {
   return {
     sectionsOf: (pagePath) => site.byPath.get(pagePath)?.sections ?? [],
     terms: (query) => queryWords(query, tokenize).terms,
+    words: (query) => queryWords(query, tokenize).words,
     search(query, { limit, filter, currentPath, earlier }) {
       const current = currentPath ? normalizePagePath(currentPath) : undefined;
       const currentPage = current ? site.byPath.get(current) : undefined;
