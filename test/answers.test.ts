@@ -202,6 +202,31 @@ describe('extractive answers keep the Markdown they quote', () => {
       expect(text).toContain(`> | \`${flag}\` |`);
   });
 
+  it('keeps a long callout a quote, paragraph by paragraph', async () => {
+    const filler =
+      'It runs once per request, in the order it was registered with the server. '.repeat(12);
+    const page = parsePage(
+      'validation.md',
+      `# Validation\n\n## Body schemas\n\nA route validates its body against its schema.\n\n` +
+        `> ⚠ Warning:\n> When using custom content type parsers, the parsed\n> body is validated **only** ` +
+        `when the request content type matches a key in the schema.\n>\n> ${filler}\n> Schema selection uses an ` +
+        `exact match on the essence MIME type.\n`,
+    );
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page]) }],
+    });
+    const text = textOf(
+      await readStream(
+        await post(app, askBody('Is the body validated with custom content type parsers?')),
+      ),
+    );
+    expect(text).toContain('> > ⚠ Warning:\n> > When using custom content type parsers');
+    // Its paragraphs stay apart, and no quote marker is left inside a line of text.
+    expect(text).toMatch(/\n> >\n> > [^\n]*Schema selection uses an exact match/);
+    for (const line of text.split('\n')) expect(line.replace(/^(> )+/, '')).not.toMatch(/ > /);
+  });
+
   it('shows every way a short page intro promises', async () => {
     const text = textOf(await ask('How do I install it?'));
     expect(text).toContain('There are two ways to install the assistant.');

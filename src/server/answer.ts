@@ -116,6 +116,18 @@ function sentencesOf(markdown: string): string[] {
   return sentences.filter(Boolean);
 }
 
+/** A paragraph as quoted: whole when short, else the three sentences that carry most of the question. */
+function cutProse(markdown: string, terms: string[]): string {
+  if (markdown.length <= MAX_PARAGRAPH_CHARS) return markdown;
+  const sentences = sentencesOf(markdown.replace(/\s*\n\s*/g, ' '));
+  const best = sentences
+    .map((s, i) => ({ s, i, n: termsIn(s, terms) }))
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .slice(0, 3)
+    .sort((a, b) => a.i - b.i);
+  return best.map((b) => b.s).join(' … ');
+}
+
 /** A block as quoted: whole, or cut to what a reader needs while keeping its Markdown shape. */
 function quoteBlock(block: DocBlock, terms: string[]): string {
   switch (block.kind) {
@@ -142,15 +154,20 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
       return (matching.length ? matching : items).slice(0, MAX_LIST_ITEMS).join('\n');
     }
     case 'paragraph':
+      return cutProse(block.markdown, terms);
     case 'quote': {
-      if (block.markdown.length <= MAX_PARAGRAPH_CHARS) return block.markdown;
-      const sentences = sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' '));
-      const best = sentences
-        .map((s, i) => ({ s, i, n: termsIn(s, terms) }))
-        .sort((a, b) => b.n - a.n || a.i - b.i)
-        .slice(0, 3)
-        .sort((a, b) => a.i - b.i);
-      return best.map((b) => b.s).join(' … ');
+      // A callout ("> ⚠ Warning: …") stays a quote: its own markers come off, each of its
+      // paragraphs is cut like any other, and the markers go back on. Cut with its markers, a long
+      // one ran its paragraphs together with stray ">" in the text.
+      const inner = block.markdown.replace(/^[ \t]*>[ \t]?/gm, '');
+      return quote(
+        inner
+          .split(/\n[ \t]*\n/)
+          .map((part) =>
+            /^\s*(?:```|~~~|[-*+] |\d+[.)] )/.test(part) ? part : cutProse(part, terms),
+          )
+          .join('\n\n'),
+      );
     }
     default:
       return block.kind satisfies never;
