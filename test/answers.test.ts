@@ -227,6 +227,27 @@ describe('extractive answers keep the Markdown they quote', () => {
     for (const line of text.split('\n')) expect(line.replace(/^(> )+/, '')).not.toMatch(/ > /);
   });
 
+  it('does not quote a table of contents, which the page itself still shows', async () => {
+    const page = parsePage(
+      'hooks.md',
+      '# Hooks\n\nHooks let you listen to events of the request lifecycle. There are two kinds of hooks:\n\n' +
+        '- [Request hooks](#request-hooks)\n  - [onRequest](#onrequest)\n  - [onSend](#onsend)\n' +
+        '- [Application hooks](#application-hooks)\n\n' +
+        '## Request hooks\n\nThey run for every request.\n\n## Application hooks\n\nThey run once.\n',
+    );
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page]) }],
+    });
+    const text = textOf(
+      await readStream(await post(app, askBody('What kinds of hooks are there?'))),
+    );
+    expect(text).toContain('Hooks let you listen to events of the request lifecycle.');
+    expect(text).not.toContain('](#');
+    const rendered = await (await app.request('http://test/docs/hooks')).text();
+    expect(rendered).toContain('href="#onrequest"');
+  });
+
   it('shows every way a short page intro promises', async () => {
     const text = textOf(await ask('How do I install it?'));
     expect(text).toContain('There are two ways to install the assistant.');

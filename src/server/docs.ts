@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import GithubSlugger from 'github-slugger';
-import type { Nodes, Root, RootContent } from 'mdast';
+import type { List, Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
@@ -134,6 +134,20 @@ function optionalString(value: unknown): string | undefined {
 const flat = (node: Parameters<typeof toString>[0]) =>
   toString(node, { includeImageAlt: false }).replace(/\s*\n\s*/g, ' ');
 
+/** True when every item of a list (nested lists included) is only a link to an anchor of the page. */
+function isContents(list: List): boolean {
+  return list.children.every((item) =>
+    item.children.every((child) =>
+      child.type === 'list'
+        ? isContents(child)
+        : child.type === 'paragraph' &&
+          child.children.length === 1 &&
+          child.children[0]!.type === 'link' &&
+          child.children[0]!.url.startsWith('#'),
+    ),
+  );
+}
+
 /** A copy of a node without its raw HTML descendants. */
 function withoutHtml<T extends Nodes>(node: T): T {
   if (!('children' in node)) return node;
@@ -222,6 +236,10 @@ function sectionsOf(
       current.blocks.push({ kind: 'table', markdown: sourceOf(node), text });
       return;
     }
+    // A list of links to the page's own headings is a table of contents: navigation, which the
+    // rendered page keeps but answers, the index and a model's passages do without (Fastify's
+    // Hooks page opens with a 26-item one, which answers about hooks quoted).
+    if (node.type === 'list' && isContents(node)) return;
     if (node.type === 'list') {
       const text = node.children.map((item) => '- ' + flat(item)).join('\n');
       current.blocks.push({ kind: 'list', markdown: sourceOf(node), text });
