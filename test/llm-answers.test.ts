@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import type { AppOptions } from '../src/server/app.js';
@@ -239,6 +240,37 @@ describe('model failures reach the client clearly', () => {
     expect(body.error).toBe('upstream_error');
     expect(JSON.stringify(body)).not.toContain(SECRET);
     expect(JSON.stringify(vi.mocked(console.error).mock.calls)).not.toContain(SECRET);
+  });
+
+  it('tells the owner’s log why, with the key blanked out', async () => {
+    await failing({
+      status: 401,
+      body: JSON.stringify({ error: { message: `Incorrect API key provided: ${SECRET}` } }),
+    });
+    const logged = vi
+      .mocked(console.error)
+      .mock.calls.map((call) => call.join(' '))
+      .join('\n');
+    expect(logged).toContain(`failed before answering (auth): HTTP 401 from ${llm.baseUrl}`);
+    expect(logged).toContain('Incorrect API key provided: [key]');
+    expect(logged).not.toContain(SECRET);
+  });
+
+  it('answers 502 when nothing listens at the model’s address, and the log says so', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const app = await appWith({ baseUrl: `http://127.0.0.1:${port}/v1` });
+    const response = await post(app, askBody('How do I install it?'));
+    expect(response.status).toBe(502);
+    expect(JSON.stringify(await response.json())).not.toContain(String(port));
+    const logged = vi
+      .mocked(console.error)
+      .mock.calls.map((call) => call.join(' '))
+      .join('\n');
+    expect(logged).toMatch(/failed before answering \(failed\):.*ECONNREFUSED/);
+    expect(logged).toContain(`127.0.0.1:${port}`);
   });
 
   it('answers 429 with the model’s Retry-After', async () => {

@@ -247,6 +247,7 @@ export async function answer(
         }).hits,
       pageUrl: deps.pageUrl,
       timeoutMs: config.timeoutMs ?? 60_000,
+      apiKey: config.apiKey,
       maxSteps: config.maxSteps ?? 4,
       historyTokens: config.historyTokens ?? 2000,
       signal: deps.signal,

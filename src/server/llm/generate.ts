@@ -60,6 +60,8 @@ export interface GenerateInput {
   threadId: string;
   /** Timing points for measuring our overhead around the model call (bench/). */
   trace?: ((point: 'model_call' | 'model_first_part' | 'first_byte') => void) | undefined;
+  /** The model's API key, only to blank it out of what the owner's log says about a failure. */
+  apiKey?: string | undefined;
 }
 
 /** Characters of one passage given to the model; long sections are cut. */
@@ -169,13 +171,35 @@ type Failure =
   | { status: 'failed'; httpStatus?: number };
 
 /** What went wrong with the model, without its details (they may echo our request). */
-export function classify(error: unknown, timedOut: boolean): Failure {
-  if (timedOut) return { status: 'timeout' };
-  const call = APICallError.isInstance(error)
+/** The provider's HTTP call behind an error, also when the SDK's retries wrapped it. */
+const callOf = (error: unknown): APICallError | undefined =>
+  APICallError.isInstance(error)
     ? error
     : APICallError.isInstance((error as { lastError?: unknown })?.lastError)
       ? (error as { lastError: APICallError }).lastError
       : undefined;
+
+/**
+ * One line for the owner's log that says why the model failed (the address that refused the
+ * connection, the status and the start of what the provider answered), since the reader only
+ * sees "the language model failed". Never the key: it is blanked wherever it appears (a provider
+ * may quote it back), and so is a URL's query string.
+ */
+export function describeCause(error: unknown, apiKey?: string): string {
+  const call = callOf(error);
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  const line = call
+    ? `${call.statusCode ? `HTTP ${call.statusCode}` : call.message} from ${call.url.split('?')[0]}` +
+      (call.responseBody ? `: ${call.responseBody.replace(/\s+/g, ' ').slice(0, 300)}` : '')
+    : [error instanceof Error ? error.message : String(error), cause?.code ?? cause?.message]
+        .filter(Boolean)
+        .join(': ');
+  return apiKey ? line.split(apiKey).join('[key]') : line;
+}
+
+export function classify(error: unknown, timedOut: boolean): Failure {
+  if (timedOut) return { status: 'timeout' };
+  const call = callOf(error);
   const body = `${call?.responseBody ?? ''} ${call?.message ?? ''}`.toLowerCase();
   if (call?.statusCode === 401 || call?.statusCode === 403) return { status: 'auth' };
   if (call?.statusCode === 429) {
@@ -385,7 +409,12 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     disarm();
     input.signal?.removeEventListener('abort', onClientGone);
     const failure = classify(failedEarly.error, timedOut);
-    console.error('[docs-assistant] the language model failed before answering:', failure);
+    console.error(
+      `[docs-assistant] the language model failed before answering (${failure.status}):`,
+      timedOut
+        ? `no answer within ${input.timeoutMs} ms`
+        : describeCause(failedEarly.error, input.apiKey),
+    );
     return errorFor(failure);
   }
   const threadFailure = await threadStarted;
@@ -405,7 +434,10 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
         experimental_sendFinish: false,
         getErrorMessage: (error) => {
           failed = classify(error, timedOut);
-          console.error('[docs-assistant] the language model failed mid-answer:', failed);
+          console.error(
+            `[docs-assistant] the language model failed mid-answer (${failed.status}):`,
+            describeCause(error, input.apiKey),
+          );
           return sentenceFor(failed);
         },
       })
@@ -420,7 +452,10 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     } catch (error) {
       // A cut or aborted model stream can end the encoder itself rather than yield an error part.
       failed = classify(error, timedOut);
-      console.error('[docs-assistant] the language model stream broke mid-answer:', failed);
+      console.error(
+        `[docs-assistant] the language model stream broke mid-answer (${failed.status}):`,
+        describeCause(error, input.apiKey),
+      );
       stream.write(formatDataStreamPart('error', sentenceFor(failed)));
     } finally {
       disarm();
