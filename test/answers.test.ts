@@ -248,6 +248,29 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(rendered).toContain('href="#onrequest"');
   });
 
+  it('writes reference-style links inline, and keeps the code each introduced step brings', async () => {
+    const page = parsePage(
+      'pretty.md',
+      '# Pretty printing\n\nLog lines are JSON. For reading them during development, use a prettifier ' +
+        'like [`acme-pretty`][ap]:\n\n' +
+        '1. Install it with `npm install acme-pretty`.\n2. Point the logger at it:\n' +
+        "  ```js\n  logger({ transport: 'acme-pretty' })\n  ```\n" +
+        '3. Give the prettifier its own options:\n' +
+        "  ```js\n  logger({ transport: 'acme-pretty', options: { colorize: true } })\n  ```\n\n" +
+        '  [ap]: https://example.com/acme-pretty\n',
+    );
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page]) }],
+    });
+    const text = textOf(await readStream(await post(app, askBody('How do I pretty print logs?'))));
+    expect(text).toContain('[`acme-pretty`](https://example.com/acme-pretty)');
+    expect(text).not.toContain('][ap]');
+    expect(text).toContain("logger({ transport: 'acme-pretty' })");
+    expect(text).toContain('> 3. Give the prettifier its own options:');
+    expect(text).toContain('options: { colorize: true }');
+  });
+
   it('shows every way a short page intro promises', async () => {
     const text = textOf(await ask('How do I install it?'));
     expect(text).toContain('There are two ways to install the assistant.');

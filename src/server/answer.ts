@@ -192,7 +192,10 @@ export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
     .map((s) => s.index);
   if (chosen.length === 0) chosen = blocks.length ? [0] : [];
   const picked = new Set(chosen);
-  for (const index of chosen) {
+  // In page order, so what a pulled-in block introduces comes too: "1. … 2. Set the option:", its
+  // code, "3. It also takes options:", and that code.
+  for (let index = 0; index < blocks.length; index++) {
+    if (!picked.has(index)) continue;
     const block = blocks[index]!;
     const next = blocks[index + 1];
     if (!next || block.kind === 'code') continue;

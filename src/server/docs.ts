@@ -6,6 +6,7 @@ import { toString } from 'mdast-util-to-string';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { visit as visitTree } from 'unist-util-visit';
 import { parse as parseYaml } from 'yaml';
 import { isRecord } from '../protocol/_guards.js';
 
@@ -134,6 +135,10 @@ function optionalString(value: unknown): string | undefined {
 const flat = (node: Parameters<typeof toString>[0]) =>
   toString(node, { includeImageAlt: false }).replace(/\s*\n\s*/g, ' ');
 
+/** A URL as a Markdown link destination: in angle brackets when it has spaces or brackets. */
+const markdownUrl = (url: string) =>
+  /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+
 /** True when every item of a list (nested lists included) is only a link to an anchor of the page. */
 function isContents(list: List): boolean {
   return list.children.every((item) =>
@@ -196,10 +201,33 @@ function sectionsOf(
       language: page.language,
     });
   };
-  const sourceOf = (node: RootContent) =>
-    node.position?.start.offset !== undefined && node.position.end.offset !== undefined
-      ? source.slice(node.position.start.offset, node.position.end.offset)
-      : toString(node);
+  // Reference-style links (`[pino-pretty][pp]` with `[pp]: https://…` at the page's end) are
+  // written inline in a block's Markdown: a quoted block travels without the page's definitions,
+  // and the reader saw the brackets as text.
+  const definitions = new Map<string, string>();
+  visitTree(tree, 'definition', (node) => {
+    if (!definitions.has(node.identifier)) definitions.set(node.identifier, node.url);
+  });
+  const sourceOf = (node: RootContent) => {
+    const [from, to] = [node.position?.start.offset, node.position?.end.offset];
+    if (from === undefined || to === undefined) return toString(node);
+    const inline: { from: number; to: number; text: string }[] = [];
+    if (definitions.size)
+      visitTree(node, 'linkReference', (ref) => {
+        const url = definitions.get(ref.identifier);
+        const [start, end] = [ref.position?.start.offset, ref.position?.end.offset];
+        if (url === undefined || start === undefined || end === undefined) return;
+        const first = ref.children[0]?.position?.start.offset;
+        const last = ref.children.at(-1)?.position?.end.offset;
+        const label =
+          first !== undefined && last !== undefined ? source.slice(first, last) : toString(ref);
+        inline.push({ from: start, to: end, text: `[${label}](${markdownUrl(url)})` });
+      });
+    let markdown = source.slice(from, to);
+    for (const link of inline.sort((a, b) => b.from - a.from))
+      markdown = markdown.slice(0, link.from - from) + link.text + markdown.slice(link.to - from);
+    return markdown;
+  };
   const visit = (node: RootContent) => {
     if (node.type === 'heading') {
       const heading = flat(node);
