@@ -271,6 +271,25 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).toContain('options: { colorize: true }');
   });
 
+  it('cuts a long catalogue to the items that carry the most of the question', async () => {
+    const items = Array.from(
+      { length: 20 },
+      (_, i) => `- [\`plugin-${i}\`](https://example.com/${i}) Connects the server to store ${i}.`,
+    );
+    items[12] =
+      '- [`plugin-static`](https://example.com/static) Serves static files from a folder.';
+    const page = parsePage('plugins.md', `# Plugins\n\n## Catalogue\n\n${items.join('\n')}\n`);
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page]) }],
+    });
+    const text = textOf(
+      await readStream(await post(app, askBody('Which plugin serves static files on my server?'))),
+    );
+    expect(text).toContain('> - [`plugin-static`](https://example.com/static) Serves static files');
+    expect(text).not.toContain('plugin-3');
+  });
+
   it('shows every way a short page intro promises', async () => {
     const text = textOf(await ask('How do I install it?'));
     expect(text).toContain('There are two ways to install the assistant.');

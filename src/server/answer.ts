@@ -128,6 +128,17 @@ function cutProse(markdown: string, terms: string[]): string {
   return best.map((b) => b.s).join(' … ');
 }
 
+/**
+ * The items or rows of a long list or table that carry the most of the question's words, in
+ * order: "serve static files" keeps the one plugin "for serving static files", not the fifteen
+ * of a catalogue that say "server".
+ */
+function mostMatching(lines: string[], terms: string[]): string[] {
+  const counts = lines.map((line) => termsIn(line, terms));
+  const most = Math.max(0, ...counts);
+  return most ? lines.filter((_, i) => counts[i] === most) : [];
+}
+
 /** A block as quoted: whole, or cut to what a reader needs while keeping its Markdown shape. */
 function quoteBlock(block: DocBlock, terms: string[]): string {
   switch (block.kind) {
@@ -137,10 +148,7 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
       const rows = block.markdown.split('\n');
       if (rows.length - 2 <= MAX_TABLE_ROWS) return block.markdown;
       // Header and delimiter rows keep it a table; then the rows that carry the question's words.
-      const body = rows
-        .slice(2)
-        .filter((row) => termsIn(row, terms) > 0)
-        .slice(0, MAX_TABLE_ROWS);
+      const body = mostMatching(rows.slice(2), terms).slice(0, MAX_TABLE_ROWS);
       return [
         ...rows.slice(0, 2),
         ...(body.length ? body : rows.slice(2, 2 + MAX_TABLE_ROWS)),
@@ -150,7 +158,7 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
       // Items start at the list's own indentation; nested lines stay with their item.
       const items = block.markdown.split(/\n(?=(?:[-*+]|\d+[.)]) )/);
       if (items.length <= MAX_LIST_ITEMS) return block.markdown;
-      const matching = items.filter((item) => termsIn(item, terms) > 0);
+      const matching = mostMatching(items, terms);
       return (matching.length ? matching : items).slice(0, MAX_LIST_ITEMS).join('\n');
     }
     case 'paragraph':
