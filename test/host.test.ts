@@ -14,7 +14,7 @@ import {
 } from '../src/protocol/headers.js';
 import { readValues, planAssistant } from '../src/server/host/values.js';
 import { DEMO } from '../src/server/config.js';
-import { demoApp, askBody, readStream, textOf, tempDir } from './helpers/server.js';
+import { demoApp, askBody, readStream, sampleDocs, textOf, tempDir } from './helpers/server.js';
 import { bytesAt, evil, exportedBundle, hostFrom, tarball, viaApp } from './helpers/host.js';
 
 const START = Date.parse('2026-11-22T10:00:00Z');
@@ -76,6 +76,52 @@ describe('docs-assistant host: a real export, served', () => {
     expect((await host.get('/%2e%2e/%2e%2e/etc/passwd')).status).toBe(404);
     const folder = await host.get('/v1/guides');
     expect(folder.status).toBe(404);
+  });
+
+  it('serves every page a reference server started with the host’s address cites', async () => {
+    const { app, bundleUrl } = await exportedBundle();
+    const host = hostFrom(chartValues(bundleUrl, undefined), {
+      cacheDir: await tempDir(),
+      fetch: viaApp(app),
+    });
+    await host.install();
+    // `serve --public-url https://docs.acme.test --url-style plain`
+    const upstream = await demoApp({
+      publicUrl: 'https://docs.acme.test',
+      sites: [
+        {
+          domain: DEMO.domain,
+          org: DEMO.org,
+          docs: await sampleDocs(),
+          pageUrls: { style: 'plain' },
+        },
+      ],
+    });
+    const cited = new Set<string>();
+    for (const question of [
+      'How do I install it?',
+      'How do I change the theme?',
+      'What is static export?',
+      'How do I set retrieval filters?',
+    ]) {
+      const parts = await readStream(
+        await upstream.request(`http://test/discovery/v1/assistant/${DEMO.domain}/message`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${DEMO.assistantKey}`,
+            'Content-Type': 'application/json',
+          },
+          body: JSON.stringify(askBody(question)),
+        }),
+      );
+      for (const part of parts)
+        if (part.type === 'source') cited.add((part.value as { url: string }).url);
+    }
+    expect(cited.size).toBeGreaterThanOrEqual(4);
+    for (const url of cited) {
+      expect(url).toMatch(/^https:\/\/docs\.acme\.test\//);
+      expect((await host.get(new URL(url).pathname)).status, url).toBe(200);
+    }
   });
 
   it('answers 304 to a matching ETag or date, and compresses by Accept-Encoding', async () => {
