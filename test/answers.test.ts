@@ -63,13 +63,16 @@ describe('the answer’s own words are in the language it answers in', () => {
       .flatMap((p) => p.value as { type: string; questions?: string[] }[])
       .find((a) => a.type === 'suggestions')?.questions ?? [];
 
-  it('frames French quotes, follow-ups and refusals in French', async () => {
+  it('frames French quotes, follow-ups, refusals and the reasoning in French', async () => {
     const answer = await ask("Comment installer l'assistant ?");
     expect(textOf(answer)).toMatch(/^D’après \*\*\[Installation\]\(/);
     expect(textOf(answer)).not.toMatch(/\b(From|See also)\b/);
     expect(suggestionsOf(answer).length).toBeGreaterThan(0);
     for (const question of suggestionsOf(answer))
       expect(question).toMatch(/^Parlez-moi de « .+ »$/);
+    expect(reasoningOf(answer)).toMatch(
+      /^J’ai cherché dans la documentation .*« installer ».*dans les pages en fr.*La meilleure correspondance est « Installation »/,
+    );
 
     const refusal = textOf(await ask('Est-ce que ça marche avec SAML ?'));
     expect(refusal).toMatch(/^La documentation ne couvre pas ce sujet\./);

@@ -265,8 +265,8 @@ export function composeAnswer(
           : `\n\n${phrases.tryOtherWords}`),
       cited: [],
       rationale: hits.length
-        ? `The closest sections share only ${Math.round(result.coverage * 100)}% of the question's distinctive words, so I say the docs don't cover it rather than quote them as an answer.`
-        : 'No section of the docs matched, so I say so rather than guess.',
+        ? phrases.reasoning.notCovered(Math.round(result.coverage * 100))
+        : phrases.reasoning.nothing,
       refused: true,
       followUps: [],
     };
@@ -340,12 +340,13 @@ export function composeAnswer(
   return {
     markdown: blocks.join('\n\n'),
     cited,
-    rationale:
-      `The best match is “${top.section.heading}” on ${top.title} (${top.section.pagePath}); ` +
-      `I quote the ${quoted.length === 1 ? 'passage' : `top ${quoted.length} passages`} and link every page I used` +
-      (related.length
-        ? `, and list ${related.length} related ${related.length === 1 ? 'page' : 'pages'} to read next.`
-        : '.'),
+    rationale: phrases.reasoning.best(
+      top.section.heading,
+      top.title,
+      top.section.pagePath,
+      quoted.length,
+      related.length,
+    ),
     refused: false,
     followUps: followUpsOf(quoted, related, sectionsOf, phrases),
   };

@@ -17,6 +17,7 @@ import {
   type SuggestionsAnnotation,
 } from '../protocol/index.js';
 import { composeAnswer } from './answer.js';
+import { phrasesFor } from './phrases.js';
 import { normalizePagePath, type DocSection } from './docs.js';
 import { errorResponse } from './http.js';
 import type { Retriever } from './retrieval.js';
@@ -274,20 +275,16 @@ export async function answer(
   );
 
   const toolCallId = `call_${newUlid(now)}`;
+  const said = phrasesFor(result.language).reasoning;
   const reasoning =
-    `I searched the docs for ${searched.length ? searched.map((word) => `“${word}”`).join(', ') : 'the question'}` +
-    (request.context?.length
-      ? `, including the ${request.context.length} attached context item${request.context.length === 1 ? '' : 's'}`
-      : '') +
-    (earlier
-      ? `, together with the subject of the earlier question “${earlier.slice(0, 120)}”, because this one follows up on it`
-      : '') +
-    `, in ${result.language} pages${result.version ? ` of version ${result.version}` : ''}` +
-    (request.filter?.version || request.filter?.language ? " (as the request's filter asks)" : '') +
-    (request.currentPath
-      ? `, with the page the reader is on (${request.currentPath}) breaking ties`
-      : '') +
-    `, and kept the top ${limit} section${limit === 1 ? '' : 's'}: ${hits.length} matched. ${composed.rationale}`;
+    said.searched(searched) +
+    (request.context?.length ? said.context(request.context.length) : '') +
+    (earlier ? said.followsUp(earlier.slice(0, 120)) : '') +
+    said.pages(result.language, result.version) +
+    (request.filter?.version || request.filter?.language ? said.byFilter : '') +
+    (request.currentPath ? said.currentPage(request.currentPath) : '') +
+    said.kept(limit, hits.length) +
+    ` ${composed.rationale}`;
 
   const results = hits.map(({ section, score, title }): SearchHit => ({
     url: deps.pageUrl(section),

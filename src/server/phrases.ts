@@ -19,7 +19,25 @@ export interface AnswerPhrases {
   seeAlso: string;
   /** A follow-up question about a section the reader has not seen. */
   tellMeAbout: (heading: string) => string;
+  /** The reasoning part ("How I found this"): how the docs were searched … */
+  reasoning: {
+    searched: (words: string[]) => string;
+    context: (count: number) => string;
+    followsUp: (earlier: string) => string;
+    pages: (language: string, version: string | undefined) => string;
+    byFilter: string;
+    currentPage: (path: string) => string;
+    kept: (limit: number, matched: number) => string;
+    /** … and why this answer: quoted passages, or why none. */
+    best: (heading: string, title: string, path: string, quoted: number, related: number) => string;
+    notCovered: (percent: number) => string;
+    nothing: string;
+  };
 }
+
+const quoted = (words: string[], open: string, close: string) =>
+  words.map((word) => `${open}${word}${close}`).join(', ');
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
 const PHRASES: Record<string, AnswerPhrases> = {
   en: {
@@ -30,6 +48,28 @@ const PHRASES: Record<string, AnswerPhrases> = {
     from: 'From',
     seeAlso: 'See also',
     tellMeAbout: (heading) => `Tell me about “${heading}”`,
+    reasoning: {
+      searched: (words) =>
+        `I searched the docs for ${words.length ? quoted(words, '“', '”') : 'the question'}`,
+      context: (n) => `, including the ${n} attached context ${plural(n, 'item', 'items')}`,
+      followsUp: (earlier) =>
+        `, together with the subject of the earlier question “${earlier}”, because this one follows up on it`,
+      pages: (language, version) =>
+        `, in ${language} pages${version ? ` of version ${version}` : ''}`,
+      byFilter: " (as the request's filter asks)",
+      currentPage: (path) => `, with the page the reader is on (${path}) breaking ties`,
+      kept: (limit, matched) =>
+        `, and kept the top ${limit} ${plural(limit, 'section', 'sections')}: ${matched} matched.`,
+      best: (heading, title, path, quotedCount, related) =>
+        `The best match is “${heading}” on ${title} (${path}); I quote the ` +
+        `${quotedCount === 1 ? 'passage' : `top ${quotedCount} passages`} and link every page I used` +
+        (related
+          ? `, and list ${related} related ${plural(related, 'page', 'pages')} to read next.`
+          : '.'),
+      notCovered: (percent) =>
+        `The closest sections share only ${percent}% of the question's distinctive words, so I say the docs don't cover it rather than quote them as an answer.`,
+      nothing: 'No section of the docs matched, so I say so rather than guess.',
+    },
   },
   fr: {
     refusal: 'La documentation ne couvre pas ce sujet.',
@@ -40,6 +80,31 @@ const PHRASES: Record<string, AnswerPhrases> = {
     from: 'D’après',
     seeAlso: 'Voir aussi',
     tellMeAbout: (heading) => `Parlez-moi de « ${heading} »`,
+    reasoning: {
+      searched: (words) =>
+        `J’ai cherché dans la documentation ${words.length ? quoted(words, '« ', ' »') : 'la question'}`,
+      context: (n) =>
+        `, avec ${plural(n, 'l’élément de contexte joint', `les ${n} éléments de contexte joints`)}`,
+      followsUp: (earlier) =>
+        `, avec le sujet de la question précédente « ${earlier} », car celle-ci en est la suite`,
+      pages: (language, version) =>
+        `, dans les pages en ${language}${version ? ` de la version ${version}` : ''}`,
+      byFilter: ' (comme le demande le filtre de la requête)',
+      currentPage: (path) =>
+        `, la page où se trouve le lecteur (${path}) départageant les ex aequo`,
+      kept: (limit, matched) =>
+        `, et gardé ${plural(limit, 'la meilleure section', `les ${limit} meilleures sections`)} : ${matched} ${plural(matched, 'correspond', 'correspondent')}.`,
+      best: (heading, title, path, quotedCount, related) =>
+        `La meilleure correspondance est « ${heading} » sur ${title} (${path}) ; je cite ` +
+        `${quotedCount === 1 ? 'le passage' : `les ${quotedCount} meilleurs passages`} et renvoie à chaque page utilisée` +
+        (related
+          ? `, puis liste ${plural(related, 'une page liée', `${related} pages liées`)} à lire ensuite.`
+          : '.'),
+      notCovered: (percent) =>
+        `Les sections les plus proches ne partagent que ${percent} % des mots distinctifs de la question : je dis que la documentation ne couvre pas ce sujet plutôt que de les citer comme réponse.`,
+      nothing:
+        'Aucune section de la documentation ne correspond : je le dis plutôt que de deviner.',
+    },
   },
   de: {
     refusal: 'Die Dokumentation behandelt das nicht.',
@@ -50,6 +115,29 @@ const PHRASES: Record<string, AnswerPhrases> = {
     from: 'Aus',
     seeAlso: 'Siehe auch',
     tellMeAbout: (heading) => `Erzähl mir mehr über „${heading}“`,
+    reasoning: {
+      searched: (words) =>
+        `Ich habe die Dokumentation nach ${words.length ? quoted(words, '„', '“') : 'der Frage'} durchsucht`,
+      context: (n) =>
+        `, einschließlich ${plural(n, 'des angehängten Kontextelements', `der ${n} angehängten Kontextelemente`)}`,
+      followsUp: (earlier) =>
+        `, zusammen mit dem Thema der vorigen Frage „${earlier}“, weil diese daran anknüpft`,
+      pages: (language, version) =>
+        `, in Seiten auf ${language}${version ? ` der Version ${version}` : ''}`,
+      byFilter: ' (wie es der Filter der Anfrage verlangt)',
+      currentPage: (path) => `, wobei die Seite des Lesers (${path}) bei Gleichstand entscheidet`,
+      kept: (limit, matched) =>
+        `, und ${plural(limit, 'den besten Abschnitt', `die ${limit} besten Abschnitte`)} behalten: ${matched} ${plural(matched, 'passt', 'passen')}.`,
+      best: (heading, title, path, quotedCount, related) =>
+        `Am besten passt „${heading}“ auf ${title} (${path}); ich zitiere ` +
+        `${quotedCount === 1 ? 'die Stelle' : `die ${quotedCount} besten Stellen`} und verlinke jede verwendete Seite` +
+        (related
+          ? ` und nenne ${plural(related, 'eine verwandte Seite', `${related} verwandte Seiten`)} zum Weiterlesen.`
+          : '.'),
+      notCovered: (percent) =>
+        `Die nächsten Abschnitte teilen nur ${percent} % der kennzeichnenden Wörter der Frage, also sage ich, dass die Dokumentation das nicht behandelt, statt sie als Antwort zu zitieren.`,
+      nothing: 'Kein Abschnitt der Dokumentation passte, also sage ich das, statt zu raten.',
+    },
   },
   es: {
     refusal: 'La documentación no trata este tema.',
@@ -60,6 +148,30 @@ const PHRASES: Record<string, AnswerPhrases> = {
     from: 'De',
     seeAlso: 'Véase también',
     tellMeAbout: (heading) => `Háblame de «${heading}»`,
+    reasoning: {
+      searched: (words) =>
+        `Busqué en la documentación ${words.length ? quoted(words, '«', '»') : 'la pregunta'}`,
+      context: (n) =>
+        `, incluido${plural(n, ' el elemento de contexto adjunto', `s los ${n} elementos de contexto adjuntos`)}`,
+      followsUp: (earlier) =>
+        `, junto con el tema de la pregunta anterior «${earlier}», porque esta la continúa`,
+      pages: (language, version) =>
+        `, en páginas en ${language}${version ? ` de la versión ${version}` : ''}`,
+      byFilter: ' (como pide el filtro de la solicitud)',
+      currentPage: (path) => `, con la página del lector (${path}) para desempatar`,
+      kept: (limit, matched) =>
+        `, y me quedé con ${plural(limit, 'la mejor sección', `las ${limit} mejores secciones`)}: ${plural(matched, 'coincide 1', `coinciden ${matched}`)}.`,
+      best: (heading, title, path, quotedCount, related) =>
+        `La mejor coincidencia es «${heading}» en ${title} (${path}); cito ` +
+        `${quotedCount === 1 ? 'el pasaje' : `los ${quotedCount} mejores pasajes`} y enlazo cada página que usé` +
+        (related
+          ? `, y enumero ${plural(related, 'una página relacionada', `${related} páginas relacionadas`)} para leer después.`
+          : '.'),
+      notCovered: (percent) =>
+        `Las secciones más cercanas solo comparten el ${percent} % de las palabras distintivas de la pregunta, así que digo que la documentación no trata este tema en lugar de citarlas como respuesta.`,
+      nothing:
+        'Ninguna sección de la documentación coincidió, así que lo digo en lugar de adivinar.',
+    },
   },
 };
 
