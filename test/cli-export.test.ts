@@ -1,17 +1,12 @@
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { cpSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite } from '../src/server/docs.js';
 import { captureIo } from './helpers/cli.js';
-import { ADMIN, exportApp, unpack } from './helpers/export.js';
+import { ADMIN, exportApp } from './helpers/export.js';
 import { sampleDocs, tempDir, type TestApp } from './helpers/server.js';
-
-const ROOT = resolve(import.meta.dirname, '..');
 
 function io(
   app: TestApp,
@@ -163,9 +158,19 @@ describe('docs-assistant export', () => {
       [['export', 'status'], { DOCS_ASSISTANT_ADMIN_KEY: ADMIN }, /needs a job id/],
       [['export', 'frob'], { DOCS_ASSISTANT_ADMIN_KEY: ADMIN }, /Unknown export command/],
       [
+        args('--domain', 'demo', '--otu', 'x.tgz'),
+        { DOCS_ASSISTANT_ADMIN_KEY: ADMIN },
+        /^Unknown option --otu\. Did you mean --out\?/,
+      ],
+      [
+        args('--domain', 'demo', '--values', '/no/such/dir/values.yaml'),
+        { DOCS_ASSISTANT_ADMIN_KEY: ADMIN },
+        /The folder for --values does not exist: \/no\/such\/dir\n/,
+      ],
+      [
         args('--domain', 'demo', '--admin-key', 'x'),
         { DOCS_ASSISTANT_ADMIN_KEY: ADMIN },
-        /Unknown option '--admin-key'/,
+        /^Unknown option --admin-key\.\n/,
       ],
     ];
     for (const [argv, env, message] of cases) {
@@ -205,69 +210,4 @@ describe('docs-assistant export', () => {
     expect(await first).toBe(0);
     await app.exports.idle();
   });
-});
-
-describe('docs-assistant export as a real process', () => {
-  beforeAll(() => {
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')],
-      { cwd: ROOT },
-    );
-    // As `npm run build` does: the page templates the server reads go beside its modules.
-    cpSync(join(ROOT, 'src/server/templates'), join(ROOT, 'dist/server/templates'), {
-      recursive: true,
-    });
-  }, 120_000);
-
-  it('exports from a real docs-assistant serve on a free port', async () => {
-    const data = await tempDir();
-    const server = spawn(
-      process.execPath,
-      [join(ROOT, 'bin/docs-assistant.js'), 'serve', '--port', '0', '--data', data],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    try {
-      const url = await new Promise<string>((done, fail) => {
-        let out = '';
-        server.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /running at (http:\/\/[\d.:]+)\//.exec(out);
-          if (match) done(match[1]!);
-        });
-        server.on('exit', (code) => fail(new Error(`serve exited with ${code}`)));
-      });
-      const dir = await tempDir();
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [
-          join(ROOT, 'bin/docs-assistant.js'),
-          'export',
-          '--domain',
-          'demo',
-          '--base-url',
-          url,
-          '--out',
-          join(dir, 'bundle.tar.gz'),
-          '--values',
-          join(dir, 'values.yaml'),
-          '--interval-ms',
-          '50',
-        ],
-        {
-          cwd: dir,
-          env: { ...process.env, DOCS_ASSISTANT_ADMIN_KEY: DEMO.adminKey },
-        },
-      );
-      expect(stdout).toMatch(/Saved .*bundle\.tar\.gz \(\d+ bytes, \d+ pages, checked\)/);
-      expect(
-        await readFile(join(await unpack(join(dir, 'bundle.tar.gz')), 'quickstart.html'), 'utf8'),
-      ).toContain('<h1 id="quickstart">Quickstart</h1>');
-      expect(await readFile(join(dir, 'values.yaml'), 'utf8')).toMatch(
-        new RegExp(`bundleUrl: "${url}/v1/static-export/bundles/se_`),
-      );
-    } finally {
-      server.kill('SIGINT');
-    }
-  }, 60_000);
 });

@@ -35,6 +35,54 @@ describe('docs-assistant CLI', () => {
     }
   });
 
+  it('suggests the option a typo meant only when it is close', async () => {
+    for (const [typed, meant] of [
+      ['--prot', '--port'],
+      ['--domian', '--domain'],
+      ['--llm-modle', '--llm-model'],
+      ['--docs-dir', undefined],
+      ['--nope', undefined],
+      ['-x', undefined],
+    ] as const) {
+      const run = captureIo();
+      expect(await runCli(['serve', typed, 'x'], run.io), typed).toBe(2);
+      expect(run.err.split('\n')[0]).toBe(
+        `Unknown option ${typed}.${meant ? ` Did you mean ${meant}?` : ''}`,
+      );
+    }
+    const missing = captureIo();
+    expect(await runCli(['serve', '--port'], missing.io)).toBe(2);
+    expect(missing.err).toMatch(/^--port needs a value\.\n/);
+  });
+
+  it('says a --docs path or --config file is missing or of the wrong kind', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'index.md'), '# Hello');
+    await writeFile(
+      join(dir, 'sites.json'),
+      JSON.stringify({
+        orgs: [{ id: 'a', keys: ['svc_dsc_a'] }],
+        sites: [{ domain: 'a', org: 'a', docs: 'gone' }],
+      }),
+    );
+    for (const [args, message] of [
+      [
+        ['--config', join(dir, 'sites.json')],
+        `site a: docs folder not found: ${join(dir, 'gone')}`,
+      ],
+      [['--docs', join(dir, 'nope')], `Docs folder not found: ${join(dir, 'nope')}\n`],
+      [['--docs', join(dir, 'index.md')], `${join(dir, 'index.md')} is a file, not a folder.\n`],
+      [
+        ['--config', join(dir, 'other.json')],
+        `Config file not found: ${join(dir, 'other.json')}\n`,
+      ],
+    ]) {
+      const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_x' });
+      expect(await runCli(['serve', ...args!, '--port', '0'], run.io)).toBe(2);
+      expect(run.err).toContain(message);
+    }
+  });
+
   it('refuses to serve another docs folder without its own keys', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'index.md'), '# Hello\n\nSome docs.');

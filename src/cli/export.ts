@@ -1,5 +1,5 @@
+import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { list as listTar } from 'tar';
 import {
   AssistantError,
@@ -11,6 +11,7 @@ import type { Job } from '../protocol/schemas.js';
 import {
   EXIT,
   integerOption,
+  outputPath,
   stringOption,
   urlOption,
   UsageError,
@@ -29,7 +30,9 @@ Options:
   --domain D        Site to export (required)
   --version V       Label for this export, written to the chart values as staticExport.version
   --paths a,b       Export only these pages
-  --out FILE        Where to save the bundle (default: bundle.tar.gz)
+  --out FILE        Where to save the bundle (default: bundle.tar.gz); an existing file is
+                    left alone and nothing starts, unless --force
+  --force           Overwrite the --out file if it exists
   --values FILE     Also write chart values (staticExport.enabled, bundleUrl, version)
   --base-url URL    API root (default: $DOCS_ASSISTANT_BASE_URL or http://127.0.0.1:4321)
   --json            One JSON object per line instead of a progress bar
@@ -47,24 +50,35 @@ export const LINK_USAGE = `Usage: docs-assistant export link <jobId> [--values F
 Generates a fresh bundle link for a completed job (links expire; the export does not).`;
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:4321';
+const ADMIN_KEY_ENV = 'DOCS_ASSISTANT_ADMIN_KEY';
 const BAR_WIDTH = 24;
 
-function makeClient(values: OptionValues, io: CliIo): StaticExportClient {
-  const adminKey = io.env.DOCS_ASSISTANT_ADMIN_KEY?.trim();
+interface Connection {
+  client: StaticExportClient;
+  /** The API root the client calls, for messages. */
+  baseUrl: string;
+}
+
+function connect(values: OptionValues, io: CliIo): Connection {
+  const adminKey = io.env[ADMIN_KEY_ENV]?.trim();
   if (!adminKey)
     throw new UsageError(
-      `Set DOCS_ASSISTANT_ADMIN_KEY to your admin key (${KEY_EXAMPLE.admin}). It is read from the environment so it never lands in shell history.`,
+      `Set ${ADMIN_KEY_ENV} to your admin key (${KEY_EXAMPLE.admin}). It is read from the environment so it never lands in shell history.`,
     );
   const keyKind = classifyKey(adminKey);
-  if (keyKind !== 'admin')
-    throw new UsageError(wrongKeySentence('DOCS_ASSISTANT_ADMIN_KEY', 'admin', keyKind));
+  if (keyKind !== 'admin') throw new UsageError(wrongKeySentence(ADMIN_KEY_ENV, 'admin', keyKind));
   const baseUrl = urlOption(
     stringOption(values['base-url']) ??
       stringOption(io.env.DOCS_ASSISTANT_BASE_URL) ??
       DEFAULT_BASE_URL,
     '--base-url',
   );
-  return createStaticExportClient({ baseUrl, adminKey, ...(io.fetch ? { fetch: io.fetch } : {}) });
+  const client = createStaticExportClient({
+    baseUrl,
+    adminKey,
+    ...(io.fetch ? { fetch: io.fetch } : {}),
+  });
+  return { client, baseUrl };
 }
 
 function describe(job: Job): string {
@@ -104,7 +118,7 @@ async function verifyBundle(file: string): Promise<number> {
   return entries.filter((path) => path.endsWith('.html')).length;
 }
 
-function reportError(error: unknown, io: CliIo, jobId?: string): number {
+function reportError(error: unknown, io: CliIo, baseUrl: string, jobId?: string): number {
   if (error instanceof Error && error.name === 'AbortError') {
     io.stderr.write(
       `\nStopped waiting.${jobId ? ` The export goes on on the server; check it with: docs-assistant export status ${jobId}` : ''}\n`,
@@ -114,9 +128,25 @@ function reportError(error: unknown, io: CliIo, jobId?: string): number {
   if (error instanceof AssistantError) {
     const code = error.code ?? error.kind;
     const where = error.status ? ` (HTTP ${error.status} ${code})` : ` (${code})`;
-    io.stderr.write(
-      `${error.code === 'job_failed' ? `Export ${jobId ?? ''} failed: ` : ''}${error.message}${where}\n`,
-    );
+    // The client's sentences speak HTTP ("Authorization: Bearer …"); this user set an environment
+    // variable and maybe --base-url, so a refused key and an absent server are said in those terms.
+    const refused = error.code === 'unauthorized';
+    const lines = [
+      (error.code === 'job_failed' ? `Export ${jobId ?? ''} failed: ` : '') +
+        (refused
+          ? `The server at ${baseUrl} refused the admin key read from ${ADMIN_KEY_ENV}`
+          : error.message) +
+        where,
+    ];
+    if (refused)
+      lines.push(
+        `Set ${ADMIN_KEY_ENV} to an admin key of the organisation that owns this domain on that server.`,
+      );
+    else if (error.code === 'network' && error.message.startsWith('Could not reach'))
+      lines.push(
+        `Is the docs-assistant server running at ${baseUrl}? Start it with "docs-assistant serve", or pass --base-url (or set DOCS_ASSISTANT_BASE_URL) for another address.`,
+      );
+    io.stderr.write(`${lines.join('\n')}\n`);
     return EXIT.failed;
   }
   throw error;
@@ -134,7 +164,9 @@ export async function runExport(
 
   if (sub === 'status' || sub === 'link') {
     if (!jobIdArg) throw new UsageError(`export ${sub} needs a job id.`);
-    const client = makeClient(values, io);
+    const valuesFile =
+      typeof values.values === 'string' ? outputPath(values.values, '--values') : undefined;
+    const { client, baseUrl } = connect(values, io);
     try {
       if (sub === 'status') {
         const job = await client.getJob(jobIdArg, io.signal);
@@ -143,9 +175,9 @@ export async function runExport(
         return job.status === 'failed' ? EXIT.failed : EXIT.ok;
       }
       const bundle = await client.generateBundle(jobIdArg, io.signal);
-      if (typeof values.values === 'string')
+      if (valuesFile)
         await writeFile(
-          resolve(values.values),
+          valuesFile,
           chartValues(
             bundle.bundleUrl,
             typeof values.version === 'string' ? values.version : undefined,
@@ -158,7 +190,7 @@ export async function runExport(
         );
       return EXIT.ok;
     } catch (error) {
-      return reportError(error, io, jobIdArg);
+      return reportError(error, io, baseUrl, jobIdArg);
     }
   }
   if (sub !== undefined) throw new UsageError(`Unknown export command "${sub}" (status or link).`);
@@ -175,10 +207,17 @@ export async function runExport(
           .filter(Boolean)
       : undefined;
   if (paths && paths.length === 0) throw new UsageError('--paths needs at least one page path.');
-  const out = resolve(typeof values.out === 'string' ? values.out : 'bundle.tar.gz');
+  const out = outputPath(typeof values.out === 'string' ? values.out : 'bundle.tar.gz', '--out');
+  // Checked before the job starts: a re-run must not replace last release's bundle unasked.
+  if (existsSync(out) && values.force !== true)
+    throw new UsageError(
+      `${out} already exists; nothing was started. Pass --force to overwrite it, or --out to save elsewhere.`,
+    );
+  const valuesFile =
+    typeof values.values === 'string' ? outputPath(values.values, '--values') : undefined;
   const intervalMs = integerOption(values['interval-ms'], 'interval-ms', 2000);
   if (intervalMs < 1) throw new UsageError('--interval-ms must be at least 1.');
-  const client = makeClient(values, io);
+  const { client, baseUrl } = connect(values, io);
   const tty = io.stdout.isTTY === true && !json;
 
   let jobId: string | undefined;
@@ -237,15 +276,14 @@ export async function runExport(
       io.stdout.write(
         `Saved ${out} (${saved.sizeBytes} bytes, ${pages} pages, checked).\nBundle link (expires ${bundle.expiresAt}):\n${bundle.bundleUrl}\n`,
       );
-    if (typeof values.values === 'string') {
-      const file = resolve(values.values);
-      await writeFile(file, chartValues(bundle.bundleUrl, version));
-      if (json) emit({ event: 'values', file });
-      else io.stdout.write(`Wrote chart values to ${file}.\n`);
+    if (valuesFile) {
+      await writeFile(valuesFile, chartValues(bundle.bundleUrl, version));
+      if (json) emit({ event: 'values', file: valuesFile });
+      else io.stdout.write(`Wrote chart values to ${valuesFile}.\n`);
     }
     return EXIT.ok;
   } catch (error) {
     if (tty) io.stdout.write('\n');
-    return reportError(error, io, jobId);
+    return reportError(error, io, baseUrl, jobId);
   }
 }

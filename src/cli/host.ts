@@ -13,6 +13,7 @@ import {
 import { listen } from '../server/serve.js';
 import {
   EXIT,
+  existingPath,
   integerOption,
   portOption,
   stringOption,
@@ -53,7 +54,16 @@ export async function runHost(values: OptionValues, io: CliIo): Promise<number> 
   try {
     const file =
       typeof values.values === 'string'
-        ? await readFile(resolve(values.values), 'utf8')
+        ? await readFile(
+            existingPath(values.values, {
+              flag: '--values',
+              what: 'Values file',
+              kind: 'file',
+              expects:
+                'the chart values YAML, as "docs-assistant export --values values.yaml" writes it',
+            }),
+            'utf8',
+          )
         : undefined;
     const upstreamKey = io.env.DOCS_ASSISTANT_UPSTREAM_KEY?.trim();
     const keyKind = upstreamKey ? classifyKey(upstreamKey) : 'assistant';

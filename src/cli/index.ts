@@ -34,7 +34,9 @@ import { HOST_USAGE, runHost } from './host.js';
 import { EXPORT_USAGE, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
 import {
   EXIT,
+  existingPath,
   integerOption,
+  parseArgsMessage,
   portOption,
   stringOption,
   urlOption,
@@ -236,7 +238,21 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       await app.close();
       await database?.close();
     };
-    const docsPath = docsDir ? resolve(docsDir) : SAMPLE_DOCS_DIR;
+    const docsPath = docsDir
+      ? existingPath(docsDir, {
+          flag: '--docs',
+          what: 'Docs folder',
+          kind: 'folder',
+          expects: 'a folder of Markdown (.md/.mdx) pages, e.g. --docs ./docs',
+        })
+      : SAMPLE_DOCS_DIR;
+    if (configFile)
+      existingPath(configFile, {
+        flag: '--config',
+        what: 'Config file',
+        kind: 'file',
+        expects: 'a JSON file of organisations and sites (README "Several sites")',
+      });
     const useSample = !configFile && !upstreamUrl && docsPath === SAMPLE_DOCS_DIR;
     try {
       if (configFile) Object.assign(options, await fileConfig(resolve(configFile)));
@@ -394,6 +410,7 @@ const exportCommand: Command = {
     version: { type: 'string' },
     paths: { type: 'string' },
     out: { type: 'string' },
+    force: { type: 'boolean' },
     values: { type: 'string' },
     'base-url': { type: 'string' },
     json: { type: 'boolean' },
@@ -461,13 +478,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     return await command.run(values, positionals, io);
   } catch (error) {
-    if (
-      error instanceof UsageError ||
-      (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      io.stderr.write(
-        `${(error as Error).message}\n\nRun "docs-assistant ${name} --help" for usage.\n`,
-      );
+    const usage =
+      error instanceof UsageError
+        ? error.message
+        : parseArgsMessage(error, [...Object.keys(command.options), 'help']);
+    if (usage !== undefined) {
+      io.stderr.write(`${usage}\n\nRun "docs-assistant ${name} --help" for its options.\n`);
       return EXIT.usage;
     }
     io.stderr.write(`docs-assistant ${name} failed: ${(error as Error).message}\n`);

@@ -132,7 +132,14 @@ export async function fileConfig(file: string): Promise<Pick<AppOptions, 'orgs' 
         throw new ConfigError(
           `${file} site ${site.domain}: publicUrl "${site.publicUrl}" is not a URL.`,
         );
-      const docs = await loadDocsSite(resolve(dirname(file), site.docs));
+      const dir = resolve(dirname(file), site.docs);
+      const docs = await loadDocsSite(dir).catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'ENOENT' || error.code === 'ENOTDIR'
+          ? new ConfigError(
+              `${file} site ${site.domain}: docs folder not found: ${dir} ("docs" is a folder of Markdown pages, relative to the config file).`,
+            )
+          : error;
+      });
       return {
         domain: site.domain,
         org: site.org,
