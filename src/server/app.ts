@@ -15,7 +15,8 @@ import type { DocSection, DocsSite } from './docs.js';
 import { errorResponse } from './http.js';
 import { createForwarder, type UpstreamConfig } from './proxy.js';
 import { createRateLimiter } from './rate-limit.js';
-import { prefixedLinks } from './render.js';
+import { isScriptUrl, prefixedLinks } from './render.js';
+import { docLinkTarget, sectionLinker, type LinkUrl } from './doc-links.js';
 import { createRetriever } from './retrieval.js';
 import { apiRoutes, type AnsweringSite } from './routes/api.js';
 import { DOCS_BASE_PATH, demoRoutes, SITE_BASE_PATHS } from './routes/demo.js';
@@ -193,12 +194,34 @@ export function createApp(options: AppOptions = {}) {
   const originOf = (c: Context) =>
     options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
   const docsLinks = prefixedLinks(DOCS_BASE_PATH);
-  const pageUrlFor = (c: Context, site: AnsweringSite) => (section: DocSection) => {
-    const anchor = section.anchor ? `#${section.anchor}` : '';
-    const path = site.urls?.urlOf(section.pagePath);
-    if (path === undefined) return `${originOf(c)}${docsLinks.page(section.pagePath)}${anchor}`;
-    return `${site.publicUrl?.replace(/\/+$/, '') ?? originOf(c)}${path}${anchor}`;
+  const pageUrlAt =
+    (origin: string, site: AnsweringSite) => (section: Pick<DocSection, 'pagePath' | 'anchor'>) => {
+      const anchor = section.anchor ? `#${section.anchor}` : '';
+      const path = site.urls?.urlOf(section.pagePath);
+      if (path === undefined) return `${origin}${docsLinks.page(section.pagePath)}${anchor}`;
+      return `${site.publicUrl?.replace(/\/+$/, '') ?? origin}${path}${anchor}`;
+    };
+  // Links in quoted passages go where citations go: a page to its URL on the reader's site, a file
+  // beside the pages (this server's /docs copy, or under the site's public URL).
+  const linkUrlAt = (origin: string, site: AnsweringSite & SiteConfig): LinkUrl => {
+    const pageUrl = pageUrlAt(origin, site);
+    const fileBase = site.urls
+      ? (site.publicUrl?.replace(/\/+$/, '') ?? origin)
+      : `${origin}${docsLinks.file('')}`;
+    return (raw, page, image) => {
+      if (isScriptUrl(raw, image)) return undefined;
+      const target = docLinkTarget(raw, page, site.docs);
+      if (!target) return raw;
+      if (target.kind === 'page') return pageUrl(target);
+      return `${fileBase}${encodeURI(target.path)}${target.anchor ? `#${target.anchor}` : ''}`;
+    };
   };
+  const linkers = new Map(
+    [...sites.values()].map((site) => [
+      site.domain,
+      sectionLinker(site.docs, (origin) => linkUrlAt(origin, site)),
+    ]),
+  );
 
   const app = new Hono();
   app.use(
@@ -245,16 +268,20 @@ export function createApp(options: AppOptions = {}) {
         now,
         maxBodyBytes,
         basePaths: SITE_BASE_PATHS,
-        answerDeps: (c, site) => ({
-          threads,
-          maxTurns: options.threads?.maxTurns ?? 100,
-          now,
-          pageUrl: pageUrlFor(c, site),
-          chunkDelayMs: options.chunkDelayMs ?? 0,
-          llm,
-          signal: c.req.raw.signal,
-          ...(options.trace ? { trace: options.trace } : {}),
-        }),
+        answerDeps: (c, site) => {
+          const origin = originOf(c);
+          return {
+            threads,
+            maxTurns: options.threads?.maxTurns ?? 100,
+            now,
+            pageUrl: pageUrlAt(origin, site),
+            linkedSection: linkers.get(site.domain)?.(origin) ?? ((section) => section),
+            chunkDelayMs: options.chunkDelayMs ?? 0,
+            llm,
+            signal: c.req.raw.signal,
+            ...(options.trace ? { trace: options.trace } : {}),
+          };
+        },
       }),
     );
   app.route(

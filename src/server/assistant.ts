@@ -37,6 +37,11 @@ export interface AnswerDeps {
   now: () => number;
   /** Absolute URL of a docs section (`…/docs/guides/x#anchor`). */
   pageUrl: (section: DocSection) => string;
+  /**
+   * The section with the links of its passages pointed at the reader's site (a page's URL there,
+   * external links as written, none that runs script); always the same copy of a section.
+   */
+  linkedSection: (section: DocSection) => DocSection;
   /** Pause between text chunks, so a demo looks like streaming; 0 in tests. */
   chunkDelayMs: number;
   /** Answer with this language model instead of quoting the docs. */
@@ -261,10 +266,17 @@ export async function answer(
     });
   }
 
-  const composed = composeAnswer(result, terms, {
-    pageUrl: deps.pageUrl,
-    sectionsOf: site.retriever.sectionsOf,
-  });
+  // Quoted passages keep their links, pointed where the citations point: the page's relative
+  // paths, its own anchors and its link definitions mean nothing where the widget shows them.
+  const linked = deps.linkedSection;
+  const composed = composeAnswer(
+    { ...result, hits: hits.map((hit) => ({ ...hit, section: linked(hit.section) })) },
+    terms,
+    {
+      pageUrl: deps.pageUrl,
+      sectionsOf: (pagePath) => site.retriever.sectionsOf(pagePath).map(linked),
+    },
+  );
   const threadFailure = await startThread();
   if (threadFailure) return threadFailure;
   // The disk write runs alongside the stream instead of delaying its first byte; the finish part

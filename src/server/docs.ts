@@ -25,6 +25,24 @@ export interface DocBlock {
   text: string;
   /** Language of a code block. */
   lang?: string;
+  /** The links and images in `markdown`, so an answer can point them at the reader's site. */
+  links?: DocLink[];
+}
+
+/** A link or image inside a block's `markdown`, where the block wrote it. */
+export interface DocLink {
+  /** Where it starts and ends in the block's `markdown`. */
+  start: number;
+  end: number;
+  /**
+   * Where a link's text ends: from there to `end` is its destination (`](…)`, `][ref]`, `]`).
+   * Absent for an image, which is rewritten whole.
+   */
+  labelEnd?: number;
+  /** The destination as written; a reference link's comes from its definition. */
+  url: string;
+  /** An image's alt text. */
+  alt?: string;
 }
 
 /** One heading's worth of a page: the unit that retrieval ranks and answers quote. */
@@ -164,6 +182,46 @@ function withoutHtml<T extends Nodes>(node: T): T {
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
+/** The page's link definitions (`[cgi]: https://…`); the first of an identifier wins, as in CommonMark. */
+function definitionsOf(tree: Root): Map<string, string> {
+  const definitions = new Map<string, string>();
+  const walk = (node: Nodes) => {
+    if (node.type === 'definition' && !definitions.has(node.identifier))
+      definitions.set(node.identifier, node.url);
+    if ('children' in node) for (const child of node.children) walk(child);
+  };
+  walk(tree);
+  return definitions;
+}
+
+/**
+ * Links and images of a block, with offsets into the block's source. Answers quote a block
+ * without the page's definitions and away from the page's URL, so each keeps what it points at.
+ */
+function linksOf(node: RootContent, definitions: Map<string, string>): DocLink[] {
+  const base = node.position?.start.offset ?? 0;
+  const links: DocLink[] = [];
+  const walk = (child: Nodes) => {
+    const start = child.position?.start.offset;
+    const end = child.position?.end.offset;
+    if (start !== undefined && end !== undefined) {
+      if (child.type === 'link' || child.type === 'linkReference') {
+        const url = child.type === 'link' ? child.url : definitions.get(child.identifier);
+        const labelEnd = child.children.at(-1)?.position?.end.offset ?? start + 1;
+        if (url !== undefined)
+          links.push({ start: start - base, end: end - base, labelEnd: labelEnd - base, url });
+      } else if (child.type === 'image' || child.type === 'imageReference') {
+        const url = child.type === 'image' ? child.url : definitions.get(child.identifier);
+        if (url !== undefined)
+          links.push({ start: start - base, end: end - base, url, alt: child.alt ?? '' });
+      }
+    }
+    if ('children' in child) for (const grandchild of child.children) walk(grandchild);
+  };
+  walk(node);
+  return links;
+}
+
 /**
  * Splits a page at every heading (reference pages put one option or method under each h4/h5, and
  * that is the unit a question is about); code stays code so answers can quote it as fenced blocks.
@@ -174,6 +232,11 @@ function sectionsOf(
   page: Omit<DocPage, 'sections' | 'markdown' | 'file'>,
 ): DocSection[] {
   const slugger = new GithubSlugger();
+  const definitions = definitionsOf(tree);
+  const withLinks = (node: RootContent, block: DocBlock): DocBlock => {
+    const links = linksOf(node, definitions);
+    return links.length ? { ...block, links } : block;
+  };
   const sections: DocSection[] = [];
   let current: { heading: string; anchor: string; blocks: DocBlock[] } = {
     heading: '',
@@ -261,7 +324,7 @@ function sectionsOf(
       const text = node.children
         .map((row) => row.children.map((cell) => toString(cell)).join(' | '))
         .join('\n');
-      current.blocks.push({ kind: 'table', markdown: sourceOf(node), text });
+      current.blocks.push(withLinks(node, { kind: 'table', markdown: sourceOf(node), text }));
       return;
     }
     // A list of links to the page's own headings is a table of contents: navigation, which the
@@ -270,18 +333,20 @@ function sectionsOf(
     if (node.type === 'list' && isContents(node)) return;
     if (node.type === 'list') {
       const text = node.children.map((item) => '- ' + flat(item)).join('\n');
-      current.blocks.push({ kind: 'list', markdown: sourceOf(node), text });
+      current.blocks.push(withLinks(node, { kind: 'list', markdown: sourceOf(node), text }));
       return;
     }
     // Inline HTML (`<a id="header"></a>` anchors after every heading of Fastify's reference) is
     // markup, not words: indexed, it made "id" match hundreds of sections.
     const text = flat(withoutHtml(node));
     if (!text.trim()) return;
-    current.blocks.push({
-      kind: node.type === 'blockquote' ? 'quote' : 'paragraph',
-      markdown: sourceOf(node),
-      text,
-    });
+    current.blocks.push(
+      withLinks(node, {
+        kind: node.type === 'blockquote' ? 'quote' : 'paragraph',
+        markdown: sourceOf(node),
+        text,
+      }),
+    );
   };
   tree.children.forEach(visit);
   flush();

@@ -12,6 +12,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
+import { docLinkTarget } from './doc-links.js';
 import type { DocPage, DocsSite } from './docs.js';
 
 /** How a rendered page links: to other pages by site path, and to files (images) by site path. */
@@ -67,12 +68,6 @@ export function prefixedLinks(basePath: string): LinkStrategy {
   return { page: (path) => basePath + (path === '/' ? '' : path), file: (path) => basePath + path };
 }
 
-const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/|#)/i;
-
-/**
- * Site-absolute and relative links and images in the Markdown (`/guides/x#y`, `../api/errors`,
- * `/images/a.png`) go through the page's link strategy; external links, anchors and schemes stay.
- */
 /**
  * URLs that run script or smuggle a document when followed. Browsers ignore ASCII whitespace and
  * control characters inside a scheme (`java\tscript:`), so those go before the test. An image may
@@ -92,27 +87,22 @@ interface RenderData {
   links: LinkStrategy;
 }
 
+/**
+ * Site-absolute and relative links and images in the Markdown (`/guides/x#y`, `../api/errors`,
+ * `/images/a.png`) go through the page's link strategy; external links, anchors and schemes stay.
+ */
 function rehypeLinks() {
   return (tree: Root, file: { data: unknown }) => {
     const { page, site, links } = file.data as RenderData;
-    // Relative links resolve against the folder of the page's source file, as on any static host.
-    const folder = `http://site/${page.file
-      .split('/')
-      .slice(0, -1)
-      .map((part) => `${part}/`)
-      .join('')}`;
     const resolve = (raw: string): string | undefined => {
-      if (EXTERNAL.test(raw)) return undefined;
-      const [pathPart = '', hash] = raw.split('#', 2);
-      const absolute = decodeURI(new URL(pathPart, folder).pathname);
-      const pagePath = absolute
-        .replace(/\.(md|mdx|html)$/i, '')
-        .replace(/\/index$/, '')
-        .replace(/(.)\/+$/, '$1');
-      const suffix = hash ? `#${hash}` : '';
-      return site.byPath.has(pagePath)
-        ? links.page(pagePath) + suffix
-        : links.file(absolute) + suffix;
+      // An anchor of this page stays as written: the page is where it is rendered.
+      if (raw.startsWith('#')) return undefined;
+      const target = docLinkTarget(raw, page, site);
+      if (!target) return undefined;
+      const suffix = target.anchor ? `#${target.anchor}` : '';
+      return (
+        (target.kind === 'page' ? links.page(target.pagePath) : links.file(target.path)) + suffix
+      );
     };
     visit(tree, 'element', (node: Element) => {
       const attribute = node.tagName === 'a' ? 'href' : node.tagName === 'img' ? 'src' : undefined;
