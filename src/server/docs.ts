@@ -182,44 +182,65 @@ function withoutHtml<T extends Nodes>(node: T): T {
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
-/** The page's link definitions (`[cgi]: https://…`); the first of an identifier wins, as in CommonMark. */
-function definitionsOf(tree: Root): Map<string, string> {
-  const definitions = new Map<string, string>();
-  const walk = (node: Nodes) => {
-    if (node.type === 'definition' && !definitions.has(node.identifier))
-      definitions.set(node.identifier, node.url);
-    if ('children' in node) for (const child of node.children) walk(child);
-  };
-  walk(tree);
-  return definitions;
-}
-
 /**
- * Links and images of a block, with offsets into the block's source. Answers quote a block
- * without the page's definitions and away from the page's URL, so each keeps what it points at.
+ * A block's Markdown as the page wrote it, and where its links and images sit in it. Reference-style
+ * links (`[pino-pretty][pp]` with `[pp]: https://…` at the page's end) are written inline: a quoted
+ * block travels without the page's definitions, and the reader saw the brackets as text.
  */
-function linksOf(node: RootContent, definitions: Map<string, string>): DocLink[] {
-  const base = node.position?.start.offset ?? 0;
-  const links: DocLink[] = [];
-  const walk = (child: Nodes) => {
-    const start = child.position?.start.offset;
-    const end = child.position?.end.offset;
-    if (start !== undefined && end !== undefined) {
-      if (child.type === 'link' || child.type === 'linkReference') {
-        const url = child.type === 'link' ? child.url : definitions.get(child.identifier);
-        const labelEnd = child.children.at(-1)?.position?.end.offset ?? start + 1;
-        if (url !== undefined)
-          links.push({ start: start - base, end: end - base, labelEnd: labelEnd - base, url });
-      } else if (child.type === 'image' || child.type === 'imageReference') {
-        const url = child.type === 'image' ? child.url : definitions.get(child.identifier);
-        if (url !== undefined)
-          links.push({ start: start - base, end: end - base, url, alt: child.alt ?? '' });
-      }
+function blockSource(
+  node: RootContent,
+  source: string,
+  definitions: Map<string, string>,
+): { markdown: string; links: DocLink[] } {
+  const [from, to] = [node.position?.start.offset, node.position?.end.offset];
+  if (from === undefined || to === undefined) return { markdown: toString(node), links: [] };
+  // Offsets in `source`; `inline` is what a reference link is written as instead.
+  const found: (DocLink & { labelStart?: number; inline?: string })[] = [];
+  visitTree(node, (child) => {
+    const [start, end] = [child.position?.start.offset, child.position?.end.offset];
+    if (start === undefined || end === undefined) return;
+    if (child.type === 'image' || child.type === 'imageReference') {
+      const url = child.type === 'image' ? child.url : definitions.get(child.identifier);
+      if (url !== undefined) found.push({ start, end, url, alt: child.alt ?? '' });
+    } else if (child.type === 'link' || child.type === 'linkReference') {
+      const url = child.type === 'link' ? child.url : definitions.get(child.identifier);
+      if (url === undefined) return;
+      const labelStart = child.children[0]?.position?.start.offset ?? start + 1;
+      const labelEnd = child.children.at(-1)?.position?.end.offset ?? labelStart;
+      const label = source.slice(labelStart, labelEnd);
+      found.push({
+        start,
+        end,
+        labelStart,
+        labelEnd,
+        url,
+        ...(child.type === 'linkReference' ? { inline: `[${label}](${markdownUrl(url)})` } : {}),
+      });
     }
-    if ('children' in child) for (const grandchild of child.children) walk(grandchild);
+  });
+  const inlined = found.filter((link) => link.inline !== undefined);
+  let markdown = source.slice(from, to);
+  for (const link of [...inlined].reverse())
+    markdown =
+      markdown.slice(0, link.start - from) + link.inline! + markdown.slice(link.end - from);
+  // Where a source offset lands once the reference links before it are written inline; inside a
+  // reference link's text it moves with the text.
+  const moved = (offset: number): number => {
+    let shift = 0;
+    for (const link of inlined) {
+      if (link.end <= offset) shift += link.inline!.length - (link.end - link.start);
+      else if (link.start < offset) return moved(link.start) + 1 + (offset - link.labelStart!);
+    }
+    return offset - from + shift;
   };
-  walk(node);
-  return links;
+  const links = found.map(({ start, end, labelEnd, url, alt, inline }): DocLink => {
+    const at = moved(start);
+    if (alt !== undefined) return { start: at, end: moved(end), url, alt };
+    if (inline === undefined)
+      return { start: at, end: moved(end), labelEnd: moved(labelEnd!), url };
+    return { start: at, end: at + inline.length, labelEnd: at + inline.indexOf('](', 0), url };
+  });
+  return { markdown, links };
 }
 
 /**
@@ -232,11 +253,6 @@ function sectionsOf(
   page: Omit<DocPage, 'sections' | 'markdown' | 'file'>,
 ): DocSection[] {
   const slugger = new GithubSlugger();
-  const definitions = definitionsOf(tree);
-  const withLinks = (node: RootContent, block: DocBlock): DocBlock => {
-    const links = linksOf(node, definitions);
-    return links.length ? { ...block, links } : block;
-  };
   const sections: DocSection[] = [];
   let current: { heading: string; anchor: string; blocks: DocBlock[] } = {
     heading: '',
@@ -264,32 +280,14 @@ function sectionsOf(
       language: page.language,
     });
   };
-  // Reference-style links (`[pino-pretty][pp]` with `[pp]: https://…` at the page's end) are
-  // written inline in a block's Markdown: a quoted block travels without the page's definitions,
-  // and the reader saw the brackets as text.
   const definitions = new Map<string, string>();
   visitTree(tree, 'definition', (node) => {
     if (!definitions.has(node.identifier)) definitions.set(node.identifier, node.url);
   });
-  const sourceOf = (node: RootContent) => {
-    const [from, to] = [node.position?.start.offset, node.position?.end.offset];
-    if (from === undefined || to === undefined) return toString(node);
-    const inline: { from: number; to: number; text: string }[] = [];
-    if (definitions.size)
-      visitTree(node, 'linkReference', (ref) => {
-        const url = definitions.get(ref.identifier);
-        const [start, end] = [ref.position?.start.offset, ref.position?.end.offset];
-        if (url === undefined || start === undefined || end === undefined) return;
-        const first = ref.children[0]?.position?.start.offset;
-        const last = ref.children.at(-1)?.position?.end.offset;
-        const label =
-          first !== undefined && last !== undefined ? source.slice(first, last) : toString(ref);
-        inline.push({ from: start, to: end, text: `[${label}](${markdownUrl(url)})` });
-      });
-    let markdown = source.slice(from, to);
-    for (const link of inline.sort((a, b) => b.from - a.from))
-      markdown = markdown.slice(0, link.from - from) + link.text + markdown.slice(link.to - from);
-    return markdown;
+  /** A block of `node`, with where its links are when it has any. */
+  const blockOf = (node: RootContent, block: Omit<DocBlock, 'markdown' | 'links'>): DocBlock => {
+    const { markdown, links } = blockSource(node, source, definitions);
+    return links.length ? { ...block, markdown, links } : { ...block, markdown };
   };
   const visit = (node: RootContent) => {
     if (node.type === 'heading') {
@@ -312,19 +310,14 @@ function sectionsOf(
     )
       return;
     if (node.type === 'code') {
-      current.blocks.push({
-        kind: 'code',
-        markdown: sourceOf(node),
-        text: node.value,
-        lang: node.lang ?? '',
-      });
+      current.blocks.push(blockOf(node, { kind: 'code', text: node.value, lang: node.lang ?? '' }));
       return;
     }
     if (node.type === 'table') {
       const text = node.children
         .map((row) => row.children.map((cell) => toString(cell)).join(' | '))
         .join('\n');
-      current.blocks.push(withLinks(node, { kind: 'table', markdown: sourceOf(node), text }));
+      current.blocks.push(blockOf(node, { kind: 'table', text }));
       return;
     }
     // A list of links to the page's own headings is a table of contents: navigation, which the
@@ -333,7 +326,7 @@ function sectionsOf(
     if (node.type === 'list' && isContents(node)) return;
     if (node.type === 'list') {
       const text = node.children.map((item) => '- ' + flat(item)).join('\n');
-      current.blocks.push(withLinks(node, { kind: 'list', markdown: sourceOf(node), text }));
+      current.blocks.push(blockOf(node, { kind: 'list', text }));
       return;
     }
     // Inline HTML (`<a id="header"></a>` anchors after every heading of Fastify's reference) is
@@ -341,11 +334,7 @@ function sectionsOf(
     const text = flat(withoutHtml(node));
     if (!text.trim()) return;
     current.blocks.push(
-      withLinks(node, {
-        kind: node.type === 'blockquote' ? 'quote' : 'paragraph',
-        markdown: sourceOf(node),
-        text,
-      }),
+      blockOf(node, { kind: node.type === 'blockquote' ? 'quote' : 'paragraph', text }),
     );
   };
   tree.children.forEach(visit);
