@@ -66,7 +66,13 @@ and threads, plus the docs as HTML under /docs.
 Options:
   --docs DIR          Markdown/MDX docs folder (default: the bundled sample docs)
   --domain NAME       Domain identifier the folder is served as (default: demo)
-  --config FILE       JSON config with several organisations and sites (instead of --docs)
+  --config FILE       JSON config with several organisations and sites (instead of --docs);
+                      each site may give its "siteName" and "starters" there
+  --site-name NAME    The name in the docs pages' titles and header (default: the root page's
+                      siteName frontmatter, its leading <h1> or title, else the folder's name)
+  --starters 'Q1|Q2'  Up to 3 starter questions for the /docs pages' widget, or none
+                      (default: the root page's starters frontmatter, else "Tell me about …"
+                      the pages the root page links to, each checked to get an answer)
   --port N            Port (default: 4321; 0 picks a free one)
   --host HOST         Interface (default: 127.0.0.1)
   --data DIR          Where threads are stored (default: .docs-assistant)
@@ -111,6 +117,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     docs: { type: 'string' },
     domain: { type: 'string' },
     config: { type: 'string' },
+    'site-name': { type: 'string' },
+    starters: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
     data: { type: 'string' },
@@ -141,6 +149,13 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     const configFile = stringOption(values.config);
     const domain = stringOption(values.domain) ?? DEMO.domain;
     const upstreamUrl = stringOption(values.upstream);
+    const siteName = stringOption(values['site-name']);
+    const starters =
+      typeof values.starters === 'string' ? startersOption(values.starters) : undefined;
+    if (configFile && (siteName || starters))
+      throw new UsageError(
+        'With --config, give each site its "siteName" and "starters" in the file.',
+      );
     if (docsDir && configFile) throw new UsageError('Give --docs or --config, not both.');
     if (!/^[\w.-]{1,100}$/.test(domain))
       throw new UsageError('--domain may hold letters, digits, ".", "_" and "-" only.');
@@ -261,6 +276,11 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
           options,
           await folderConfig(docsPath, domain, io.env.DOCS_ASSISTANT_SERVER_KEYS, pageUrls),
         );
+      const site = options.sites?.[0];
+      if (site && !configFile) {
+        if (siteName) site.docs.name = siteName;
+        if (starters) site.starters = starters;
+      }
     } catch (error) {
       io.stderr.write(`${(error as Error).message}\n`);
       return error instanceof ConfigError ? EXIT.usage : EXIT.failed;
@@ -354,6 +374,18 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     return EXIT.ok;
   },
 };
+
+/** `--starters 'A|B|C'`: the widget shows at most 3; `none` (or nothing) for no starters. */
+function startersOption(value: string): string[] {
+  if (/^\s*(none)?\s*$/i.test(value)) return [];
+  const questions = value
+    .split('|')
+    .map((question) => question.trim())
+    .filter(Boolean);
+  if (questions.length > 3)
+    throw new UsageError(`--starters takes at most 3 questions, got ${questions.length}.`);
+  return questions;
+}
 
 const untilAborted = (io: CliIo) =>
   new Promise<void>((done) => {

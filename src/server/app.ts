@@ -39,6 +39,8 @@ export interface SiteConfig {
   pageUrls?: PageUrlRule;
   /** Public URL of this site's docs (origin and base path) for citations. @default the server's publicUrl */
   publicUrl?: string;
+  /** Starter questions of the /docs pages' script tag. @default the root page's `starters` frontmatter, else suggested (routes/demo.ts) */
+  starters?: string[];
 }
 
 export interface AppOptions {
@@ -308,7 +310,7 @@ export function createApp(options: AppOptions = {}) {
   app.route(
     '/',
     demoRoutes({
-      site: options.sites?.[0],
+      site: options.sites?.[0] && sites.get(options.sites[0].domain),
       assetsDir: options.assetsDir,
       demoKey: options.demoKey,
       origin: originOf,

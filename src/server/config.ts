@@ -45,6 +45,10 @@ const configFileSchema = z.object({
       urlStyle: z.string().optional(),
       pageUrl: z.string().optional(),
       publicUrl: z.string().optional(),
+      /** The name in page titles and headers (README "Serving your own docs"). */
+      siteName: z.string().min(1).optional(),
+      /** Starter questions of the /docs pages' widget, at most 3; [] for none. */
+      starters: z.array(z.string().min(1)).max(3).optional(),
     }),
   ),
 });
@@ -140,10 +144,12 @@ export async function fileConfig(file: string): Promise<Pick<AppOptions, 'orgs' 
             )
           : error;
       });
+      if (site.siteName) docs.name = site.siteName;
       return {
         domain: site.domain,
         org: site.org,
         docs,
+        ...(site.starters ? { starters: site.starters } : {}),
         ...(urls ? { pageUrls: urls.rule } : {}),
         ...(site.publicUrl ? { publicUrl: site.publicUrl } : {}),
       };

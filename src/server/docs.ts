@@ -77,6 +77,8 @@ export interface DocPage {
 }
 
 export interface DocsSite {
+  /** The site's name in page titles and headers (`--site-name`); found in the docs when absent (render.ts `siteNameOf`). */
+  name?: string;
   pages: DocPage[];
   byPath: Map<string, DocPage>;
   /** The folder the site was read from, when it came from one. */

@@ -146,6 +146,47 @@ export function renderMarkdown(page: DocPage, site: DocsSite, links: LinkStrateg
 
 export const DOCS_CSS = template('docs.css');
 
+/** Root-page titles that name a page, not the product ("Introduction · Introduction" helps nobody). */
+const PAGE_NOT_PRODUCT =
+  /^(index|readme|home|intro|introduction|overview|welcome|docs|documentation|getting started)$/i;
+/** Folder names that say where docs live, not whose they are: `acme/docs` is Acme's. */
+const FOLDER_NOT_PRODUCT = /^(docs?|documentation|content|pages|src|site|website|www)$/i;
+
+const namesBySite = new WeakMap<DocsSite, string>();
+
+/**
+ * The name a site's pages and header carry: `--site-name` (`site.name`), else what the docs say
+ * about themselves — the root page's `siteName` frontmatter, the `<h1>` a README-style index opens
+ * with (Fastify's `<h1 align="center">Fastify</h1>`), the root page's title when it names more
+ * than a page — else the folder's name.
+ */
+export function siteNameOf(site: DocsSite): string {
+  if (site.name) return site.name;
+  let name = namesBySite.get(site);
+  if (name === undefined) {
+    const root = site.byPath.get('/');
+    const declared = root?.frontmatter?.siteName;
+    const htmlHeading = root && /^\s*<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(root.markdown)?.[1];
+    const candidates = [
+      typeof declared === 'string' ? declared : undefined,
+      htmlHeading?.replace(/<[^>]*>/g, ''),
+      root && !PAGE_NOT_PRODUCT.test(root.title.trim()) ? root.title : undefined,
+      ...(site.dir ?? '').split(/[\\/]/).reverse(),
+    ];
+    name =
+      candidates
+        .map((candidate) => candidate?.replace(/\s+/g, ' ').trim())
+        .find((candidate) => candidate && !FOLDER_NOT_PRODUCT.test(candidate)) ?? 'Docs';
+    namesBySite.set(site, name);
+  }
+  return name;
+}
+
+/** A page as the sidebar lists it: a root `index.md` with no title of its own shows the site's name. */
+function labelOf(site: DocsSite, page: DocPage): string {
+  return page.path === '/' && /^index$/i.test(page.title) ? siteNameOf(site) : page.title;
+}
+
 const GROUP_ORDER = ['Overview', 'Guides', 'Static export', 'API'];
 
 function groupOf(page: DocPage): string {
@@ -197,7 +238,7 @@ const SIDEBAR_MAX_GROUPS = 60;
 function navigation(site: DocsSite, current: DocPage, links: LinkStrategy): Markup {
   const item = (
     page: DocPage,
-    label = page.title +
+    label = labelOf(site, page) +
       (page.version ? ` (${page.version})` : '') +
       (page.language !== current.language ? ` · ${page.language}` : ''),
   ) =>
@@ -233,7 +274,7 @@ function navigation(site: DocsSite, current: DocPage, links: LinkStrategy): Mark
   const listed = groups.slice(shown.start, shown.end).map(([name, pages], offset) => {
     if (shown.start + offset !== currentGroup) {
       const more = pages.length > 1 ? ` (+${pages.length - 1} pages)` : '';
-      return group(name, [item(pages[0]!, `${pages[0]!.title}${more}`)]);
+      return group(name, [item(pages[0]!, `${labelOf(site, pages[0]!)}${more}`)]);
     }
     const { start, end } = window(pages, pages.indexOf(current), SIDEBAR_WINDOW);
     return group(name, [
@@ -270,19 +311,21 @@ export function renderDocsPage(site: DocsSite, page: DocPage, options: RenderOpt
       </style>`;
   // The Markdown's HTML comes from the unified pipeline, which drops raw HTML and script URLs.
   const content = raw(renderMarkdown(page, site, options.links));
+  const siteName = siteNameOf(site);
+  const label = labelOf(site, page);
   return markup(
     html`<!doctype html>
       <html lang="${page.language}">
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <title>${page.title} · docs-assistant</title>
+          <title>${label === siteName ? siteName : `${label} · ${siteName}`}</title>
           ${page.description && html`<meta name="description" content="${page.description}" />`}
           ${styles} ${options.head}
         </head>
         <body>
           <header class="site">
-            <a href="${options.links.page('/')}">docs-assistant docs</a>${options.headerExtra}
+            <a href="${options.links.page('/')}">${siteName}</a>${options.headerExtra}
           </header>
           <div class="layout">
             <nav class="sidebar" aria-label="Docs">${navigation(site, page, options.links)}</nav>

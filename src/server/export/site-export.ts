@@ -4,7 +4,14 @@ import { dirname, join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { createSite, normalizePagePath, type DocPage, type DocsSite } from '../docs.js';
 import { html } from 'hono/html';
-import { DOCS_CSS, markup, renderDocsPage, template, type LinkStrategy } from '../render.js';
+import {
+  DOCS_CSS,
+  markup,
+  renderDocsPage,
+  siteNameOf,
+  template,
+  type LinkStrategy,
+} from '../render.js';
 
 /** `/` → `index.html`, `/guides/start` → `guides/start.html`: every page is a file a static host serves. */
 export function htmlFileOf(path: string): string {
@@ -85,7 +92,8 @@ export async function exportSite(
   options: ExportSiteOptions,
 ): Promise<{ pageCount: number }> {
   const selected = selectPages(site, options.paths).filter((page): page is DocPage => !!page);
-  const exported = createSite(selected, site.files, site.dir);
+  // A partial export may leave the root page out; its pages still carry the whole site's name.
+  const exported = { ...createSite(selected, site.files, site.dir), name: siteNameOf(site) };
   const { outDir } = options;
   await mkdir(join(outDir, 'assets'), { recursive: true });
   await writeFile(join(outDir, 'assets/docs.css'), DOCS_CSS + SEARCH_CSS);

@@ -2,7 +2,10 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import { join } from 'node:path';
-import { normalizePagePath, type DocsSite } from '../docs.js';
+import { composeAnswer } from '../answer.js';
+import { normalizePagePath, type DocPage, type DocsSite } from '../docs.js';
+import { phrasesFor } from '../phrases.js';
+import { createRetriever, type Retriever } from '../retrieval.js';
 import { errorResponse } from '../http.js';
 import { attributes, markup, prefixedLinks, renderDocsPage, type Markup } from '../render.js';
 import { readStatic } from '../static.js';
@@ -15,15 +18,83 @@ export const REACT_BASE_PATH = '/react';
 export const SITE_BASE_PATHS = [DOCS_BASE_PATH, REACT_BASE_PATH] as const;
 
 const SCRIPT_TAG_SRC = '/embed/docs-assistant.js';
-const STARTER_QUESTIONS = [
-  'How do I install it?',
-  'How do I change the theme?',
-  'What is static export?',
-];
+const safeDecode = (path: string) => {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
+};
+
+/** The widget shows at most three starter questions. */
+const MAX_STARTERS = 3;
+
+/** The starter questions the docs declare for themselves: the root page's `starters` frontmatter. */
+export function declaredStarters(docs: DocsSite): string[] | undefined {
+  const declared = docs.byPath.get('/')?.frontmatter?.starters;
+  if (!Array.isArray(declared)) return undefined;
+  return declared
+    .filter((question): question is string => typeof question === 'string')
+    .map((question) => question.trim())
+    .filter(Boolean)
+    .slice(0, MAX_STARTERS);
+}
+
+/**
+ * Starters for docs that declare none, phrased as the answers' follow-ups are ("Tell me about
+ * “Getting Started”"): the pages the root page links to first (the path its authors lay out for a
+ * newcomer; section index pages, which only list links, skipped), then their headings. Each is kept
+ * only if the assistant answers it rather than saying the docs don't cover it, so a chip never
+ * leads a reader to a refusal. None when nothing qualifies.
+ */
+export function suggestStarters(docs: DocsSite, retriever: Retriever): string[] {
+  const root = docs.byPath.get('/');
+  if (!root) return [];
+  const linked = [...root.markdown.matchAll(/\]\(([^)\s]+)/g)]
+    .map(([, href]) => href!)
+    .filter((href) => !/^([a-z][a-z0-9+.-]*:|\/\/|#)/i.test(href))
+    .map((href) => {
+      const path = new URL(href, `http://site/${root.file}`).pathname.replace(/\.mdx?$/i, '');
+      return normalizePagePath(safeDecode(path));
+    })
+    .map((path) => docs.byPath.get(path))
+    .filter(
+      (page): page is DocPage => !!page && page !== root && !/(^|\/)index\.mdx?$/i.test(page.file),
+    );
+  const pages = [...new Set(linked)];
+  const tellMeAbout = phrasesFor(root.language).tellMeAbout;
+  const subjects = [
+    ...pages.map((page) => page.title),
+    ...pages.flatMap((page) => page.sections.map((section) => section.heading)),
+  ];
+  const starters: string[] = [];
+  for (const subject of new Set(subjects.map((s) => s.trim()).filter(Boolean))) {
+    const question = tellMeAbout(subject);
+    // The script tag's attribute separates its questions with "|".
+    if (question.includes('|')) continue;
+    const result = retriever.search(question, { limit: 5 });
+    const { refused } = composeAnswer(result, retriever.terms(question), {
+      pageUrl: () => '',
+      sectionsOf: retriever.sectionsOf,
+    });
+    if (!refused) starters.push(question);
+    if (starters.length === MAX_STARTERS) break;
+  }
+  return starters;
+}
 
 export interface DemoRouteDeps {
   /** The site the pages show; the server has none when no docs are configured. */
-  site?: { domain: string; docs: DocsSite } | undefined;
+  site?:
+    | {
+        domain: string;
+        docs: DocsSite;
+        /** The script tag's starter questions (`--starters`); the docs' own or suggested when absent. */
+        starters?: string[] | undefined;
+        /** Checks suggested starters against the answers readers would get. */
+        retriever?: Retriever;
+      }
+    | undefined;
   /** Built files (the package's dist/): gallery at /, script tag at /embed/, React demo at /react/. */
   assetsDir?: string | undefined;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
@@ -45,6 +116,13 @@ interface PageExtras {
 export function demoRoutes(deps: DemoRouteDeps) {
   const { site, assetsDir } = deps;
   const app = new Hono();
+  // Only pages with the script tag carry starters: worked out on the first such page, once.
+  let starters: string[] | undefined;
+  const startersOf = (docs: DocsSite) =>
+    (starters ??=
+      site?.starters ??
+      declaredStarters(docs) ??
+      suggestStarters(docs, site?.retriever ?? createRetriever(docs)));
 
   const demoAttributes = (c: Context, basePath: string) => {
     const origin = deps.origin(c);
@@ -52,8 +130,9 @@ export function demoRoutes(deps: DemoRouteDeps) {
       'data-domain': site?.domain ?? '',
       'data-base-url': origin,
       'data-docs-base-url': `${origin}${basePath}/`,
-      'data-starter-questions': STARTER_QUESTIONS.join('|'),
     };
+    const questions = site ? startersOf(site.docs) : [];
+    if (questions.length) record['data-starter-questions'] = questions.join('|');
     if (deps.demoKey) record['data-api-key'] = deps.demoKey;
     return attributes(record);
   };
