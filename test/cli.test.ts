@@ -14,6 +14,10 @@ describe('docs-assistant CLI', () => {
     const unknown = captureIo();
     expect(await runCli(['frobnicate'], unknown.io)).toBe(2);
     expect(unknown.err).toContain('Unknown command "frobnicate"');
+    expect(unknown.err).not.toContain('Did you mean');
+    const typo = captureIo();
+    expect(await runCli(['serv', '--port', '0'], typo.io)).toBe(2);
+    expect(typo.err).toMatch(/^Unknown command "serv"\. Did you mean "serve"\?\n/);
     const none = captureIo();
     expect(await runCli([], none.io)).toBe(2);
   });

@@ -33,6 +33,7 @@ import { defaultStores } from '../server/stores/index.js';
 import { HOST_USAGE, runHost } from './host.js';
 import { EXPORT_USAGE, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
 import {
+  closestName,
   EXIT,
   existingPath,
   integerOption,
@@ -494,7 +495,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    io.stderr.write(`Unknown command "${name}".\n\n${mainUsage()}`);
+    const meant = closestName(name, Object.keys(commands));
+    io.stderr.write(
+      `Unknown command "${name}".${meant ? ` Did you mean "${meant}"?` : ''}\n\n${mainUsage()}`,
+    );
     return EXIT.usage;
   }
   try {
