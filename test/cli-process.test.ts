@@ -82,6 +82,11 @@ describe('docs-assistant as a real process', () => {
     expect(values.stderr).toContain('--values expects the chart values YAML');
     expect(values.stderr).not.toContain('ENOENT');
 
+    const cache = await cli(['host', '--cache', BIN, '--port', '0']);
+    expect(cache.code).toBe(2);
+    expect(cache.stderr).toContain(`Cannot use ${BIN} as the cache folder (EEXIST)`);
+    expect(cache.stderr).toContain('--cache expects a folder');
+
     const out = await cli(['export', '--domain', 'demo', '--out', join(dir, 'missing', 'b.tgz')], {
       env: { DOCS_ASSISTANT_ADMIN_KEY: DEMO.adminKey },
     });

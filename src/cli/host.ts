@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { classifyKey, ROUTES, wrongKeySentence } from '../protocol/index.js';
@@ -48,6 +48,14 @@ export async function runHost(values: OptionValues, io: CliIo): Promise<number> 
   const retrySeconds = integerOption(values['retry-seconds'], 'retry-seconds', 10);
   if (retrySeconds < 1) throw new UsageError('--retry-seconds must be at least 1 second.');
   const cacheDir = resolve(stringOption(values.cache) ?? '.docs-assistant-host');
+  // A cache that cannot be a folder is said now, not as a crash when the first bundle unpacks.
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+  } catch (error) {
+    throw new UsageError(
+      `Cannot use ${cacheDir} as the cache folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).\n--cache expects a folder, created if missing, where unpacked versions are kept.`,
+    );
+  }
   const log = (line: string) => io.stderr.write(`[docs-assistant host] ${line}\n`);
 
   let host;
