@@ -1,4 +1,11 @@
-import type { DocBlock, DocPage, DocSection, DocsSite } from './docs.js';
+import {
+  markdownUrl,
+  type DocBlock,
+  type DocPage,
+  type DocSection,
+  type DocsSite,
+} from './docs.js';
+import { safeDecode } from './page-urls.js';
 
 /** What a link written in the docs points at inside the site. */
 export type DocLinkTarget =
@@ -6,14 +13,6 @@ export type DocLinkTarget =
   | { kind: 'file'; path: string; anchor: string };
 
 const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
-
-const safeDecode = (path: string) => {
-  try {
-    return decodeURI(path);
-  } catch {
-    return path;
-  }
-};
 
 /**
  * Where a link written on `page` points: relative links resolve against the folder of the page's
@@ -50,12 +49,6 @@ export function docLinkTarget(
  */
 export type LinkUrl = (raw: string, page: DocPage, image: boolean) => string | undefined;
 
-// A destination goes in `(…)`: spaces, parentheses and angle brackets would end or break it.
-const destination = (url: string) =>
-  url.replace(
-    /[\s()<>]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-  );
 const escapeAlt = (text: string) => text.replace(/([\\[\]])/g, '\\$1');
 
 /**
@@ -79,7 +72,7 @@ export function linkedMarkdown(
       const reference = !markdown.slice(start, end).endsWith(')');
       if (url === undefined) edits.push({ from: start, to: end, text: alt });
       else if (url !== link.url || reference)
-        edits.push({ from: start, to: end, text: `![${alt}](${destination(url)})` });
+        edits.push({ from: start, to: end, text: `![${alt}](${markdownUrl(url)})` });
       continue;
     }
     const url = linkUrl(link.url, false);
@@ -92,7 +85,7 @@ export function linkedMarkdown(
         edits.push({ from: start, to: start + 1, text: '' });
       edits.push({ from: labelEnd, to: end, text: '' });
     } else if (tail.startsWith(']') && (url !== link.url || !tail.startsWith('](')))
-      edits.push({ from: labelEnd, to: end, text: `](${destination(url)})` });
+      edits.push({ from: labelEnd, to: end, text: `](${markdownUrl(url)})` });
   }
   let out = markdown;
   // From the end, so earlier offsets stay right; an image inside a link's text sits between the

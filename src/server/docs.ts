@@ -156,7 +156,7 @@ const flat = (node: Parameters<typeof toString>[0]) =>
   toString(node, { includeImageAlt: false }).replace(/\s*\n\s*/g, ' ');
 
 /** A URL as a Markdown link destination: in angle brackets when it has spaces or brackets. */
-const markdownUrl = (url: string) =>
+export const markdownUrl = (url: string) =>
   /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
 
 /** True when every item of a list (nested lists included) is only a link to an anchor of the page. */

@@ -135,7 +135,8 @@ export function pageUrlPath(page: DocPage, rule: PageUrlRule): string {
   }
 }
 
-const safeDecode = (path: string) => {
+/** `decodeURI`, or the path as it is when it holds a malformed escape (`%zz`). */
+export const safeDecode = (path: string) => {
   try {
     return decodeURI(path);
   } catch {
