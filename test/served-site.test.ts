@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
+import { fileConfig } from '../src/server/config.js';
 import { loadDocsSite, type DocsSite } from '../src/server/docs.js';
 import { REFUSAL_SENTENCES } from '../src/server/phrases.js';
 import { captureIo } from './helpers/cli.js';
@@ -113,6 +114,32 @@ describe('a served docs folder is branded as its own site', () => {
       await runCli(['serve', '--config', join(FASTIFY, 'index.md'), '--site-name', 'X'], both.io),
     ).toBe(2);
     expect(both.err).toContain('With --config, give each site its "siteName"');
+  });
+
+  it('takes a --config site\'s "siteName" and "starters"', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'sites.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        orgs: [{ id: 'f', plan: 'enterprise', keys: ['svc_dsc_f'] }],
+        sites: [
+          {
+            domain: 'f',
+            org: 'f',
+            docs: FASTIFY,
+            siteName: 'Fastify 5',
+            starters: ['How do hooks work?'],
+          },
+        ],
+      }),
+    );
+    const { sites } = await fileConfig(file);
+    expect(sites![0]!.starters).toEqual(['How do hooks work?']);
+    const app = await demoApp({ assetsDir: await assets(), orgs: [], sites });
+    const server = await page(app, '/docs/Reference/Server');
+    expect(titleOf(server)).toBe('Server · Fastify 5');
+    expect(startersOf(server)).toEqual(['How do hooks work?']);
   });
 
   it("names the exported bundle's pages after the site, even a partial export without its root page", async () => {
