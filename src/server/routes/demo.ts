@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import { join } from 'node:path';
 import { composeAnswer } from '../answer.js';
+import { docLinkTarget } from '../doc-links.js';
 import { normalizePagePath, type DocPage, type DocsSite } from '../docs.js';
 import { phrasesFor } from '../phrases.js';
 import { createRetriever, type Retriever } from '../retrieval.js';
@@ -18,14 +19,6 @@ export const REACT_BASE_PATH = '/react';
 export const SITE_BASE_PATHS = [DOCS_BASE_PATH, REACT_BASE_PATH] as const;
 
 const SCRIPT_TAG_SRC = '/embed/docs-assistant.js';
-const safeDecode = (path: string) => {
-  try {
-    return decodeURI(path);
-  } catch {
-    return path;
-  }
-};
-
 /** The widget shows at most three starter questions. */
 const MAX_STARTERS = 3;
 
@@ -50,14 +43,10 @@ export function declaredStarters(docs: DocsSite): string[] | undefined {
 export function suggestStarters(docs: DocsSite, retriever: Retriever): string[] {
   const root = docs.byPath.get('/');
   if (!root) return [];
-  const linked = [...root.markdown.matchAll(/\]\(([^)\s]+)/g)]
-    .map(([, href]) => href!)
-    .filter((href) => !/^([a-z][a-z0-9+.-]*:|\/\/|#)/i.test(href))
-    .map((href) => {
-      const path = new URL(href, `http://site/${root.file}`).pathname.replace(/\.mdx?$/i, '');
-      return normalizePagePath(safeDecode(path));
-    })
-    .map((path) => docs.byPath.get(path))
+  const linked = root.sections
+    .flatMap((section) => section.blocks.flatMap((block) => block.links ?? []))
+    .map((link) => docLinkTarget(link.url, root, docs))
+    .map((target) => (target?.kind === 'page' ? docs.byPath.get(target.pagePath) : undefined))
     .filter(
       (page): page is DocPage => !!page && page !== root && !/(^|\/)index\.mdx?$/i.test(page.file),
     );
