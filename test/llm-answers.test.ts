@@ -123,6 +123,29 @@ describe('answers from an OpenAI-compatible model', () => {
     expect(typesOf(parts).at(-1)).toBe('finish_message');
   });
 
+  it('gives the model the passages’ links as the reader’s site serves them, so it copies working ones', async () => {
+    llm.script(
+      { toolCall: { name: 'search', args: { query: 'install with npm React guide' } } },
+      { text: ['See the React guide [1].'] },
+    );
+    const parts = await readStream(
+      await post(
+        await appWith(),
+        askBody('How do I install it?', { currentPath: '/installation' }),
+      ),
+    );
+    // The installation page writes `[React guide](/guides/react)`; on this server that page is /docs/guides/react.
+    const system = systemOf(llm.requests[0]!);
+    expect(system).toContain('[React guide](http://test/docs/guides/react)');
+    expect(system).not.toMatch(/\]\(\/(?!\/)/);
+    const found = (
+      parts.find((p) => p.type === 'tool_result')!.value as {
+        result: { results: { text: string }[] };
+      }
+    ).result.results.map((r) => r.text);
+    expect(found.join('\n')).not.toMatch(/\]\(\/(?!\/)/);
+  });
+
   it('lets the model call the search tool and cite what it found', async () => {
     llm.script(
       { toolCall: { name: 'search', args: { query: 'chart values staticExport bundleUrl' } } },

@@ -234,23 +234,31 @@ export async function answer(
   // completed answer looked cancelled in DevTools. A POST answer is never reused either way.
   const headers = { [THREAD_ID_HEADER]: threadId, 'Cache-Control': 'no-cache' };
 
+  // Passages keep their links, pointed where the citations point: the page's relative paths, its
+  // own anchors and its link definitions mean nothing where the widget shows them (and a model
+  // copies the links it is given).
+  const linked = deps.linkedSection;
+  const withLinks = <T extends { section: DocSection }>(found: T[]) =>
+    found.map((hit) => ({ ...hit, section: linked(hit.section) }));
   if (deps.llm) {
     const { config, model } = deps.llm;
     return generateAnswer({
       model,
       question,
       context: request.context,
-      hits,
+      hits: withLinks(hits),
       currentPage: request.currentPath
-        ? site.retriever.sectionsOf(normalizePagePath(request.currentPath))
+        ? site.retriever.sectionsOf(normalizePagePath(request.currentPath)).map(linked)
         : undefined,
       history: thread?.turns ?? [],
       search: (text) =>
-        site.retriever.search(text, {
-          limit,
-          filter: request.filter,
-          currentPath: request.currentPath,
-        }).hits,
+        withLinks(
+          site.retriever.search(text, {
+            limit,
+            filter: request.filter,
+            currentPath: request.currentPath,
+          }).hits,
+        ),
       pageUrl: deps.pageUrl,
       timeoutMs: config.timeoutMs ?? 60_000,
       apiKey: config.apiKey,
@@ -266,17 +274,10 @@ export async function answer(
     });
   }
 
-  // Quoted passages keep their links, pointed where the citations point: the page's relative
-  // paths, its own anchors and its link definitions mean nothing where the widget shows them.
-  const linked = deps.linkedSection;
-  const composed = composeAnswer(
-    { ...result, hits: hits.map((hit) => ({ ...hit, section: linked(hit.section) })) },
-    terms,
-    {
-      pageUrl: deps.pageUrl,
-      sectionsOf: (pagePath) => site.retriever.sectionsOf(pagePath).map(linked),
-    },
-  );
+  const composed = composeAnswer({ ...result, hits: withLinks(hits) }, terms, {
+    pageUrl: deps.pageUrl,
+    sectionsOf: (pagePath) => site.retriever.sectionsOf(pagePath).map(linked),
+  });
   const threadFailure = await startThread();
   if (threadFailure) return threadFailure;
   // The disk write runs alongside the stream instead of delaying its first byte; the finish part
