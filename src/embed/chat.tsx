@@ -7,6 +7,7 @@ import widgetCss from '../ui/styles/widget.css?inline';
 import { addShadowStyles } from '../ui/shadow-styles.js';
 import { DocsAssistant, type AssistantHandle } from '../ui/docs-assistant.js';
 import type { AssistantEvent } from '../chat/use-docs-assistant.js';
+import { KEY_EXAMPLE } from '../protocol/keys.js';
 import { filterOf, type EmbedConfig } from './config.js';
 
 export interface MountOptions {
@@ -23,6 +24,25 @@ export interface ChatMount {
 }
 
 export type ChatModule = { mount(options: MountOptions): ChatMount };
+
+/** Told once per page load: the same refusal comes back for every question. */
+let refusedKeyTold = false;
+
+/**
+ * The site owner's side of "The assistant refused this site's key": what failed, for which domain,
+ * why, and where a key comes from, without the key itself (console output ends up in bug reports).
+ */
+function refusedKeyMessage(config: EmbedConfig): string {
+  const where = config.baseUrl || location.origin;
+  const refused = `docs-assistant: ${where} refused the assistant key for domain "${config.domain}" (401 Unauthorized), so readers get no answers.`;
+  return config.apiKey
+    ? `${refused} The key in data-api-key (or init({ apiKey })) is wrong, revoked, for another ` +
+        `organisation, or not an assistant key (${KEY_EXAMPLE.assistant}). Copy the assistant key ` +
+        `from the API keys page of your organisation's dashboard (with the reference server: one of ` +
+        `its configured keys).`
+    : `${refused} The page sends no key, so a proxy at ${where} must add the assistant key ` +
+        `(${KEY_EXAMPLE.assistant}); check the key it adds.`;
+}
 
 /** Renders the React widget into the embed's shadow root: a thin factory, never a second widget. */
 function mount({
@@ -59,7 +79,13 @@ function mount({
         shortcut={config.openShortcut ?? 'mod+i'}
         showLauncher={false}
         container={container}
-        onEvent={onEvent}
+        onEvent={(event) => {
+          if (event.type === 'error' && event.kind === 'unauthorized' && !refusedKeyTold) {
+            refusedKeyTold = true;
+            console.error(refusedKeyMessage(config));
+          }
+          onEvent(event);
+        }}
         onOpenChange={onOpenChange}
         returnFocus={returnFocus}
       />,

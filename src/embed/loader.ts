@@ -2,7 +2,7 @@ import type { AssistantEvent } from '../chat/use-docs-assistant.js';
 import type { AskOptions } from '../chat/use-docs-assistant.js';
 import type { ContextItem } from '../protocol/types.js';
 import { watchHostTheme, hostTheme } from '../ui/host-theme.js';
-import { attachPageContext } from '../ui/page-context.js';
+import { attachPageContext, OPEN_SURFACES } from '../ui/page-context.js';
 import { addShadowStyles } from '../ui/shadow-styles.js';
 import { describeShortcut, listenForShortcut } from '../ui/shortcut.js';
 import launcherCss from '../ui/styles/launcher.css?inline';
@@ -316,6 +316,7 @@ function createApi(): DocsAssistantApi {
           ...(config.nonce ? { nonce: config.nonce } : {}),
           translations: config.translations?.pageContext,
           isOwn: (node) => node === host,
+          surfaces: () => shadow.querySelectorAll(OPEN_SURFACES),
           onAttach: (item) => withChat((chat) => chat.handle.addContext(item)),
         }),
       );

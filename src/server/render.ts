@@ -187,6 +187,13 @@ function labelOf(site: DocsSite, page: DocPage): string {
   return page.path === '/' && /^index$/i.test(page.title) ? siteNameOf(site) : page.title;
 }
 
+/**
+ * The pages' icon, inline: without one the browser asks for /favicon.ico, which a static host or
+ * our server answers 404, and every page logs that error in the console.
+ */
+const ICON =
+  "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'><rect width='24' height='24' rx='6' fill='%232563eb'/><path d='M12 5l1.9 5.1L19 12l-5.1 1.9L12 19l-1.9-5.1L5 12l5.1-1.9Z' fill='%23fff'/></svg>";
+
 const GROUP_ORDER = ['Overview', 'Guides', 'Static export', 'API'];
 
 function groupOf(page: DocPage): string {
@@ -319,6 +326,8 @@ export function renderDocsPage(site: DocsSite, page: DocPage, options: RenderOpt
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="color-scheme" content="light" />
+          <link rel="icon" href="${ICON}" />
           <title>${label === siteName ? siteName : `${label} · ${siteName}`}</title>
           ${page.description && html`<meta name="description" content="${page.description}" />`}
           ${styles} ${options.head}

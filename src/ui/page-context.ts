@@ -17,21 +17,40 @@ export interface PageContextOptions {
   isOwn?(node: Node): boolean;
   /** Path sent with each item. @default location.pathname */
   path?(): string;
+  /**
+   * The assistant's open surfaces (its dialog, a modal's overlay): the buttons keep out of their
+   * boxes, so wherever the chat is drawn it is on top and gets the clicks.
+   * @default the open assistants' dialogs and overlays in the document
+   */
+  surfaces?(): Iterable<Element>;
 }
+
+/**
+ * What the widget draws while open: the children of its portal's root (src/ui/docs-assistant.tsx),
+ * the dialog and a modal's overlay. A closing dialog (data-state=closed) no longer counts.
+ */
+export const OPEN_SURFACES = '.da-root[data-state=open]>*';
 
 /** Minimum selection length that offers "Ask AI" (shorter is usually an accidental click). */
 export const MIN_SELECTION_CHARS = 3;
 const HOST_TAG = 'docs-assistant-action';
 const CODE_ID_PREFIX = 'da-code-';
+/** Longest opening or closing motion the code button waits out before taking its place again. */
+const MOTION_WAIT_MS = 1000;
+/** The buttons' layer: below the assistant's `--da-z` whether or not a minifier rounded it. */
+export const BUTTON_Z = 2147470000;
 /** Gap between our button and the block's edge or the framework's own controls. */
 const INSET = 8;
 
 // `all: initial !important` on :host wins over the page's !important rules (inner context wins for
-// important declarations), so hostile page CSS cannot restyle these buttons. The z-index is below
-// the assistant's own (2147483000): an open chat covers these buttons and gets the clicks. Hidden
-// means hidden to the pointer too (visibility), so an invisible button can never steal a click.
+// important declarations), so hostile page CSS cannot restyle these buttons. The buttons also keep
+// out of the open assistant's boxes (`surfaces`), and their z-index is below the assistant's
+// `--da-z` as any build ships it: lightningcss (Vite 8's CSS minifier) prints a custom property's
+// number with 6 significant digits, so 2147483000 arrives as 2147480000, and this must be lower
+// than both. Hidden means hidden to the pointer too (visibility), so an invisible button can never
+// steal a click.
 const BUTTON_CSS = `:host{all:initial !important}
-.da-action{position:fixed;top:0;left:0;z-index:2147482000;visibility:hidden;opacity:0;transition:opacity .12s}
+.da-action{position:fixed;top:0;left:0;z-index:${BUTTON_Z};visibility:hidden;opacity:0;transition:opacity .12s}
 .da-action[data-state=shown]{visibility:visible;opacity:1}
 button{all:unset;box-sizing:border-box;display:inline-flex;align-items:center;gap:4px;padding:4px 9px;border-radius:7px;
 font:600 12px/1.3 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#fff;background:#2563eb;cursor:pointer;
@@ -126,29 +145,30 @@ const overlaps = (a: Box, b: Box) =>
 
 /**
  * Where the code block's button goes: its visible top-right corner, moved left of any framework
- * control there; the bottom-right corner when the top row is full. Undefined when too little of
- * the block is on screen.
+ * control or open assistant surface there (`avoid`); the bottom-right corner, likewise, when the
+ * top row is full. Undefined when too little of the block is on screen or no spot is free.
  */
 export function codeButtonPosition(
   block: Element,
   width: number,
   height: number,
+  avoid: readonly Box[] = [],
 ): { x: number; y: number } | undefined {
   const box = visibleBox(block);
   if (box.right - box.left < width + 2 * INSET || box.bottom - box.top < height + 2 * INSET)
     return undefined;
-  const controls = controlsBy(block);
-  const free = (x: number, y: number) => {
+  const obstacles = [...controlsBy(block), ...avoid];
+  const hitAt = (x: number, y: number) => {
     const ours = { left: x, top: y, right: x + width, bottom: y + height };
-    return controls.find((c) => overlaps(ours, c));
+    return obstacles.find((c) => overlaps(ours, c));
   };
-  const y = box.top + INSET;
-  let x = box.right - INSET - width;
-  for (let hit = free(x, y); hit && x >= box.left + INSET; hit = free(x, y))
-    x = hit.left - INSET / 2 - width;
-  if (x >= box.left + INSET) return { x, y };
-  const bottom = box.bottom - INSET - height;
-  return { x: box.right - INSET - width, y: bottom };
+  for (const y of [box.top + INSET, box.bottom - INSET - height]) {
+    let x = box.right - INSET - width;
+    for (let hit = hitAt(x, y); hit && x >= box.left + INSET; hit = hitAt(x, y))
+      x = hit.left - INSET / 2 - width;
+    if (x >= box.left + INSET) return { x, y };
+  }
+  return undefined;
 }
 
 /** Lines of Docusaurus (`.token-line`, each ending in `<br>`), Expressive Code (`.ec-line`), Shiki (`.line`). */
@@ -202,6 +222,8 @@ export function attachPageContext(options: PageContextOptions): () => void {
   } = options.translations ?? {};
   const selector = options.codeBlockSelector ?? 'pre';
   const pathOf = options.path ?? (() => location.pathname);
+  const surfaces = options.surfaces ?? (() => doc.querySelectorAll(OPEN_SURFACES));
+  const surfaceBoxes = (): Box[] => [...surfaces()].map((el) => el.getBoundingClientRect());
   const cleanups: (() => void)[] = [];
   const listen = <K extends keyof DocumentEventMap>(
     type: K,
@@ -269,10 +291,28 @@ export function attachPageContext(options: PageContextOptions): () => void {
     if (!block || !codeAction) return;
     if (!block.isConnected) return hideCode();
     const { offsetWidth, offsetHeight } = codeAction.button;
-    const at = codeButtonPosition(block, offsetWidth, offsetHeight);
+    const at = codeButtonPosition(block, offsetWidth, offsetHeight, surfaceBoxes());
     if (at) show(codeAction, at);
     else hide(codeAction);
   };
+  // The assistant opens and closes with short animations, and a push panel slides the page aside:
+  // once they have started (next frame) and ended, the button is placed again where things came to
+  // rest. Only short ones are waited for: the page may have endless ones of its own.
+  let settling = 0;
+  const settleCode = () => {
+    placeCode();
+    cancelAnimationFrame(settling);
+    settling = requestAnimationFrame(() => {
+      const moving = [
+        ...doc.getAnimations(),
+        ...[...surfaces()].flatMap((el) => el.getAnimations()),
+      ]
+        .filter((a) => Number(a.effect?.getComputedTiming().endTime) <= MOTION_WAIT_MS)
+        .map((a) => a.finished);
+      void Promise.allSettled(moving).then(placeCode);
+    });
+  };
+  cleanups.push(() => cancelAnimationFrame(settling));
   const hideCode = () => {
     block = undefined;
     hide(codeAction);
@@ -296,7 +336,11 @@ export function attachPageContext(options: PageContextOptions): () => void {
   // or Shift+Tab from it continues from the block, as if it sat inside the block.
   let focusedInBlock: HTMLElement | undefined;
   const onFocus = (target: EventTarget | null) => {
-    if (!(target instanceof HTMLElement) || isOwn(target)) return;
+    if (!(target instanceof HTMLElement)) return;
+    // Focus moving into the assistant means it opened (it focuses its input) or closed (focus
+    // returns to its launcher): the code button moves out of, or back into, the space it takes.
+    // (A selection's button goes by itself: the selection moves into the assistant's input.)
+    if (isOwn(target)) return settleCode();
     const over = target.closest(selector);
     if (!over) return hideCode();
     focusedInBlock = target;
@@ -371,6 +415,9 @@ export function attachPageContext(options: PageContextOptions): () => void {
       last.bottom + INSET + offsetHeight > innerHeight - INSET
         ? last.top - INSET - offsetHeight
         : last.bottom + INSET;
+    // Never over the open assistant (a selection by its edge): the chat gets the clicks there.
+    const ours = { left: x, top: y, right: x + offsetWidth, bottom: y + offsetHeight };
+    if (surfaceBoxes().some((box) => overlaps(ours, box))) return hide(selectionAction);
     show(selectionAction, { x, y });
   };
   // Place after the pointer or keys finish selecting, not on every selectionchange mid-drag.
