@@ -36,8 +36,11 @@ test('theme auto follows the site toggle both ways, live', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
   await expect.poll(() => dialogColour(page)).toBe('rgb(255, 255, 255)');
-  // With no marker at all, the OS preference decides.
-  await page.evaluate(() => delete document.documentElement.dataset.theme);
+  // With no marker at all (and no color-scheme: the demo page declares light), the OS decides.
+  await page.evaluate(() => {
+    delete document.documentElement.dataset.theme;
+    document.documentElement.style.colorScheme = 'normal';
+  });
   await expect.poll(() => dialogColour(page)).toBe('rgb(22, 24, 29)');
 });
 

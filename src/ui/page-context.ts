@@ -301,7 +301,6 @@ export function attachPageContext(options: PageContextOptions): () => void {
   let settling = 0;
   const settleCode = () => {
     placeCode();
-    cancelAnimationFrame(settling);
     settling = requestAnimationFrame(() => {
       const moving = [
         ...doc.getAnimations(),
@@ -415,10 +414,12 @@ export function attachPageContext(options: PageContextOptions): () => void {
       last.bottom + INSET + offsetHeight > innerHeight - INSET
         ? last.top - INSET - offsetHeight
         : last.bottom + INSET;
-    // Never over the open assistant (a selection by its edge): the chat gets the clicks there.
+    // Never over the open assistant (a selection running under its edge): left of it, or hidden.
     const ours = { left: x, top: y, right: x + offsetWidth, bottom: y + offsetHeight };
-    if (surfaceBoxes().some((box) => overlaps(ours, box))) return hide(selectionAction);
-    show(selectionAction, { x, y });
+    const under = surfaceBoxes().find((box) => overlaps(ours, box));
+    const left = under ? under.left - INSET - offsetWidth : x;
+    if (left < INSET) return hide(selectionAction);
+    show(selectionAction, { x: left, y });
   };
   // Place after the pointer or keys finish selecting, not on every selectionchange mid-drag.
   listen('mouseup', () => setTimeout(placeSelection, 0));
