@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.js';
 import { DEMO } from '../src/server/config.js';
-import { createSite, parsePage } from '../src/server/docs.js';
+import { createSite, parsePage, type DocPage } from '../src/server/docs.js';
 import {
   askBody,
   demoApp,
@@ -18,6 +18,12 @@ const reasoningOf = (parts: StreamPart[]) =>
   String(parts.find((p) => p.type === 'reasoning')?.value ?? '');
 const ask = async (question: string, extra: Record<string, unknown> = {}) =>
   readStream(await post(await demoApp(), askBody(question, extra)));
+/** A one-organisation app serving just these pages as the demo domain. */
+const appOf = (...pages: DocPage[]) =>
+  createApp({
+    orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+    sites: [{ domain: DEMO.domain, org: 'o', docs: createSite(pages) }],
+  });
 
 describe('retrieval keeps to the reader’s language and version', () => {
   it('answers an English question from English pages and a French one from French pages', async () => {
@@ -85,10 +91,7 @@ describe('the answer’s own words are in the language it answers in', () => {
       'nl/webhooks.md',
       '---\nlanguage: nl\n---\n# Webhooks\n\nWebhooks sturen een bericht naar uw endpoint wanneer een taak klaar is.\n',
     );
-    const app = createApp({
-      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
-      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page]) }],
-    });
+    const app = appOf(page);
     const parts = await readStream(
       await post(app, askBody('Wanneer sturen webhooks een bericht?')),
     );
@@ -114,10 +117,7 @@ describe('currentPath only breaks ties', () => {
         file,
         '# Webhooks\n\nWebhooks send an event to your endpoint when a job completes.\n',
       );
-    const app = createApp({
-      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
-      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page('a.md'), page('b.md')]) }],
-    });
+    const app = appOf(page('a.md'), page('b.md'));
     for (const currentPath of ['/a', '/b']) {
       const parts = await readStream(
         await post(app, askBody('When do webhooks send an event?', { currentPath })),
@@ -215,10 +215,7 @@ describe('extractive answers keep the Markdown they quote', () => {
         `when the request content type matches a key in the schema.\n>\n> ${filler}\n> Schema selection uses an ` +
         `exact match on the essence MIME type.\n`,
     );
-    const app = createApp({
-      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
-      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page]) }],
-    });
+    const app = appOf(page);
     const text = textOf(
       await readStream(
         await post(app, askBody('Is the body validated with custom content type parsers?')),
@@ -238,10 +235,7 @@ describe('extractive answers keep the Markdown they quote', () => {
         '- [Application hooks](#application-hooks)\n\n' +
         '## Request hooks\n\nThey run for every request.\n\n## Application hooks\n\nThey run once.\n',
     );
-    const app = createApp({
-      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
-      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page]) }],
-    });
+    const app = appOf(page);
     const text = textOf(
       await readStream(await post(app, askBody('What kinds of hooks are there?'))),
     );
@@ -262,10 +256,7 @@ describe('extractive answers keep the Markdown they quote', () => {
         "  ```js\n  logger({ transport: 'acme-pretty', options: { colorize: true } })\n  ```\n\n" +
         '  [ap]: https://example.com/acme-pretty\n',
     );
-    const app = createApp({
-      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
-      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page]) }],
-    });
+    const app = appOf(page);
     const text = textOf(await readStream(await post(app, askBody('How do I pretty print logs?'))));
     expect(text).toContain('[`acme-pretty`](https://example.com/acme-pretty)');
     expect(text).not.toContain('][ap]');
@@ -282,10 +273,7 @@ describe('extractive answers keep the Markdown they quote', () => {
     items[12] =
       '- [`plugin-static`](https://example.com/static) Serves static files from a folder.';
     const page = parsePage('plugins.md', `# Plugins\n\n## Catalogue\n\n${items.join('\n')}\n`);
-    const app = createApp({
-      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
-      sites: [{ domain: DEMO.domain, org: 'o', docs: createSite([page]) }],
-    });
+    const app = appOf(page);
     const text = textOf(
       await readStream(await post(app, askBody('Which plugin serves static files on my server?'))),
     );
