@@ -38,7 +38,7 @@ const CODE_ID_PREFIX = 'da-code-';
 /** Longest opening or closing motion the code button waits out before taking its place again. */
 const MOTION_WAIT_MS = 1000;
 /** The buttons' layer: below the assistant's `--da-z` whether or not a minifier rounded it. */
-export const BUTTON_Z = 2147470000;
+const BUTTON_Z = 2147470000;
 /** Gap between our button and the block's edge or the framework's own controls. */
 const INSET = 8;
 
@@ -302,10 +302,9 @@ export function attachPageContext(options: PageContextOptions): () => void {
   const settleCode = () => {
     placeCode();
     settling = requestAnimationFrame(() => {
-      const moving = [
-        ...doc.getAnimations(),
-        ...[...surfaces()].flatMap((el) => el.getAnimations()),
-      ]
+      // jsdom (a React site's component tests) has no Web Animations API.
+      const moving = [doc, ...surfaces()]
+        .flatMap((node) => node.getAnimations?.() ?? [])
         .filter((a) => Number(a.effect?.getComputedTiming().endTime) <= MOTION_WAIT_MS)
         .map((a) => a.finished);
       void Promise.allSettled(moving).then(placeCode);
