@@ -77,7 +77,7 @@ export interface DocPage {
 }
 
 export interface DocsSite {
-  /** The site's name in page titles and headers (`--site-name`); found in the docs when absent (render.ts `siteNameOf`). */
+  /** The site's name in page titles and headers (`--site-name`); found in the docs when absent (`siteNameOf`). */
   name?: string;
   pages: DocPage[];
   byPath: Map<string, DocPage>;
@@ -379,6 +379,47 @@ export function parsePage(
     language: optionalString(data.language) ?? defaultLanguage,
   };
   return { ...meta, markdown, file, frontmatter: data, sections: sectionsOf(tree, markdown, meta) };
+}
+
+/** Root-page titles that name a page, not the product ("Introduction · Introduction" helps nobody). */
+const PAGE_NOT_PRODUCT =
+  /^(index|readme|home|intro|introduction|overview|welcome|docs|documentation|getting started)$/i;
+/** Folder names that say where docs live, not whose they are: `acme/docs` is Acme's. */
+const FOLDER_NOT_PRODUCT = /^(docs?|documentation|content|pages|src|site|website|www)$/i;
+
+const namesBySite = new WeakMap<DocsSite, string>();
+
+/**
+ * The name a site's pages and header carry: `--site-name` (`site.name`), else what the docs say
+ * about themselves — the root page's `siteName` frontmatter, the `<h1>` a README-style index opens
+ * with (Fastify's `<h1 align="center">Fastify</h1>`), the root page's title when it names more
+ * than a page — else the folder's name.
+ */
+export function siteNameOf(site: DocsSite): string {
+  if (site.name) return site.name;
+  let name = namesBySite.get(site);
+  if (name === undefined) {
+    const root = site.byPath.get('/');
+    const declared = root?.frontmatter?.siteName;
+    const htmlHeading = root && /^\s*<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(root.markdown)?.[1];
+    const candidates = [
+      typeof declared === 'string' ? declared : undefined,
+      htmlHeading?.replace(/<[^>]*>/g, ''),
+      root && !PAGE_NOT_PRODUCT.test(root.title.trim()) ? root.title : undefined,
+      ...(site.dir ?? '').split(/[\\/]/).reverse(),
+    ];
+    name =
+      candidates
+        .map((candidate) => candidate?.replace(/\s+/g, ' ').trim())
+        .find((candidate) => candidate && !FOLDER_NOT_PRODUCT.test(candidate)) ?? 'Docs';
+    namesBySite.set(site, name);
+  }
+  return name;
+}
+
+/** A page's title as readers see it: a root `index.md` with no title of its own shows the site's name. */
+export function pageLabelOf(site: DocsSite, page: Pick<DocPage, 'path' | 'title'>): string {
+  return page.path === '/' && /^index$/i.test(page.title) ? siteNameOf(site) : page.title;
 }
 
 export function createSite(pages: DocPage[], files: string[] = [], dir?: string): DocsSite {

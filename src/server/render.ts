@@ -13,7 +13,7 @@ import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { docLinkTarget } from './doc-links.js';
-import type { DocPage, DocsSite } from './docs.js';
+import { pageLabelOf as labelOf, siteNameOf, type DocPage, type DocsSite } from './docs.js';
 
 /** How a rendered page links: to other pages by site path, and to files (images) by site path. */
 export interface LinkStrategy {
@@ -145,47 +145,6 @@ export function renderMarkdown(page: DocPage, site: DocsSite, links: LinkStrateg
 }
 
 export const DOCS_CSS = template('docs.css');
-
-/** Root-page titles that name a page, not the product ("Introduction · Introduction" helps nobody). */
-const PAGE_NOT_PRODUCT =
-  /^(index|readme|home|intro|introduction|overview|welcome|docs|documentation|getting started)$/i;
-/** Folder names that say where docs live, not whose they are: `acme/docs` is Acme's. */
-const FOLDER_NOT_PRODUCT = /^(docs?|documentation|content|pages|src|site|website|www)$/i;
-
-const namesBySite = new WeakMap<DocsSite, string>();
-
-/**
- * The name a site's pages and header carry: `--site-name` (`site.name`), else what the docs say
- * about themselves — the root page's `siteName` frontmatter, the `<h1>` a README-style index opens
- * with (Fastify's `<h1 align="center">Fastify</h1>`), the root page's title when it names more
- * than a page — else the folder's name.
- */
-export function siteNameOf(site: DocsSite): string {
-  if (site.name) return site.name;
-  let name = namesBySite.get(site);
-  if (name === undefined) {
-    const root = site.byPath.get('/');
-    const declared = root?.frontmatter?.siteName;
-    const htmlHeading = root && /^\s*<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(root.markdown)?.[1];
-    const candidates = [
-      typeof declared === 'string' ? declared : undefined,
-      htmlHeading?.replace(/<[^>]*>/g, ''),
-      root && !PAGE_NOT_PRODUCT.test(root.title.trim()) ? root.title : undefined,
-      ...(site.dir ?? '').split(/[\\/]/).reverse(),
-    ];
-    name =
-      candidates
-        .map((candidate) => candidate?.replace(/\s+/g, ' ').trim())
-        .find((candidate) => candidate && !FOLDER_NOT_PRODUCT.test(candidate)) ?? 'Docs';
-    namesBySite.set(site, name);
-  }
-  return name;
-}
-
-/** A page as the sidebar lists it: a root `index.md` with no title of its own shows the site's name. */
-function labelOf(site: DocsSite, page: DocPage): string {
-  return page.path === '/' && /^index$/i.test(page.title) ? siteNameOf(site) : page.title;
-}
 
 /**
  * The pages' icon, inline: without one the browser asks for /favicon.ico, which a static host or
