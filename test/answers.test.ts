@@ -281,6 +281,20 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).not.toContain('plugin-3');
   });
 
+  it('cites a root page without a title by the site’s name, as the sidebar shows it', async () => {
+    const app = appOf(
+      parsePage(
+        'index.md',
+        '<h1 align="center">Acme</h1>\n\nAcme draws charts from spreadsheets in the browser.\n\n' +
+          '## Additional documentation\n\nThe charts gallery lists every chart type.\n',
+      ),
+      parsePage('guides/setup.md', '# Setup\n\nRun the installer.\n'),
+    );
+    const parts = await readStream(await post(app, askBody('Where is the charts gallery?')));
+    expect(sourcesOf(parts)[0]).toMatchObject({ id: '/', title: 'Acme' });
+    expect(textOf(parts)).toMatch(/^From \*\*\[Acme › Additional documentation\]/);
+  });
+
   it('shows every way a short page intro promises', async () => {
     const text = textOf(await ask('How do I install it?'));
     expect(text).toContain('There are two ways to install the assistant.');

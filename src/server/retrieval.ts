@@ -1,7 +1,13 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Filter } from '../protocol/index.js';
-import { DEFAULT_LANGUAGE, normalizePagePath, type DocSection, type DocsSite } from './docs.js';
+import {
+  DEFAULT_LANGUAGE,
+  normalizePagePath,
+  pageLabelOf,
+  type DocSection,
+  type DocsSite,
+} from './docs.js';
 
 export interface SearchOptions {
   limit: number;
@@ -433,10 +439,13 @@ export function createRetriever(site: DocsSite): Retriever {
     }
     return found;
   };
-  const titleOf = (section: DocSection) =>
-    (titleCount.get(section.pageTitle) ?? 0) > 1 && section.version
-      ? `${section.pageTitle} (${section.version})`
-      : section.pageTitle;
+  const titleOf = (section: DocSection) => {
+    // A root index.md without a title is cited by the site's name, as the sidebar shows it.
+    const title = pageLabelOf(site, { path: section.pagePath, title: section.pageTitle });
+    return (titleCount.get(section.pageTitle) ?? 0) > 1 && section.version
+      ? `${title} (${section.version})`
+      : title;
+  };
 
   return {
     sectionsOf: (pagePath) => site.byPath.get(pagePath)?.sections ?? [],
