@@ -170,7 +170,6 @@ type Failure =
   | { status: 'auth' }
   | { status: 'failed'; httpStatus?: number };
 
-/** What went wrong with the model, without its details (they may echo our request). */
 /** The provider's HTTP call behind an error, also when the SDK's retries wrapped it. */
 const callOf = (error: unknown): APICallError | undefined =>
   APICallError.isInstance(error)
@@ -197,6 +196,7 @@ export function describeCause(error: unknown, apiKey?: string): string {
   return apiKey ? line.split(apiKey).join('[key]') : line;
 }
 
+/** What went wrong with the model, without its details (they may echo our request). */
 export function classify(error: unknown, timedOut: boolean): Failure {
   if (timedOut) return { status: 'timeout' };
   const call = callOf(error);
