@@ -179,8 +179,6 @@ export async function answer(
   const result = site.retriever.search(query, searchOptions);
   const { hits } = result;
   const terms = site.retriever.terms(query);
-  // The reasoning names the words as the reader wrote them, not their stems ("instal").
-  const searched = site.retriever.words(query);
   const now = deps.now();
   const at = new Date(now).toISOString();
   const threadId = thread?.threadId ?? newUlid(now);
@@ -290,7 +288,8 @@ export async function answer(
   const toolCallId = `call_${newUlid(now)}`;
   const said = phrasesFor(result.language).reasoning;
   const reasoning =
-    said.searched(searched) +
+    // The words as the reader wrote them, not their stems ("instal").
+    said.searched(result.words) +
     (request.context?.length ? said.context(request.context.length) : '') +
     (earlier ? said.followsUp(earlier.slice(0, 120)) : '') +
     said.pages(result.language, result.version) +

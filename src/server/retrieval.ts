@@ -36,6 +36,8 @@ export interface SearchResult {
    * contains, each weighted by how rare the term is in the docs. Low means "not covered".
    */
   coverage: number;
+  /** The question's own words that were searched, as the reader wrote them (stop words dropped). */
+  words: string[];
   /** The language and version the search kept to. */
   language: string;
   version?: string;
@@ -45,8 +47,6 @@ export interface Retriever {
   search(query: string, options: SearchOptions): SearchResult;
   /** The terms of a query as the index sees them (stop words dropped). */
   terms(query: string): string[];
-  /** The words of a query that are searched, as the reader wrote them (stop words dropped). */
-  words(query: string): string[];
   /** The sections of a page, in page order. */
   sectionsOf(pagePath: string): DocSection[];
 }
@@ -450,7 +450,6 @@ export function createRetriever(site: DocsSite): Retriever {
   return {
     sectionsOf: (pagePath) => site.byPath.get(pagePath)?.sections ?? [],
     terms: (query) => queryWords(query, tokenize).terms,
-    words: (query) => queryWords(query, tokenize).words,
     search(query, { limit, filter, currentPath, earlier }) {
       const current = currentPath ? normalizePagePath(currentPath) : undefined;
       const currentPage = current ? site.byPath.get(current) : undefined;
@@ -602,7 +601,7 @@ export function createRetriever(site: DocsSite): Retriever {
         // "And then?" has no words of its own: it is as covered as the question it follows.
         coverage = this.search(earlier, { limit: 1, filter, currentPath }).coverage;
       }
-      return { hits, coverage, language, ...(version ? { version } : {}) };
+      return { hits, coverage, words: own.words, language, ...(version ? { version } : {}) };
     },
   };
 }
