@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { transform } from 'lightningcss';
-import { dialog } from './helpers.js';
+import { dialog, initDemo } from './helpers.js';
 
 /**
  * The page's "Ask AI" code-block buttons against the open assistant: wherever the dialog is drawn
@@ -25,6 +25,22 @@ async function hoverUntilShown(page: Page, block: Locator) {
     await block.hover({ position: { x: 30, y: 16 } });
     await expect(codeButton(page)).toBeVisible({ timeout: 1000 });
   }).toPass();
+}
+
+/**
+ * The walkthrough's steps: hover the page's first code block until its button shows, then, the
+ * pointer still there, open the assistant with Ctrl+I and let its animation end. Returns where the
+ * button was.
+ */
+async function openOverFirstBlock(page: Page) {
+  await hoverUntilShown(page, page.locator('main pre').first());
+  const before = centre((await codeButton(page).boundingBox())!);
+  await page.keyboard.press('Control+i');
+  await expect(dialog(page)).toBeVisible();
+  await page
+    .locator('.da-dialog')
+    .evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
+  return before;
 }
 
 /** The dialog's box: the shadow root's, since the script tag's dialog lives in one. */
@@ -67,27 +83,8 @@ for (const { name, init, viewport } of MODES) {
   }) => {
     await page.setViewportSize(viewport);
     await page.goto('/docs/guides/react');
-    if (init)
-      await page.evaluate(
-        (extra) =>
-          window.DocsAssistant.init({
-            domain: 'demo',
-            baseUrl: location.origin,
-            apiKey: 'svc_dsc_demo',
-            ...extra,
-          }),
-        init,
-      );
-    const block = page.locator('main pre').first();
-    await hoverUntilShown(page, block);
-    const before = centre((await codeButton(page).boundingBox())!);
-
-    // The walkthrough's steps: pointer still on the block, Ctrl+I opens the assistant.
-    await page.keyboard.press('Control+i');
-    await expect(dialog(page)).toBeVisible();
-    await page
-      .locator('.da-dialog')
-      .evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
+    if (init) await initDemo(page, init);
+    const before = await openOverFirstBlock(page);
     await page.screenshot({
       path: `e2e/screenshots/dialog-over-page-${name.replace(' ', '-')}.png`,
     });
@@ -157,14 +154,7 @@ for (const [name, extraCss] of [
     );
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/react/guides/react');
-    const block = page.locator('main pre').first();
-    await hoverUntilShown(page, block);
-    const before = centre((await codeButton(page).boundingBox())!);
-    await page.keyboard.press('Control+i');
-    await expect(dialog(page)).toBeVisible();
-    await page
-      .locator('.da-dialog')
-      .evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
+    const before = await openOverFirstBlock(page);
     const hit = await page.evaluate(
       ({ x, y }) =>
         document.elementFromPoint(x, y)?.closest('.da-root, docs-assistant-action')?.localName,

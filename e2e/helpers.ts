@@ -4,6 +4,20 @@ import { createRequire } from 'node:module';
 
 export const ASSISTANT_PATH = '/discovery/v1/assistant/demo/message';
 
+/** Starts the script tag's widget on the page for the demo site, with these options on top. */
+export async function initDemo(page: Page, options: Record<string, unknown> = {}) {
+  await page.evaluate(
+    (extra) =>
+      window.DocsAssistant.init({
+        domain: 'demo',
+        baseUrl: location.origin,
+        apiKey: 'svc_dsc_demo',
+        ...extra,
+      }),
+    options,
+  );
+}
+
 /** Every assistant request the page sends, with its parsed body. */
 export function recordAsks(page: Page) {
   const asks: {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type {} from '../src/embed/loader.js';
-import { dialog, launcher } from './helpers.js';
+import { dialog, initDemo, launcher } from './helpers.js';
 
 const PAGE = '/docs/guides/theming';
 
@@ -15,19 +15,8 @@ const pageState = (page: Page) =>
     };
   });
 
-async function initPanel(page: Page, options: Record<string, unknown>) {
-  await page.evaluate(
-    (extra) =>
-      window.DocsAssistant.init({
-        domain: 'demo',
-        baseUrl: location.origin,
-        apiKey: 'svc_dsc_demo',
-        mode: 'panel',
-        ...extra,
-      }),
-    options,
-  );
-}
+const initPanel = (page: Page, options: Record<string, unknown>) =>
+  initDemo(page, { mode: 'panel', ...options });
 
 test('a push panel moves the article aside while open and gives the page back exactly on close', async ({
   page,
