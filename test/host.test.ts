@@ -15,7 +15,15 @@ import {
 import { readValues, planAssistant } from '../src/server/host/values.js';
 import { DEMO } from '../src/server/config.js';
 import { demoApp, askBody, readStream, sampleDocs, textOf, tempDir } from './helpers/server.js';
-import { bytesAt, evil, exportedBundle, hostFrom, tarball, viaApp } from './helpers/host.js';
+import {
+  bytesAt,
+  evil,
+  exportedBundle,
+  hostFrom,
+  installedHost,
+  tarball,
+  viaApp,
+} from './helpers/host.js';
 
 const START = Date.parse('2026-11-22T10:00:00Z');
 
@@ -79,12 +87,7 @@ describe('docs-assistant host: a real export, served', () => {
   });
 
   it('serves every page a reference server started with the host’s address cites', async () => {
-    const { app, bundleUrl } = await exportedBundle();
-    const host = hostFrom(chartValues(bundleUrl, undefined), {
-      cacheDir: await tempDir(),
-      fetch: viaApp(app),
-    });
-    await host.install();
+    const host = await installedHost();
     // `serve --public-url https://docs.acme.test --url-style plain`
     const upstream = await demoApp({
       publicUrl: 'https://docs.acme.test',
@@ -125,12 +128,7 @@ describe('docs-assistant host: a real export, served', () => {
   });
 
   it('answers 304 to a matching ETag or date, and compresses by Accept-Encoding', async () => {
-    const { app, bundleUrl } = await exportedBundle();
-    const host = hostFrom(chartValues(bundleUrl, undefined), {
-      cacheDir: await tempDir(),
-      fetch: viaApp(app),
-    });
-    await host.install();
+    const host = await installedHost();
 
     const plain = await host.get('/guides/react.html');
     const etag = plain.headers.get('etag')!;

@@ -2,6 +2,7 @@ import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { create as createTar, Header } from 'tar';
+import { chartValues } from '../../src/cli/export.js';
 import { createHost } from '../../src/server/host/index.js';
 import { readValues } from '../../src/server/host/values.js';
 import { adminCall, exportApp } from './export.js';
@@ -20,6 +21,17 @@ export async function exportedBundle(options: { version?: string; now?: () => nu
     await adminCall(app, 'POST', `/v1/static-export/jobs/${jobId}/bundle`)
   ).json()) as { bundleUrl: string };
   return { app, jobId, bundleUrl };
+}
+
+/** A host that has installed a fresh export of the sample docs, fetched from the reference server, with no version pinned. */
+export async function installedHost() {
+  const { app, bundleUrl } = await exportedBundle();
+  const host = hostFrom(chartValues(bundleUrl, undefined), {
+    cacheDir: await tempDir(),
+    fetch: viaApp(app),
+  });
+  await host.install();
+  return host;
 }
 
 /** The reference server as the host's transport, as a real network would carry it. */
