@@ -11,13 +11,17 @@ import { processDataStream } from '@ai-sdk/ui-utils';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApp, type AppOptions } from '../src/server/app.js';
-import { loadDocsSite } from '../src/server/docs.js';
-import { MIN_COVERAGE } from '../src/server/answer.js';
-import { REFUSAL_SENTENCES } from '../src/server/phrases.js';
-import { followUpSubject } from '../src/server/assistant.js';
-import { createRetriever, type Retriever } from '../src/server/retrieval.js';
-import { describeLlm, type LlmConfig, type LlmProvider } from '../src/server/llm/model.js';
+import { createApp, type AppOptions } from '../src/server/http/app.js';
+import { loadDocsSite } from '../src/server/site/docs.js';
+import { MIN_COVERAGE } from '../src/server/answering/answer.js';
+import { REFUSAL_SENTENCES } from '../src/server/answering/phrases.js';
+import { followUpSubject } from '../src/server/answering/assistant.js';
+import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
+import {
+  describeLlm,
+  type LlmConfig,
+  type LlmProvider,
+} from '../src/server/answering/llm/model.js';
 
 interface EvalCase {
   q: string;

@@ -1,7 +1,7 @@
-import { createApp } from '../src/server/app.js';
+import { createApp } from '../src/server/http/app.js';
 import { join } from 'node:path';
 import { DEMO } from '../src/server/config.js';
-import { loadDocsSite } from '../src/server/docs.js';
+import { loadDocsSite } from '../src/server/site/docs.js';
 
 /**
  * Hostile questions (issue #10): how long one answer takes and how much memory it leaves behind.

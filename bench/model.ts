@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLlmServer } from '../test/helpers/llm-server.js';
 import { postgresBinDir, startPostgres } from '../test/helpers/postgres.js';
-import { createApp } from '../src/server/app.js';
-import { loadDocsSite } from '../src/server/docs.js';
-import { listen } from '../src/server/serve.js';
+import { createApp } from '../src/server/http/app.js';
+import { loadDocsSite } from '../src/server/site/docs.js';
+import { listen } from '../src/server/http/serve.js';
 import { postgresStores } from '../src/server/stores/postgres.js';
 import { generateSite, KEYS, PAGES, percentile, TOPICS } from './server.js';
 

@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build as viteBuild } from 'vite';
-import { createApp } from '../src/server/app.js';
+import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
-import { loadDocsSite } from '../src/server/docs.js';
-import { listen } from '../src/server/serve.js';
+import { loadDocsSite } from '../src/server/site/docs.js';
+import { listen } from '../src/server/http/serve.js';
 import {
   launchChromium,
   rendererMainEvents,

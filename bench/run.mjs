@@ -31,7 +31,7 @@ for (const name of names) {
     define: { 'import.meta.dirname': JSON.stringify(join(root, 'bench')) },
   });
   // The server reads its page templates from beside its own module, here the bundle.
-  cpSync(join(root, 'src/server/templates'), join(cache, 'templates'), { recursive: true });
+  cpSync(join(root, 'src/server/site/templates'), join(cache, 'templates'), { recursive: true });
   const bench = await import(pathToFileURL(outfile).href);
   await bench.main();
 }

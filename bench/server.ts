@@ -4,9 +4,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createApp } from '../src/server/app.js';
-import { loadDocsSite } from '../src/server/docs.js';
-import { listen } from '../src/server/serve.js';
+import { createApp } from '../src/server/http/app.js';
+import { loadDocsSite } from '../src/server/site/docs.js';
+import { listen } from '../src/server/http/serve.js';
 import { bundleCli } from '../test/helpers/build.js';
 
 export const PAGES = 1000;

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { createStaticExportClient } from '../src/client/static-export.js';
 import { BUNDLE_STALE_HEADER } from '../src/protocol/headers.js';
 import { createHost, readValues } from '../src/server/host/index.js';
-import { listen, type RunningServer } from '../src/server/serve.js';
+import { listen, type RunningServer } from '../src/server/http/serve.js';
 import { askQuestion, dialog, launcher } from './helpers.js';
 
 const EMBED_DIR = resolve(import.meta.dirname, '..', 'dist', 'embed');

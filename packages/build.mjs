@@ -17,10 +17,10 @@ import { entryPoints, isAsset, moduleGraph, packageName, readJson, ROOT } from '
 
 /**
  * Read by path at run time, not imported: the server serves the sample docs and the built pages,
- * and reads its page templates (src/server/templates, copied into dist/ by the build).
+ * and reads its page templates (src/server/site/templates, copied into dist/ by the build).
  */
 export const SERVED = {
-  'docs-assistant-server': ['demo/docs', 'dist/demo', 'dist/embed', 'dist/server/templates'],
+  'docs-assistant-server': ['demo/docs', 'dist/demo', 'dist/embed', 'dist/server/site/templates'],
 };
 /**
  * Bundled into the package, tree-shaken, instead of imported: under Next.js 16 (Turbopack), importing

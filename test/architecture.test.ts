@@ -76,7 +76,11 @@ function violations(files: ReadonlyMap<string, string>): string[] {
         found.push(`${path}: ${from} may not import ${to} (${specifier})`);
       if (BROWSER_PARTS.has(from) && (from === 'demo' ? /^node:/ : WIDGET_BANNED).test(target))
         found.push(`${path}: browser code may not import ${specifier}`);
-      if (from === 'src/server' && SOCKET_MODULES.test(specifier) && path !== 'src/server/serve.ts')
+      if (
+        from === 'src/server' &&
+        SOCKET_MODULES.test(specifier) &&
+        path !== 'src/server/http/serve.ts'
+      )
         found.push(`${path}: only serve.ts may import ${specifier}`);
     }
   }
@@ -214,7 +218,10 @@ describe('the architecture check itself', () => {
 
   it('lets a benchmark import anything', () => {
     expect(
-      breaks('bench/x.ts', "import '../src/server/app.js'; import '../test/helpers/server.js';"),
+      breaks(
+        'bench/x.ts',
+        "import '../src/server/http/app.js'; import '../test/helpers/server.js';",
+      ),
     ).toEqual([]);
   });
 
@@ -226,11 +233,13 @@ describe('the architecture check itself', () => {
   });
 
   it('lets only serve.ts open sockets', () => {
-    expect(breaks('src/server/app.ts', "import { serve } from '@hono/node-server';")).toHaveLength(
-      1,
-    );
+    expect(
+      breaks('src/server/http/app.ts', "import { serve } from '@hono/node-server';"),
+    ).toHaveLength(1);
     expect(breaks('src/server/x.ts', "const http = await import('node:http');")).toHaveLength(1);
-    expect(breaks('src/server/serve.ts', "import { createServer } from 'node:http';")).toEqual([]);
+    expect(breaks('src/server/http/serve.ts', "import { createServer } from 'node:http';")).toEqual(
+      [],
+    );
     expect(
       breaks('src/server/x.ts', "import { serveStatic } from '@hono/node-server/serve-static';"),
     ).toEqual([]);

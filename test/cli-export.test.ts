@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { DEMO } from '../src/server/config.js';
-import { createSite } from '../src/server/docs.js';
+import { createSite } from '../src/server/site/docs.js';
 import { captureIo } from './helpers/cli.js';
 import { ADMIN, exportApp } from './helpers/export.js';
 import { sampleDocs, tempDir, type TestApp } from './helpers/server.js';

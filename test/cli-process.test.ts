@@ -51,7 +51,7 @@ describe('docs-assistant as a real process', () => {
       { cwd: ROOT },
     );
     // As `npm run build` does: the page templates the server reads go beside its modules.
-    cpSync(join(ROOT, 'src/server/templates'), join(ROOT, 'dist/server/templates'), {
+    cpSync(join(ROOT, 'src/server/site/templates'), join(ROOT, 'dist/server/site/templates'), {
       recursive: true,
     });
   }, 120_000);

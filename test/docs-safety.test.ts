@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../src/server/config.js';
-import { createSite, parsePage } from '../src/server/docs.js';
+import { createSite, parsePage } from '../src/server/site/docs.js';
 import { exportSite } from '../src/server/export/site-export.js';
 import { demoApp, tempDir } from './helpers/server.js';
 

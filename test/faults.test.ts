@@ -34,7 +34,9 @@ beforeAll(async () => {
     logLevel: 'warning',
   });
   // The server reads its page templates from beside its own module.
-  cpSync(join(ROOT, 'src/server/templates'), join(dirname(CLI), 'templates'), { recursive: true });
+  cpSync(join(ROOT, 'src/server/site/templates'), join(dirname(CLI), 'templates'), {
+    recursive: true,
+  });
 }, 60_000);
 
 afterAll(() => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createRetriever, MAX_QUERY_TERMS, MAX_TERM_CHARS } from '../src/server/retrieval.js';
+import {
+  createRetriever,
+  MAX_QUERY_TERMS,
+  MAX_TERM_CHARS,
+} from '../src/server/answering/retrieval.js';
 import { DEMO } from '../src/server/config.js';
 import {
   askBody,

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../src/cli/index.js';
-import type { AppOptions } from '../src/server/app.js';
+import type { AppOptions } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
-import type { LlmConfig } from '../src/server/llm/model.js';
+import type { LlmConfig } from '../src/server/answering/llm/model.js';
 import { captureIo } from './helpers/cli.js';
 import {
   askBody,

@@ -123,8 +123,10 @@ describe('published packages (packages/*)', () => {
     );
     expect(read).toEqual(expect.arrayContaining(['docs.css', 'export-search.js']));
     for (const name of read)
-      expect(existsSync(join(ROOT, 'src/server/templates', name))).toBe(true);
-    expect(SERVED['docs-assistant-server']).toContain('dist/server/templates');
-    expect(JSON.stringify(root.scripts)).toContain('cp -R src/server/templates dist/server/');
+      expect(existsSync(join(ROOT, 'src/server/site/templates', name))).toBe(true);
+    expect(SERVED['docs-assistant-server']).toContain('dist/server/site/templates');
+    expect(JSON.stringify(root.scripts)).toContain(
+      'cp -R src/server/site/templates dist/server/site/',
+    );
   });
 });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
-import { createApp } from '../src/server/app.js';
-import { createSite, parsePage } from '../src/server/docs.js';
+import { createApp } from '../src/server/http/app.js';
+import { createSite, parsePage } from '../src/server/site/docs.js';
 import {
   createPageUrls,
   pageUrlPath,
   parsePageUrlRule,
   type PageUrlRule,
-} from '../src/server/page-urls.js';
+} from '../src/server/site/page-urls.js';
 import { captureIo } from './helpers/cli.js';
 import { askBody, readStream, searchResultsOf, sourcesOf } from './helpers/server.js';
 

@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseStreamLine } from '../src/protocol/index.js';
-import { createApp, type AppOptions } from '../src/server/app.js';
+import { createApp, type AppOptions } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
-import { listen, type RunningServer } from '../src/server/serve.js';
+import { listen, type RunningServer } from '../src/server/http/serve.js';
 import { askBody, demoApp, MESSAGE_URL } from './helpers/server.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];

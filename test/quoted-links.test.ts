@@ -1,8 +1,8 @@
 import { Lexer, type Token } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { createApp, type SiteConfig } from '../src/server/app.js';
+import { createApp, type SiteConfig } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
-import { createSite, loadDocsSite, parsePage } from '../src/server/docs.js';
+import { createSite, loadDocsSite, parsePage } from '../src/server/site/docs.js';
 import { askBody, demoApp, post, readStream, textOf, type TestApp } from './helpers/server.js';
 
 // Pages laid out as a docs repository is (Fastify's: Guides/ and Reference/ linking each other

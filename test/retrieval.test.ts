@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../src/server/app.js';
+import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
-import { createSite, parsePage } from '../src/server/docs.js';
+import { createSite, parsePage } from '../src/server/site/docs.js';
 import { askBody, post, readStream, sourcesOf, textOf } from './helpers/server.js';
 
 /**

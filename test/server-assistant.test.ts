@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseStreamLine } from '../src/protocol/index.js';
-import { createApp } from '../src/server/app.js';
+import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
-import { createSite, parsePage } from '../src/server/docs.js';
+import { createSite, parsePage } from '../src/server/site/docs.js';
 import {
   askBody,
   demoApp,

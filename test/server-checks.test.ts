@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../src/server/app.js';
+import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
 import { adminCall, exportApp } from './helpers/export.js';
 import { askBody, demoApp, MESSAGE_URL, post, type TestApp } from './helpers/server.js';

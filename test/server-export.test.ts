@@ -2,7 +2,7 @@ import { readFile, readdir, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../src/server/config.js';
-import { createSite } from '../src/server/docs.js';
+import { createSite } from '../src/server/site/docs.js';
 import { adminCall, exportApp, searchBundle, unpack } from './helpers/export.js';
 import { sampleDocs, tempDir } from './helpers/server.js';
 

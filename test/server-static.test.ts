@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../src/server/config.js';
-import { createSite, parsePage } from '../src/server/docs.js';
+import { createSite, parsePage } from '../src/server/site/docs.js';
 import { demoApp, tempDir } from './helpers/server.js';
 
 /** A built-assets folder (as `npm run build` lays out dist/) with a secret beside it. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { AssistantError, createStaticExportClient, StaticExportError } from '../src/client/node.js';
 import { DEMO } from '../src/server/config.js';
-import { createSite } from '../src/server/docs.js';
+import { createSite } from '../src/server/site/docs.js';
 import { ADMIN, exportApp, unpack } from './helpers/export.js';
 import { sampleDocs, tempDir, type TestApp } from './helpers/server.js';
 

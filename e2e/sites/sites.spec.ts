@@ -3,8 +3,8 @@ import type {} from '../../src/embed/loader.js';
 import { answers, askQuestion, dialog, input, launcher } from '../helpers.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadDocsSite } from '../../src/server/docs.js';
-import { createPageUrls, parsePageUrlRule } from '../../src/server/page-urls.js';
+import { loadDocsSite } from '../../src/server/site/docs.js';
+import { createPageUrls, parsePageUrlRule } from '../../src/server/site/page-urls.js';
 import { TRAFFIC_CODE, type Site, type SiteOptions } from './sites.js';
 
 // The same checks on every real framework build; `site` comes from the project (playwright.config.ts).

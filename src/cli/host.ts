@@ -10,7 +10,7 @@ import {
   ValuesError,
   VALUE_KEYS,
 } from '../server/host/index.js';
-import { listen } from '../server/serve.js';
+import { listen } from '../server/http/serve.js';
 import {
   EXIT,
   existingPath,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { assistantMessageUrl, classifyKey, wrongKeySentence } from '../protocol/index.js';
-import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/app.js';
+import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/http/app.js';
 import {
   ConfigError,
   DEMO,
@@ -18,15 +18,15 @@ import {
   recoversOnStart,
   startWorkers,
   workerStores,
-} from '../server/cluster.js';
-import { parsePageUrlRule, type PageUrlRule } from '../server/page-urls.js';
-import { listen } from '../server/serve.js';
+} from '../server/http/cluster.js';
+import { parsePageUrlRule, type PageUrlRule } from '../server/site/page-urls.js';
+import { listen } from '../server/http/serve.js';
 import {
   checkLlmConfig,
   describeLlm,
   type LlmConfig,
   type LlmProvider,
-} from '../server/llm/model.js';
+} from '../server/answering/llm/model.js';
 import { describeDatabase, postgresStores } from '../server/stores/postgres.js';
 import { parseS3Url, s3BundleStore } from '../server/stores/s3.js';
 import { defaultStores } from '../server/stores/index.js';

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,9 +10,9 @@ import {
   describeIssues,
   KEY_EXAMPLE,
 } from '../protocol/index.js';
-import type { AppOptions, OrgConfig, SiteConfig } from './app.js';
-import { loadDocsSite } from './docs.js';
-import { parsePageUrlRule, type PageUrlRule } from './page-urls.js';
+import type { AppOptions, OrgConfig, SiteConfig } from './http/app.js';
+import { loadDocsSite } from './site/docs.js';
+import { parsePageUrlRule, type PageUrlRule } from './site/page-urls.js';
 
 /** The demo that `npm start` serves; these keys are public and work only for the sample docs. */
 export const DEMO = {
@@ -21,7 +22,17 @@ export const DEMO = {
   adminKey: 'svc_demo_admin',
 } as const;
 
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * The nearest folder above this module with a package.json: the repository (src/, dist/, a test's
+ * bundled CLI) or the published package's own folder.
+ */
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return resolve(from, '../..');
+  }
+}
+const PACKAGE_ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
 /** The sample docs shipped in the package (works from src/ under vitest and from dist/). */
 export const SAMPLE_DOCS_DIR = join(PACKAGE_ROOT, 'demo/docs');
 /** Built browser files (`npm run build`): the demo site and the script tag. */

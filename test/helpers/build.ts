@@ -34,7 +34,7 @@ export function buildCli(): Promise<string> {
       { cwd: ROOT },
     );
     // tsc compiles modules only; the page templates the server reads go beside them, as the build does.
-    await cp(join(ROOT, 'src/server/templates'), join(out, 'server/templates'), {
+    await cp(join(ROOT, 'src/server/site/templates'), join(out, 'server/site/templates'), {
       recursive: true,
     });
     return join(out, 'cli', 'index.js');
@@ -64,9 +64,12 @@ export async function bundleCli(root: string, folder: string): Promise<string> {
     packages: 'external',
     outfile,
     logLevel: 'silent',
-    // The bundle reads its templates and demo docs from src/server, as the source does.
+    // The bundle reads its page templates (beside site/render.ts) and the demo docs (at the
+    // package root above it) from the source tree, as the source does.
     define: {
-      'import.meta.url': JSON.stringify(pathToFileURL(join(root, 'src/server/config.ts')).href),
+      'import.meta.url': JSON.stringify(
+        pathToFileURL(join(root, 'src/server/site/render.ts')).href,
+      ),
     },
   });
   return outfile;

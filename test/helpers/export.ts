@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import MiniSearch from 'minisearch';
 import { extract } from 'tar';
 import { DEMO } from '../../src/server/config.js';
-import { createSite, parsePage } from '../../src/server/docs.js';
+import { createSite, parsePage } from '../../src/server/site/docs.js';
 import { demoApp, sampleDocs, tempDir, type TestApp } from './server.js';
 
 export const ADMIN = DEMO.adminKey;

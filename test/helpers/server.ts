@@ -2,9 +2,9 @@ import { processDataStream } from '@ai-sdk/ui-utils';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type AppOptions } from '../../src/server/app.js';
+import { createApp, type AppOptions } from '../../src/server/http/app.js';
 import { DEMO, SAMPLE_DOCS_DIR } from '../../src/server/config.js';
-import { loadDocsSite, type DocsSite } from '../../src/server/docs.js';
+import { loadDocsSite, type DocsSite } from '../../src/server/site/docs.js';
 
 let sample: Promise<DocsSite> | undefined;
 /** The bundled sample docs, loaded once per test file. */

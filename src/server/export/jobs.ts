@@ -12,7 +12,7 @@ import {
   type JobStatus,
   type StartJobRequest,
 } from '../../protocol/index.js';
-import type { DocsSite } from '../docs.js';
+import type { DocsSite } from '../site/docs.js';
 import type { BundleStore, JobRecord, JobStore } from '../stores/index.js';
 import { exportSite } from './site-export.js';
 

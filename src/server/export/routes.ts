@@ -6,10 +6,10 @@ import {
   ROUTES,
   startJobRequestSchema,
 } from '../../protocol/index.js';
-import { requireKey, requirePlan, type Org } from '../auth.js';
-import { normalizePagePath, type DocsSite } from '../docs.js';
-import { errorResponse, jsonBody, validJson } from '../http.js';
-import { tooManyRequests, type RateLimiter } from '../rate-limit.js';
+import { requireKey, requirePlan, type Org } from '../http/auth.js';
+import { normalizePagePath, type DocsSite } from '../site/docs.js';
+import { errorResponse, jsonBody, validJson } from '../http/middleware.js';
+import { tooManyRequests, type RateLimiter } from '../http/rate-limit.js';
 import { isJobId, publicJob, type ExportService } from './jobs.js';
 import type { createSigner } from './signing.js';
 import { selectPages } from './site-export.js';

@@ -2,9 +2,15 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import MiniSearch from 'minisearch';
-import { createSite, normalizePagePath, siteNameOf, type DocPage, type DocsSite } from '../docs.js';
+import {
+  createSite,
+  normalizePagePath,
+  siteNameOf,
+  type DocPage,
+  type DocsSite,
+} from '../site/docs.js';
 import { html } from 'hono/html';
-import { DOCS_CSS, markup, renderDocsPage, template, type LinkStrategy } from '../render.js';
+import { DOCS_CSS, markup, renderDocsPage, template, type LinkStrategy } from '../site/render.js';
 
 /** `/` → `index.html`, `/guides/start` → `guides/start.html`: every page is a file a static host serves. */
 export function htmlFileOf(path: string): string {

@@ -1,4 +1,4 @@
-import type { DocBlock, DocSection } from './docs.js';
+import type { DocBlock, DocSection } from '../site/docs.js';
 import { phrasesFor, type AnswerPhrases } from './phrases.js';
 import type { SearchHit, SearchResult } from './retrieval.js';
 

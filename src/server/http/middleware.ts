@@ -2,7 +2,12 @@ import { zValidator } from '@hono/zod-validator';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import { describeIssues, ERROR_CODES, type ErrorBody, type ErrorCode } from '../protocol/index.js';
+import {
+  describeIssues,
+  ERROR_CODES,
+  type ErrorBody,
+  type ErrorCode,
+} from '../../protocol/index.js';
 
 /** The one error body of every non-2xx answer (see protocol/errors). */
 export function errorResponse(

@@ -1,13 +1,13 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
-import type { Filter } from '../protocol/index.js';
+import type { Filter } from '../../protocol/index.js';
 import {
   DEFAULT_LANGUAGE,
   normalizePagePath,
   pageLabelOf,
   type DocSection,
   type DocsSite,
-} from './docs.js';
+} from '../site/docs.js';
 
 export interface SearchOptions {
   limit: number;

@@ -17,11 +17,11 @@ import {
   type ContextItem,
   type SearchToolResult,
   type SuggestionsAnnotation,
-} from '../../protocol/index.js';
-import type { DocSection } from '../docs.js';
-import { errorResponse } from '../http.js';
+} from '../../../protocol/index.js';
+import type { DocSection } from '../../site/docs.js';
+import { errorResponse } from '../../http/middleware.js';
 import type { SearchHit } from '../retrieval.js';
-import type { ThreadTurn } from '../stores/index.js';
+import type { ThreadTurn } from '../../stores/index.js';
 import { FOLLOW_UPS_INSTRUCTION, followUpsFilter } from './follow-ups.js';
 
 /** One numbered passage the model may cite as [n]. */

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Stores } from './stores/index.js';
-import { remoteStores, serveStores } from './stores/remote.js';
+import type { Stores } from '../stores/index.js';
+import { remoteStores, serveStores } from '../stores/remote.js';
 
 /** True in a process forked by `startWorkers`: it serves HTTP with the primary's stores. */
 export const isClusterWorker = cluster.isWorker;

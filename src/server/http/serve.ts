@@ -1,6 +1,6 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo, Socket } from 'node:net';
-import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../protocol/index.js';
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../../protocol/index.js';
 import type { App } from './app.js';
 
 export interface RunningServer {

@@ -1,7 +1,7 @@
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { clientIp, errorResponse } from './http.js';
-import type { RateLimitStore } from './stores/index.js';
+import { clientIp, errorResponse } from './middleware.js';
+import type { RateLimitStore } from '../stores/index.js';
 
 export interface RateLimitResult {
   ok: boolean;

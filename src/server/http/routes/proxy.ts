@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { ROUTES } from '../../protocol/routes.js';
+import { ROUTES } from '../../../protocol/routes.js';
 import type { createForwarder } from '../proxy.js';
 import { limitByIp, type RateLimiter } from '../rate-limit.js';
 

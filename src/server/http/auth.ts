@@ -5,8 +5,8 @@ import {
   KEY_EXAMPLE,
   wrongKeySentence,
   type KeyRole,
-} from '../protocol/index.js';
-import { errorResponse } from './http.js';
+} from '../../protocol/index.js';
+import { errorResponse } from './middleware.js';
 
 export interface Org {
   id: string;

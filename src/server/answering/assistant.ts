@@ -5,7 +5,7 @@ import {
   type LanguageModelV1,
 } from 'ai';
 import type { DataStreamString } from '@ai-sdk/ui-utils';
-import { newUlid } from './ids.js';
+import { newUlid } from '../ids.js';
 import {
   DEFAULT_RETRIEVAL_PAGE_SIZE,
   type AssistantRequest,
@@ -15,15 +15,15 @@ import {
   THREAD_ID_HEADER,
   type SearchHit,
   type SuggestionsAnnotation,
-} from '../protocol/index.js';
+} from '../../protocol/index.js';
 import { composeAnswer } from './answer.js';
 import { phrasesFor } from './phrases.js';
-import { normalizePagePath, type DocSection } from './docs.js';
-import { errorResponse } from './http.js';
+import { normalizePagePath, type DocSection } from '../site/docs.js';
+import { errorResponse } from '../http/middleware.js';
 import type { Retriever } from './retrieval.js';
 import { generateAnswer } from './llm/generate.js';
 import type { LlmConfig } from './llm/model.js';
-import type { ThreadRecord, ThreadStore } from './stores/index.js';
+import type { ThreadRecord, ThreadStore } from '../stores/index.js';
 
 export interface AssistantSite {
   domain: string;

@@ -2,13 +2,19 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import { join } from 'node:path';
-import { composeAnswer } from '../answer.js';
-import { docLinkTarget } from '../doc-links.js';
-import { normalizePagePath, type DocPage, type DocsSite } from '../docs.js';
-import { phrasesFor } from '../phrases.js';
-import { createRetriever, type Retriever } from '../retrieval.js';
-import { errorResponse } from '../http.js';
-import { attributes, markup, prefixedLinks, renderDocsPage, type Markup } from '../render.js';
+import { composeAnswer } from '../../answering/answer.js';
+import { docLinkTarget } from '../../site/doc-links.js';
+import { normalizePagePath, type DocPage, type DocsSite } from '../../site/docs.js';
+import { phrasesFor } from '../../answering/phrases.js';
+import { createRetriever, type Retriever } from '../../answering/retrieval.js';
+import { errorResponse } from '../middleware.js';
+import {
+  attributes,
+  markup,
+  prefixedLinks,
+  renderDocsPage,
+  type Markup,
+} from '../../site/render.js';
 import { readStatic } from '../static.js';
 
 /** The docs with the script tag. */

@@ -1,13 +1,13 @@
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { assistantRequestSchema, ROUTES, type AssistantRequest } from '../../protocol/index.js';
-import { answer, questionOf, type AnswerDeps } from '../assistant.js';
+import { assistantRequestSchema, ROUTES, type AssistantRequest } from '../../../protocol/index.js';
+import { answer, questionOf, type AnswerDeps } from '../../answering/assistant.js';
 import { requireKey, type Org } from '../auth.js';
-import { normalizePagePath } from '../docs.js';
-import { errorResponse, jsonBody, validJson } from '../http.js';
-import type { createPageUrls } from '../page-urls.js';
+import { normalizePagePath } from '../../site/docs.js';
+import { errorResponse, jsonBody, validJson } from '../middleware.js';
+import type { createPageUrls } from '../../site/page-urls.js';
 import { limitByIp, rateLimit, type RateLimiter } from '../rate-limit.js';
-import type { Retriever } from '../retrieval.js';
+import type { Retriever } from '../../answering/retrieval.js';
 
 /** A configured docs site as the assistant operation uses it. */
 export interface AnsweringSite {

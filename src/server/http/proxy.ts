@@ -6,8 +6,8 @@ import {
   BROWSER_READABLE_HEADERS,
   parseErrorBody,
   RETRY_AFTER_HEADER,
-} from '../protocol/index.js';
-import { errorResponse, readBody } from './http.js';
+} from '../../protocol/index.js';
+import { errorResponse, readBody } from './middleware.js';
 
 export interface UpstreamConfig {
   /** API root of the service to forward to ({base_url}). */

@@ -8,7 +8,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit as visitTree } from 'unist-util-visit';
 import { parse as parseYaml } from 'yaml';
-import { isRecord } from '../protocol/_guards.js';
+import { isRecord } from '../../protocol/_guards.js';
 
 export interface CodeSample {
   lang: string;
