@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const cacheDir = join(root, 'node_modules', '.cache', 'docs-assistant-eval');
+/** Where the sets of the project at `root` are kept. */
+export const cacheDirOf = (root) => join(root, 'node_modules', '.cache', 'docs-assistant-eval');
 
 /** name → the pinned package and the folder inside it that holds the docs' Markdown. */
 export const SETS = {
@@ -21,7 +21,8 @@ export const SETS = {
   npm: { spec: 'npm@10.9.0', folder: 'docs/content' },
 };
 
-export function fetchSets() {
+export function fetchSets(root) {
+  const cacheDir = cacheDirOf(root);
   for (const [name, { spec, folder }] of Object.entries(SETS)) {
     const target = join(cacheDir, name);
     if (existsSync(target)) continue;
@@ -41,4 +42,5 @@ export function fetchSets() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) fetchSets();
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  fetchSets(join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
