@@ -58,11 +58,17 @@ interface Reply {
   searched: string[];
 }
 
-/** The places an answer shows the reader, in order: every docs link in its text, as page and anchor. */
+/**
+ * The places an answer shows the reader, in order, as page and anchor: the sections it quotes (their
+ * bold linked titles), the pages a refusal offers (a list of links) and the related pages of its
+ * suggestions block. Links inside quoted passages are the docs' own, not places offered.
+ */
 function placesShown(text: string): { path: string; anchor: string }[] {
   const places: { path: string; anchor: string }[] = [];
-  for (const match of text.matchAll(/\]\((https?:\/\/[^)\s]+)\)|\)\[(https?:\/\/[^\]\s]+)\]/g)) {
-    const url = new URL(match[1] ?? match[2]!);
+  const links =
+    /\*\*\[[^\n]*?\]\((https?:\/\/[^)\s]+)\)\*\*|^- \[[^\n]*?\]\((https?:\/\/[^)\s]+)\)|^\([^\n]*\)\[(https?:\/\/[^\]\s]+)\]$/gm;
+  for (const match of text.matchAll(links)) {
+    const url = new URL(match[1] ?? match[2] ?? match[3]!);
     const place = {
       path: url.pathname.replace(/^\/docs/, '') || '/',
       anchor: decodeURIComponent(url.hash.slice(1)),
