@@ -296,6 +296,7 @@ export async function answer(
     (request.filter?.version || request.filter?.language ? said.byFilter : '') +
     (request.currentPath ? said.currentPage(request.currentPath) : '') +
     said.kept(limit, hits.length) +
+    (result.unknown.length ? said.unknown(result.unknown) : '') +
     ` ${composed.rationale}`;
 
   const results = hits.map(({ section, score, title }): SearchHit => ({
