@@ -10,7 +10,7 @@ import type { Stores } from './types.js';
  * count its own quota and cache its own copy of a thread.
  */
 
-type StoreName = 'threads' | 'jobs' | 'rateLimits' | 'signingKey';
+type StoreName = 'threads' | 'insights' | 'jobs' | 'rateLimits' | 'signingKey';
 
 interface Call {
   da: 'store-call';
@@ -30,7 +30,8 @@ interface Reply {
 
 /** Methods a worker may call; open/close belong to the owner. */
 const METHODS: Record<StoreName, readonly string[]> = {
-  threads: ['create', 'get', 'appendTurn', 'discard', 'prune'],
+  threads: ['create', 'get', 'appendTurn', 'discard', 'hashFingerprints', 'prune'],
+  insights: ['recordTurn', 'recordFeedback', 'list', 'deleteDomain', 'prune'],
   jobs: ['insert', 'get', 'update', 'claim', 'list', 'delete'],
   rateLimits: ['increment'],
   signingKey: ['getOrCreate'],
@@ -131,6 +132,7 @@ export function remoteStores(channel: NodeJS.Process = process): Stores {
   });
   return {
     threads: remote('threads'),
+    insights: remote('insights'),
     jobs: remote('jobs'),
     rateLimits: remote('rateLimits'),
     signingKey: remote('signingKey'),

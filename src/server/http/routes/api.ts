@@ -36,6 +36,8 @@ export interface ApiRouteDeps {
   trustProxy: boolean | number;
   now: () => number;
   maxBodyBytes: number;
+  /** The keyed hash a reader's `fp` is kept and compared as (threads never hold the fp itself). */
+  fingerprint(fp: string): Promise<string>;
   /** Prefixes the docs are served under: a `currentPath` below any of them names a page. */
   basePaths: readonly string[];
   /** What answering needs besides the request (links are made with the request's origin). */
@@ -103,9 +105,12 @@ export function apiRoutes(deps: ApiRouteDeps) {
       'Too many requests for this organisation this hour.',
       now,
     ),
-    (c) => {
+    async (c) => {
       const { site } = c.var;
-      const request = c.req.valid('json');
+      const request = {
+        ...c.req.valid('json'),
+        fp: await deps.fingerprint(c.req.valid('json').fp),
+      };
       // The reader's URL is the generator's (`/guides/setup/`) or this server's (`/react/start`);
       // retrieval knows page paths.
       const { currentPath } = request;
