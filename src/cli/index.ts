@@ -179,12 +179,10 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         ipPerDay: integerOption(values['rate-limit-ip'], 'rate-limit-ip', 10_000),
       },
       trustProxy: integerOption(values['trust-proxy'], 'trust-proxy', 0),
-      insights: {
-        enabled: !values['no-insights'],
-        retentionDays: integerOption(values['insights-days'], 'insights-days', 90),
-      },
+      recordInsights: !values['no-insights'],
+      insightsRetentionDays: integerOption(values['insights-days'], 'insights-days', 90),
     };
-    if (options.insights!.retentionDays! < 1)
+    if (options.insightsRetentionDays! < 1)
       throw new UsageError('--insights-days must be at least 1.');
     const llmModel = stringOption(values['llm-model']);
     const llmBaseUrl = stringOption(values['llm-base-url']);
@@ -353,7 +351,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         lines.push(`  Assistant API:   POST ${assistantMessageUrl(server.url, site.domain)}`);
       if (!options.upstream)
         lines.push(
-          `  Insights:        ${server.url}/insights${options.insights?.enabled === false ? ' (recording off: --no-insights)' : ''}`,
+          `  Insights:        ${server.url}/insights${options.recordInsights === false ? ' (recording off: --no-insights)' : ''}`,
         );
     }
     if (options.llm) lines.push(`  Answers by:      ${describeLlm(options.llm)}`);

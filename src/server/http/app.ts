@@ -66,13 +66,10 @@ export interface AppOptions {
     /** Threads kept at most; the least recently continued go first. @default 100000 */
     maxThreads?: number;
   };
-  /** Owner insights (docs/insights.md). */
-  insights?: {
-    /** Record questions and feedback; false (`serve --no-insights`) records nothing. @default true */
-    enabled?: boolean;
-    /** Records older than this many days are deleted. @default 90 */
-    retentionDays?: number;
-  };
+  /** Record questions and feedback for the owner's insights (docs/insights.md); false (`serve --no-insights`) records nothing. @default true */
+  recordInsights?: boolean;
+  /** Insights older than this many days are deleted. @default 90 */
+  insightsRetentionDays?: number;
   /** Source of the current time, so tests can move it. @default Date.now */
   now?: () => number;
   limits?: {
@@ -143,9 +140,9 @@ export function createApp(options: AppOptions = {}) {
     HOUR,
   );
   const threads = stores.threads;
-  const insightsRetentionDays = options.insights?.retentionDays ?? 90;
+  const insightsRetentionDays = options.insightsRetentionDays ?? 90;
   const recorder = createRecorder(stores.insights, {
-    recording: options.insights?.enabled !== false,
+    recording: options.recordInsights !== false,
   });
   const forward = options.upstream ? createForwarder(options.upstream) : undefined;
 
@@ -300,7 +297,7 @@ export function createApp(options: AppOptions = {}) {
         trustProxy,
         now,
         maxBodyBytes,
-        recording: options.insights?.enabled !== false,
+        recording: options.recordInsights !== false,
         retentionDays: insightsRetentionDays,
         fingerprint,
         assetsDir: options.assetsDir,

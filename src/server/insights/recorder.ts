@@ -1,7 +1,7 @@
 import type { AnswerMode, TurnOutcome } from '../../protocol/index.js';
 import { MAX_INSIGHT_QUESTION_CHARS, type InsightStore } from '../stores/index.js';
 
-/** What the insights keep of a settled turn (the answering side's summary, mapped in app.ts). */
+/** A settled turn as the answering side summarises it (its `TurnSummary` fits this shape). */
 export interface SettledTurn {
   domain: string;
   question: string;
@@ -12,8 +12,8 @@ export interface SettledTurn {
   cited: readonly string[];
   threadId?: string | undefined;
   messageId?: string | undefined;
-  /** When the turn started (ms since the epoch). */
-  startedAt: number;
+  /** When the turn began (ISO 8601). */
+  at: string;
   firstByteMs?: number | undefined;
   totalMs?: number | undefined;
 }
@@ -30,7 +30,7 @@ export function createRecorder(store: InsightStore, { recording }: { recording: 
       const write = store
         .recordTurn({
           domain: turn.domain,
-          at: new Date(turn.startedAt).toISOString(),
+          at: turn.at,
           question: turn.question.trim().slice(0, MAX_INSIGHT_QUESTION_CHARS),
           ...(turn.currentPath ? { currentPath: turn.currentPath } : {}),
           outcome: turn.outcome,

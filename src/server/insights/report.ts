@@ -143,7 +143,7 @@ export function buildReport(
         .reverse()
         .slice(0, MAX_ROWS * 5)
         .map((item) => {
-          const question = questionOf.get(`${item.threadId} ${item.messageId}`);
+          const question = item.question ?? questionOf.get(`${item.threadId} ${item.messageId}`);
           return {
             at: item.at,
             rating: item.rating,

@@ -7,7 +7,11 @@ import { errorResponse, jsonBody, validJson } from '../http/middleware.js';
 import { limitByIp, rateLimit } from '../http/rate-limit.js';
 import type { AssistantLimiters } from '../http/routes/api.js';
 import { readStatic } from '../http/static.js';
-import type { InsightStore, ThreadStore } from '../stores/index.js';
+import {
+  MAX_INSIGHT_QUESTION_CHARS,
+  type InsightStore,
+  type ThreadStore,
+} from '../stores/index.js';
 import { buildReport } from './report.js';
 import { insightsPageHtml } from './page.js';
 
@@ -113,6 +117,7 @@ export function insightsRoutes(deps: InsightsRouteDeps) {
       if (deps.recording) {
         const reasons = body.reason === undefined ? [] : [body.reason].flat();
         const comment = body.comment?.trim();
+        const question = thread.turns.find((turn) => turn.messageId === body.messageId)?.question;
         await deps.store
           .recordFeedback({
             domain: site.domain,
@@ -122,6 +127,7 @@ export function insightsRoutes(deps: InsightsRouteDeps) {
             rating: body.rating,
             reasons: [...new Set(reasons)],
             ...(comment ? { comment } : {}),
+            ...(question ? { question: question.slice(0, MAX_INSIGHT_QUESTION_CHARS) } : {}),
           })
           .catch((error: unknown) =>
             console.error('[docs-assistant] could not record feedback:', error),

@@ -29,6 +29,7 @@ const feedbackSchema = z.object({
   rating: z.enum(['up', 'down']),
   reasons: z.array(z.enum(FEEDBACK_REASONS)),
   comment: z.string().optional(),
+  question: z.string().optional(),
 });
 
 /** A record read back from disk or a database, or undefined (logged) when it does not fit. */

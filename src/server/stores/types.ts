@@ -155,6 +155,8 @@ export interface InsightFeedback {
   rating: 'up' | 'down';
   reasons: FeedbackReason[];
   comment?: string | undefined;
+  /** The question the rated answer replied to (from its thread), cut like a turn's. */
+  question?: string | undefined;
 }
 
 export interface InsightRange {
