@@ -43,11 +43,13 @@ export function parseInsight(kind: 'turn' | 'feedback', value: unknown) {
 }
 
 const inRange = (at: string, { since, until }: InsightRange) => at >= since && at < until;
+const byTime = <T extends { at: string }>(records: T[]) =>
+  records.sort((a, b) => a.at.localeCompare(b.at));
 
 /** The latest feedback per answer, in time order. */
 export function latestFeedback(all: InsightFeedback[]): InsightFeedback[] {
   const byAnswer = new Map<string, InsightFeedback>();
-  for (const item of [...all].sort((a, b) => a.at.localeCompare(b.at)))
+  for (const item of byTime([...all]))
     byAnswer.set(`${item.threadId} ${item.messageId}`, item);
   return [...byAnswer.values()];
 }
@@ -67,7 +69,7 @@ export function memoryInsightStore(): InsightStore {
     async list(domain, range) {
       const mine = <T extends { domain: string; at: string }>(all: T[]) =>
         all.filter((item) => item.domain === domain && inRange(item.at, range));
-      return { turns: mine(turns), feedback: latestFeedback(mine(feedback)) };
+      return { turns: byTime(mine(turns)), feedback: latestFeedback(mine(feedback)) };
     },
     async deleteDomain(domain) {
       const before = turns.length + feedback.length;
@@ -145,7 +147,7 @@ export function fileInsightStore(dir: string): InsightStore {
           else feedback.push(record as InsightFeedback);
         }
       }
-      return { turns, feedback: latestFeedback(feedback) };
+      return { turns: byTime(turns), feedback: latestFeedback(feedback) };
     },
     deleteDomain: (domain) =>
       serial(async () => {
