@@ -24,6 +24,16 @@ describe('script-tag options', () => {
     expect(push('yes')).toBe('docs-assistant: push must be one of true, false.');
   });
 
+  it('data-send-feedback="false" keeps thumbs on the page; anything else sends them to the server', () => {
+    const sends = (value: unknown) => {
+      const result = validateConfig({ ...base, sendFeedback: value });
+      return result.ok ? (result.config.sendFeedback ?? true) : result.error;
+    };
+    expect([sends('false'), sends(false)]).toEqual([false, false]);
+    expect([sends('true'), sends(undefined)]).toEqual([true, true]);
+    expect(sends('no')).toBe('docs-assistant: sendFeedback must be one of true, false.');
+  });
+
   it('a page without domain, base URL or key on its script tag configures nothing', () => {
     expect(configFromDataset({ mode: 'panel' })).toBeUndefined();
   });

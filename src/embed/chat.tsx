@@ -75,6 +75,7 @@ function mount({
         {...(config.themeSelector ? { themeSelector: config.themeSelector } : {})}
         mode={config.mode ?? 'popover'}
         push={config.push ?? false}
+        sendFeedback={config.sendFeedback ?? true}
         position={config.position ?? 'bottom-right'}
         shortcut={config.openShortcut ?? 'mod+i'}
         showLauncher={false}

@@ -24,6 +24,8 @@ export interface EmbedConfig {
   push?: boolean;
   /** @default 'bottom-right' */
   position?: EmbedPosition;
+  /** Send readers' thumbs to the server for the owner's insights; `data-send-feedback="false"` turns it off. @default true */
+  sendFeedback?: boolean;
   /** Launcher distance from the corner in px: `[x, y]`. @default [20, 20] */
   offset?: [number, number];
   starterQuestions?: string[];
@@ -46,6 +48,7 @@ const CHOICES = {
   theme: ['light', 'dark', 'system', 'auto'],
   mode: ['popover', 'modal', 'panel'],
   push: ['true', 'false'],
+  sendFeedback: ['true', 'false'],
   position: ['bottom-right', 'bottom-left'],
 };
 
@@ -81,7 +84,14 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
     };
   // `data-push` alone (an empty attribute) means yes.
   const push = String(raw.push ?? false) || 'true';
-  const choices = { theme: str(raw.theme), mode: str(raw.mode), push, position: str(raw.position) };
+  const sendFeedback = raw.sendFeedback === undefined ? undefined : String(raw.sendFeedback);
+  const choices = {
+    theme: str(raw.theme),
+    mode: str(raw.mode),
+    push,
+    position: str(raw.position),
+    sendFeedback,
+  };
   for (const [name, value] of Object.entries(choices))
     if (value && !CHOICES[name as keyof typeof CHOICES].includes(value))
       return fail(`${name} must be one of ${CHOICES[name as keyof typeof CHOICES].join(', ')}.`);
@@ -123,6 +133,7 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   if (theme) config.theme = theme as EmbedTheme;
   if (mode) config.mode = mode as EmbedMode;
   if (push === 'true') config.push = true;
+  if (sendFeedback === 'false') config.sendFeedback = false;
   if (position) config.position = position as EmbedPosition;
   if (offset) config.offset = offset;
   if (translations) config.translations = translations;

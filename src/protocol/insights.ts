@@ -1,15 +1,11 @@
 import { z } from 'zod';
+import { FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT } from './limits.js';
 
 /**
  * Owner insights (docs/insights.md): the feedback a widget sends, and the report an owner reads
  * with the admin key. Ours; SPEC §1 names web analytics beside the assistant and leaves the shape open.
  */
 
-/** What a reader can say was wrong after a thumbs-down: the widget's own choices. */
-export const FEEDBACK_REASONS = ['incorrect', 'unrelated', 'sources', 'unclear'] as const;
-export type FeedbackReason = (typeof FEEDBACK_REASONS)[number];
-/** A feedback comment is at most this long. */
-export const MAX_FEEDBACK_COMMENT = 1000;
 
 /** How a turn ended: answered, answered but unsure, refused as not covered, failed, stopped by the reader. */
 export const TURN_OUTCOMES = ['answered', 'unsure', 'refused', 'failed', 'stopped'] as const;
