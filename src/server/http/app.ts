@@ -293,6 +293,7 @@ export function createApp(options: AppOptions = {}) {
         threads,
         orgByKey,
         site: (domain) => sites.get(domain),
+        domains: [...sites.keys()],
         limiters,
         trustProxy,
         now,

@@ -2,7 +2,16 @@
  * The insights page's shell. Everything it shows comes from the report API, fetched by its script
  * with the admin key the owner types in; the key lives in that script's memory only.
  */
-export function insightsPageHtml({ built }: { built: boolean }): string {
+const escapeAttribute = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+export function insightsPageHtml({
+  built,
+  domains,
+}: {
+  built: boolean;
+  domains: string[];
+}): string {
   const assets = built
     ? `<link rel="stylesheet" href="/insights/assets/insights.css">
     <script type="module" src="/insights/assets/insights.js"></script>`
@@ -18,7 +27,7 @@ export function insightsPageHtml({ built }: { built: boolean }): string {
     ${assets}
   </head>
   <body>
-    <main id="insights" class="da-insights" data-state="locked">
+    <main id="insights" class="da-insights" data-state="locked" data-domains="${escapeAttribute(domains.join(' '))}">
       <header class="da-insights-header">
         <h1>Assistant insights</h1>
         <p>What readers ask, what the assistant could not answer, and which pages need work.</p>

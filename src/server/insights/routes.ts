@@ -20,6 +20,8 @@ export interface InsightsRouteDeps {
   threads: ThreadStore;
   orgByKey: Map<string, Org>;
   site(domain: string): { domain: string; org: string } | undefined;
+  /** Every configured domain, offered on the page (domains are public: every widget names its own). */
+  domains: string[];
   limiters: AssistantLimiters;
   trustProxy: boolean | number;
   now: () => number;
@@ -178,7 +180,7 @@ export function insightsRoutes(deps: InsightsRouteDeps) {
     c.header('Content-Security-Policy', PAGE_CSP);
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Frame-Options', 'DENY');
-    return c.html(insightsPageHtml({ built: !!deps.assetsDir }));
+    return c.html(insightsPageHtml({ built: !!deps.assetsDir, domains: deps.domains }));
   });
   const { assetsDir } = deps;
   if (assetsDir)

@@ -49,8 +49,7 @@ const byTime = <T extends { at: string }>(records: T[]) =>
 /** The latest feedback per answer, in time order. */
 export function latestFeedback(all: InsightFeedback[]): InsightFeedback[] {
   const byAnswer = new Map<string, InsightFeedback>();
-  for (const item of byTime([...all]))
-    byAnswer.set(`${item.threadId} ${item.messageId}`, item);
+  for (const item of byTime([...all])) byAnswer.set(`${item.threadId} ${item.messageId}`, item);
   return [...byAnswer.values()];
 }
 
