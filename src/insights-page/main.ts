@@ -189,7 +189,7 @@ function showReport(report: InsightsReport, days: number) {
       ['Answer rate', percent(answered, totals.questions)],
       ['Not covered', numberFormat.format(totals.refused)],
       ['Failed', numberFormat.format(totals.failed)],
-      ['Helpful', `${feedback.up} 👍 · ${feedback.down} 👎`],
+      ['Thumbs', `${feedback.up} up · ${feedback.down} down`],
     ].map(([term, value]) => h('div', {}, h('dt', {}, term!), h('dd', {}, value!))),
   );
 
@@ -214,8 +214,11 @@ function showReport(report: InsightsReport, days: number) {
   const x = report.days.map((day) => Date.parse(`${day.day}T00:00:00Z`) / 1000);
   // Stacked bars: each series is drawn as the sum of itself and the ones below it, tallest first,
   // so every outcome shows as its own band; the legend shows the outcome's own count.
-  const stacks = OUTCOMES.map((_, i) =>
-    report.days.map((day) => OUTCOMES.slice(0, i + 1).reduce((sum, o) => sum + day[o.key], 0)),
+  // An empty band is null, not 0: a zero-height bar still draws a line.
+  const stacks = OUTCOMES.map((o, i) =>
+    report.days.map((day) =>
+      day[o.key] ? OUTCOMES.slice(0, i + 1).reduce((sum, below) => sum + day[below.key], 0) : null,
+    ),
   );
   const own = OUTCOMES.map((o) => report.days.map((day) => day[o.key]));
   const bars = uPlot.paths.bars!({ size: [0.7, 48] });
@@ -262,12 +265,13 @@ function showReport(report: InsightsReport, days: number) {
     const i = report.days.findIndex((day) => day.day === item.at.slice(0, 10));
     if (i >= 0) (item.rating === 'up' ? up : down)[i]!++;
   }
+  const orNull = (counts: number[]) => counts.map((n) => n || null);
   const thumbBars = uPlot.paths.bars!({ size: [0.35, 24], align: -1 });
   const thumbBarsRight = uPlot.paths.bars!({ size: [0.35, 24], align: 1 });
   chart(
     thumbs.plot,
     'Thumbs up and down per day',
-    [x, up, down],
+    [x, orNull(up), orNull(down)],
     [
       {
         label: 'Up',
@@ -507,7 +511,7 @@ function feedbackTable(report: InsightsReport) {
       {
         label: 'Rating',
         sort: (r) => r.rating,
-        cell: (r) => (r.rating === 'up' ? '👍 Helpful' : '👎 Not helpful'),
+        cell: (r) => (r.rating === 'up' ? 'Helpful' : 'Not helpful'),
       },
       {
         label: 'Question',
@@ -551,7 +555,8 @@ async function openThread(threadId: string, opener: HTMLElement) {
     dialog.remove();
     opener.focus();
   });
-  document.body.append(dialog);
+  // Inside the page's root, so its theme (custom properties) reaches the dialog.
+  root.append(dialog);
   dialog.showModal();
   try {
     const thread = await session.client.thread(session.domain, threadId);

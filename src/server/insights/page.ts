@@ -23,6 +23,7 @@ export function insightsPageHtml({
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="color-scheme" content="light dark">
     <meta name="robots" content="noindex">
+    <link rel="icon" href="data:,">
     <title>Insights · docs-assistant</title>
     ${assets}
   </head>
