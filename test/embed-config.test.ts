@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configFromDataset, validateConfig } from '../src/embed/config.js';
+import { configFromDataset, sendsFeedback, validateConfig } from '../src/embed/config.js';
 
 const base = { domain: 'acme', baseUrl: 'https://api.example.com/' };
 
@@ -26,12 +26,16 @@ describe('script-tag options', () => {
 
   it('data-send-feedback="false" keeps thumbs on the page; anything else sends them to the server', () => {
     const sends = (value: unknown) => {
-      const result = validateConfig({ ...base, sendFeedback: value });
-      return result.ok ? (result.config.sendFeedback ?? true) : result.error;
+      const result = validateConfig(configFromDataset({ ...base, sendFeedback: value as string })!);
+      return result.ok && sendsFeedback(result.config);
     };
-    expect([sends('false'), sends(false)]).toEqual([false, false]);
-    expect([sends('true'), sends(undefined)]).toEqual([true, true]);
-    expect(sends('no')).toBe('docs-assistant: sendFeedback must be one of true, false.');
+    expect([sends('false'), sends(false), sends(' false ')]).toEqual([false, false, false]);
+    expect([sends('true'), sends(true), sends(undefined), sends('')]).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('a page without domain, base URL or key on its script tag configures nothing', () => {

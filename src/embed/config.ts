@@ -24,8 +24,8 @@ export interface EmbedConfig {
   push?: boolean;
   /** @default 'bottom-right' */
   position?: EmbedPosition;
-  /** Send readers' thumbs to the server for the owner's insights; `data-send-feedback="false"` turns it off. @default true */
-  sendFeedback?: boolean;
+  /** Send readers' thumbs to the server for the owner's insights; `false` (`data-send-feedback="false"`) turns it off. @default true */
+  sendFeedback?: boolean | string;
   /** Launcher distance from the corner in px: `[x, y]`. @default [20, 20] */
   offset?: [number, number];
   starterQuestions?: string[];
@@ -48,7 +48,6 @@ const CHOICES = {
   theme: ['light', 'dark', 'system', 'auto'],
   mode: ['popover', 'modal', 'panel'],
   push: ['true', 'false'],
-  sendFeedback: ['true', 'false'],
   position: ['bottom-right', 'bottom-left'],
 };
 
@@ -60,6 +59,21 @@ export function configFromDataset(data: DOMStringMap): Record<string, unknown> |
   if (!data.domain && !data.baseUrl && !data.apiKey) return undefined;
   return { ...data };
 }
+
+/** Options taken as written (trimmed) when given: each name once, in the script every page loads. */
+const TEXT_OPTIONS = [
+  'apiKey',
+  'themeSelector',
+  'fp',
+  'filterVersion',
+  'filterLanguage',
+  'docsBaseUrl',
+  'nonce',
+  'openShortcut',
+  'codeBlockSelector',
+  'assetsUrl',
+  'sendFeedback',
+] as const;
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() ? value.trim() : undefined;
@@ -84,14 +98,7 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
     };
   // `data-push` alone (an empty attribute) means yes.
   const push = String(raw.push ?? false) || 'true';
-  const sendFeedback = raw.sendFeedback === undefined ? undefined : String(raw.sendFeedback);
-  const choices = {
-    theme: str(raw.theme),
-    mode: str(raw.mode),
-    push,
-    position: str(raw.position),
-    sendFeedback,
-  };
+  const choices = { theme: str(raw.theme), mode: str(raw.mode), push, position: str(raw.position) };
   for (const [name, value] of Object.entries(choices))
     if (value && !CHOICES[name as keyof typeof CHOICES].includes(value))
       return fail(`${name} must be one of ${CHOICES[name as keyof typeof CHOICES].join(', ')}.`);
@@ -115,25 +122,16 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
     ? raw.starterQuestions.map(String)
     : str(raw.starterQuestions)?.split('|');
   const config: EmbedConfig = { domain, baseUrl: baseUrl.replace(/\/+$/, '') };
-  const optional = {
-    apiKey,
-    themeSelector,
-    fp: str(raw.fp),
-    filterVersion: str(raw.filterVersion),
-    filterLanguage: str(raw.filterLanguage),
-    docsBaseUrl: str(raw.docsBaseUrl),
-    nonce: str(raw.nonce),
-    openShortcut: str(raw.openShortcut),
-    codeBlockSelector: str(raw.codeBlockSelector),
-    assetsUrl: str(raw.assetsUrl),
-  };
-  for (const [key, value] of Object.entries(optional))
-    if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
+  const into = config as unknown as Record<string, unknown>;
+  // sendFeedback is read as a yes/no by the chat code (sendsFeedback): false or "false" is no.
+  for (const key of TEXT_OPTIONS) {
+    const value = raw[key] === false ? 'false' : str(raw[key]);
+    if (value) into[key] = value;
+  }
   if (size !== undefined) config.retrievalPageSize = size;
   if (theme) config.theme = theme as EmbedTheme;
   if (mode) config.mode = mode as EmbedMode;
   if (push === 'true') config.push = true;
-  if (sendFeedback === 'false') config.sendFeedback = false;
   if (position) config.position = position as EmbedPosition;
   if (offset) config.offset = offset;
   if (translations) config.translations = translations;
@@ -141,6 +139,10 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   if (questions?.length) config.starterQuestions = questions;
   return { ok: true, config };
 }
+
+/** Whether the widget sends thumbs to the server: yes unless `sendFeedback` is false or "false". */
+export const sendsFeedback = (config: EmbedConfig): boolean =>
+  String(config.sendFeedback) !== 'false';
 
 export function filterOf(config: EmbedConfig): Filter | undefined {
   if (!config.filterVersion && !config.filterLanguage) return undefined;
