@@ -17,7 +17,8 @@ const STOP_WORDS = new Set(
   `a an the and or but if of to in on at for with from by about as into is are was were be been
   being do does did done can could should would will shall may might must i me my we our you your
   it its this that these those there here what which who whom whose when where why how not no
-  yes please thanks thank hi hello get got use using used make want need way any some all so`
+  yes please thanks thank hi hello get got use using used make want need way any some all so
+  work works working support supports supported possible able tell know`
     .split(/\s+/)
     .filter(Boolean),
 );
