@@ -266,6 +266,7 @@ function showReport(report: InsightsReport, days: number) {
     if (i >= 0) (item.rating === 'up' ? up : down)[i]!++;
   }
   const orNull = (counts: number[]) => counts.map((n) => n || null);
+  const count = (_u: uPlot, v: number | null) => String(v ?? 0);
   const thumbBars = uPlot.paths.bars!({ size: [0.35, 24], align: -1 });
   const thumbBarsRight = uPlot.paths.bars!({ size: [0.35, 24], align: 1 });
   chart(
@@ -286,6 +287,7 @@ function showReport(report: InsightsReport, days: number) {
         stroke: '#dc2626',
         paths: thumbBarsRight,
         points: { show: false },
+        value: count,
       },
     ],
   );
@@ -474,7 +476,9 @@ function unansweredTable(report: InsightsReport) {
         cell: (r) => dateFormat.format(new Date(r.lastAsked)),
       },
     ],
-    'Every question in this period got an answer.',
+    report.totals.questions
+      ? 'Every question in this period got an answer.'
+      : 'No questions were asked in this period.',
   );
 }
 
