@@ -266,7 +266,7 @@ function showReport(report: InsightsReport, days: number) {
     if (i >= 0) (item.rating === 'up' ? up : down)[i]!++;
   }
   const orNull = (counts: number[]) => counts.map((n) => n || null);
-  const count = (_u: uPlot, v: number | null) => String(v ?? 0);
+  const count = (_u: uPlot, v: number | null) => (v === null ? '—' : String(v));
   const thumbBars = uPlot.paths.bars!({ size: [0.35, 24], align: -1 });
   const thumbBarsRight = uPlot.paths.bars!({ size: [0.35, 24], align: 1 });
   chart(
