@@ -6,7 +6,6 @@ import { FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT } from './limits.js';
  * with the admin key. Ours; SPEC §1 names web analytics beside the assistant and leaves the shape open.
  */
 
-
 /** How a turn ended: answered, answered but unsure, refused as not covered, failed, stopped by the reader. */
 export const TURN_OUTCOMES = ['answered', 'unsure', 'refused', 'failed', 'stopped'] as const;
 export type TurnOutcome = (typeof TURN_OUTCOMES)[number];
