@@ -1,10 +1,8 @@
 import { assistantKeySentence, classifyKey } from '../protocol/keys.js';
+import { MAX_RETRIEVAL_PAGE_SIZE } from '../protocol/limits.js';
 import type { Filter } from '../protocol/types.js';
+import type { Mode, Position, Theme } from '../ui/docs-assistant.js';
 import type { DocsAssistantTranslations } from '../ui/translations.js';
-
-export type EmbedTheme = 'light' | 'dark' | 'system' | 'auto';
-export type EmbedMode = 'popover' | 'modal' | 'panel';
-export type EmbedPosition = 'bottom-right' | 'bottom-left';
 
 /** Options of the script tag (data-* attributes, kebab-case) and of DocsAssistant.init (camelCase). */
 export interface EmbedConfig {
@@ -16,14 +14,14 @@ export interface EmbedConfig {
   filterVersion?: string;
   filterLanguage?: string;
   /** `auto` follows the host page's theme switch live. @default 'auto' */
-  theme?: EmbedTheme;
+  theme?: Theme;
   /** With `auto`: a CSS selector that matches exactly when the site is dark. @default undefined (common markers) */
   themeSelector?: string;
-  mode?: EmbedMode;
+  mode?: Mode;
   /** With mode `panel`: move the page aside instead of covering it (`data-push` or `data-push="true"`). @default false */
   push?: boolean;
   /** @default 'bottom-right' */
-  position?: EmbedPosition;
+  position?: Position;
   /** Launcher distance from the corner in px: `[x, y]`. @default [20, 20] */
   offset?: [number, number];
   starterQuestions?: string[];
@@ -41,12 +39,15 @@ export interface EmbedConfig {
 
 export type ConfigResult = { ok: true; config: EmbedConfig } | { ok: false; error: string };
 
-/** The options that take one of a few words, and the words. */
+/**
+ * The options that take one of a few words, and the words: the widget's own types, so a word the
+ * widget learns (or drops) fails the type check here until the script tag knows it too.
+ */
 const CHOICES = {
-  theme: ['light', 'dark', 'system', 'auto'],
-  mode: ['popover', 'modal', 'panel'],
+  theme: Object.keys({ light: 1, dark: 1, system: 1, auto: 1 } satisfies Record<Theme, 1>),
+  mode: Object.keys({ popover: 1, modal: 1, panel: 1 } satisfies Record<Mode, 1>),
   push: ['true', 'false'],
-  position: ['bottom-right', 'bottom-left'],
+  position: Object.keys({ 'bottom-right': 1, 'bottom-left': 1 } satisfies Record<Position, 1>),
 };
 
 /**
@@ -96,8 +97,11 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
     raw.retrievalPageSize === undefined || raw.retrievalPageSize === ''
       ? undefined
       : Number(raw.retrievalPageSize);
-  if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= 50))
-    return fail('retrieval-page-size must be a whole number from 1 to 50.');
+  if (
+    size !== undefined &&
+    !(Number.isInteger(size) && size >= 1 && size <= MAX_RETRIEVAL_PAGE_SIZE)
+  )
+    return fail(`retrieval-page-size must be a whole number from 1 to ${MAX_RETRIEVAL_PAGE_SIZE}.`);
   const translations = parseTranslations(raw.translations);
   if (translations === null)
     return fail('translations must be JSON groups of strings (see the README).');
@@ -120,10 +124,10 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   for (const [key, value] of Object.entries(optional))
     if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
   if (size !== undefined) config.retrievalPageSize = size;
-  if (theme) config.theme = theme as EmbedTheme;
-  if (mode) config.mode = mode as EmbedMode;
+  if (theme) config.theme = theme as Theme;
+  if (mode) config.mode = mode as Mode;
   if (push === 'true') config.push = true;
-  if (position) config.position = position as EmbedPosition;
+  if (position) config.position = position as Position;
   if (offset) config.offset = offset;
   if (translations) config.translations = translations;
   const questions = starters?.map((q) => q.trim()).filter(Boolean);
