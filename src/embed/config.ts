@@ -9,6 +9,7 @@ export interface EmbedConfig {
   domain: string;
   baseUrl: string;
   apiKey?: string;
+  /** The reader's id, by its wire name (SPEC §2.1 `fp`); the React widget's prop `userId`. @default 'anonymous' */
   fp?: string;
   retrievalPageSize?: number;
   filterVersion?: string;
