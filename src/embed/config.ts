@@ -41,14 +41,19 @@ export interface EmbedConfig {
 export type ConfigResult = { ok: true; config: EmbedConfig } | { ok: false; error: string };
 
 /**
- * The options that take one of a few words, and the words: the widget's own types, so a word the
- * widget learns (or drops) fails the type check here until the script tag knows it too.
+ * The options that take one of a few words, and the words: the widget's own (test/embed-config
+ * checks that each list holds every word of the widget's type).
  */
-const CHOICES = {
-  theme: Object.keys({ light: 1, dark: 1, system: 1, auto: 1 } satisfies Record<Theme, 1>),
-  mode: Object.keys({ popover: 1, modal: 1, panel: 1 } satisfies Record<Mode, 1>),
+export const CHOICES = {
+  theme: ['light', 'dark', 'system', 'auto'],
+  mode: ['popover', 'modal', 'panel'],
   push: ['true', 'false'],
-  position: Object.keys({ 'bottom-right': 1, 'bottom-left': 1 } satisfies Record<Position, 1>),
+  position: ['bottom-right', 'bottom-left'],
+} as const satisfies {
+  theme: readonly Theme[];
+  mode: readonly Mode[];
+  push: readonly string[];
+  position: readonly Position[];
 };
 
 /**
@@ -85,7 +90,7 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   const push = String(raw.push ?? false) || 'true';
   const choices = { theme: str(raw.theme), mode: str(raw.mode), push, position: str(raw.position) };
   for (const [name, value] of Object.entries(choices))
-    if (value && !CHOICES[name as keyof typeof CHOICES].includes(value))
+    if (value && !(CHOICES[name as keyof typeof CHOICES] as readonly string[]).includes(value))
       return fail(`${name} must be one of ${CHOICES[name as keyof typeof CHOICES].join(', ')}.`);
   const { theme, mode, position } = choices;
   const offset = parseOffset(raw.offset);
