@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_READABLE_HEADERS, ROUTES } from '../../protocol/index.js';
-import type { AnswerDeps } from '../answering/assistant.js';
+import type { Trace } from '../answering/question.js';
 import { createModel, type LlmConfig } from '../answering/llm/model.js';
 import type { Org } from './auth.js';
 import { createExportService } from '../export/jobs.js';
@@ -19,6 +19,7 @@ import { isScriptUrl, prefixedLinks } from '../site/render.js';
 import { docLinkTarget, sectionLinker, type LinkUrl } from '../site/doc-links.js';
 import { createRetriever } from '../answering/retrieval.js';
 import { apiRoutes, type AnsweringSite } from './routes/api.js';
+import { noInsights, type InsightsSink } from './turn.js';
 import { DOCS_BASE_PATH, demoRoutes, SITE_BASE_PATHS } from './routes/demo.js';
 import { proxyRoutes } from './routes/proxy.js';
 import { defaultStores, fingerprintKey, hashFingerprint, type Stores } from '../stores/index.js';
@@ -96,7 +97,9 @@ export interface AppOptions {
   /** Answer with a language model (any OpenAI-compatible server, OpenAI or Anthropic) instead of quoting the docs. */
   llm?: LlmConfig;
   /** Timing points around the model call, for benchmarks. */
-  trace?: AnswerDeps['trace'];
+  trace?: Trace;
+  /** Also called with each turn's summary when it settles, besides the server's own insights (`recordInsights`). @default none */
+  insights?: InsightsSink;
   /** Built files (the package's dist/): gallery at /, script tag at /embed/, React demo at /react/. */
   assetsDir?: string;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
@@ -317,19 +320,28 @@ export function createApp(options: AppOptions = {}) {
         now,
         maxBodyBytes,
         basePaths: SITE_BASE_PATHS,
-        answerDeps: (c, site) => {
+        turnSite: (c, site) => {
           const origin = originOf(c);
           return {
-            threads,
-            maxTurns: options.threads?.maxTurns ?? 100,
-            now,
+            domain: site.domain,
+            retriever: site.retriever,
             pageUrl: pageUrlAt(origin, site),
             linkedSection: linkers.get(site.domain)?.(origin) ?? ((section) => section),
             chunkDelayMs: options.chunkDelayMs ?? 0,
-            llm,
+            model: llm,
             signal: c.req.raw.signal,
-            ...(options.trace ? { trace: options.trace } : {}),
+            trace: options.trace,
           };
+        },
+        turns: {
+          threads,
+          maxTurns: options.threads?.maxTurns ?? 100,
+          now,
+          // The owner's insights keep every settled turn; an embedder's own sink hears of it too.
+          insights: (summary) => {
+            recorder.record(summary);
+            return (options.insights ?? noInsights)(summary);
+          },
         },
       }),
     );
