@@ -1,10 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import {
-  CHOICES,
-  configFromDataset,
-  sendsFeedback,
-  validateConfig,
-} from '../src/embed/config.js';
+import { CHOICES, configFromDataset, sendsFeedback, validateConfig } from '../src/embed/config.js';
 import type { Mode, Position, Theme } from '../src/ui/docs-assistant.js';
 
 const base = { domain: 'acme', baseUrl: 'https://api.example.com/' };
