@@ -132,6 +132,92 @@ describe('the insights report', () => {
   });
 });
 
+describe('recording real answers', () => {
+  const report = async (app: TestApp) =>
+    insightsReportSchema.parse(await (await admin(app)).json());
+
+  it('keeps each answer’s outcome, mode, page, cited pages, timings and thread for the owner', async () => {
+    const dataDir = await tempDir();
+    const app = await demoApp({ dataDir });
+    const { threadId } = await ask(app, 'How do I install it?');
+    await (
+      await post(
+        app,
+        askBody('What is the airspeed of an unladen swallow?', {
+          currentPath: '/docs/guides/theming',
+        }),
+      )
+    ).text();
+    await expect.poll(async () => (await report(app)).totals.questions).toBe(2);
+    const { totals, citedPages, unanswered, gapPages } = await report(app);
+    expect(totals).toMatchObject({ answered: 1, refused: 1 });
+    expect(citedPages.map((page) => page.path)).toContain('/installation');
+    expect(unanswered).toEqual([
+      expect.objectContaining({
+        example: 'What is the airspeed of an unladen swallow?',
+        outcomes: ['refused'],
+        pages: [{ path: '/guides/theming', count: 1 }],
+      }),
+    ]);
+    expect(gapPages).toEqual([
+      { path: '/guides/theming', count: 1, example: 'What is the airspeed of an unladen swallow?' },
+    ]);
+    await app.close();
+    const [file] = (await readdir(join(dataDir, 'insights'))).filter((f) => f.startsWith('turns-'));
+    const stored = (await readFile(join(dataDir, 'insights', file!), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(stored[0]).toMatchObject({
+      outcome: 'answered',
+      mode: 'quoted',
+      threadId,
+      question: 'How do I install it?',
+    });
+    expect(stored[0].firstByteMs).toBeGreaterThanOrEqual(0);
+    expect(stored[0].totalMs).toBeGreaterThanOrEqual(stored[0].firstByteMs);
+    // No IP address, no fingerprint: nothing that names the reader.
+    expect(JSON.stringify(stored)).not.toMatch(/reader-1|127\.0\.0\.1|"fp"|"ip"/);
+  });
+
+  it('cuts a long question to 500 characters', async () => {
+    const store = memoryInsightStore();
+    const app = await demoApp({ stores: { insights: store } });
+    const question = `How do I install it? ${'really '.repeat(200)}`;
+    await ask(app, question);
+    const range = { since: '2000-01-01T00:00:00.000Z', until: '3000-01-01T00:00:00.000Z' };
+    await expect.poll(async () => (await store.list(DEMO.domain, range)).turns.length).toBe(1);
+    const [turn] = (await store.list(DEMO.domain, range)).turns;
+    expect(turn!.question).toBe(question.trim().slice(0, 500));
+  });
+
+  it('answers the reader when the insight store fails, and logs the failure', async () => {
+    const errors: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      const store = memoryInsightStore();
+      store.recordTurn = () => Promise.reject(new Error('disk full'));
+      const app = await demoApp({ stores: { insights: store } });
+      const response = await post(app, askBody('How do I install it?'));
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('npm install');
+      await expect
+        .poll(() => errors.map((args) => args.map(String).join(' ')).join('\n'))
+        .toContain('could not record a turn for insights: Error: disk full');
+    } finally {
+      console.error = original;
+    }
+  });
+
+  it('records nothing with recording off', async () => {
+    const app = await demoApp({ recordInsights: false });
+    await ask(app, 'How do I install it?');
+    await app.insights.settled();
+    expect((await report(app)).totals.questions).toBe(0);
+  });
+});
+
 describe('feedback on the wire', () => {
   const send = (app: TestApp, body: unknown, key: string = DEMO.assistantKey) =>
     post(app, body, { url: FEEDBACK_URL, key });

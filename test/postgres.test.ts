@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO } from '../src/server/config.js';
 import { postgresStores } from '../src/server/stores/postgres.js';
 import { adminCall, exportApp } from './helpers/export.js';
@@ -156,9 +156,17 @@ describe.skipIf(!available)('PostgreSQL stores: two instances on one database', 
 });
 
 describe.skipIf(!available)('PostgreSQL insight store', () => {
-  insightStoreContract(async () => postgresStores(await freshDatabase()).insights);
+  const opened: ReturnType<typeof postgresStores>[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((stores) => stores.close()));
+  });
+  insightStoreContract(async () => {
+    const stores = postgresStores(await freshDatabase());
+    opened.push(stores);
+    return stores.insights;
+  });
 
-  it('keeps fingerprints only as a keyed hash, and hashes the ones an earlier version stored in plain', async () => {
+  it('records answers, keeps fingerprints only as a keyed hash, and hashes the ones an earlier version stored in plain', async () => {
     const url = await freshDatabase();
     const legacy = '01JD8X3K2M0000000000000077';
     const first = postgresStores(url);
@@ -188,6 +196,14 @@ describe.skipIf(!available)('PostgreSQL insight store', () => {
     await client.end();
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row.fp).toMatch(/^h1:[\w-]{43}$/);
+    // Both answers were recorded for the owner, in the database.
+    const report = async () =>
+      (
+        await app.request(`http://test/v1/insights/${DEMO.domain}`, {
+          headers: { Authorization: `Bearer ${DEMO.adminKey}` },
+        })
+      ).json();
+    await expect.poll(async () => (await report()).totals.answered).toBe(2);
     await app.close();
     await stores.close();
   });

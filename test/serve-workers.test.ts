@@ -78,13 +78,16 @@ describe('serve --workers', () => {
         }),
       });
       expect(thumbs.status).toBe(204);
-      for (let i = 0; i < 2; i++) {
-        const report = await (
+      const report = async () =>
+        (
           await fetch(`${url}/v1/insights/${DEMO.domain}`, {
             headers: { Authorization: `Bearer ${DEMO.adminKey}` },
           })
         ).json();
-        expect(report.feedback.items).toEqual([
+      // Every worker's turns reach the one recorder in the primary.
+      await expect.poll(async () => (await report()).totals.questions).toBe(6);
+      for (let i = 0; i < 2; i++) {
+        expect((await report()).feedback.items).toEqual([
           expect.objectContaining({
             rating: 'down',
             reasons: ['unclear'],
