@@ -73,7 +73,7 @@ test('questions asked through the widget reach the owner: answered, not covered,
   const report = JSON.parse(await cli('--json'));
   expect(report.totals.answered).toBeGreaterThanOrEqual(1);
   expect(report.unanswered[0]).toMatchObject({ example: REFUSED, count: 1, outcomes: ['refused'] });
-  expect(report.unanswered[0].pages).toEqual([{ path: 'guides/theming', count: 1 }]);
+  expect(report.unanswered[0].pages).toEqual([{ path: '/guides/theming', count: 1 }]);
   expect(report.feedback.items).toEqual([
     expect.objectContaining({
       rating: 'down',
@@ -85,7 +85,7 @@ test('questions asked through the widget reach the owner: answered, not covered,
   const table = await cli('--since', '7d');
   expect(table).toContain('Unanswered questions');
   expect(table.indexOf(REFUSED)).toBeLessThan(table.indexOf('Docs gaps by page'));
-  expect(await cli('--csv')).toContain(`unanswered,1,${REFUSED},guides/theming,refused,`);
+  expect(await cli('--csv')).toContain(`unanswered,1,${REFUSED},/guides/theming,refused,`);
 });
 
 test('the insights page shows them, opens a conversation, and keeps the key out of URL and storage', async ({
@@ -108,6 +108,7 @@ test('the insights page shows them, opens a conversation, and keeps the key out 
   await expect(conversation).toContainText(REFUSED);
   await expect(conversation).toContainText("The docs don't cover this");
   await page.screenshot({ path: 'e2e/screenshots/insights-conversation.png' });
+  expect(await axeViolations(page, 'dialog')).toEqual([]);
   await conversation.getByRole('button', { name: 'Close' }).click();
   await expect(unanswered.getByRole('button', { name: REFUSED })).toBeFocused();
 

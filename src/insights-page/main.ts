@@ -424,11 +424,17 @@ function table<T>(
           'div',
           {
             class: 'da-insights-scroll',
+            // Focusable so a keyboard can scroll it sideways on a phone; named apart from its section.
             tabindex: '0',
             role: 'region',
-            'aria-labelledby': `${id}-title`,
+            'aria-label': `${title} (table)`,
           },
-          h('table', { id }, h('thead', {}, h('tr', {}, ...heads)), body),
+          h(
+            'table',
+            { id, 'aria-labelledby': `${id}-title` },
+            h('thead', {}, h('tr', {}, ...heads)),
+            body,
+          ),
         )
       : h('p', { class: 'da-insights-empty' }, empty),
   );
