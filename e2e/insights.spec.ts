@@ -107,6 +107,9 @@ test('the insights page shows them, opens a conversation, and keeps the key out 
   const conversation = page.getByRole('dialog', { name: 'Conversation' });
   await expect(conversation).toContainText(REFUSED);
   await expect(conversation).toContainText("The docs don't cover this");
+  // The whole thread, scrolled to the turn the owner clicked.
+  await expect(conversation.locator('[data-current]')).toContainText(REFUSED);
+  await expect(conversation.locator('[data-current]')).toBeInViewport();
   await page.screenshot({ path: 'e2e/screenshots/insights-conversation.png' });
   expect(await axeViolations(page, 'dialog')).toEqual([]);
   await conversation.getByRole('button', { name: 'Close' }).click();

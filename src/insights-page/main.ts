@@ -212,33 +212,11 @@ function showReport(report: InsightsReport, days: number) {
   );
 
   const x = report.days.map((day) => Date.parse(`${day.day}T00:00:00Z`) / 1000);
-  // Stacked bars: each series is drawn as the sum of itself and the ones below it, tallest first,
-  // so every outcome shows as its own band; the legend shows the outcome's own count.
-  // An empty band is null, not 0: a zero-height bar still draws a line.
-  const stacks = OUTCOMES.map((o, i) =>
-    report.days.map((day) =>
-      day[o.key] ? OUTCOMES.slice(0, i + 1).reduce((sum, below) => sum + day[below.key], 0) : null,
-    ),
-  );
-  const own = OUTCOMES.map((o) => report.days.map((day) => day[o.key]));
-  const bars = uPlot.paths.bars!({ size: [0.7, 48] });
-  chart(
+  stackedBars(
     perDay.plot,
     'Questions per day by outcome',
-    [x, ...stacks.slice().reverse()],
-    [
-      ...OUTCOMES.slice()
-        .reverse()
-        .map((o, i) => ({
-          label: o.label,
-          fill: o.color,
-          stroke: o.color,
-          paths: bars,
-          points: { show: false },
-          value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) =>
-            idx === null ? '—' : String(own[OUTCOMES.length - 1 - i]![idx] ?? 0),
-        })),
-    ],
+    x,
+    OUTCOMES.map((o) => ({ ...o, counts: report.days.map((day) => day[o.key]) })),
   );
   const rates = report.days.map((day) => {
     const asked = OUTCOMES.reduce((sum, o) => sum + day[o.key], 0);
@@ -265,31 +243,43 @@ function showReport(report: InsightsReport, days: number) {
     const i = report.days.findIndex((day) => day.day === item.at.slice(0, 10));
     if (i >= 0) (item.rating === 'up' ? up : down)[i]!++;
   }
-  const orNull = (counts: number[]) => counts.map((n) => n || null);
-  const count = (_u: uPlot, v: number | null) => (v === null ? '—' : String(v));
-  const thumbBars = uPlot.paths.bars!({ size: [0.35, 24], align: -1 });
-  const thumbBarsRight = uPlot.paths.bars!({ size: [0.35, 24], align: 1 });
+  stackedBars(thumbs.plot, 'Thumbs up and down per day', x, [
+    { label: 'Up', color: '#16a34a', counts: up },
+    { label: 'Down', color: '#dc2626', counts: down },
+  ]);
+}
+
+/**
+ * Stacked bars, one layer per series: each is drawn as the sum of itself and the layers below it,
+ * tallest first, so every layer shows as its own band; the legend shows the layer's own count. An
+ * empty band is null, not 0: a zero-height bar still draws a line.
+ */
+function stackedBars(
+  target: HTMLElement,
+  title: string,
+  x: number[],
+  layers: { label: string; color: string; counts: number[] }[],
+) {
+  const sums = layers.map((layer, i) =>
+    layer.counts.map((n, day) =>
+      n ? layers.slice(0, i + 1).reduce((sum, below) => sum + below.counts[day]!, 0) : null,
+    ),
+  );
+  const bars = uPlot.paths.bars!({ size: [0.7, 48] });
+  const drawn = layers.map((layer, i) => ({ layer, sums: sums[i]! })).reverse();
   chart(
-    thumbs.plot,
-    'Thumbs up and down per day',
-    [x, orNull(up), orNull(down)],
-    [
-      {
-        label: 'Up',
-        fill: '#16a34a',
-        stroke: '#16a34a',
-        paths: thumbBars,
-        points: { show: false },
-      },
-      {
-        label: 'Down',
-        fill: '#dc2626',
-        stroke: '#dc2626',
-        paths: thumbBarsRight,
-        points: { show: false },
-        value: count,
-      },
-    ],
+    target,
+    title,
+    [x, ...drawn.map((d) => d.sums)],
+    drawn.map(({ layer }) => ({
+      label: layer.label,
+      fill: layer.color,
+      stroke: layer.color,
+      paths: bars,
+      points: { show: false },
+      value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) =>
+        idx === null ? '—' : String(layer.counts[idx] ?? 0),
+    })),
   );
 }
 
@@ -444,7 +434,7 @@ function table<T>(
 function questionLink(text: string, threadId: string | undefined) {
   if (!threadId) return text;
   const button = h('button', { type: 'button', class: 'da-insights-link' }, text);
-  button.addEventListener('click', () => void openThread(threadId, button));
+  button.addEventListener('click', () => void openThread(threadId, button, text));
   return button;
 }
 
@@ -541,7 +531,8 @@ function feedbackTable(report: InsightsReport) {
 
 // ---- a conversation ----------------------------------------------------------------------------
 
-async function openThread(threadId: string, opener: HTMLElement) {
+/** Opens a conversation, scrolled to the turn that asked `question` (the one the owner clicked). */
+async function openThread(threadId: string, opener: HTMLElement, question: string) {
   if (!session) return;
   const close = h('button', { type: 'button', class: 'da-insights-quiet' }, 'Close');
   const content = h(
@@ -579,7 +570,11 @@ async function openThread(threadId: string, opener: HTMLElement) {
       ...thread.turns.flatMap((turn) => [
         h(
           'div',
-          { class: 'da-insights-turn', 'data-role': 'user' },
+          {
+            class: 'da-insights-turn',
+            'data-role': 'user',
+            'data-current': turn.question === question || undefined,
+          },
           h('h3', {}, 'Reader'),
           h('p', {}, turn.question),
         ),
@@ -596,6 +591,7 @@ async function openThread(threadId: string, opener: HTMLElement) {
     );
     if (thread.turns.length === 0)
       content.replaceChildren(h('p', {}, 'This conversation has no saved answers.'));
+    content.querySelector('[data-current]')?.scrollIntoView({ block: 'start' });
   } catch (error) {
     content.replaceChildren(
       h('p', { class: 'da-insights-error', role: 'alert' }, (error as Error).message),
