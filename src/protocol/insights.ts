@@ -17,7 +17,7 @@ const reasonSchema = z.enum(FEEDBACK_REASONS);
 /** `POST {discovery_url}/v1/assistant/{domain}/feedback` with the assistant key → 204. */
 export const feedbackRequestSchema = z.object({
   /** The same `fp` the thread was started with; another reader's thumbs is refused. */
-  fp: z.string().min(1).max(200),
+  fp: z.string().min(1).max(1000),
   threadId: z.string().min(1).max(64),
   messageId: z.string().min(1).max(100),
   rating: z.enum(['up', 'down']),

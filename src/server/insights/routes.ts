@@ -144,7 +144,9 @@ export function insightsRoutes(deps: InsightsRouteDeps) {
   app.get(ROUTES.insights, admin, ownSite, async (c) => {
     const untilParam = c.req.query('until');
     const sinceParam = c.req.query('since');
-    const until = untilParam ? parseTime(untilParam) : new Date(now()).toISOString();
+    // `until` is exclusive: by default it is just after now, so what was recorded this very
+    // millisecond is in the report.
+    const until = untilParam ? parseTime(untilParam) : new Date(now() + 1).toISOString();
     if (!until)
       return errorResponse('invalid_request', 'until: use a date (2026-11-01) or an ISO time.');
     const since = sinceParam
