@@ -9,3 +9,9 @@ export const FEEDBACK_REASONS = ['incorrect', 'unrelated', 'sources', 'unclear']
 export type FeedbackReason = (typeof FEEDBACK_REASONS)[number];
 /** A feedback comment is at most this long. */
 export const MAX_FEEDBACK_COMMENT = 1000;
+/**
+ * How deep a request's JSON may nest (objects and arrays). The deepest real request — a tool
+ * result's metadata inside a message part — is under ten; this bound keeps a few bytes a level
+ * (`{"a":{"a":…`) from reaching code that walks values recursively.
+ */
+export const MAX_JSON_DEPTH = 64;

@@ -63,6 +63,19 @@ export function questionOf(message: Message): string {
 export const withLinks = <T extends { section: DocSection }>(site: AnswerSite, found: T[]) =>
   found.map((hit) => ({ ...hit, section: site.linkedSection(hit.section) }));
 
+/**
+ * What a search tool call shows of its query: the reader already has the question, and a query
+ * built from a long question plus attached context must not make every answer carry it again.
+ */
+export const SHOWN_QUERY_CHARS = 500;
+
+/** A query as a tool call's arguments show it: cut at a word within SHOWN_QUERY_CHARS, with "…". */
+export function shownQuery(query: string): string {
+  if (query.length <= SHOWN_QUERY_CHARS) return query;
+  const cut = query.lastIndexOf(' ', SHOWN_QUERY_CHARS - 1);
+  return `${query.slice(0, cut > SHOWN_QUERY_CHARS / 2 ? cut : SHOWN_QUERY_CHARS - 1)}…`;
+}
+
 /** Context values longer than this are cut before they join the search query. */
 const MAX_CONTEXT_QUERY_CHARS = 400;
 

@@ -3,7 +3,7 @@ import { newUlid } from '../ids.js';
 import { composeAnswer } from './answer.js';
 import type { AnswerPart, Usage } from './parts.js';
 import { phrasesFor } from './phrases.js';
-import { firstSearch, type AnswerSite, type Question } from './question.js';
+import { firstSearch, shownQuery, type AnswerSite, type Question } from './question.js';
 
 const TEXT_CHUNK_CHARS = 48;
 
@@ -71,7 +71,7 @@ export async function* quoteAnswer(
     toolCallId,
     toolName: SEARCH_TOOL_NAME,
     args: {
-      query,
+      query: shownQuery(query),
       ...options,
       filter: {
         language: result.language,

@@ -269,7 +269,17 @@ export function createApp(options: AppOptions = {}) {
     console.error('[docs-assistant] unexpected error:', error);
     return errorResponse('internal', 'Something went wrong on the server. Please try again.');
   });
-  app.notFound(() => errorResponse('not_found', 'There is nothing at this address.'));
+  app.notFound((c) => {
+    const allowed = allowedMethods(app.routes, c.req.path);
+    if (allowed.length === 0)
+      return errorResponse('not_found', 'There is nothing at this address.');
+    const response = errorResponse(
+      'method_not_allowed',
+      `This address takes ${allowed.join(', ')}, not ${c.req.method}.`,
+    );
+    response.headers.set('Allow', allowed.join(', '));
+    return response;
+  });
 
   app.get(ROUTES.health, (c) => c.json({ ok: true }));
   app.use('*', async (_c, next) => {
@@ -398,3 +408,26 @@ export function createApp(options: AppOptions = {}) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * The methods the app's routes take at `path` (RFC 9110 §15.5.6: a 405 names them in Allow). Only
+ * routes without a wildcard count, so an unknown path under a catch-all page route stays a 404.
+ */
+export function allowedMethods(
+  routes: readonly { method: string; path: string }[],
+  path: string,
+): string[] {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    if (route.method === 'ALL' || route.path.includes('*')) continue;
+    const pattern = route.path
+      .split('/')
+      .map((segment) =>
+        segment.startsWith(':') ? '[^/]+' : segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    if (new RegExp(`^${pattern}/?$`).test(path)) methods.add(route.method);
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}

@@ -16,7 +16,7 @@ import {
 import type { DocSection } from '../../site/docs.js';
 import type { ThreadTurn } from '../../stores/index.js';
 import type { AnswerPart } from '../parts.js';
-import { firstSearch, searchFor, type AnswerSite, type Question } from '../question.js';
+import { firstSearch, searchFor, shownQuery, type AnswerSite, type Question } from '../question.js';
 import type { SearchHit } from '../retrieval.js';
 import { FOLLOW_UPS_INSTRUCTION, followUpsFilter } from './follow-ups.js';
 import type { LlmConfig } from './model.js';
@@ -257,7 +257,11 @@ function partOf<TOOLS extends ToolSet>(part: TextStreamPart<TOOLS>): AnswerPart 
         type: 'tool-call',
         toolCallId: part.toolCallId,
         toolName: part.toolName,
-        args: part.args,
+        // The model may copy the whole question (or more) into its query: the reader sees it cut.
+        args:
+          typeof part.args.query === 'string'
+            ? { ...part.args, query: shownQuery(part.args.query) }
+            : part.args,
       };
     case 'tool-result':
       return { type: 'tool-result', toolCallId: part.toolCallId, result: part.result };
