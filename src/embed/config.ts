@@ -114,8 +114,10 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   const starters = Array.isArray(raw.starterQuestions)
     ? raw.starterQuestions.map(String)
     : str(raw.starterQuestions)?.split('|');
-  const config: EmbedConfig = { domain, baseUrl: baseUrl.replace(/\/+$/, '') };
-  const optional = {
+  const questions = starters?.map((q) => q.trim()).filter(Boolean);
+  const config: Record<string, unknown> = {
+    domain,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
     apiKey,
     themeSelector,
     fp: str(raw.fp),
@@ -126,19 +128,18 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
     openShortcut: str(raw.openShortcut),
     codeBlockSelector: str(raw.codeBlockSelector),
     assetsUrl: str(raw.assetsUrl),
+    retrievalPageSize: size,
+    theme,
+    mode,
+    push: push === 'true' || undefined,
+    position,
+    offset,
+    translations,
+    starterQuestions: questions?.length ? questions : undefined,
   };
-  for (const [key, value] of Object.entries(optional))
-    if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
-  if (size !== undefined) config.retrievalPageSize = size;
-  if (theme) config.theme = theme as Theme;
-  if (mode) config.mode = mode as Mode;
-  if (push === 'true') config.push = true;
-  if (position) config.position = position as Position;
-  if (offset) config.offset = offset;
-  if (translations) config.translations = translations;
-  const questions = starters?.map((q) => q.trim()).filter(Boolean);
-  if (questions?.length) config.starterQuestions = questions;
-  return { ok: true, config };
+  // Only what was given: a key that is present means the owner set it.
+  for (const key in config) if (config[key] === undefined) delete config[key];
+  return { ok: true, config: config as unknown as EmbedConfig };
 }
 
 export function filterOf(config: EmbedConfig): Filter | undefined {
