@@ -67,10 +67,8 @@ export function configFromDataset(data: DOMStringMap): Record<string, unknown> |
   return { ...data };
 }
 
-/** Options taken as written (trimmed) when given: each name once, in the script every page loads. */
+/** Options taken as written (trimmed): each name once, in the script every page loads. */
 const TEXT_OPTIONS = [
-  'apiKey',
-  'themeSelector',
   'fp',
   'filterVersion',
   'filterLanguage',
@@ -79,7 +77,6 @@ const TEXT_OPTIONS = [
   'openShortcut',
   'codeBlockSelector',
   'assetsUrl',
-  'sendFeedback',
 ] as const;
 
 const str = (value: unknown): string | undefined =>
@@ -131,28 +128,32 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   const starters = Array.isArray(raw.starterQuestions)
     ? raw.starterQuestions.map(String)
     : str(raw.starterQuestions)?.split('|');
-  const config: EmbedConfig = { domain, baseUrl: baseUrl.replace(/\/+$/, '') };
-  const into = config as unknown as Record<string, unknown>;
-  // sendFeedback is read as a yes/no by the chat code (sendsFeedback): false or "false" is no.
-  for (const key of TEXT_OPTIONS) {
-    const value = raw[key] === false ? 'false' : str(raw[key]);
-    if (value) into[key] = value;
-  }
-  if (size !== undefined) config.retrievalPageSize = size;
-  if (theme) config.theme = theme as Theme;
-  if (mode) config.mode = mode as Mode;
-  if (push === 'true') config.push = true;
-  if (position) config.position = position as Position;
-  if (offset) config.offset = offset;
-  if (translations) config.translations = translations;
   const questions = starters?.map((q) => q.trim()).filter(Boolean);
-  if (questions?.length) config.starterQuestions = questions;
-  return { ok: true, config };
+  const config: Record<string, unknown> = {
+    domain,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    apiKey,
+    themeSelector,
+    // Read as a yes/no by the chat code (sendsFeedback): false or "false" is no.
+    sendFeedback: raw.sendFeedback,
+    retrievalPageSize: size,
+    theme,
+    mode,
+    push: push === 'true' || undefined,
+    position,
+    offset,
+    translations,
+    starterQuestions: questions?.length ? questions : undefined,
+  };
+  for (const key of TEXT_OPTIONS) config[key] = str(raw[key]);
+  // Only what was given: a key that is present means the owner set it.
+  for (const key in config) if (config[key] === undefined) delete config[key];
+  return { ok: true, config: config as unknown as EmbedConfig };
 }
 
 /** Whether the widget sends thumbs to the server: yes unless `sendFeedback` is false or "false". */
 export const sendsFeedback = (config: EmbedConfig): boolean =>
-  String(config.sendFeedback) !== 'false';
+  String(config.sendFeedback).trim() !== 'false';
 
 export function filterOf(config: EmbedConfig): Filter | undefined {
   if (!config.filterVersion && !config.filterLanguage) return undefined;
