@@ -372,7 +372,7 @@ function coverageOf(retriever: Retriever, c: EvalCase): Coverage {
 
 /**
  * False refusals against honest refusals at thresholds around the chosen one: the data the
- * threshold is picked from (README, "Answer quality").
+ * threshold is picked from (docs/answer-quality.md).
  */
 function printCurve(curves: { name: string; rows: Coverage[] }[]) {
   const thresholds = [0.3, 0.34, 0.38, 0.4, 0.42, 0.44, 0.46, 0.5, 0.55, 0.6];
