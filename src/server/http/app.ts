@@ -95,6 +95,8 @@ export interface AppOptions {
   assetsDir?: string;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
   demoKey?: string;
+  /** Above this size (bytes of Markdown), llms-full.txt is split by sidebar section. @default 5 MiB */
+  fullTextMaxBytes?: number;
   /** Static export settings. */
   exports?: {
     /** Exports running at once. @default 2 */
@@ -314,6 +316,7 @@ export function createApp(options: AppOptions = {}) {
       assetsDir: options.assetsDir,
       demoKey: options.demoKey,
       origin: originOf,
+      fullTextMaxBytes: options.fullTextMaxBytes,
     }),
   );
 
