@@ -36,7 +36,7 @@ describe('Markdown for agents on the served site', () => {
       expect(page.headers.get('content-type')).toMatch(/^text\/markdown/);
     }
     expect(await (await app.request('http://test/.well-known/llms.txt')).text()).toBe(index);
-  });
+  }, 120_000);
 
   it('serves a page at its URL plus .md with links resolved to the site and no front matter', async () => {
     const app = await fastifyApp();
