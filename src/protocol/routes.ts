@@ -5,6 +5,12 @@
 export const ROUTES = {
   /** SPEC §4.1, under {discovery_url} = {base_url}/discovery. */
   assistantMessage: '/discovery/v1/assistant/:domain/message',
+  /** The live service's search operation (NOTES §7), under {discovery_url}. */
+  search: '/discovery/v1/search/:domain',
+  /** The live service's page operation (NOTES §7): a page as Markdown. */
+  page: '/discovery/v1/page/:domain',
+  /** Ours: the docs' MCP server (Streamable HTTP) for agents. */
+  mcp: '/mcp/:domain',
   /** Everything under {discovery_url}: what a proxy in front of the assistant forwards. */
   discovery: '/discovery/*',
   /** SPEC §4.2. */
@@ -36,6 +42,16 @@ const trimBase = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
 export function assistantMessageUrl(baseUrl: string, domain: string): string {
   return trimBase(baseUrl) + ROUTES.assistantMessage.replace(':domain', encodeURIComponent(domain));
 }
+
+/** The search, page and MCP URLs of a domain under {base_url}; an empty base URL means same origin. */
+export const agentUrls = {
+  search: (baseUrl: string, domain: string): string =>
+    trimBase(baseUrl) + ROUTES.search.replace(':domain', encodeURIComponent(domain)),
+  page: (baseUrl: string, domain: string): string =>
+    trimBase(baseUrl) + ROUTES.page.replace(':domain', encodeURIComponent(domain)),
+  mcp: (baseUrl: string, domain: string): string =>
+    trimBase(baseUrl) + ROUTES.mcp.replace(':domain', encodeURIComponent(domain)),
+};
 
 /** SPEC §4.2–4.4 paths, relative to {base_url}. */
 export const exportPaths = {

@@ -21,6 +21,7 @@ import { createRetriever } from '../answering/retrieval.js';
 import { apiRoutes, type AnsweringSite } from './routes/api.js';
 import { DOCS_BASE_PATH, demoRoutes, SITE_BASE_PATHS } from './routes/demo.js';
 import { proxyRoutes } from './routes/proxy.js';
+import { agentRoutes } from './routes/agents.js';
 import { defaultStores, type Stores } from '../stores/index.js';
 import { createPageUrls, type PageUrlRule } from '../site/page-urls.js';
 
@@ -41,6 +42,8 @@ export interface SiteConfig {
   publicUrl?: string;
   /** Starter questions of the /docs pages' script tag. @default the root page's `starters` frontmatter, else suggested (routes/demo.ts) */
   starters?: string[];
+  /** Let agents use the MCP server, search and page operations without a key (a public docs site). @default false */
+  openToAgents?: boolean;
 }
 
 export interface AppOptions {
@@ -233,7 +236,8 @@ export function createApp(options: AppOptions = {}) {
     cors({
       origin: '*',
       allowMethods: ['GET', 'POST', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type'],
+      // The MCP Streamable HTTP transport's own headers, so a browser-based agent can call it.
+      allowHeaders: ['Authorization', 'Content-Type', 'Mcp-Protocol-Version', 'Mcp-Session-Id'],
       exposeHeaders: [...BROWSER_READABLE_HEADERS],
       maxAge: 600,
     }),
@@ -286,6 +290,20 @@ export function createApp(options: AppOptions = {}) {
             ...(options.trace ? { trace: options.trace } : {}),
           };
         },
+      }),
+    );
+  if (!forward)
+    app.route(
+      '/',
+      agentRoutes({
+        orgByKey,
+        site: (domain) => sites.get(domain),
+        limiters: { ip: ipLimiter, ipOrg: ipOrgLimiter, org: orgLimiter },
+        trustProxy,
+        now,
+        maxBodyBytes,
+        origin: originOf,
+        basePath: DOCS_BASE_PATH,
       }),
     );
   app.route(

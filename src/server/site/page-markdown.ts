@@ -5,7 +5,7 @@ import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { docLinkTarget } from './doc-links.js';
 import { markdownUrl, pageLabelOf, siteNameOf, type DocPage, type DocsSite } from './docs.js';
-import { isScriptUrl, sidebarGroups, type LinkStrategy } from './render.js';
+import { isScriptUrl, prefixedLinks, sidebarGroups, type LinkStrategy } from './render.js';
 
 /**
  * Pages as Markdown for agents (`/x.md`, `llms.txt`, `llms-full.txt`, the MCP `get_page` tool). It
@@ -26,6 +26,15 @@ export function markdownUrlOf(links: LinkStrategy, path: string): string {
   return path === '/'
     ? `${links.page('/').replace(/\/+$/, '')}/index.md`
     : `${links.page(path)}.md`;
+}
+
+/** The Markdown URLs of pages served under `origin` + `basePath` (`/docs/guides/x.md`). */
+export function servedMarkdownUrls(
+  origin: string,
+  basePath: string,
+): MarkdownUrls & { root: string } {
+  const links = prefixedLinks(`${origin}${basePath}`);
+  return { ...links, root: origin, markdown: (path) => markdownUrlOf(links, path) };
 }
 
 const parser = unified().use(remarkParse).use(remarkGfm);

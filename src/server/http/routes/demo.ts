@@ -20,9 +20,8 @@ import {
   fullTextParts,
   llmsFullTxt,
   llmsTxt,
-  markdownUrlOf,
+  servedMarkdownUrls,
   pageMarkdown,
-  type MarkdownUrls,
 } from '../../site/page-markdown.js';
 
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
@@ -194,11 +193,8 @@ export function demoRoutes(deps: DemoRouteDeps) {
       }),
     );
   }
-  const markdownUrls = (c: Context, basePath = DOCS_BASE_PATH): MarkdownUrls & { root: string } => {
-    const origin = deps.origin(c);
-    const links = prefixedLinks(`${origin}${basePath}`);
-    return { ...links, root: origin, markdown: (path) => markdownUrlOf(links, path) };
-  };
+  const markdownUrls = (c: Context, basePath = DOCS_BASE_PATH) =>
+    servedMarkdownUrls(deps.origin(c), basePath);
   const llmsIndex = (c: Context) =>
     site
       ? c.body(llmsTxt(site.docs, markdownUrls(c), deps.fullTextMaxBytes), 200, {
