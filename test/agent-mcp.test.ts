@@ -35,7 +35,7 @@ async function connect(app: TestApp, key: string | null = KEY) {
   const transport = new StreamableHTTPClientTransport(
     new URL(agentUrls.mcp('http://test', 'fastify')),
     {
-      fetch: (url, init) => app.request(String(url), init),
+      fetch: async (url, init) => app.request(String(url), init),
       ...(key ? { requestInit: { headers: { Authorization: `Bearer ${key}` } } } : {}),
     },
   );
