@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createDocsClient } from '../src/client/index.js';
 import { agentUrls } from '../src/protocol/index.js';
 import { loadDocsSite, type DocsSite } from '../src/server/site/docs.js';
 import { demoApp, type TestApp } from './helpers/server.js';
@@ -175,5 +176,23 @@ describe('the search and page operations', { timeout: 120_000 }, () => {
     const missing = await post(app, url, { path: '/Reference/Nope' });
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { message: string }).message).toContain('/Reference/Nope');
+  });
+
+  it('is reachable through the typed client, which parses what comes back', async () => {
+    const app = await fastifyApp();
+    const client = createDocsClient({
+      baseUrl: 'http://test',
+      domain: 'fastify',
+      apiKey: KEY,
+      fetch: async (url, init) => app.request(String(url), init),
+    });
+    const hits = await client.search({ query: 'onRequest hook', pageSize: 2 });
+    expect(hits).toHaveLength(2);
+    const page = await client.page({ path: hits[0]!.path });
+    expect(page.content).toContain(hits[0]!.metadata.title.split(' › ')[0]!);
+    await expect(client.page({ path: '/nope' })).rejects.toMatchObject({ kind: 'not_found' });
+    expect(() =>
+      createDocsClient({ baseUrl: 'http://test', domain: 'x', apiKey: 'svc_admin' }),
+    ).toThrow(/assistant/);
   });
 });
