@@ -1,6 +1,7 @@
 import type { Retriever } from '../answering/retrieval.js';
 import { linkedMarkdown, docLinkTarget } from '../site/doc-links.js';
-import { normalizePagePath, pageLabelOf, type DocPage, type DocsSite } from '../site/docs.js';
+import { pageLabelOf, type DocPage, type DocsSite } from '../site/docs.js';
+import { parsePagePath } from '../site/page-path.js';
 import { pageMarkdown, type MarkdownUrls } from '../site/page-markdown.js';
 import { isScriptUrl } from '../site/render.js';
 
@@ -91,7 +92,7 @@ export function createDocsTools(
     path = path.split(/[?#]/)[0] ?? '';
     if (/\.mdx?$/i.test(path)) path = path.replace(/\.mdx?$/i, '');
     if (!path.startsWith('/')) path = `/${path}`;
-    return docs.byPath.get(path) ?? docs.byPath.get(normalizePagePath(path));
+    return docs.byPath.get(path) ?? docs.byPath.get(parsePagePath(path));
   };
 
   return {

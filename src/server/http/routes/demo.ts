@@ -4,7 +4,8 @@ import { html } from 'hono/html';
 import { join } from 'node:path';
 import { composeAnswer } from '../../answering/answer.js';
 import { docLinkTarget } from '../../site/doc-links.js';
-import { normalizePagePath, type DocPage, type DocsSite } from '../../site/docs.js';
+import type { DocPage, DocsSite } from '../../site/docs.js';
+import { parsePagePath } from '../../site/page-path.js';
 import { phrasesFor } from '../../answering/phrases.js';
 import { createRetriever, type Retriever } from '../../answering/retrieval.js';
 import { errorResponse } from '../middleware.js';
@@ -172,7 +173,7 @@ export function demoRoutes(deps: DemoRouteDeps) {
     const asMarkdown = /\.md$/i.test(sitePath);
     const named = asMarkdown ? sitePath.slice(0, -3) : sitePath;
     // A page file named `Index.md` keeps its name in its path (pagePathOf drops only `index`).
-    const page = site.docs.byPath.get(named) ?? site.docs.byPath.get(normalizePagePath(named));
+    const page = site.docs.byPath.get(named) ?? site.docs.byPath.get(parsePagePath(named));
     if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
     const urls = markdownUrls(c, basePath);
     if (asMarkdown)
