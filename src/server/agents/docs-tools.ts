@@ -1,9 +1,8 @@
 import type { Retriever } from '../answering/retrieval.js';
-import { linkedMarkdown, docLinkTarget } from '../site/doc-links.js';
+import { linkedMarkdown } from '../site/doc-links.js';
 import { pageLabelOf, type DocPage, type DocsSite } from '../site/docs.js';
 import { parsePagePath } from '../site/page-path.js';
-import { pageMarkdown, type MarkdownUrls } from '../site/page-markdown.js';
-import { isScriptUrl } from '../site/render.js';
+import { pageMarkdown, siteLinkUrl, type MarkdownUrls } from '../site/page-markdown.js';
 
 /**
  * The two things an agent does with docs, shared by the MCP server (HTTP and stdio) and the
@@ -70,16 +69,7 @@ export function createDocsTools(
   const { docs, retriever } = site;
   const sectionUrl = (path: string, anchor: string) =>
     `${urls.page(path)}${anchor ? `#${anchor}` : ''}`;
-  const linkUrl = (page: DocPage) => (raw: string, image: boolean) => {
-    if (isScriptUrl(raw, image)) return undefined;
-    if (raw.startsWith('#')) return `${urls.page(page.path)}${raw}`;
-    const target = docLinkTarget(raw, page, docs);
-    if (!target) return raw;
-    const anchor = target.anchor ? `#${target.anchor}` : '';
-    return target.kind === 'page'
-      ? sectionUrl(target.pagePath, target.anchor)
-      : `${urls.file(encodeURI(target.path))}${anchor}`;
-  };
+  const linkUrl = (page: DocPage) => siteLinkUrl(page, docs, urls);
   const pageBase = urls.page('/').replace(/\/+$/, '');
 
   const pageAt = (input: string): DocPage | undefined => {

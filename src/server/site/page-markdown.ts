@@ -47,15 +47,11 @@ const textOfHtml = (value: string) =>
     .replace(/\{\/\*[\s\S]*?\*\/\}/g, '');
 
 /**
- * The page's body as clean Markdown: front matter is already gone (docs.ts), links and images point
- * at the site's URLs, script URLs lose their destination, MDX components and raw HTML keep only
- * their text.
+ * Where a link written on `page` points on the site: pages and files at their absolute URLs, an
+ * anchor on the page's own URL, a link out of the site as written; undefined for a script URL.
  */
-export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy): string {
-  const source = page.markdown;
-  const tree = parser.parse(source) as Root;
-  const edits: { from: number; to: number; text: string }[] = [];
-  const resolve = (raw: string, image: boolean): string | undefined => {
+export function siteLinkUrl(page: DocPage, site: DocsSite, urls: LinkStrategy) {
+  return (raw: string, image: boolean): string | undefined => {
     if (isScriptUrl(raw, image)) return undefined;
     if (raw.startsWith('#')) return `${urls.page(page.path)}${raw}`;
     const target = docLinkTarget(raw, page, site);
@@ -66,6 +62,18 @@ export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy):
       anchor
     );
   };
+}
+
+/**
+ * The page's body as clean Markdown: front matter is already gone (docs.ts), links and images point
+ * at the site's URLs, script URLs lose their destination, MDX components and raw HTML keep only
+ * their text.
+ */
+export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy): string {
+  const source = page.markdown;
+  const tree = parser.parse(source) as Root;
+  const edits: { from: number; to: number; text: string }[] = [];
+  const resolve = siteLinkUrl(page, site, urls);
   const at = (node: { position?: { start: { offset?: number }; end: { offset?: number } } }) => {
     const [from, to] = [node.position?.start.offset, node.position?.end.offset];
     return from === undefined || to === undefined ? undefined : { from, to };
