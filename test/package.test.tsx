@@ -18,6 +18,7 @@ describe('public React API', () => {
       'AssistantError',
       'assertBrowserSafeKey',
       'assistantMessageUrl',
+      'createDocsClient',
       'errorFromResponse',
       'kindOfStatus',
       'parseRetryAfter',

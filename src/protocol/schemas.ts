@@ -73,6 +73,45 @@ export const filterSchema = z.object({
   language: z.string().optional(),
 });
 
+/** NOTES §7: the live service's search operation. */
+export const searchRequestSchema = z.object({
+  query: z.string().trim().min(1).max(2000),
+  pageSize: z.number().int().min(1).max(50).default(10),
+  /** 0–1: hits scoring below this share of the best hit's score are left out. */
+  scoreThreshold: z.number().min(0).max(1).optional(),
+  filter: z
+    .object({
+      version: z.string().optional(),
+      language: z.string().optional(),
+      tag: z.string().optional(),
+      groups: z.array(z.string()).optional(),
+    })
+    .optional(),
+});
+
+/** NOTES §7: one search hit, the section as Markdown. */
+export const searchResultSchema = z.object({
+  content: z.string(),
+  path: z.string(),
+  metadata: z
+    .object({
+      title: z.string(),
+      url: z.string(),
+      score: z.number(),
+      version: z.string().optional(),
+      language: z.string(),
+    })
+    .passthrough(),
+});
+
+/** NOTES §7: the live service's page operation. */
+export const pageRequestSchema = z.object({
+  path: z.string().trim().min(1).max(2000),
+  groups: z.array(z.string()).optional(),
+});
+
+export const pageResponseSchema = z.object({ path: z.string(), content: z.string() });
+
 export const assistantRequestSchema = z.object({
   fp: z.string().min(1),
   messages: z.array(messageSchema).min(1),
@@ -127,6 +166,10 @@ export type Source = z.infer<typeof sourceSchema>;
 export type Message = z.infer<typeof messageSchema>;
 export type ContextItem = z.infer<typeof contextItemSchema>;
 export type Filter = z.infer<typeof filterSchema>;
+export type SearchRequest = z.input<typeof searchRequestSchema>;
+export type SearchResult = z.infer<typeof searchResultSchema>;
+export type PageRequest = z.input<typeof pageRequestSchema>;
+export type PageResponse = z.infer<typeof pageResponseSchema>;
 export type AssistantRequest = z.infer<typeof assistantRequestSchema>;
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 export type StartJobRequest = z.infer<typeof startJobRequestSchema>;

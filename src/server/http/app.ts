@@ -22,6 +22,7 @@ import { apiRoutes, type AnsweringSite } from './routes/api.js';
 import { noInsights, type InsightsSink } from './turn.js';
 import { DOCS_BASE_PATH, demoRoutes, SITE_BASE_PATHS } from './routes/demo.js';
 import { proxyRoutes } from './routes/proxy.js';
+import { agentRoutes } from './routes/agents.js';
 import { defaultStores, fingerprintKey, hashFingerprint, type Stores } from '../stores/index.js';
 import { createRecorder } from '../insights/recorder.js';
 import { insightsRoutes } from '../insights/routes.js';
@@ -44,6 +45,8 @@ export interface SiteConfig {
   publicUrl?: string;
   /** Starter questions of the /docs pages' script tag. @default the root page's `starters` frontmatter, else suggested (routes/demo.ts) */
   starters?: string[];
+  /** Let agents use the MCP server, search and page operations without a key (a public docs site). @default false */
+  openToAgents?: boolean;
 }
 
 export interface AppOptions {
@@ -104,6 +107,8 @@ export interface AppOptions {
   assetsDir?: string;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
   demoKey?: string;
+  /** Above this size (bytes of Markdown), llms-full.txt is split by sidebar section. @default 5 MiB */
+  fullTextMaxBytes?: number;
   /** Static export settings. */
   exports?: {
     /** Exports running at once. @default 2 */
@@ -259,7 +264,8 @@ export function createApp(options: AppOptions = {}) {
     cors({
       origin: '*',
       allowMethods: ['GET', 'POST', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type'],
+      // The MCP Streamable HTTP transport's own headers, so a browser-based agent can call it.
+      allowHeaders: ['Authorization', 'Content-Type', 'Mcp-Protocol-Version', 'Mcp-Session-Id'],
       exposeHeaders: [...BROWSER_READABLE_HEADERS],
       maxAge: 600,
     }),
@@ -355,6 +361,20 @@ export function createApp(options: AppOptions = {}) {
         },
       }),
     );
+  if (!forward)
+    app.route(
+      '/',
+      agentRoutes({
+        orgByKey,
+        site: (domain) => sites.get(domain),
+        limiters: { ip: ipLimiter, ipOrg: ipOrgLimiter, org: orgLimiter },
+        trustProxy,
+        now,
+        maxBodyBytes,
+        origin: originOf,
+        basePath: DOCS_BASE_PATH,
+      }),
+    );
   app.route(
     '/',
     exportRoutes({
@@ -383,6 +403,7 @@ export function createApp(options: AppOptions = {}) {
       assetsDir: options.assetsDir,
       demoKey: options.demoKey,
       origin: originOf,
+      fullTextMaxBytes: options.fullTextMaxBytes,
     }),
   );
 
