@@ -5,6 +5,8 @@
 export const ROUTES = {
   /** SPEC §4.1, under {discovery_url} = {base_url}/discovery. */
   assistantMessage: '/discovery/v1/assistant/:domain/message',
+  /** NOTES §8: the same operation for clients on AI SDK 5 and later (UI messages, UI message stream). */
+  assistantMessageV2: '/discovery/v2/assistant/:domain/message',
   /** Everything under {discovery_url}: what a proxy in front of the assistant forwards. */
   discovery: '/discovery/*',
   /** SPEC §4.2. */
@@ -35,6 +37,13 @@ const trimBase = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
 /** SPEC §4.1: `{base_url}/discovery/v1/assistant/{domain}/message`; an empty base URL means same origin. */
 export function assistantMessageUrl(baseUrl: string, domain: string): string {
   return trimBase(baseUrl) + ROUTES.assistantMessage.replace(':domain', encodeURIComponent(domain));
+}
+
+/** NOTES §8: `{base_url}/discovery/v2/assistant/{domain}/message`; an empty base URL means same origin. */
+export function assistantMessageV2Url(baseUrl: string, domain: string): string {
+  return (
+    trimBase(baseUrl) + ROUTES.assistantMessageV2.replace(':domain', encodeURIComponent(domain))
+  );
 }
 
 /** SPEC §4.2–4.4 paths, relative to {base_url}. */
