@@ -5,7 +5,8 @@ import { DefaultChatTransport, type UIMessage } from 'ai-v6';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEMO } from '../src/server/config.js';
 import { demoApp, type TestApp } from './helpers/server.js';
-import { textOfMessage, V2_URL } from './helpers/v2.js';
+import { assistantV2Transport, threadIdOf } from '../src/client/index.js';
+import { textOfMessage } from './helpers/v2.js';
 
 // The live service's documented v2 client, as a reader's own UI uses it: the real `useChat` of
 // @ai-sdk/react 3 (AI SDK 6) with its DefaultChatTransport, against the in-process server.
@@ -14,12 +15,17 @@ beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 
-function chatWith(app: TestApp, key = DEMO.assistantKey) {
+function chatWith(app: TestApp, key: string = DEMO.assistantKey) {
   const threadIds: (string | null)[] = [];
   const transport = new DefaultChatTransport<UIMessage>({
-    api: V2_URL,
-    headers: { Authorization: `Bearer ${key}` },
-    body: { fp: 'reader-1', retrievalPageSize: 5 },
+    // The typed client's options, as docs/v2.md shows them.
+    ...assistantV2Transport({
+      baseUrl: 'http://test',
+      domain: DEMO.domain,
+      apiKey: key,
+      fp: 'reader-1',
+      retrievalPageSize: 5,
+    }),
     fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
       const response = await app.request(String(input), init);
       threadIds.push(response.headers.get('x-thread-id'));
@@ -48,9 +54,7 @@ describe('useChat of AI SDK 6 against the v2 operation', () => {
     const { hook, threadIds } = chatWith(await demoApp());
     await act(() => hook.result.current.sendMessage({ text: 'How do I install it?' }));
     await waitFor(() => expect(hook.result.current.status).toBe('ready'));
-    const { threadId } = lastAssistant(hook.result.current.messages)!.metadata as {
-      threadId: string;
-    };
+    const threadId = threadIdOf(lastAssistant(hook.result.current.messages)!);
     await act(() =>
       hook.result.current.sendMessage({ text: 'And the theme?' }, { body: { threadId } }),
     );
@@ -76,5 +80,11 @@ describe('useChat of AI SDK 6 against the v2 operation', () => {
     );
     await waitFor(() => expect(hook.result.current.status).toBe('error'));
     expect(hook.result.current.error?.message).toContain('thread_not_found');
+  });
+
+  it('refuses an admin key before anything is sent', () => {
+    expect(() =>
+      assistantV2Transport({ baseUrl: '', domain: DEMO.domain, apiKey: DEMO.adminKey, fp: 'a' }),
+    ).toThrow(/admin/);
   });
 });
