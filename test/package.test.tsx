@@ -18,9 +18,12 @@ describe('public React API', () => {
       'AssistantError',
       'assertBrowserSafeKey',
       'assistantMessageUrl',
+      'assistantMessageV2Url',
+      'assistantV2Transport',
       'errorFromResponse',
       'kindOfStatus',
       'parseRetryAfter',
+      'threadIdOf',
     ]);
     expect(Object.keys(await import('../src/client/node.js')).sort()).toEqual([
       'AssistantError',

@@ -14,7 +14,6 @@ export function assertBrowserSafeKey(apiKey: string | undefined): void {
 }
 
 export { assistantMessageV2Url } from '../protocol/routes.js';
-export type { AssistantRequestV2, UIMessageV2 } from '../protocol/schemas.js';
 
 /** What a v2 answer's `message.metadata` holds (the `finish` event's `messageMetadata`). */
 export interface AssistantV2Metadata {
