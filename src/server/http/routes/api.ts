@@ -51,6 +51,8 @@ export interface ApiRouteDeps {
   trustProxy: boolean | number;
   now: () => number;
   maxBodyBytes: number;
+  /** The keyed hash a reader's `fp` is kept and compared as (threads never hold the fp itself). */
+  fingerprint(fp: string): Promise<string>;
   /** Prefixes the docs are served under: a `currentPath` below any of them names a page. */
   basePaths: readonly string[];
   /** The site as a turn answers for it (links are made with the request's origin). */
@@ -117,12 +119,14 @@ export function apiRoutes(deps: ApiRouteDeps) {
     now,
   );
 
-  const respond = (
+  const respond = async (
     c: Context<AssistantEnv>,
-    { currentPath, ...request }: Omit<TurnRequest, 'currentPath'> & { currentPath?: string },
+    { currentPath, ...valid }: Omit<TurnRequest, 'currentPath'> & { currentPath?: string },
     write: StreamWriter,
   ) => {
     const { site } = c.var;
+    // Threads keep and compare the keyed hash of `fp`, never the value the reader sent.
+    const request = { ...valid, fp: await deps.fingerprint(valid.fp) };
     // The reader's URL is the generator's (`/guides/setup/`) or this server's (`/react/start`):
     // it is read as a page path here, once.
     const pagePath = currentPath
