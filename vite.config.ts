@@ -98,6 +98,8 @@ export default defineConfig(({ mode }) => {
           gallery: resolve(here, 'demo/index.html'),
           state: resolve(here, 'demo/gallery/state.html'),
           react: resolve(here, 'demo/react/main.tsx'),
+          // The headless v2 example (docs/v2.md): AI SDK 6's useChat, no widget.
+          headless: resolve(here, 'demo/headless/index.html'),
         },
         // Stable names: the server's docs pages link the React demo's entry by name.
         output: { entryFileNames: 'assets/[name].js', assetFileNames: 'assets/[name][extname]' },

@@ -11,6 +11,8 @@ export const ROUTES = {
   page: '/discovery/v1/page/:domain',
   /** Ours: the docs' MCP server (Streamable HTTP) for agents. */
   mcp: '/mcp/:domain',
+  /** NOTES §8: the same operation for clients on AI SDK 5 and later (UI messages, UI message stream). */
+  assistantMessageV2: '/discovery/v2/assistant/:domain/message',
   /** Ours (docs/insights.md): a reader's thumbs up or down on an answer, with the assistant key. */
   assistantFeedback: '/discovery/v1/assistant/:domain/feedback',
   /** Everything under {discovery_url}: what a proxy in front of the assistant forwards. */
@@ -60,6 +62,12 @@ export const agentUrls = {
   mcp: (baseUrl: string, domain: string): string =>
     trimBase(baseUrl) + ROUTES.mcp.replace(':domain', encodeURIComponent(domain)),
 };
+/** NOTES §8: `{base_url}/discovery/v2/assistant/{domain}/message`; an empty base URL means same origin. */
+export function assistantMessageV2Url(baseUrl: string, domain: string): string {
+  return (
+    trimBase(baseUrl) + ROUTES.assistantMessageV2.replace(':domain', encodeURIComponent(domain))
+  );
+}
 
 /** Our feedback operation, beside the message operation under {discovery_url}. */
 export function assistantFeedbackUrl(baseUrl: string, domain: string): string {
