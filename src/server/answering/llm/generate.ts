@@ -272,6 +272,14 @@ function partOf<TOOLS extends ToolSet>(part: TextStreamPart<TOOLS>): AnswerPart 
   }
 }
 
+/** Starts the model's silence timer; the result stops it. Tests pass one they fire themselves. */
+export type SilenceTimer = (fire: () => void, ms: number) => () => void;
+
+const realTimer: SilenceTimer = (fire, ms) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
 /**
  * A grounded answer from a language model: the retrieved sections, the reader's page, the
  * context items and the thread's earlier turns go into the prompt; the model may search for more;
@@ -279,7 +287,7 @@ function partOf<TOOLS extends ToolSet>(part: TextStreamPart<TOOLS>): AnswerPart 
  * is the first part yielded (the reader gets an HTTP error); after it, the last.
  */
 export async function* modelAnswer(
-  llm: { model: LanguageModelV1; config: LlmConfig },
+  llm: { model: LanguageModelV1; config: LlmConfig; silenceTimer?: SilenceTimer | undefined },
   site: AnswerSite,
   question: Question,
 ): AsyncGenerator<AnswerPart> {
@@ -348,10 +356,10 @@ export async function* modelAnswer(
   // One timer for "the model said nothing for too long", the first part included.
   const controller = new AbortController();
   let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let disarm: (() => void) | undefined;
   const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
+    disarm?.();
+    disarm = (llm.silenceTimer ?? realTimer)(() => {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
@@ -438,7 +446,7 @@ export async function* modelAnswer(
     ended = true;
     fail(error, 'stream broke mid-answer');
   } finally {
-    clearTimeout(timer);
+    disarm?.();
     site.signal?.removeEventListener('abort', onClientGone);
     // The turn stopped reading (the reader went away, the thread could not be stored): so does the model.
     if (!ended) controller.abort();
