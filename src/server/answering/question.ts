@@ -3,8 +3,7 @@ import type { ContextItem, Filter, Message } from '../../protocol/index.js';
 import type { DocSection } from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
 import type { ThreadTurn } from '../stores/index.js';
-import type { LlmConfig } from './llm/model.js';
-import type { SilenceTimer } from './llm/generate.js';
+import type { LlmConfig, SilenceTimer } from './llm/model.js';
 import type { Retriever, SearchHit } from './retrieval.js';
 
 /** One question as an answerer gets it: the turn (http/turn.ts) has read it from the request and the thread. */

@@ -19,7 +19,7 @@ import type { AnswerPart } from '../parts.js';
 import { firstSearch, searchFor, shownQuery, type AnswerSite, type Question } from '../question.js';
 import type { SearchHit } from '../retrieval.js';
 import { FOLLOW_UPS_INSTRUCTION, followUpsFilter } from './follow-ups.js';
-import type { LlmConfig } from './model.js';
+import type { LlmConfig, SilenceTimer } from './model.js';
 
 /** One numbered passage the model may cite as [n]. */
 export interface Passage {
@@ -271,9 +271,6 @@ function partOf<TOOLS extends ToolSet>(part: TextStreamPart<TOOLS>): AnswerPart 
       return undefined;
   }
 }
-
-/** Starts the model's silence timer; the result stops it. Tests pass one they fire themselves. */
-export type SilenceTimer = (fire: () => void, ms: number) => () => void;
 
 const realTimer: SilenceTimer = (fire, ms) => {
   const timer = setTimeout(fire, ms);
