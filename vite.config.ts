@@ -89,8 +89,8 @@ export default defineConfig(({ mode }) => {
       maxWorkers: 4,
       // Hang guards only, never speed bounds: a shared, loaded 2-core machine may take many times
       // a test's usual time. Speed is measured in bench/. test/setup.ts raises waitFor's the same way.
-      testTimeout: 120_000,
-      hookTimeout: 120_000,
+      testTimeout: 600_000,
+      hookTimeout: 600_000,
       setupFiles: ['test/setup.ts'],
     },
   };

@@ -80,5 +80,5 @@ describe('serve --workers', () => {
       { count: number }
     >;
     expect(counters[`org:${DEMO.org}`]?.count).toBe(6);
-  }, 60_000);
+  });
 });
