@@ -107,9 +107,6 @@ export default defineConfig(({ mode }) => {
       root: here,
       include: ['test/**/*.test.{ts,tsx}'],
       environment: 'node',
-      // Most files wait on sockets, child processes and PostgreSQL rather than the CPU: on 2 cores
-      // Vitest's default (cores - 1 = one file at a time) leaves the machine idle while they wait.
-      maxWorkers: 4,
       // Hang guards only, never speed bounds: a shared, loaded 2-core machine may take many times
       // a test's usual time. Speed is measured in bench/. test/setup.ts raises waitFor's the same way.
       testTimeout: 600_000,
