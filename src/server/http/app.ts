@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_READABLE_HEADERS, ROUTES } from '../../protocol/index.js';
 import type { Trace } from '../answering/question.js';
-import { createModel, type LlmConfig } from '../answering/llm/model.js';
+import { createModel, type LlmConfig, type SilenceTimer } from '../answering/llm/model.js';
 import type { Org } from './auth.js';
 import { createExportService } from '../export/jobs.js';
 import { exportRoutes } from '../export/routes.js';
@@ -97,6 +97,8 @@ export interface AppOptions {
   upstream?: UpstreamConfig;
   /** Pause between streamed text chunks. @default 0 */
   chunkDelayMs?: number;
+  /** Starts the model's silence timer (`llm.timeoutMs`), so tests fire it instead of waiting. @default setTimeout */
+  silenceTimer?: SilenceTimer;
   /** Answer with a language model (any OpenAI-compatible server, OpenAI or Anthropic) instead of quoting the docs. */
   llm?: LlmConfig;
   /** Timing points around the model call, for benchmarks. */
@@ -130,7 +132,9 @@ const DAY = 24 * HOUR;
 export function createApp(options: AppOptions = {}) {
   const now = options.now ?? Date.now;
   // The model is made once: a bad configuration fails at start, not on the first question.
-  const llm = options.llm ? { config: options.llm, model: createModel(options.llm) } : undefined;
+  const llm = options.llm
+    ? { config: options.llm, model: createModel(options.llm), silenceTimer: options.silenceTimer }
+    : undefined;
   const maxBodyBytes = options.limits?.maxBodyBytes ?? 1024 * 1024;
   const stores: Stores = { ...defaultStores(options.dataDir), ...options.stores };
   const orgPerHour = options.limits?.orgPerHour ?? 10_000;
