@@ -16,7 +16,7 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/bin ./bin
-COPY --from=build /app/demo/docs ./demo/docs
+COPY --from=build /app/docs ./docs
 RUN mkdir -p /var/cache/docs-assistant && chown node:node /var/cache/docs-assistant
 USER node
 VOLUME /var/cache/docs-assistant

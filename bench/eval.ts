@@ -177,14 +177,16 @@ async function score(
     }
     messages.push({ role: 'user', content: c.q });
     const reply = await ask(app, domain, messages, { ...extra, ...(threadId ? { threadId } : {}) });
-    // A model words it its own way; the no-model default says one of REFUSAL_SENTENCES.
+    // A model words it its own way; the no-model default says one of REFUSAL_SENTENCES. A refusal
+    // cites nothing: an answer quoting a page that talks about refusals (docs/server.md) is none.
     const refusedHere =
-      REFUSAL_SENTENCES.some((sentence) => reply.text.includes(sentence)) ||
-      /docs (don't|do not|doesn't) cover/i.test(reply.text);
+      reply.sources.length === 0 &&
+      (REFUSAL_SENTENCES.some((sentence) => reply.text.includes(sentence)) ||
+        /docs (don't|do not|doesn't) cover/i.test(reply.text));
     const label = `${c.thread ? `[after “${c.thread.at(-1)}”] ` : ''}${c.q}`;
     if (c.expect.length === 0) {
       figures.outOfScope++;
-      if (refusedHere && reply.sources.length === 0) figures.refused++;
+      if (refusedHere) figures.refused++;
       else
         misses.push(
           `  answered out-of-scope: ${label} → cited ${reply.sources.join(', ') || 'nothing'}`,
@@ -268,8 +270,15 @@ export async function main() {
   // one file of questions, split into halves by halfOf.
   const corpora = [
     {
+      // docs-assistant's own documentation, the site `npm start` serves.
+      domain: 'project',
+      dir: join(root, 'docs'),
+      sets: [{ name: 'project docs', file: 'docs.json', heldOut: false }],
+    },
+    {
+      // The tests' sample site (test/fixtures/sample-docs), which the retrieval was first tuned on.
       domain: 'demo',
-      dir: join(root, 'demo/docs'),
+      dir: join(root, 'test/fixtures/sample-docs'),
       sets: [{ name: 'sample docs', file: 'sample.json', heldOut: false }],
     },
     {

@@ -8,7 +8,9 @@ import { loadDocsSite } from '../src/server/site/docs.js';
  * In-process, so the time is also how long every other request (/healthz included) would wait.
  */
 export async function main(): Promise<void> {
-  const docs = await loadDocsSite(join(import.meta.dirname, '..', 'demo', 'docs'));
+  const docs = await loadDocsSite(
+    join(import.meta.dirname, '..', 'test', 'fixtures', 'sample-docs'),
+  );
   const app = createApp({
     orgs: [{ id: DEMO.org, plan: 'enterprise', keys: [DEMO.assistantKey] }],
     sites: [{ domain: DEMO.domain, org: DEMO.org, docs }],

@@ -180,7 +180,11 @@ export async function main(): Promise<void> {
   const app = createApp({
     orgs: [{ id: DEMO.org, plan: 'enterprise', keys: [DEMO.assistantKey] }],
     sites: [
-      { domain: DEMO.domain, org: DEMO.org, docs: await loadDocsSite(join(ROOT, 'demo/docs')) },
+      {
+        domain: DEMO.domain,
+        org: DEMO.org,
+        docs: await loadDocsSite(join(ROOT, 'test/fixtures/sample-docs')),
+      },
     ],
     assetsDir: join(ROOT, 'dist'),
     demoKey: DEMO.assistantKey,

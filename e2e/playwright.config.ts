@@ -7,6 +7,10 @@ import { CHROMIUM } from './chromium.js';
 const root = resolve(import.meta.dirname, '..');
 const port = Number(process.env.E2E_PORT ?? 4455);
 const data = mkdtempSync(join(tmpdir(), 'da-e2e-'));
+// The specs assert on the tests' sample site (its pages, code blocks, versions), served with the demo
+// keys; `npm start` serves the project's own docs/ instead.
+const docs = 'test/fixtures/sample-docs';
+const env = { DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_demo,svc_demo_admin' };
 
 /** Real Chromium (Debian's package; playwright cannot download browsers here) against the real server. */
 export default defineConfig({
@@ -28,7 +32,8 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `node bin/docs-assistant.js serve --port ${port} --data ${data}`,
+      command: `node bin/docs-assistant.js serve --docs ${docs} --port ${port} --data ${data}`,
+      env,
       cwd: root,
       url: `http://127.0.0.1:${port}/healthz`,
       reuseExistingServer: false,
@@ -37,7 +42,8 @@ export default defineConfig({
     {
       // The same server pacing its answers like a model (as `npm start` does), at E2E_PORT + 100:
       // what auto-scroll and progress must cope with is an answer that keeps arriving.
-      command: `node bin/docs-assistant.js serve --port ${port + 100} --data ${data}-paced --chunk-delay-ms 12`,
+      command: `node bin/docs-assistant.js serve --docs ${docs} --port ${port + 100} --data ${data}-paced --chunk-delay-ms 12`,
+      env,
       cwd: root,
       url: `http://127.0.0.1:${port + 100}/healthz`,
       reuseExistingServer: false,

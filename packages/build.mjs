@@ -21,7 +21,7 @@ import { entryPoints, isAsset, moduleGraph, packageName, readJson, ROOT } from '
  */
 export const SERVED = {
   'docs-assistant-server': [
-    'demo/docs',
+    'docs',
     'dist/demo',
     'dist/embed',
     'dist/insights',

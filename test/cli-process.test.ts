@@ -143,8 +143,8 @@ describe('docs-assistant as a real process', () => {
       expect(first.code).toBe(0);
       expect(first.stdout).toMatch(/Saved .*bundle\.tar\.gz \(\d+ bytes, \d+ pages, checked\)/);
       expect(
-        await readFile(join(await unpack(join(dir, 'bundle.tar.gz')), 'quickstart.html'), 'utf8'),
-      ).toContain('<h1 id="quickstart">Quickstart</h1>');
+        await readFile(join(await unpack(join(dir, 'bundle.tar.gz')), 'script-tag.html'), 'utf8'),
+      ).toContain('<h1 id="the-script-tag">The script tag</h1>');
       expect(await readFile(join(dir, 'values.yaml'), 'utf8')).toMatch(
         new RegExp(`bundleUrl: "${url}/v1/static-export/bundles/se_`),
       );

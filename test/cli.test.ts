@@ -103,7 +103,7 @@ describe('docs-assistant CLI', () => {
     expect(run.err).toContain('must be an assistant key');
   });
 
-  it('serves the sample docs over real HTTP on a free port and stops on Ctrl-C', async () => {
+  it("serves docs-assistant's own docs by default over real HTTP on a free port and stops on Ctrl-C", async () => {
     const data = await tempDir();
     const run = captureIo();
     const exit = runCli(['serve', '--port', '0', '--data', data], run.io);
@@ -112,11 +112,11 @@ describe('docs-assistant CLI', () => {
     const response = await fetch(`${url}/discovery/v1/assistant/demo/message`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${DEMO.assistantKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(askBody('How do I theme the widget?')),
+      body: JSON.stringify(askBody('What does the data-offset attribute do?')),
     });
     expect(response.status).toBe(200);
     const sources = sourcesOf(await readStream(response));
-    expect(sources[0]!.url).toBe(`${url}/docs/guides/theming`);
+    expect(sources[0]!.url).toBe(`${url}/docs/script-tag`);
     expect((await fetch(sources[0]!.url)).status).toBe(200);
     run.interrupt();
     expect(await exit).toBe(0);

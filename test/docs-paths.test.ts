@@ -1,9 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
-const DOCS = ['README.md', 'CONTRIBUTING.md'];
+const DOCS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 /** Folders the docs name that a run creates (git-ignored), not the checkout. */
 const OUTPUTS = ['e2e/screenshots/'];
 
@@ -28,7 +34,6 @@ describe('the docs', () => {
   for (const doc of DOCS) {
     it(`${doc} names only files and folders that exist (a moved file updates its docs)`, () => {
       const named = namedPaths(readFileSync(join(ROOT, doc), 'utf8'));
-      expect(named.length).toBeGreaterThan(0);
       expect(named.filter((path) => !exists(path))).toEqual([]);
     });
   }

@@ -60,7 +60,7 @@ function serve(args: string[]): Promise<Server> {
       '--port',
       '0',
       '--docs',
-      join(ROOT, 'demo', 'docs'),
+      join(ROOT, 'test', 'fixtures', 'sample-docs'),
       '--domain',
       DEMO.domain,
       ...args,

@@ -362,7 +362,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       );
     if (useSample)
       lines.push(
-        `  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (sample docs only)`,
+        `  Demo keys:       assistant ${DEMO.assistantKey} · admin ${DEMO.adminKey} (the bundled docs only)`,
       );
     if (bundleStore) lines.push(`  Bundles:         ${bundleStore} (presigned links)`);
     if (databaseUrl)

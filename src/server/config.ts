@@ -33,8 +33,11 @@ function packageRoot(from: string): string {
   }
 }
 const PACKAGE_ROOT = packageRoot(dirname(fileURLToPath(import.meta.url)));
-/** The sample docs shipped in the package (works from src/ under vitest and from dist/). */
-export const SAMPLE_DOCS_DIR = join(PACKAGE_ROOT, 'demo/docs');
+/**
+ * The sample site `serve` answers from with no `--docs`: docs-assistant's own documentation (docs/),
+ * shipped in the package (works from src/ under vitest and from dist/).
+ */
+export const SAMPLE_DOCS_DIR = join(PACKAGE_ROOT, 'docs');
 /** Built browser files (`npm run build`): the demo site and the script tag. */
 export const DIST_DIR = join(PACKAGE_ROOT, 'dist');
 

@@ -3,12 +3,18 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type AppOptions } from '../../src/server/http/app.js';
-import { DEMO, SAMPLE_DOCS_DIR } from '../../src/server/config.js';
+import { DEMO } from '../../src/server/config.js';
 import { loadDocsSite, type DocsSite } from '../../src/server/site/docs.js';
 
+/**
+ * The tests' sample docs site: 21 small pages about an imaginary docs-assistant (versions, a French
+ * page, code blocks, an export folder), which the answer and page tests assert on. `npm start`
+ * serves the project's own docs/ instead.
+ */
+export const FIXTURE_DOCS_DIR = join(import.meta.dirname, '..', 'fixtures', 'sample-docs');
 let sample: Promise<DocsSite> | undefined;
-/** The bundled sample docs, loaded once per test file. */
-export const sampleDocs = () => (sample ??= loadDocsSite(SAMPLE_DOCS_DIR));
+/** The fixture docs, loaded once per test file. */
+export const sampleDocs = () => (sample ??= loadDocsSite(FIXTURE_DOCS_DIR));
 
 export const tempDir = (prefix = 'da-test-') => mkdtemp(join(tmpdir(), prefix));
 

@@ -172,6 +172,8 @@ const groupRank = (group: string) => {
   return index < 0 ? GROUP_ORDER.length : index;
 };
 
+const isIndex = (page: DocPage) => /(^|\/)(index|readme)\.mdx?$/i.test(page.file);
+
 const groupsBySite = new WeakMap<DocsSite, [string, DocPage[]][]>();
 
 /** The sidebar's groups depend on the site only: computed once, not once per rendered page. */
@@ -186,6 +188,8 @@ export function sidebarGroups(site: DocsSite): [string, DocPage[]][] {
       else byName.set(name, [page]);
     }
     groups = [...byName].sort(([a], [b]) => groupRank(a) - groupRank(b));
+    // A folder's index page opens its group, wherever its file name sorts (stable otherwise).
+    for (const [, pages] of groups) pages.sort((a, b) => Number(isIndex(b)) - Number(isIndex(a)));
     groupsBySite.set(site, groups);
   }
   return groups;
