@@ -21,6 +21,7 @@ import { phrasesFor } from './phrases.js';
 import { normalizePagePath, type DocSection } from '../site/docs.js';
 import { errorResponse } from '../http/middleware.js';
 import type { Retriever } from './retrieval.js';
+import type { DenseRetrieval } from './dense.js';
 import { generateAnswer } from './llm/generate.js';
 import type { LlmConfig } from './llm/model.js';
 import type { ThreadRecord, ThreadStore } from '../stores/index.js';
@@ -28,6 +29,8 @@ import type { ThreadRecord, ThreadStore } from '../stores/index.js';
 export interface AssistantSite {
   domain: string;
   retriever: Retriever;
+  /** The owner's embedding model over the site's sections (serve --embed-…), fused with keywords. */
+  dense?: DenseRetrieval | undefined;
 }
 
 export interface AnswerDeps {
@@ -170,11 +173,14 @@ export async function answer(
     site.retriever.terms(question),
     earlierQuestions(thread, request.messages, lastUser),
   );
+  // A follow-up is placed by the model together with the question it follows, as keywords do.
+  const dense = await site.dense?.scores(earlier ? `${earlier}\n${query}` : query, deps.signal);
   const searchOptions = {
     limit,
     filter: request.filter,
     currentPath: request.currentPath,
     ...(earlier ? { earlier } : {}),
+    ...(dense ? { dense } : {}),
   };
   const result = site.retriever.search(query, searchOptions);
   const { hits } = result;
