@@ -7,6 +7,9 @@
 //   npm run eval -- --verbose         also list every miss (of the held-out set only with --show-held-out)
 //   DOCS_ASSISTANT_LLM_API_KEY=… npm run eval -- --llm-base-url URL --llm-model NAME [--llm-provider P]
 //                                     the same questions answered by a model
+//   npm run eval -- --embed-base-url URL --embed-model NAME
+//                                     retrieval fused with an embedding model (docs/embeddings.md;
+//                                     scripts/embed-server.sh serves all-MiniLM-L6-v2 locally)
 import { processDataStream } from '@ai-sdk/ui-utils';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +20,11 @@ import { MIN_COVERAGE } from '../src/server/answering/answer.js';
 import { REFUSAL_SENTENCES } from '../src/server/answering/phrases.js';
 import { followUpSubject } from '../src/server/answering/assistant.js';
 import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
+import {
+  describeEmbed,
+  EMBED_API_KEY_VARIABLE,
+  type EmbedConfig,
+} from '../src/server/answering/dense.js';
 import {
   describeLlm,
   type LlmConfig,
@@ -165,6 +173,8 @@ export async function main() {
       'llm-base-url': { type: 'string' },
       'llm-model': { type: 'string' },
       'llm-provider': { type: 'string' },
+      'embed-base-url': { type: 'string' },
+      'embed-model': { type: 'string' },
     },
   });
   // The held-out Fastify questions were written before any tuning and are never tuned against:
@@ -198,12 +208,23 @@ export async function main() {
         ...(key ? { apiKey: key } : {}),
       }
     : undefined;
+  const embedKey = process.env[EMBED_API_KEY_VARIABLE];
+  const embed: EmbedConfig | undefined =
+    values['embed-base-url'] && values['embed-model']
+      ? {
+          baseUrl: values['embed-base-url'],
+          model: values['embed-model'],
+          ...(embedKey ? { apiKey: embedKey } : {}),
+        }
+      : undefined;
   const app = createApp({
     orgs: [{ id: 'eval', plan: 'enterprise', keys: [KEY] }],
     sites,
     ...(llm ? { llm } : {}),
+    ...(embed ? { embed } : {}),
   });
   console.log(`answers by: ${llm ? describeLlm(llm) : 'the no-model default (extractive)'}`);
+  console.log(`retrieval: ${embed ? `keywords fused with ${describeEmbed(embed)}` : 'keywords'}`);
   console.log(`${'corpus'.padEnd(22)} cases`);
   const curves: { name: string; rows: Coverage[] }[] = [];
   for (const corpus of corpora) {

@@ -14,7 +14,7 @@ export interface EmbedConfig {
   model: string;
   /** Secret key; read only from DOCS_ASSISTANT_EMBED_API_KEY by the CLI, never shown anywhere. */
   apiKey?: string;
-  /** Texts per request while indexing. @default 64 */
+  /** Texts per request while indexing (small: a CPU-bound local server must answer each within its timeout). @default 16 */
   batchSize?: number;
   /** The fetch the provider uses (tests, proxies). @default globalThis.fetch */
   fetch?: typeof fetch;
@@ -167,7 +167,7 @@ export function createDenseRetrieval(
       } else missing.push(i);
     });
     if (missing.length === 0) return;
-    const batch = config.batchSize ?? 64;
+    const batch = config.batchSize ?? 16;
     try {
       for (let start = 0; start < missing.length; start += batch) {
         const part = missing.slice(start, start + batch);
