@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_READABLE_HEADERS, ROUTES } from '../../protocol/index.js';
-import type { AnswerDeps } from '../answering/assistant.js';
+import type { Trace } from '../answering/question.js';
 import { createModel, type LlmConfig } from '../answering/llm/model.js';
 import {
   createDenseRetrieval,
@@ -26,9 +26,12 @@ import { isScriptUrl, prefixedLinks } from '../site/render.js';
 import { docLinkTarget, sectionLinker, type LinkUrl } from '../site/doc-links.js';
 import { createRetriever } from '../answering/retrieval.js';
 import { apiRoutes, type AnsweringSite } from './routes/api.js';
+import { noInsights, type InsightsSink } from './turn.js';
 import { DOCS_BASE_PATH, demoRoutes, SITE_BASE_PATHS } from './routes/demo.js';
 import { proxyRoutes } from './routes/proxy.js';
-import { defaultStores, type Stores } from '../stores/index.js';
+import { defaultStores, fingerprintKey, hashFingerprint, type Stores } from '../stores/index.js';
+import { createRecorder } from '../insights/recorder.js';
+import { insightsRoutes } from '../insights/routes.js';
 import { createPageUrls, type PageUrlRule } from '../site/page-urls.js';
 
 export { DOCS_BASE_PATH, REACT_BASE_PATH } from './routes/demo.js';
@@ -71,6 +74,10 @@ export interface AppOptions {
     /** Threads kept at most; the least recently continued go first. @default 100000 */
     maxThreads?: number;
   };
+  /** Record questions and feedback for the owner's insights (docs/insights.md); false (`serve --no-insights`) records nothing. @default true */
+  recordInsights?: boolean;
+  /** Insights older than this many days are deleted. @default 90 */
+  insightsRetentionDays?: number;
   /** Source of the current time, so tests can move it. @default Date.now */
   now?: () => number;
   limits?: {
@@ -104,7 +111,9 @@ export interface AppOptions {
   /** Where section vectors are kept instead of `dataDir`'s `vectors/`. */
   vectorStore?: VectorStore;
   /** Timing points around the model call, for benchmarks. */
-  trace?: AnswerDeps['trace'];
+  trace?: Trace;
+  /** Also called with each turn's summary when it settles, besides the server's own insights (`recordInsights`). @default none */
+  insights?: InsightsSink;
   /** Built files (the package's dist/): gallery at /, script tag at /embed/, React demo at /react/. */
   assetsDir?: string;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
@@ -148,6 +157,10 @@ export function createApp(options: AppOptions = {}) {
     HOUR,
   );
   const threads = stores.threads;
+  const insightsRetentionDays = options.insightsRetentionDays ?? 90;
+  const recorder = createRecorder(stores.insights, {
+    recording: options.recordInsights !== false,
+  });
   const forward = options.upstream ? createForwarder(options.upstream) : undefined;
 
   const vectorStore =
@@ -197,13 +210,25 @@ export function createApp(options: AppOptions = {}) {
       maxThreads: options.threads?.maxThreads ?? 100_000,
     });
     await exportService.prune(age(options.exports?.retentionDays ?? 7));
+    await stores.insights.prune(age(insightsRetentionDays));
   };
   let retentionTimer: NodeJS.Timeout | undefined;
   /** Resolves once every store is open and writable; rejects with the reason when one is not. */
   const ready = (async () => {
-    await Promise.all([stores.threads.open(), stores.jobs.open(), stores.rateLimits.open()]);
-    const signer = createSigner(await stores.signingKey.getOrCreate(randomBytes(32)));
-    if (options.recoverOnStart !== false) await exportService.recover();
+    await Promise.all([
+      stores.threads.open(),
+      stores.insights.open(),
+      stores.jobs.open(),
+      stores.rateLimits.open(),
+    ]);
+    const signingKey = await stores.signingKey.getOrCreate(randomBytes(32));
+    const fpKey = fingerprintKey(signingKey);
+    if (options.recoverOnStart !== false) {
+      await exportService.recover();
+      // Threads stored before fingerprints were hashed get theirs hashed, once.
+      const hashed = await threads.hashFingerprints(fpKey.toString('hex'));
+      if (hashed) console.error(`[docs-assistant] hashed the fingerprints of ${hashed} threads`);
+    }
     await retention();
     retentionTimer = setInterval(
       () =>
@@ -212,11 +237,14 @@ export function createApp(options: AppOptions = {}) {
         ),
       HOUR,
     ).unref();
-    return signer;
+    return { signer: createSigner(signingKey), fpKey };
   })();
   // Requests wait for `ready`; an embedder that never awaits it must not crash on the rejection.
   ready.catch(() => {});
-  const signer = ready;
+  const signer = ready.then((keys) => keys.signer);
+  signer.catch(() => {});
+  /** A reader's `fp` as the server keeps it: a keyed hash, never the value itself. */
+  const fingerprint = async (fp: string) => hashFingerprint((await ready).fpKey, fp);
 
   const originOf = (c: Context) =>
     options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
@@ -266,7 +294,17 @@ export function createApp(options: AppOptions = {}) {
     console.error('[docs-assistant] unexpected error:', error);
     return errorResponse('internal', 'Something went wrong on the server. Please try again.');
   });
-  app.notFound(() => errorResponse('not_found', 'There is nothing at this address.'));
+  app.notFound((c) => {
+    const allowed = allowedMethods(app.routes, c.req.path);
+    if (allowed.length === 0)
+      return errorResponse('not_found', 'There is nothing at this address.');
+    const response = errorResponse(
+      'method_not_allowed',
+      `This address takes ${allowed.join(', ')}, not ${c.req.method}.`,
+    );
+    response.headers.set('Allow', allowed.join(', '));
+    return response;
+  });
 
   app.get(ROUTES.health, (c) => c.json({ ok: true }));
   app.use('*', async (_c, next) => {
@@ -283,6 +321,27 @@ export function createApp(options: AppOptions = {}) {
   });
 
   const trustProxy = options.trustProxy ?? false;
+  const limiters = { ip: ipLimiter, ipOrg: ipOrgLimiter, org: orgLimiter };
+  // Behind --upstream the other service answers and keeps its own analytics: nothing to record here.
+  if (!forward)
+    app.route(
+      '/',
+      insightsRoutes({
+        store: stores.insights,
+        threads,
+        orgByKey,
+        site: (domain) => sites.get(domain),
+        domains: [...sites.keys()],
+        limiters,
+        trustProxy,
+        now,
+        maxBodyBytes,
+        recording: options.recordInsights !== false,
+        retentionDays: insightsRetentionDays,
+        fingerprint,
+        assetsDir: options.assetsDir,
+      }),
+    );
   if (forward) app.route('/', proxyRoutes({ forward, ipLimiter, trustProxy, now, maxBodyBytes }));
   else
     app.route(
@@ -290,24 +349,35 @@ export function createApp(options: AppOptions = {}) {
       apiRoutes({
         orgByKey,
         site: (domain) => sites.get(domain),
-        limiters: { ip: ipLimiter, ipOrg: ipOrgLimiter, org: orgLimiter },
+        limiters,
         trustProxy,
+        fingerprint,
         now,
         maxBodyBytes,
         basePaths: SITE_BASE_PATHS,
-        answerDeps: (c, site) => {
+        turnSite: (c, site) => {
           const origin = originOf(c);
           return {
-            threads,
-            maxTurns: options.threads?.maxTurns ?? 100,
-            now,
+            domain: site.domain,
+            retriever: site.retriever,
+            dense: site.dense,
             pageUrl: pageUrlAt(origin, site),
             linkedSection: linkers.get(site.domain)?.(origin) ?? ((section) => section),
             chunkDelayMs: options.chunkDelayMs ?? 0,
-            llm,
+            model: llm,
             signal: c.req.raw.signal,
-            ...(options.trace ? { trace: options.trace } : {}),
+            trace: options.trace,
           };
+        },
+        turns: {
+          threads,
+          maxTurns: options.threads?.maxTurns ?? 100,
+          now,
+          // The owner's insights keep every settled turn; an embedder's own sink hears of it too.
+          insights: (summary) => {
+            recorder.record(summary);
+            return (options.insights ?? noInsights)(summary);
+          },
         },
       }),
     );
@@ -344,14 +414,18 @@ export function createApp(options: AppOptions = {}) {
 
   return Object.assign(app, {
     exports: exportService,
+    /** Owner insights: `record` keeps a settled turn (never blocks or fails the answer). */
+    insights: recorder,
     /** Resolves when the stores are open; rejects (with the reason) when one cannot be used. */
     ready: ready.then(() => {}),
     /** Saves what is buffered (rate-limit counters, pending writes). */
     close: async () => {
       clearInterval(retentionTimer);
       exportService.close();
+      await recorder.settled();
       await Promise.allSettled([
         stores.threads.close(),
+        stores.insights.close(),
         stores.jobs.close(),
         stores.rateLimits.close(),
       ]);
@@ -360,3 +434,26 @@ export function createApp(options: AppOptions = {}) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * The methods the app's routes take at `path` (RFC 9110 §15.5.6: a 405 names them in Allow). Only
+ * routes without a wildcard count, so an unknown path under a catch-all page route stays a 404.
+ */
+export function allowedMethods(
+  routes: readonly { method: string; path: string }[],
+  path: string,
+): string[] {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    if (route.method === 'ALL' || route.path.includes('*')) continue;
+    const pattern = route.path
+      .split('/')
+      .map((segment) =>
+        segment.startsWith(':') ? '[^/]+' : segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    if (new RegExp(`^${pattern}/?$`).test(path)) methods.add(route.method);
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}
