@@ -10,6 +10,9 @@
 //   npm run eval -- --set npm         only the sets whose name contains 'npm'
 //   DOCS_ASSISTANT_LLM_API_KEY=… npm run eval -- --llm-base-url URL --llm-model NAME [--llm-provider P]
 //                                     the same questions answered by a model
+//   npm run eval -- --embed-base-url URL --embed-model NAME
+//                                     retrieval fused with an embedding model (docs/embeddings.md;
+//                                     scripts/embed-server.sh serves all-MiniLM-L6-v2 locally)
 import { processDataStream } from '@ai-sdk/ui-utils';
 import GithubSlugger from 'github-slugger';
 import { createHash } from 'node:crypto';
@@ -23,6 +26,11 @@ import { MIN_COVERAGE } from '../src/server/answering/answer.js';
 import { REFUSAL_SENTENCES } from '../src/server/answering/phrases.js';
 import { followUpSubject } from '../src/server/answering/question.js';
 import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
+import {
+  describeEmbed,
+  EMBED_API_KEY_VARIABLE,
+  type EmbedConfig,
+} from '../src/server/answering/dense.js';
 import {
   describeLlm,
   type LlmConfig,
@@ -254,6 +262,8 @@ export async function main() {
       'llm-base-url': { type: 'string' },
       'llm-model': { type: 'string' },
       'llm-provider': { type: 'string' },
+      'embed-base-url': { type: 'string' },
+      'embed-model': { type: 'string' },
     },
   });
   // The sets downloaded from the registry, fetched once into node_modules/.cache.
@@ -320,12 +330,23 @@ export async function main() {
         ...(key ? { apiKey: key } : {}),
       }
     : undefined;
+  const embedKey = process.env[EMBED_API_KEY_VARIABLE];
+  const embed: EmbedConfig | undefined =
+    values['embed-base-url'] && values['embed-model']
+      ? {
+          baseUrl: values['embed-base-url'],
+          model: values['embed-model'],
+          ...(embedKey ? { apiKey: embedKey } : {}),
+        }
+      : undefined;
   const app = createApp({
     orgs: [{ id: 'eval', plan: 'enterprise', keys: [KEY] }],
     sites,
     ...(llm ? { llm } : {}),
+    ...(embed ? { embed } : {}),
   });
   console.log(`answers by: ${llm ? describeLlm(llm) : 'the no-model default (extractive)'}`);
+  console.log(`retrieval: ${embed ? `keywords fused with ${describeEmbed(embed)}` : 'keywords'}`);
   console.log(`${'set'.padEnd(30)} cases`);
   const curves: { name: string; rows: Coverage[] }[] = [];
   const heldOut: Figures[] = [];

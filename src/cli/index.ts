@@ -27,6 +27,7 @@ import {
   type LlmConfig,
   type LlmProvider,
 } from '../server/answering/llm/model.js';
+import { describeEmbed, EMBED_API_KEY_VARIABLE } from '../server/answering/dense.js';
 import { describeDatabase, postgresStores } from '../server/stores/postgres.js';
 import { parseS3Url, s3BundleStore } from '../server/stores/s3.js';
 import { defaultStores } from '../server/stores/index.js';
@@ -94,6 +95,10 @@ Options:
   --llm-model NAME    The model to ask (required with --llm-base-url or --llm-provider)
   --llm-provider P    openai-compatible (default), openai or anthropic
   --llm-timeout-ms N  Longest wait for the model's next part, the first included (default: 60000)
+  --embed-base-url URL  Also retrieve with your embedding model behind an OpenAI-compatible
+                      /v1/embeddings (Ollama: http://127.0.0.1:11434/v1); its key, if it needs
+                      one, is read from DOCS_ASSISTANT_EMBED_API_KEY, never from a flag
+  --embed-model NAME  The embedding model (required with --embed-base-url)
   --link-ttl N        Seconds a static export bundle link works (default: 3600)
   --rate-limit-org N  Valid requests per organisation per hour (default: 10000)
   --rate-limit-ip N   Requests per IP address per day (default: 10000)
@@ -136,6 +141,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     'llm-model': { type: 'string' },
     'llm-provider': { type: 'string' },
     'llm-timeout-ms': { type: 'string' },
+    'embed-base-url': { type: 'string' },
+    'embed-model': { type: 'string' },
     'link-ttl': { type: 'string' },
     'rate-limit-org': { type: 'string' },
     'rate-limit-ip': { type: 'string' },
@@ -202,6 +209,19 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         throw new UsageError((error as Error).message);
       }
       options.llm = llm;
+    }
+    const embedKeyValue = io.env[EMBED_API_KEY_VARIABLE];
+    const embedKey = embedKeyValue ? { apiKey: embedKeyValue } : {};
+    const embedBaseUrl = stringOption(values['embed-base-url']);
+    const embedModel = stringOption(values['embed-model']);
+    if (embedBaseUrl || embedModel) {
+      if (!embedBaseUrl || !embedModel)
+        throw new UsageError('--embed-base-url and --embed-model go together.');
+      options.embed = {
+        baseUrl: urlOption(embedBaseUrl, '--embed-base-url'),
+        model: embedModel,
+        ...embedKey,
+      };
     }
     const publicUrl = stringOption(values['public-url']);
     if (publicUrl) options.publicUrl = urlOption(publicUrl, '--public-url');
@@ -281,8 +301,12 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       });
     const useSample = !configFile && !upstreamUrl && docsPath === SAMPLE_DOCS_DIR;
     try {
-      if (configFile) Object.assign(options, await fileConfig(resolve(configFile)));
-      else if (docsDir || !upstreamUrl)
+      if (configFile) {
+        const { embed, ...sites } = await fileConfig(resolve(configFile));
+        Object.assign(options, sites);
+        // The flags win over the file; the key comes from the environment either way.
+        if (embed && !options.embed) options.embed = { ...embed, ...embedKey };
+      } else if (docsDir || !upstreamUrl)
         Object.assign(
           options,
           await folderConfig(docsPath, domain, io.env.DOCS_ASSISTANT_SERVER_KEYS, pageUrls),
@@ -356,6 +380,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         );
     }
     if (options.llm) lines.push(`  Answers by:      ${describeLlm(options.llm)}`);
+    if (options.embed) lines.push(`  Embeddings by:   ${describeEmbed(options.embed)}`);
     if (options.upstream)
       lines.push(
         `  Proxying to:     ${options.upstream.baseUrl} (key ${options.upstream.key ? 'added by this server' : 'not set'})`,

