@@ -115,7 +115,7 @@ async function listFiles(dir: string): Promise<{ pages: string[]; assets: string
 }
 
 export function pagePathOf(file: string): string {
-  const parts = file.replace(PAGE_EXTENSIONS, '').split(/[\\/]/);
+  const parts = file.replace(/\.(md|mdx|html?)$/i, '').split(/[\\/]/);
   if (parts.at(-1) === 'index') parts.pop();
   return '/' + parts.join('/');
 }
@@ -253,8 +253,12 @@ function sectionsOf(
   tree: Root,
   source: string,
   page: Omit<DocPage, 'sections' | 'markdown' | 'file'>,
+  anchors?: readonly string[],
 ): DocSection[] {
   const slugger = new GithubSlugger();
+  // A built page's headings carry their own ids (`anchors`, in document order), which may not be slugs.
+  const headingIndex = new Map<Nodes, number>();
+  if (anchors) visitTree(tree, 'heading', (node) => void headingIndex.set(node, headingIndex.size));
   const sections: DocSection[] = [];
   let current: { heading: string; anchor: string; blocks: DocBlock[] } = {
     heading: '',
@@ -294,7 +298,8 @@ function sectionsOf(
   const visit = (node: RootContent) => {
     if (node.type === 'heading') {
       const heading = flat(node);
-      const anchor = slugger.slug(toString(node));
+      const slug = slugger.slug(toString(node));
+      const anchor = anchors ? (anchors[headingIndex.get(node) ?? -1] ?? slug) : slug;
       flush();
       current = {
         heading: node.depth === 1 ? page.title : heading,
@@ -361,6 +366,8 @@ export function parsePage(
   file: string,
   source: string,
   defaultLanguage = DEFAULT_LANGUAGE,
+  /** Heading ids in document order, when the page was built with its own (html.ts). */
+  options: { anchors?: readonly string[] } = {},
 ): DocPage {
   const { data, body: rawBody } = splitFrontmatter(source);
   const markdown = /\.mdx$/i.test(file) ? stripMdxStatements(rawBody) : rawBody;
@@ -378,7 +385,13 @@ export function parsePage(
     ...(version ? { version } : {}),
     language: optionalString(data.language) ?? defaultLanguage,
   };
-  return { ...meta, markdown, file, frontmatter: data, sections: sectionsOf(tree, markdown, meta) };
+  return {
+    ...meta,
+    markdown,
+    file,
+    frontmatter: data,
+    sections: sectionsOf(tree, markdown, meta, options.anchors),
+  };
 }
 
 /** Root-page titles that name a page, not the product ("Introduction · Introduction" helps nobody). */
