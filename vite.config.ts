@@ -32,7 +32,14 @@ function embedBuild(entry: 'loader' | 'chat'): UserConfig {
     build: {
       outDir: resolve(here, 'dist/embed'),
       emptyOutDir: entry === 'loader',
-      minify: true,
+      // The loader runs on every page of the host site and has an 8 KiB budget: terser's extra
+      // passes take ~2% more off it than the default minifier; the chat file loads later.
+      minify: entry === 'loader' ? 'terser' : true,
+      terserOptions: {
+        ecma: 2020,
+        compress: { passes: 3 },
+        mangle: { toplevel: true },
+      },
       sourcemap: true,
       // A library IIFE is one file (no code splitting): the React import's lazy Markdown chunk is inlined.
       rollupOptions: {

@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, type AppOptions } from '../src/server/http/app.js';
 import { loadDocsSite } from '../src/server/site/docs.js';
+import { parsePagePath } from '../src/server/site/page-path.js';
 import { MIN_COVERAGE } from '../src/server/answering/answer.js';
 import { REFUSAL_SENTENCES } from '../src/server/answering/phrases.js';
-import { followUpSubject } from '../src/server/answering/assistant.js';
+import { followUpSubject } from '../src/server/answering/question.js';
 import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
 import {
   describeLlm,
@@ -234,7 +235,7 @@ function coverageOf(retriever: Retriever, c: EvalCase): Coverage {
   const result = retriever.search(c.q, {
     limit: 5,
     filter: c.filter,
-    currentPath: c.currentPath,
+    ...(c.currentPath ? { currentPath: parsePagePath(c.currentPath) } : {}),
     ...(earlier ? { earlier } : {}),
   });
   return {

@@ -38,14 +38,17 @@ function figure(
   };
 }
 
-/** Builds the script tag's two files exactly as `npm run build` does, into a temporary folder. */
+/**
+ * Builds the script tag's two files exactly as `npm run build` ships them, into a temporary
+ * folder: the same config and settings (source map comment included), only another folder.
+ */
 async function buildEmbed(outDir: string): Promise<{ loader: Buffer; chat: Buffer }> {
   for (const mode of ['embed-loader', 'embed-chat']) {
     await viteBuild({
       configFile: join(ROOT, 'vite.config.ts'),
       mode,
       logLevel: 'silent',
-      build: { outDir, emptyOutDir: mode === 'embed-loader', sourcemap: false },
+      build: { outDir, emptyOutDir: mode === 'embed-loader' },
     });
   }
   return {

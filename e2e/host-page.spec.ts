@@ -36,12 +36,25 @@ test('theme auto follows the site toggle both ways, live', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
   await expect.poll(() => dialogColour(page)).toBe('rgb(255, 255, 255)');
-  // With no marker at all (and no color-scheme: the demo page declares light), the OS decides.
+  // A site that marks only dark (VitePress) shows light by the marker's absence: its own light
+  // background says so, though the OS prefers dark.
   await page.evaluate(() => {
     delete document.documentElement.dataset.theme;
     document.documentElement.style.colorScheme = 'normal';
+    document.body.style.background = '#ffffff';
+  });
+  await expect.poll(() => dialogColour(page)).toBe('rgb(255, 255, 255)');
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  await expect.poll(() => dialogColour(page)).toBe('rgb(22, 24, 29)');
+  // With no marker, no color-scheme and no background of its own, the OS decides.
+  await page.evaluate(() => {
+    document.documentElement.classList.remove('dark');
+    document.body.style.background = 'none';
+    document.documentElement.style.background = 'none';
   });
   await expect.poll(() => dialogColour(page)).toBe('rgb(22, 24, 29)');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(() => dialogColour(page)).toBe('rgb(255, 255, 255)');
 });
 
 test('an owner selector decides dark; an explicit theme wins over the page', async ({ page }) => {

@@ -147,3 +147,36 @@ test('keyboard: Tab from a focused code block reaches its button, Enter attaches
   await expect(dialog(page)).toBeVisible();
   await expect(chips(page)).toHaveCount(1);
 });
+
+test('a one-line code block on a plain page gets its button, on the line, and it attaches the command', async ({
+  page,
+}) => {
+  const asks = recordAsks(page);
+  await page.goto(PAGE);
+  await page.evaluate(() => {
+    const pre = document.createElement('pre');
+    pre.id = 'one-line';
+    pre.style.cssText = 'margin:1rem 0;padding:0;background:none';
+    pre.innerHTML = '<code>npm i docs-assistant</code>';
+    document.querySelector('main')!.prepend(pre);
+  });
+  const block = page.locator('#one-line');
+  const blockBox = (await block.boundingBox())!;
+  await block.hover({ position: { x: 20, y: blockBox.height / 2 } });
+  await expect(codeButton(page)).toBeVisible();
+  const ours = (await codeButton(page).boundingBox())!;
+  // On the block's line, at its right: its middle within the line's height.
+  const middle = ours.y + ours.height / 2;
+  expect(middle).toBeGreaterThanOrEqual(blockBox.y);
+  expect(middle).toBeLessThanOrEqual(blockBox.y + blockBox.height);
+  expect(ours.x + ours.width).toBeLessThanOrEqual(blockBox.x + blockBox.width);
+  await page.screenshot({
+    path: 'e2e/screenshots/one-line-code-button.png',
+    clip: { x: blockBox.x - 10, y: blockBox.y - 30, width: blockBox.width + 20, height: 80 },
+  });
+  await page.mouse.click(ours.x + ours.width / 2, middle);
+  await expect(dialog(page)).toBeVisible();
+  await expect(chips(page)).toHaveCount(1);
+  await expect(chips(page).first()).toContainText('npm i docs-assistant');
+  expect(asks).toEqual([]);
+});

@@ -38,6 +38,28 @@ const WIDGET_BANNED = /^node:|^src\/(client|protocol)\/index\.[jt]s$/;
  */
 const SOCKET_MODULES = /^(node:)?https?$|^@hono\/node-server(?!\/serve-static$)/;
 
+/**
+ * The rooms of the reference server (CONTRIBUTING.md, "Layout") and which other rooms each may
+ * import. The docs site (loading, rendering, page paths and URLs) and the stores stand alone;
+ * answering (retrieval, the quoting and model answerers, their AnswerParts) reads the site and the
+ * stores' types but knows nothing of HTTP; http (the app, routes, middleware, the turn and its
+ * writers) puts it all together; export owns its job service and its routes, which use http's
+ * middleware; host makes apps. `config` and `ids` are the two files at the top of src/server.
+ */
+const SERVER_ROOMS: Record<string, readonly string[]> = {
+  site: [],
+  stores: [],
+  ids: [],
+  answering: ['site', 'stores', 'ids'],
+  export: ['site', 'stores', 'http', 'ids'],
+  http: ['site', 'stores', 'answering', 'export', 'ids'],
+  host: ['site', 'http'],
+  config: ['site', 'http'],
+};
+/** Answering yields parts in no wire format and stores keep data: neither speaks HTTP. */
+const NO_HTTP_ROOMS = new Set(['answering', 'stores']);
+const HTTP_FRAMEWORK = /^(hono|@hono\/)/;
+
 const SCANNED = ['src', 'demo', 'bench'];
 const CODE_FILE = /\.(ts|tsx|mts|js|mjs)$/;
 
@@ -46,6 +68,13 @@ function partOf(path: string): string {
   const [top, next] = path.split('/');
   if (top !== 'src' || next === undefined) return top!;
   return `src/${next.replace(/\.[^.]+$/, '')}`;
+}
+
+/** `src/server/answering/llm/x.ts` → `answering`; `src/server/config.ts` → `config`. */
+function roomOf(path: string): string | undefined {
+  const [top, server, room] = path.split('/');
+  if (top !== 'src' || server !== 'server' || room === undefined) return undefined;
+  return room.replace(/\.[^.]+$/, '');
 }
 
 /**
@@ -82,34 +111,41 @@ function violations(files: ReadonlyMap<string, string>): string[] {
         path !== 'src/server/http/serve.ts'
       )
         found.push(`${path}: only serve.ts may import ${specifier}`);
+      const room = roomOf(path);
+      if (room !== undefined) {
+        const rooms = SERVER_ROOMS[room];
+        const into = relativeImport ? roomOf(target) : undefined;
+        if (!rooms) found.push(`${path}: src/server/${room} is not a room of the server`);
+        else if (into !== undefined && into !== room && !rooms.includes(into))
+          found.push(`${path}: server room ${room} may not import ${into} (${specifier})`);
+        if (NO_HTTP_ROOMS.has(room) && HTTP_FRAMEWORK.test(specifier))
+          found.push(`${path}: server room ${room} may not import ${specifier}`);
+      }
     }
   }
   return found;
 }
 
 /**
- * The modules a file runs before itself: its static imports and re-exports. `import type` is erased
- * and an `import()` runs later, so neither decides the order modules are evaluated in.
+ * The modules a file imports statically: imports (type-only too) and re-exports. A cycle through
+ * types is still two modules that cannot be read or moved apart (`import type` once let
+ * cli/export.ts and cli/index.ts import each other); an `import()` loads later, on purpose.
  */
-function runtimeImportsOf(text: string): string[] {
+function staticImportsOf(text: string): string[] {
   const source = ts.createSourceFile('x.tsx', text, ts.ScriptTarget.Latest);
-  return source.statements.flatMap((statement) => {
-    const typeOnly = ts.isImportDeclaration(statement)
-      ? statement.importClause?.isTypeOnly
-      : ts.isExportDeclaration(statement) && statement.isTypeOnly;
-    const specifier =
-      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
-      statement.moduleSpecifier &&
-      ts.isStringLiteral(statement.moduleSpecifier)
-        ? statement.moduleSpecifier.text
-        : undefined;
-    return specifier && !typeOnly ? [specifier] : [];
-  });
+  return source.statements.flatMap((statement) =>
+    (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+    statement.moduleSpecifier &&
+    ts.isStringLiteral(statement.moduleSpecifier)
+      ? [statement.moduleSpecifier.text]
+      : [],
+  );
 }
 
 /**
  * Import cycles among the given modules, each as `a → b → a`: in a cycle one module runs before
- * the module it imports has finished, and sees its exports undefined.
+ * the module it imports has finished, and sees its exports undefined; through types, the two
+ * cannot be understood apart. This is the project's one cycle check (ESLint has none here).
  */
 function cycles(files: ReadonlyMap<string, string>): string[] {
   const resolve = (from: string, specifier: string) => {
@@ -119,7 +155,7 @@ function cycles(files: ReadonlyMap<string, string>): string[] {
   const edges = new Map(
     [...files].map(([path, text]) => [
       path,
-      runtimeImportsOf(text).flatMap((specifier) => {
+      staticImportsOf(text).flatMap((specifier) => {
         const target = specifier.startsWith('.') ? resolve(path, specifier) : undefined;
         return target ? [target] : [];
       }),
@@ -143,9 +179,9 @@ function cycles(files: ReadonlyMap<string, string>): string[] {
   return found;
 }
 
-async function repositoryFiles(): Promise<Map<string, string>> {
+async function repositoryFiles(folders = SCANNED): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const top of SCANNED) {
+  for (const top of folders) {
     const entries = await readdir(join(ROOT, top), { withFileTypes: true, recursive: true });
     for (const entry of entries) {
       if (!entry.isFile() || !CODE_FILE.test(entry.name) || entry.name.endsWith('.d.ts')) continue;
@@ -165,10 +201,20 @@ describe('architecture', () => {
     expect(violations(files)).toEqual([]);
   });
 
-  it('has no import cycles in src', async () => {
-    const files = await repositoryFiles();
-    const src = new Map([...files].filter(([path]) => path.startsWith('src/')));
-    expect(cycles(src)).toEqual([]);
+  it('has no import cycles in src, demo, bench or test, type-only imports included', async () => {
+    const files = await repositoryFiles([...SCANNED, 'test']);
+    for (const top of [...SCANNED, 'test'])
+      expect(
+        [...files.keys()].some((path) => path.startsWith(`${top}/`)),
+        top,
+      ).toBe(true);
+    expect(cycles(files)).toEqual([]);
+  });
+
+  it('keeps every room of src/server to the rooms it may import', async () => {
+    const files = await repositoryFiles(['src']);
+    const rooms = new Set([...files.keys()].map(roomOf).filter((room) => room !== undefined));
+    expect([...rooms].sort()).toEqual(Object.keys(SERVER_ROOMS).sort());
   });
 });
 
@@ -200,7 +246,9 @@ describe('the architecture check itself', () => {
       'demo/gallery/x.js',
       'e2e/helpers.js',
     ])
-      expect(breaks('src/server/x.ts', `import '../../${outside}';`), outside).toHaveLength(1);
+      expect(breaks('src/server/http/x.ts', `import '../../../${outside}';`), outside).toHaveLength(
+        1,
+      );
   });
 
   it('lets the demo use the public entry and browser layers but not the server', () => {
@@ -236,16 +284,48 @@ describe('the architecture check itself', () => {
     expect(
       breaks('src/server/http/app.ts', "import { serve } from '@hono/node-server';"),
     ).toHaveLength(1);
-    expect(breaks('src/server/x.ts', "const http = await import('node:http');")).toHaveLength(1);
+    expect(breaks('src/server/http/x.ts', "const http = await import('node:http');")).toHaveLength(
+      1,
+    );
     expect(breaks('src/server/http/serve.ts', "import { createServer } from 'node:http';")).toEqual(
       [],
     );
     expect(
-      breaks('src/server/x.ts', "import { serveStatic } from '@hono/node-server/serve-static';"),
+      breaks(
+        'src/server/http/x.ts',
+        "import { serveStatic } from '@hono/node-server/serve-static';",
+      ),
     ).toEqual([]);
   });
 
-  it('finds an import cycle, through a re-export too, but not through a type or a lazy import', () => {
+  it('keeps the server rooms apart: the site alone, answering without HTTP, a new room named', () => {
+    expect(breaks('src/server/site/x.ts', "import { answer } from '../http/turn.js';")).toEqual([
+      'src/server/site/x.ts: server room site may not import http (../http/turn.js)',
+    ]);
+    expect(
+      breaks('src/server/site/x.ts', "import type { Retriever } from '../answering/retrieval.js';"),
+    ).toHaveLength(1);
+    expect(
+      breaks(
+        'src/server/answering/llm/x.ts',
+        "import { errorResponse } from '../../http/middleware.js';",
+      ),
+    ).toEqual([
+      'src/server/answering/llm/x.ts: server room answering may not import http (../../http/middleware.js)',
+    ]);
+    expect(breaks('src/server/answering/x.ts', "import { Hono } from 'hono';")).toHaveLength(1);
+    expect(
+      breaks('src/server/answering/x.ts', "import type { PagePath } from '../site/page-path.js';"),
+    ).toEqual([]);
+    expect(
+      breaks('src/server/http/x.ts', "import { quoteAnswer } from '../answering/quote-answer.js';"),
+    ).toEqual([]);
+    expect(breaks('src/server/misc/x.ts', "import '../ids.js';")).toEqual([
+      'src/server/misc/x.ts: src/server/misc is not a room of the server',
+    ]);
+  });
+
+  it('finds an import cycle, through a re-export or a type too, but not through a lazy import', () => {
     const graph = (a: string, b: string) =>
       cycles(
         new Map([
@@ -257,7 +337,9 @@ describe('the architecture check itself', () => {
       'src/ui/a.ts → src/ui/b.tsx → src/ui/a.ts',
     ]);
     expect(graph("export * from './b.js';", "import './a.js';")).toHaveLength(1);
-    expect(graph("import type { B } from './b.js';", "import { a } from './a.js';")).toEqual([]);
+    expect(graph("import type { B } from './b.js';", "import { a } from './a.js';")).toEqual([
+      'src/ui/a.ts → src/ui/b.tsx → src/ui/a.ts',
+    ]);
     expect(graph("const b = () => import('./b.js');", "import { a } from './a.js';")).toEqual([]);
   });
 

@@ -1,9 +1,23 @@
-import { describe, expect, it } from 'vitest';
-import { configFromDataset, validateConfig } from '../src/embed/config.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { CHOICES, configFromDataset, validateConfig } from '../src/embed/config.js';
+import type { Mode, Position, Theme } from '../src/ui/docs-assistant.js';
 
 const base = { domain: 'acme', baseUrl: 'https://api.example.com/' };
 
 describe('script-tag options', () => {
+  it('takes every theme, mode and position the widget’s props take, and no other word', () => {
+    // Checked by the type check: a word the widget learns fails it until the script tag knows it.
+    expectTypeOf<(typeof CHOICES.theme)[number]>().toEqualTypeOf<Theme>();
+    expectTypeOf<(typeof CHOICES.mode)[number]>().toEqualTypeOf<Mode>();
+    expectTypeOf<(typeof CHOICES.position)[number]>().toEqualTypeOf<Position>();
+    for (const theme of CHOICES.theme)
+      expect(validateConfig({ ...base, theme })).toMatchObject({ ok: true, config: { theme } });
+    expect(validateConfig({ ...base, theme: 'sepia' })).toMatchObject({
+      ok: false,
+      error: 'docs-assistant: theme must be one of light, dark, system, auto.',
+    });
+  });
+
   it('reads the data-* attributes by their option names and ignores the ones it does not know', () => {
     const result = validateConfig(
       configFromDataset({ ...base, mode: 'panel', push: '', unknownThing: 'x' })!,

@@ -170,6 +170,16 @@ describe('answers from an OpenAI-compatible model', () => {
     expect(sourcesOf(parts).map((s) => s.id)).toEqual(cited ? [cited.path] : []);
   });
 
+  it('shows a search call’s query cut short when the model copies a long question into it', async () => {
+    const long = `${'How do I install it with every option there is? '.repeat(2000)}`;
+    llm.script({ toolCall: { name: 'search', args: { query: long } } }, { text: ['Done.'] });
+    const parts = await readStream(await post(await appWith(), askBody(long.slice(0, 20_000))));
+    const call = parts.find((p) => p.type === 'tool_call')!.value as { args: { query: string } };
+    expect(call.args.query.length).toBeLessThanOrEqual(500);
+    expect(call.args.query.endsWith('…')).toBe(true);
+    expect(long.startsWith(call.args.query.slice(0, -1))).toBe(true);
+  });
+
   it('gives the model the thread’s earlier turns from the server’s store', async () => {
     llm.script({ text: ['Use npm [1].'] }, { text: ['Then open the page [1].'] });
     const app = await appWith();

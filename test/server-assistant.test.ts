@@ -83,6 +83,20 @@ describe('assistant answers on the wire', () => {
     expect(reasoning).not.toContain('“instal”');
   });
 
+  it('shows the search call’s query cut short when the question and its context are long', async () => {
+    const app = await demoApp();
+    const question = `How do I install it? ${'Tell me everything about the options. '.repeat(300)}`;
+    const parts = await readStream(
+      await post(
+        app,
+        askBody(question, { context: [{ type: 'code', value: 'npm i x'.repeat(90) }] }),
+      ),
+    );
+    const call = parts.find((p) => p.type === 'tool_call')!.value as { args: { query: string } };
+    expect(call.args.query.length).toBeLessThanOrEqual(500);
+    expect(call.args.query).toMatch(/^How do I install it\? Tell me .*…$/s);
+  });
+
   it('offers up to 3 follow-up questions in a message annotation, and each one the docs answer', async () => {
     const app = await demoApp();
     const parts = await readStream(await post(app, askBody('How do I install it?')));

@@ -219,24 +219,26 @@ test("client-side navigation clears the old page's context and currentPath follo
   expect(asks[0]!.body.context ?? []).toEqual([]);
 });
 
+/** What the reader sees: each widget root's background colour, light or dark. */
+const shownThemes = (page: Page) =>
+  page.locator('.da-root').evaluateAll((roots) => [
+    ...new Set(
+      roots.map((root) => {
+        const probe = document.createElement('div');
+        probe.style.background = 'var(--da-bg)';
+        root.append(probe);
+        const [r = 0, g = 0, b = 0] = (
+          getComputedStyle(probe).backgroundColor.match(/\d+(\.\d+)?/g) ?? []
+        ).map(Number);
+        probe.remove();
+        return 0.299 * r + 0.587 * g + 0.114 * b < 128 ? 'dark' : 'light';
+      }),
+    ),
+  ]);
+
 test("the assistant follows the site's own theme switch, both ways", async ({ page, site }) => {
   await load(page, site.pages.setup);
-  // What the reader sees: each widget root's background colour, light or dark.
-  const shown = () =>
-    page.locator('.da-root').evaluateAll((roots) => [
-      ...new Set(
-        roots.map((root) => {
-          const probe = document.createElement('div');
-          probe.style.background = 'var(--da-bg)';
-          root.append(probe);
-          const [r = 0, g = 0, b = 0] = (
-            getComputedStyle(probe).backgroundColor.match(/\d+(\.\d+)?/g) ?? []
-          ).map(Number);
-          probe.remove();
-          return 0.299 * r + 0.587 * g + 0.114 * b < 128 ? 'dark' : 'light';
-        }),
-      ),
-    ]);
+  const shown = () => shownThemes(page);
   expect(await site.siteTheme(page)).toBe('light');
   await launcher(page).click();
   await expect(dialog(page)).toBeVisible();
@@ -248,6 +250,24 @@ test("the assistant follows the site's own theme switch, both ways", async ({ pa
   await site.setTheme(page, 'light');
   expect(await site.siteTheme(page)).toBe('light');
   await expect.poll(shown).toEqual(['light']);
+});
+
+test("the assistant opens light on a site switched to light while the reader's OS is dark", async ({
+  page,
+  site,
+}) => {
+  test.skip(
+    site.name === 'nextjs',
+    'the Next.js fixture has no theme of its own: it follows the OS',
+  );
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await load(page, site.pages.setup);
+  await site.setTheme(page, 'light');
+  expect(await site.siteTheme(page)).toBe('light');
+  await launcher(page).click();
+  await expect(dialog(page)).toBeVisible();
+  await expect.poll(() => shownThemes(page)).toEqual(['light']);
+  await page.screenshot({ path: `e2e/screenshots/sites/${site.name}-light-on-dark-os.png` });
 });
 
 /** One visit as a reader makes it (ask, point at code, navigate); what the browser reported as wrong. */

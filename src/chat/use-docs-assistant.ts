@@ -35,7 +35,7 @@ export interface UseDocsAssistantOptions {
   baseUrl?: string;
   /** Assistant key (`svc_dsc_…`); leave out behind a proxy that adds it. Admin keys are refused. */
   apiKey?: string;
-  /** Sent as `fp`; a stable user id, or anonymous. @default 'anonymous' */
+  /** A stable id of the reader, sent as `fp` (SPEC §2.1; the script tag's `data-fp`). @default 'anonymous' */
   userId?: string;
   /** Search results used per answer. @default 5 */
   retrievalPageSize?: number;

@@ -1,29 +1,28 @@
 import { assistantKeySentence, classifyKey } from '../protocol/keys.js';
+import { MAX_RETRIEVAL_PAGE_SIZE } from '../protocol/limits.js';
 import type { Filter } from '../protocol/types.js';
+import type { Mode, Position, Theme } from '../ui/docs-assistant.js';
 import type { DocsAssistantTranslations } from '../ui/translations.js';
-
-export type EmbedTheme = 'light' | 'dark' | 'system' | 'auto';
-export type EmbedMode = 'popover' | 'modal' | 'panel';
-export type EmbedPosition = 'bottom-right' | 'bottom-left';
 
 /** Options of the script tag (data-* attributes, kebab-case) and of DocsAssistant.init (camelCase). */
 export interface EmbedConfig {
   domain: string;
   baseUrl: string;
   apiKey?: string;
+  /** The reader's id, by its wire name (SPEC §2.1 `fp`); the React widget's prop `userId`. @default 'anonymous' */
   fp?: string;
   retrievalPageSize?: number;
   filterVersion?: string;
   filterLanguage?: string;
   /** `auto` follows the host page's theme switch live. @default 'auto' */
-  theme?: EmbedTheme;
+  theme?: Theme;
   /** With `auto`: a CSS selector that matches exactly when the site is dark. @default undefined (common markers) */
   themeSelector?: string;
-  mode?: EmbedMode;
+  mode?: Mode;
   /** With mode `panel`: move the page aside instead of covering it (`data-push` or `data-push="true"`). @default false */
   push?: boolean;
   /** @default 'bottom-right' */
-  position?: EmbedPosition;
+  position?: Position;
   /** Launcher distance from the corner in px: `[x, y]`. @default [20, 20] */
   offset?: [number, number];
   starterQuestions?: string[];
@@ -41,12 +40,20 @@ export interface EmbedConfig {
 
 export type ConfigResult = { ok: true; config: EmbedConfig } | { ok: false; error: string };
 
-/** The options that take one of a few words, and the words. */
-const CHOICES = {
+/**
+ * The options that take one of a few words, and the words: the widget's own (test/embed-config
+ * checks that each list holds every word of the widget's type).
+ */
+export const CHOICES = {
   theme: ['light', 'dark', 'system', 'auto'],
   mode: ['popover', 'modal', 'panel'],
   push: ['true', 'false'],
   position: ['bottom-right', 'bottom-left'],
+} as const satisfies {
+  theme: readonly Theme[];
+  mode: readonly Mode[];
+  push: readonly string[];
+  position: readonly Position[];
 };
 
 /**
@@ -83,7 +90,7 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
   const push = String(raw.push ?? false) || 'true';
   const choices = { theme: str(raw.theme), mode: str(raw.mode), push, position: str(raw.position) };
   for (const [name, value] of Object.entries(choices))
-    if (value && !CHOICES[name as keyof typeof CHOICES].includes(value))
+    if (value && !(CHOICES[name as keyof typeof CHOICES] as readonly string[]).includes(value))
       return fail(`${name} must be one of ${CHOICES[name as keyof typeof CHOICES].join(', ')}.`);
   const { theme, mode, position } = choices;
   const offset = parseOffset(raw.offset);
@@ -96,16 +103,21 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
     raw.retrievalPageSize === undefined || raw.retrievalPageSize === ''
       ? undefined
       : Number(raw.retrievalPageSize);
-  if (size !== undefined && !(Number.isInteger(size) && size >= 1 && size <= 50))
-    return fail('retrieval-page-size must be a whole number from 1 to 50.');
+  if (
+    size !== undefined &&
+    !(Number.isInteger(size) && size >= 1 && size <= MAX_RETRIEVAL_PAGE_SIZE)
+  )
+    return fail(`retrieval-page-size must be a whole number from 1 to ${MAX_RETRIEVAL_PAGE_SIZE}.`);
   const translations = parseTranslations(raw.translations);
   if (translations === null)
     return fail('translations must be JSON groups of strings (see the README).');
   const starters = Array.isArray(raw.starterQuestions)
     ? raw.starterQuestions.map(String)
     : str(raw.starterQuestions)?.split('|');
-  const config: EmbedConfig = { domain, baseUrl: baseUrl.replace(/\/+$/, '') };
-  const optional = {
+  const questions = starters?.map((q) => q.trim()).filter(Boolean);
+  const config: Record<string, unknown> = {
+    domain,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
     apiKey,
     themeSelector,
     fp: str(raw.fp),
@@ -116,19 +128,18 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
     openShortcut: str(raw.openShortcut),
     codeBlockSelector: str(raw.codeBlockSelector),
     assetsUrl: str(raw.assetsUrl),
+    retrievalPageSize: size,
+    theme,
+    mode,
+    push: push === 'true' || undefined,
+    position,
+    offset,
+    translations,
+    starterQuestions: questions?.length ? questions : undefined,
   };
-  for (const [key, value] of Object.entries(optional))
-    if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value;
-  if (size !== undefined) config.retrievalPageSize = size;
-  if (theme) config.theme = theme as EmbedTheme;
-  if (mode) config.mode = mode as EmbedMode;
-  if (push === 'true') config.push = true;
-  if (position) config.position = position as EmbedPosition;
-  if (offset) config.offset = offset;
-  if (translations) config.translations = translations;
-  const questions = starters?.map((q) => q.trim()).filter(Boolean);
-  if (questions?.length) config.starterQuestions = questions;
-  return { ok: true, config };
+  // Only what was given: a key that is present means the owner set it.
+  for (const key in config) if (config[key] === undefined) delete config[key];
+  return { ok: true, config: config as unknown as EmbedConfig };
 }
 
 export function filterOf(config: EmbedConfig): Filter | undefined {

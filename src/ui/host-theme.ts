@@ -26,7 +26,8 @@ function prefersDark(view: Window | null): MediaQueryList | undefined {
  * The host page's theme, from the markers docs frameworks use: the owner's own selector first
  * (it matches → dark, else light); then `class="dark"` (VitePress), `data-theme` (Docusaurus,
  * Starlight), `data-color-scheme`, `data-mode` or `data-bs-theme` on <html> or <body>; then the root's
- * `color-scheme` when it names only one; and the reader's OS preference last.
+ * `color-scheme` when it names only one; then how light the page's own background is (body or
+ * root, when opaque); and the reader's OS preference last, for a page that paints no background.
  */
 export function hostTheme(doc: Document, darkSelector?: string): HostTheme {
   if (darkSelector) {
@@ -47,6 +48,13 @@ export function hostTheme(doc: Document, darkSelector?: string): HostTheme {
   const scheme = view?.getComputedStyle(doc.documentElement).colorScheme ?? '';
   const dark = scheme.includes('dark');
   if (dark !== scheme.includes('light')) return dark ? 'dark' : 'light';
+  // A site that marks only dark (VitePress: `class="dark"`) shows light by its absence, whatever
+  // the OS prefers: the page's own opaque background says which it is.
+  for (const el of [doc.body, doc.documentElement]) {
+    const color = el && view?.getComputedStyle(el).backgroundColor;
+    const [r, g, b, a] = (/^rgb/.test(color!) ? color!.match(/[\d.]+/g)! : []).map(Number);
+    if (b !== undefined && a !== 0) return r! + g! + b < 383 ? 'dark' : 'light';
+  }
   return prefersDark(view)?.matches ? 'dark' : 'light';
 }
 

@@ -146,7 +146,8 @@ const overlaps = (a: Box, b: Box) =>
 /**
  * Where the code block's button goes: its visible top-right corner, moved left of any framework
  * control or open assistant surface there (`avoid`); the bottom-right corner, likewise, when the
- * top row is full. Undefined when too little of the block is on screen or no spot is free.
+ * top row is full; the middle of the right edge for a block too short for two rows. Undefined
+ * when too little of the block is on screen or no spot is free.
  */
 export function codeButtonPosition(
   block: Element,
@@ -155,14 +156,20 @@ export function codeButtonPosition(
   avoid: readonly Box[] = [],
 ): { x: number; y: number } | undefined {
   const box = visibleBox(block);
-  if (box.right - box.left < width + 2 * INSET || box.bottom - box.top < height + 2 * INSET)
-    return undefined;
+  const room = box.bottom - box.top;
+  if (box.right - box.left < width + 2 * INSET || room < height / 2) return undefined;
   const obstacles = [...controlsBy(block), ...avoid];
   const hitAt = (x: number, y: number) => {
     const ours = { left: x, top: y, right: x + width, bottom: y + height };
     return obstacles.find((c) => overlaps(ours, c));
   };
-  for (const y of [box.top + INSET, box.bottom - INSET - height]) {
+  // A one-line block (`npm i …`, the commonest code on a docs page) is often no taller than the
+  // button and its insets: one row, centred on the line.
+  const rows =
+    room < height + 2 * INSET
+      ? [box.top + (room - height) / 2]
+      : [box.top + INSET, box.bottom - INSET - height];
+  for (const y of rows) {
     let x = box.right - INSET - width;
     for (let hit = hitAt(x, y); hit && x >= box.left + INSET; hit = hitAt(x, y))
       x = hit.left - INSET / 2 - width;

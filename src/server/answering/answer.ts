@@ -1,12 +1,7 @@
 import type { DocBlock, DocSection } from '../site/docs.js';
+import type { CitedPage } from './parts.js';
 import { phrasesFor, type AnswerPhrases } from './phrases.js';
 import type { SearchHit, SearchResult } from './retrieval.js';
-
-export interface CitedPage {
-  path: string;
-  title: string;
-  url: string;
-}
 
 export interface ComposedAnswer {
   markdown: string;

@@ -1,18 +1,14 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Filter } from '../../protocol/index.js';
-import {
-  DEFAULT_LANGUAGE,
-  normalizePagePath,
-  pageLabelOf,
-  type DocSection,
-  type DocsSite,
-} from '../site/docs.js';
+import { DEFAULT_LANGUAGE, pageLabelOf, type DocSection, type DocsSite } from '../site/docs.js';
+import type { PagePath } from '../site/page-path.js';
 
 export interface SearchOptions {
   limit: number;
   filter?: Filter | null | undefined;
-  currentPath?: string | undefined;
+  /** The page the reader is on: its sections win ties. */
+  currentPath?: PagePath | undefined;
   /**
    * The subject of a follow-up: the thread's earlier question. Its sections rank higher when they
    * also match it, so "what about the response?" stays on the page the thread was about.
@@ -451,8 +447,7 @@ export function createRetriever(site: DocsSite): Retriever {
     sectionsOf: (pagePath) => site.byPath.get(pagePath)?.sections ?? [],
     terms: (query) => queryWords(query, tokenize).terms,
     search(query, { limit, filter, currentPath, earlier }) {
-      const current = currentPath ? normalizePagePath(currentPath) : undefined;
-      const currentPage = current ? site.byPath.get(current) : undefined;
+      const currentPage = currentPath ? site.byPath.get(currentPath) : undefined;
       const language =
         filter?.language ||
         languageOf(query) ||
@@ -469,12 +464,12 @@ export function createRetriever(site: DocsSite): Retriever {
       // nothing to boost, so the index is searched with no per-match callback at all.
       const keepsAll = vocabulary.size === 1 && versions.size === 0 && language === siteLanguage;
       const boostDocument =
-        keepsAll && !current
+        keepsAll && !currentPath
           ? undefined
           : (_id: unknown, _term: string, stored?: Record<string, unknown>) => {
               const scope = stored as unknown as Scope;
               if (!keep(scope)) return 0;
-              return current && scope.pagePath === current ? CURRENT_PAGE_BOOST : 1;
+              return currentPath && scope.pagePath === currentPath ? CURRENT_PAGE_BOOST : 1;
             };
       const sectionOf = (passageId: unknown) => sectionOfPassage.get(passageId as string);
       const scoped = boostDocument ? { boostDocument } : {};

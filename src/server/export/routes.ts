@@ -7,7 +7,8 @@ import {
   startJobRequestSchema,
 } from '../../protocol/index.js';
 import { requireKey, requirePlan, type Org } from '../http/auth.js';
-import { normalizePagePath, type DocsSite } from '../site/docs.js';
+import type { DocsSite } from '../site/docs.js';
+import { parsePagePath } from '../site/page-path.js';
 import { errorResponse, jsonBody, validJson } from '../http/middleware.js';
 import { tooManyRequests, type RateLimiter } from '../http/rate-limit.js';
 import { isJobId, publicJob, type ExportService } from './jobs.js';
@@ -78,7 +79,7 @@ export function exportRoutes(deps: ExportRouteDeps) {
         );
       let normalized: string[] | undefined;
       if (paths) {
-        normalized = paths.map((path) => normalizePagePath(path, deps.basePaths));
+        normalized = paths.map((path) => parsePagePath(path, deps.basePaths));
         const pages = selectPages(site.docs, normalized);
         const missing = paths.filter((_, i) => !pages[i]);
         if (missing.length)

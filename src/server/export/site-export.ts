@@ -2,13 +2,8 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import MiniSearch from 'minisearch';
-import {
-  createSite,
-  normalizePagePath,
-  siteNameOf,
-  type DocPage,
-  type DocsSite,
-} from '../site/docs.js';
+import { createSite, siteNameOf, type DocPage, type DocsSite } from '../site/docs.js';
+import { parsePagePath } from '../site/page-path.js';
 import { html } from 'hono/html';
 import { DOCS_CSS, markup, renderDocsPage, template, type LinkStrategy } from '../site/render.js';
 
@@ -62,7 +57,7 @@ export interface ExportSiteOptions {
 
 /** Pages a `paths` list names, or undefined entries for paths the site does not have. */
 export function selectPages(site: DocsSite, paths: string[] | undefined): (DocPage | undefined)[] {
-  return paths ? paths.map((path) => site.byPath.get(normalizePagePath(path))) : site.pages;
+  return paths ? paths.map((path) => site.byPath.get(parsePagePath(path))) : site.pages;
 }
 
 function buildSearchIndex(pages: DocPage[]): string {

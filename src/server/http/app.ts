@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_READABLE_HEADERS, ROUTES } from '../../protocol/index.js';
-import type { AnswerDeps } from '../answering/assistant.js';
+import type { Trace } from '../answering/question.js';
 import { createModel, type LlmConfig } from '../answering/llm/model.js';
 import type { Org } from './auth.js';
 import { createExportService } from '../export/jobs.js';
@@ -19,6 +19,7 @@ import { isScriptUrl, prefixedLinks } from '../site/render.js';
 import { docLinkTarget, sectionLinker, type LinkUrl } from '../site/doc-links.js';
 import { createRetriever } from '../answering/retrieval.js';
 import { apiRoutes, type AnsweringSite } from './routes/api.js';
+import { noInsights, type InsightsSink } from './turn.js';
 import { DOCS_BASE_PATH, demoRoutes, SITE_BASE_PATHS } from './routes/demo.js';
 import { proxyRoutes } from './routes/proxy.js';
 import { defaultStores, type Stores } from '../stores/index.js';
@@ -90,7 +91,9 @@ export interface AppOptions {
   /** Answer with a language model (any OpenAI-compatible server, OpenAI or Anthropic) instead of quoting the docs. */
   llm?: LlmConfig;
   /** Timing points around the model call, for benchmarks. */
-  trace?: AnswerDeps['trace'];
+  trace?: Trace;
+  /** Where each turn's summary goes when it settles (an insights recorder). @default none kept */
+  insights?: InsightsSink;
   /** Built files (the package's dist/): gallery at /, script tag at /embed/, React demo at /react/. */
   assetsDir?: string;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
@@ -241,7 +244,17 @@ export function createApp(options: AppOptions = {}) {
     console.error('[docs-assistant] unexpected error:', error);
     return errorResponse('internal', 'Something went wrong on the server. Please try again.');
   });
-  app.notFound(() => errorResponse('not_found', 'There is nothing at this address.'));
+  app.notFound((c) => {
+    const allowed = allowedMethods(app.routes, c.req.path);
+    if (allowed.length === 0)
+      return errorResponse('not_found', 'There is nothing at this address.');
+    const response = errorResponse(
+      'method_not_allowed',
+      `This address takes ${allowed.join(', ')}, not ${c.req.method}.`,
+    );
+    response.headers.set('Allow', allowed.join(', '));
+    return response;
+  });
 
   app.get(ROUTES.health, (c) => c.json({ ok: true }));
   app.use('*', async (_c, next) => {
@@ -270,19 +283,24 @@ export function createApp(options: AppOptions = {}) {
         now,
         maxBodyBytes,
         basePaths: SITE_BASE_PATHS,
-        answerDeps: (c, site) => {
+        turnSite: (c, site) => {
           const origin = originOf(c);
           return {
-            threads,
-            maxTurns: options.threads?.maxTurns ?? 100,
-            now,
+            domain: site.domain,
+            retriever: site.retriever,
             pageUrl: pageUrlAt(origin, site),
             linkedSection: linkers.get(site.domain)?.(origin) ?? ((section) => section),
             chunkDelayMs: options.chunkDelayMs ?? 0,
-            llm,
+            model: llm,
             signal: c.req.raw.signal,
-            ...(options.trace ? { trace: options.trace } : {}),
+            trace: options.trace,
           };
+        },
+        turns: {
+          threads,
+          maxTurns: options.threads?.maxTurns ?? 100,
+          now,
+          insights: options.insights ?? noInsights,
         },
       }),
     );
@@ -335,3 +353,26 @@ export function createApp(options: AppOptions = {}) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * The methods the app's routes take at `path` (RFC 9110 §15.5.6: a 405 names them in Allow). Only
+ * routes without a wildcard count, so an unknown path under a catch-all page route stays a 404.
+ */
+export function allowedMethods(
+  routes: readonly { method: string; path: string }[],
+  path: string,
+): string[] {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    if (route.method === 'ALL' || route.path.includes('*')) continue;
+    const pattern = route.path
+      .split('/')
+      .map((segment) =>
+        segment.startsWith(':') ? '[^/]+' : segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    if (new RegExp(`^${pattern}/?$`).test(path)) methods.add(route.method);
+  }
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
+}

@@ -7,6 +7,7 @@ import {
   ERROR_CODES,
   type ErrorBody,
   type ErrorCode,
+  MAX_JSON_DEPTH,
 } from '../../protocol/index.js';
 
 /** The one error body of every non-2xx answer (see protocol/errors). */
@@ -68,6 +69,26 @@ export async function readBody(request: Request, maxBytes: number): Promise<Body
   return { ok: true, bytes };
 }
 
+/**
+ * Whether JSON text nests objects and arrays deeper than `max`: one pass over the characters,
+ * skipping strings, before anything parses or walks the value.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 92 /* \\ */) i++;
+      else if (code === 34 /* " */) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 123 /* { */ || code === 91 /* [ */) {
+      if (++depth > max) return true;
+    } else if (code === 125 /* } */ || code === 93 /* ] */) depth--;
+  }
+  return false;
+}
+
 /** The media types the JSON body middleware reads: `application/json` and `application/*+json`. */
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -103,12 +124,23 @@ export function jsonBody(maxBytes: number): MiddlewareHandler {
     // Read within the limit again: a Content-Length the limit trusted may be a lie in-process.
     const body = await readBody(c.req.raw, maxBytes);
     if (!body.ok) return body.response;
+    let text: string;
     let value: unknown;
     try {
-      value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes));
+      text = new TextDecoder('utf-8', { fatal: true }).decode(body.bytes);
+      value = JSON.parse(text);
     } catch {
       return errorResponse('invalid_json', 'The request body is not valid JSON.');
     }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+      return errorResponse(
+        'invalid_json',
+        `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`,
+      );
+    // Both caches: Hono's c.req.json() (the zod validator's) reads the text, and with only the
+    // parsed value cached it would stringify the value again to get one. (Hono types the cache by
+    // the bodies' types; at run time it holds their promises, as `json` here does.)
+    (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
     c.req.bodyCache.json = Promise.resolve(value);
     await next();
   };

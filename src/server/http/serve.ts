@@ -1,4 +1,4 @@
-import { serve } from '@hono/node-server';
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import type { AddressInfo, Socket } from 'node:net';
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../../protocol/index.js';
 import type { App } from './app.js';
@@ -39,7 +39,15 @@ export function listen(
   return new Promise((resolve, reject) => {
     const server = serve(
       {
-        fetch: app.fetch,
+        fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
+          const response = await app.fetch(request, env);
+          // An answer given before the body was read to its end (a 413 on Content-Length, a
+          // refused key) leaves body bytes on the socket that Node would take for the next
+          // request: say the connection closes, so a keep-alive client opens a new one.
+          if (!env.incoming.complete && env.incoming.httpVersionMajor === 1)
+            env.outgoing.setHeader('Connection', 'close');
+          return response;
+        },
         port,
         hostname: host,
         // Node checks these timeouts every connectionsCheckingInterval (30 s by default); check

@@ -5,11 +5,11 @@ import {
   type DocSection,
   type DocsSite,
 } from './docs.js';
-import { safeDecode } from './page-urls.js';
+import { PAGE_EXTENSIONS, parsePagePath, safeDecode, type PagePath } from './page-path.js';
 
 /** What a link written in the docs points at inside the site. */
 export type DocLinkTarget =
-  | { kind: 'page'; pagePath: string; anchor: string }
+  | { kind: 'page'; pagePath: PagePath; anchor: string }
   | { kind: 'file'; path: string; anchor: string };
 
 const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
@@ -34,12 +34,10 @@ export function docLinkTarget(
     .map((part) => `${part}/`)
     .join('')}`;
   const absolute = safeDecode(new URL(pathPart, folder).pathname);
-  const pagePath = absolute
-    .replace(/\.(md|mdx|html)$/i, '')
-    .replace(/\/index$/, '')
-    .replace(/(.)\/+$/, '$1');
-  return site.byPath.has(pagePath)
-    ? { kind: 'page', pagePath, anchor }
+  // A link may name the page's source file (`./setup.md`) as well as its URL.
+  const target = site.byPath.get(parsePagePath(absolute.replace(PAGE_EXTENSIONS, '')));
+  return target
+    ? { kind: 'page', pagePath: target.path, anchor }
     : { kind: 'file', path: absolute, anchor };
 }
 

@@ -9,6 +9,7 @@ import { unified } from 'unified';
 import { visit as visitTree } from 'unist-util-visit';
 import { parse as parseYaml } from 'yaml';
 import { isRecord } from '../../protocol/_guards.js';
+import { PAGE_EXTENSIONS, pagePathOf, type PagePath } from './page-path.js';
 
 export interface CodeSample {
   lang: string;
@@ -48,7 +49,7 @@ export interface DocLink {
 /** One heading's worth of a page: the unit that retrieval ranks and answers quote. */
 export interface DocSection {
   id: string;
-  pagePath: string;
+  pagePath: PagePath;
   pageTitle: string;
   heading: string;
   /** Slug of the heading, as rehype-slug gives it on the rendered page ('' for the page intro). */
@@ -62,7 +63,7 @@ export interface DocSection {
 
 export interface DocPage {
   /** Site path without extension: `guides/react.md` → `/guides/react`, `index.md` → `/`. */
-  path: string;
+  path: PagePath;
   title: string;
   description?: string;
   version?: string;
@@ -88,7 +89,6 @@ export interface DocsSite {
 }
 
 export const DEFAULT_LANGUAGE = 'en';
-const PAGE_EXTENSIONS = /\.(md|mdx)$/i;
 /** Files a docs folder may publish besides its pages. */
 export const ASSET_EXTENSIONS =
   /\.(png|jpe?g|gif|svg|webp|avif|ico|pdf|txt|json|ya?ml|zip|mp4|webm)$/i;
@@ -112,27 +112,6 @@ async function listFiles(dir: string): Promise<{ pages: string[]; assets: string
     ),
     assets: files.filter((file) => ASSET_EXTENSIONS.test(file)),
   };
-}
-
-export function pagePathOf(file: string): string {
-  const parts = file.replace(/\.(md|mdx|html?)$/i, '').split(/[\\/]/);
-  if (parts.at(-1) === 'index') parts.pop();
-  return '/' + parts.join('/');
-}
-
-/**
- * Normalises whatever a client calls a page (`/docs/x.html`, `x/`, `/x?y#z`) to a site path. The
- * first of `basePaths` (the prefixes this server serves the docs under, `/docs` and `/react`) that
- * starts the path is dropped; without them the path is taken as a site path already.
- */
-export function normalizePagePath(input: string, basePaths: readonly string[] = []): string {
-  let path = input.split(/[?#]/)[0] ?? '';
-  path = path.replace(/\.html$/i, '').replace(/\/index$/i, '');
-  if (!path.startsWith('/')) path = '/' + path;
-  const base = basePaths.find((prefix) => path === prefix || path.startsWith(`${prefix}/`));
-  if (base) path = path.slice(base.length);
-  path = path.replace(/\/+$/, '');
-  return path === '' ? '/' : path;
 }
 
 function splitFrontmatter(source: string): { data: Record<string, unknown>; body: string } {

@@ -1,5 +1,6 @@
 import { slug } from 'github-slugger';
 import type { DocPage } from './docs.js';
+import { pathKey, type PagePath } from './page-path.js';
 
 /** Docs generators whose page URLs the server can reproduce, so citations link to pages that exist. */
 export const URL_STYLES = [
@@ -135,30 +136,17 @@ export function pageUrlPath(page: DocPage, rule: PageUrlRule): string {
   }
 }
 
-/** `decodeURI`, or the path as it is when it holds a malformed escape (`%zz`). */
-export const safeDecode = (path: string) => {
-  try {
-    return decodeURI(path);
-  } catch {
-    return path;
-  }
-};
-
 /** Page URLs of a whole site, both ways: page path → public path, and a reader's URL path → page path. */
 export function createPageUrls(pages: DocPage[], rule: PageUrlRule, basePath = '') {
   const base = basePath.replace(/\/+$/, '');
-  const toPublic = new Map(pages.map((page) => [page.path, pageUrlPath(page, rule)]));
-  const key = (path: string) =>
-    safeDecode(path)
-      .replace(/\.html$/i, '')
-      .replace(/\/index$/i, '')
-      .replace(/\/+$/, '')
-      .toLowerCase() || '/';
-  const toPage = new Map([...toPublic].map(([pagePath, url]) => [key(base + url), pagePath]));
+  const toPublic = new Map<string, string>(
+    pages.map((page) => [page.path, pageUrlPath(page, rule)]),
+  );
+  const toPage = new Map(pages.map((page) => [pathKey(base + toPublic.get(page.path)), page.path]));
   return {
     /** Public path of a page (without origin), or undefined for an unknown page. */
     urlOf: (pagePath: string) => toPublic.get(pagePath),
     /** The page a reader is on, from the URL path the browser shows (`currentPath`). */
-    pageAt: (urlPath: string) => toPage.get(key(urlPath.split(/[?#]/)[0] ?? '')),
+    pageAt: (urlPath: string): PagePath | undefined => toPage.get(pathKey(urlPath)),
   };
 }

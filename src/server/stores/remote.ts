@@ -12,6 +12,14 @@ import type { Stores } from './types.js';
 
 type StoreName = 'threads' | 'jobs' | 'rateLimits' | 'signingKey';
 
+/** The names of a store's methods (a property such as `leases` is not one). */
+type MethodOf<T> = {
+  [K in keyof T]-?: NonNullable<T[K]> extends (...args: never[]) => Promise<unknown> ? K : never;
+}[keyof T];
+/** What a worker calls through the primary: every method but open/close, which belong to the owner. */
+type RemoteMethod<S extends StoreName> = Exclude<MethodOf<Stores[S]>, 'open' | 'close'>;
+type RemoteStore<S extends StoreName> = Pick<Stores[S], MethodOf<Stores[S]>>;
+
 interface Call {
   da: 'store-call';
   id: number;
@@ -28,12 +36,15 @@ interface Reply {
   error?: string;
 }
 
-/** Methods a worker may call; open/close belong to the owner. */
-const METHODS: Record<StoreName, readonly string[]> = {
-  threads: ['create', 'get', 'appendTurn', 'discard', 'prune'],
-  jobs: ['insert', 'get', 'update', 'claim', 'list', 'delete'],
-  rateLimits: ['increment'],
-  signingKey: ['getOrCreate'],
+/**
+ * The methods a worker may call, checked against the store types: a method added to a store and
+ * missing here (or named here and gone from the store) fails the type check, not `--workers`.
+ */
+const METHODS: { [S in StoreName]: Record<RemoteMethod<S>, true> } = {
+  threads: { create: true, get: true, appendTurn: true, discard: true, prune: true },
+  jobs: { insert: true, get: true, update: true, claim: true, list: true, delete: true },
+  rateLimits: { increment: true },
+  signingKey: { getOrCreate: true },
 };
 
 // Another process's message is read through guards, not typed on trust: a process may also get
@@ -47,7 +58,7 @@ const isCall = (message: unknown): message is Call =>
   typeof message.id === 'number' &&
   isStoreName(message.store) &&
   typeof message.method === 'string' &&
-  METHODS[message.store].includes(message.method) &&
+  Object.hasOwn(METHODS[message.store], message.method) &&
   Array.isArray(message.args);
 
 const isReply = (message: unknown): message is Reply =>
@@ -123,16 +134,21 @@ export function remoteStores(channel: NodeJS.Process = process): Stores {
           args: args.map(toWire),
         } satisfies Call);
       });
-  const remote = (store: StoreName) => ({
-    ...Object.fromEntries(METHODS[store].map((method) => [method, call(store, method)])),
-    // The primary opened the stores before forking and closes them after the workers.
-    open: async () => {},
-    close: async () => {},
-  });
+  const remote = <S extends StoreName>(store: S) => {
+    const methods = Object.keys(METHODS[store]).map((method) => [method, call(store, method)]);
+    // Every key of METHODS[store] is a method of the store (its type says so), and each call
+    // resolves to what the primary's store resolved to.
+    return {
+      ...Object.fromEntries(methods),
+      // The primary opened the stores before forking and closes them after the workers.
+      open: async () => {},
+      close: async () => {},
+    } as unknown as RemoteStore<S>;
+  };
   return {
     threads: remote('threads'),
     jobs: remote('jobs'),
     rateLimits: remote('rateLimits'),
     signingKey: remote('signingKey'),
-  } as unknown as Stores;
+  };
 }

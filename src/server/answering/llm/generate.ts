@@ -1,28 +1,25 @@
 import {
   APICallError,
-  createDataStreamResponse,
-  formatDataStreamPart,
   streamText,
   tool,
   type CoreMessage,
-  type DataStreamWriter,
   type LanguageModelV1,
   type TextStreamPart,
   type ToolSet,
 } from 'ai';
-import type { DataStreamString } from '@ai-sdk/ui-utils';
 import { z } from 'zod';
 import {
   SEARCH_TOOL_NAME,
-  type ContextItem,
+  type ErrorBody,
   type SearchToolResult,
-  type SuggestionsAnnotation,
 } from '../../../protocol/index.js';
 import type { DocSection } from '../../site/docs.js';
-import { errorResponse } from '../../http/middleware.js';
-import type { SearchHit } from '../retrieval.js';
 import type { ThreadTurn } from '../../stores/index.js';
+import type { AnswerPart } from '../parts.js';
+import { firstSearch, searchFor, shownQuery, type AnswerSite, type Question } from '../question.js';
+import type { SearchHit } from '../retrieval.js';
 import { FOLLOW_UPS_INSTRUCTION, followUpsFilter } from './follow-ups.js';
+import type { LlmConfig } from './model.js';
 
 /** One numbered passage the model may cite as [n]. */
 export interface Passage {
@@ -31,37 +28,6 @@ export interface Passage {
   title: string;
   url: string;
   pageUrl: string;
-}
-
-export interface GenerateInput {
-  model: LanguageModelV1;
-  question: string;
-  context: ContextItem[] | undefined;
-  /** The first search's hits; the model may search for more with its tool. */
-  hits: SearchHit[];
-  /** The page the reader is on, given to the model whether or not it matched. */
-  currentPage: DocSection[] | undefined;
-  /** Earlier turns of the thread, oldest first (from the server's store, not from the client). */
-  history: ThreadTurn[];
-  search: (query: string) => SearchHit[];
-  pageUrl: (section: DocSection) => string;
-  timeoutMs: number;
-  maxSteps: number;
-  historyTokens: number;
-  /** The client went away: stop the model too. */
-  signal?: AbortSignal | undefined;
-  headers: Record<string, string>;
-  /** Records the finished turn; resolves false when it could not be kept. */
-  saveTurn: (answer: string, sources: string[]) => Promise<boolean>;
-  /** Makes the thread exist; called as the model is asked, awaited once it has answered. */
-  startThread: () => Promise<Response | undefined>;
-  /** Removes the thread `startThread` made, when the model failed before its first part. */
-  discardThread: () => Promise<void>;
-  threadId: string;
-  /** Timing points for measuring our overhead around the model call (bench/). */
-  trace?: ((point: 'model_call' | 'model_first_part' | 'first_byte') => void) | undefined;
-  /** The model's API key, only to blank it out of what the owner's log says about a failure. */
-  apiKey?: string | undefined;
 }
 
 /** Characters of one passage given to the model; long sections are cut. */
@@ -238,36 +204,87 @@ function sentenceFor(failure: Failure): string {
   }
 }
 
-function errorFor(failure: Failure): Response {
+function errorFor(failure: Failure): ErrorBody {
   const message = sentenceFor(failure);
   switch (failure.status) {
     case 'rate_limited':
-      return errorResponse(
-        'rate_limited',
+      return {
+        error: 'rate_limited',
         message,
-        failure.retryAfterSeconds !== undefined
+        ...(failure.retryAfterSeconds !== undefined
           ? { retryAfterSeconds: failure.retryAfterSeconds }
-          : {},
-      );
+          : {}),
+      };
     case 'timeout':
-      return errorResponse('upstream_timeout', message);
+      return { error: 'upstream_timeout', message };
     case 'too_long':
-      return errorResponse('context_too_long', message);
+      return { error: 'context_too_long', message };
     case 'auth':
     case 'failed':
-      return errorResponse('upstream_error', message);
+      return { error: 'upstream_error', message };
     default:
       return failure satisfies never;
+  }
+}
+
+/** The answer's part for one part of the model's stream; undefined for what the reader is not sent. */
+function partOf<TOOLS extends ToolSet>(part: TextStreamPart<TOOLS>): AnswerPart | undefined {
+  switch (part.type) {
+    case 'step-start':
+      return { type: 'step-start', messageId: part.messageId };
+    case 'step-finish':
+      return {
+        type: 'step-finish',
+        finishReason: part.finishReason,
+        usage: {
+          promptTokens: part.usage.promptTokens,
+          completionTokens: part.usage.completionTokens,
+        },
+        isContinued: part.isContinued,
+      };
+    case 'text-delta':
+      return { type: 'text', text: part.textDelta };
+    case 'reasoning':
+      return { type: 'reasoning', text: part.textDelta };
+    case 'reasoning-signature':
+      return { type: 'reasoning-signature', signature: part.signature };
+    case 'redacted-reasoning':
+      return { type: 'redacted-reasoning', data: part.data };
+    case 'source':
+      return { type: 'source', id: part.source.id, url: part.source.url, title: part.source.title };
+    case 'tool-call':
+      return {
+        type: 'tool-call',
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        // The model may copy the whole question (or more) into its query: the reader sees it cut.
+        args:
+          typeof part.args.query === 'string'
+            ? { ...part.args, query: shownQuery(part.args.query) }
+            : part.args,
+      };
+    case 'tool-result':
+      return { type: 'tool-result', toolCallId: part.toolCallId, result: part.result };
+    default:
+      // The finish is the turn's to write; no tool's arguments stream (toolCallStreaming is off)
+      // and the answer makes no files.
+      return undefined;
   }
 }
 
 /**
  * A grounded answer from a language model: the retrieved sections, the reader's page, the
  * context items and the thread's earlier turns go into the prompt; the model may search for more;
- * `streamText` produces the reply and the SDK's data stream encoder writes it. A failure before
- * the model's first part is an HTTP error; after it, the protocol's error part.
+ * `streamText` produces the reply, yielded part by part. A failure before the model's first part
+ * is the first part yielded (the reader gets an HTTP error); after it, the last.
  */
-export async function generateAnswer(input: GenerateInput): Promise<Response> {
+export async function* modelAnswer(
+  llm: { model: LanguageModelV1; config: LlmConfig },
+  site: AnswerSite,
+  question: Question,
+): AsyncGenerator<AnswerPart> {
+  const timeoutMs = llm.config.timeoutMs ?? 60_000;
+  const { apiKey } = llm.config;
   const passages: Passage[] = [];
   const addPassages = (hits: SearchHit[]) =>
     hits.flatMap((hit) => {
@@ -277,17 +294,19 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
         n: passages.length + 1,
         section: hit.section,
         title: hit.title,
-        url: input.pageUrl(hit.section),
-        pageUrl: input.pageUrl({ ...hit.section, anchor: '' }),
+        url: site.pageUrl(hit.section),
+        pageUrl: site.pageUrl({ ...hit.section, anchor: '' }),
       };
       passages.push(passage);
       return [passage];
     });
-  addPassages(input.hits);
+  addPassages(firstSearch(site, question).hits);
   // The reader's page is a passage too, whether or not the search found it.
-  const current = (input.currentPage ?? []).filter(
-    (section) => !passages.some((p) => p.section.id === section.id),
-  );
+  const current = (
+    question.currentPath
+      ? site.retriever.sectionsOf(question.currentPath).map(site.linkedSection)
+      : []
+  ).filter((section) => !passages.some((p) => p.section.id === section.id));
   const currentText = current.length
     ? current
         .map((section) => section.blocks.map((b) => b.markdown).join('\n\n'))
@@ -308,19 +327,19 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
         : passageText(p),
     ),
   ].join('\n\n');
-  const contextText = (input.context ?? [])
+  const contextText = (question.context ?? [])
     .map(
       (item) =>
         `${item.type === 'code' ? 'Code' : 'Selected text'}${item.path ? ` from ${item.path}` : ''}:\n${item.value.slice(0, CONTEXT_ITEM_CHARS)}`,
     )
     .join('\n\n');
   const messages: CoreMessage[] = [
-    ...historyMessages(input.history, input.historyTokens),
+    ...historyMessages(question.history, llm.config.historyTokens ?? 2000),
     {
       role: 'user',
       content: contextText
-        ? `${input.question}\n\nThe reader attached:\n\n${contextText}`
-        : input.question,
+        ? `${question.text}\n\nThe reader attached:\n\n${contextText}`
+        : question.text,
     },
   ];
 
@@ -335,11 +354,10 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, input.timeoutMs);
+    }, timeoutMs);
   };
-  const disarm = () => clearTimeout(timer);
   const onClientGone = () => controller.abort();
-  input.signal?.addEventListener('abort', onClientGone, { once: true });
+  site.signal?.addEventListener('abort', onClientGone, { once: true });
   let firstPart = true;
 
   const tools = {
@@ -349,7 +367,7 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
       parameters: z.object({ query: z.string().describe('What to look for in the docs') }),
       execute: async ({ query }): Promise<SearchToolResult> => ({
         type: 'search',
-        results: addPassages(input.search(query)).map((p) => ({
+        results: addPassages(searchFor(site, question, query)).map((p) => ({
           n: p.n,
           url: p.url,
           path: p.section.pagePath,
@@ -361,12 +379,12 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
     }),
   };
   arm();
-  input.trace?.('model_call');
+  site.trace?.('model_call');
   const result = streamText({
-    model: input.model,
+    model: llm.model,
     system,
     messages,
-    maxSteps: input.maxSteps,
+    maxSteps: llm.config.maxSteps ?? 4,
     maxRetries: 0,
     abortSignal: controller.signal,
     tools,
@@ -376,128 +394,69 @@ export async function generateAnswer(input: GenerateInput): Promise<Response> {
       citationFilter<typeof tools>(passages, cited),
     ],
     onChunk: () => {
-      if (firstPart) input.trace?.('model_first_part');
+      if (firstPart) site.trace?.('model_first_part');
       firstPart = false;
       arm();
     },
     onError: () => {},
   });
 
-  // The new thread is written while the model prepares its first part, not after it: the write is
-  // durable (a file is fsync'd, a row committed), and waiting for it afterwards added its time to
-  // every first byte (bench/model). Should the model fail, the empty thread's id is never handed
-  // out, and the thread is removed.
-  const threadStarted = input.startThread();
-  // Wait for the model's first part: before it, a failure is still an HTTP error.
-  const peek = result.fullStream.getReader();
-  let failedEarly: { error: unknown } | undefined;
-  try {
-    let first: Awaited<ReturnType<typeof peek.read>>;
-    do first = await peek.read();
-    while (!first.done && first.value.type === 'step-start');
-    if (first.done || first.value.type === 'error')
-      failedEarly = {
-        error: !first.done && first.value.type === 'error' ? first.value.error : undefined,
-      };
-  } catch (error) {
-    failedEarly = { error };
-  } finally {
-    void peek.cancel().catch(() => {});
-  }
-  if (failedEarly) {
-    if (!(await threadStarted)) await input.discardThread();
-    disarm();
-    input.signal?.removeEventListener('abort', onClientGone);
-    const failure = classify(failedEarly.error, timedOut);
+  // Until the model's first part, a failure is still an HTTP error: the step's start is held
+  // back so that a failure can be the first part.
+  const held: AnswerPart[] = [];
+  let answering = false;
+  let failure: Failure | undefined;
+  let ended = false;
+  const fail = (error: unknown, how: string) => {
+    failure = classify(error, timedOut);
     console.error(
-      `[docs-assistant] the language model failed before answering (${failure.status}):`,
-      timedOut
-        ? `no answer within ${input.timeoutMs} ms`
-        : describeCause(failedEarly.error, input.apiKey),
-    );
-    return errorFor(failure);
-  }
-  const threadFailure = await threadStarted;
-  if (threadFailure) {
-    controller.abort();
-    disarm();
-    return threadFailure;
-  }
-
-  let failed: Failure | undefined;
-  const execute = async (stream: DataStreamWriter) => {
-    input.trace?.('first_byte');
-    const encoded = result
-      .toDataStream({
-        sendReasoning: true,
-        sendSources: true,
-        experimental_sendFinish: false,
-        getErrorMessage: (error) => {
-          failed = classify(error, timedOut);
-          console.error(
-            `[docs-assistant] the language model failed mid-answer (${failed.status}):`,
-            describeCause(error, input.apiKey),
-          );
-          return sentenceFor(failed);
-        },
-      })
-      .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
-      .getReader();
-    try {
-      for (;;) {
-        const { done, value } = await encoded.read();
-        if (done) break;
-        stream.write(value as DataStreamString);
-      }
-    } catch (error) {
-      // A cut or aborted model stream can end the encoder itself rather than yield an error part.
-      failed = classify(error, timedOut);
-      console.error(
-        `[docs-assistant] the language model stream broke mid-answer (${failed.status}):`,
-        describeCause(error, input.apiKey),
-      );
-      stream.write(formatDataStreamPart('error', sentenceFor(failed)));
-    } finally {
-      disarm();
-      input.signal?.removeEventListener('abort', onClientGone);
-    }
-    if (failed) return;
-    // Same wire as the extractive answer's follow-ups: an `8:` annotation kept on this message.
-    if (followUps.length)
-      stream.write(
-        formatDataStreamPart('message_annotations', [
-          { type: 'suggestions', questions: followUps } satisfies SuggestionsAnnotation,
-        ]),
-      );
-    const text = await result.text;
-    const usage = await result.usage;
-    if (
-      !(await input.saveTurn(
-        text,
-        cited.map((p) => p.section.pagePath),
-      ))
-    ) {
-      stream.write(
-        formatDataStreamPart(
-          'error',
-          'This answer could not be saved to the conversation. Start a new conversation to ask a follow-up.',
-        ),
-      );
-      return;
-    }
-    // SPEC §6: the finish event carries threadId. The SDK type has no such key; the wire does.
-    stream.write(
-      formatDataStreamPart('finish_message', {
-        finishReason: await result.finishReason,
-        usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
-        threadId: input.threadId,
-      } as Parameters<typeof formatDataStreamPart<'finish_message'>>[1]),
+      `[docs-assistant] the language model ${answering ? how : 'failed before answering'} (${failure.status}):`,
+      timedOut && !answering ? `no answer within ${timeoutMs} ms` : describeCause(error, apiKey),
     );
   };
-  return createDataStreamResponse({
-    status: 200,
-    headers: input.headers,
-    execute,
-    onError: () => 'The answer was cut short by a server error. Please ask again.',
-  });
+  const reader = result.fullStream.getReader();
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      if (next.value.type === 'error') {
+        fail(next.value.error, 'failed mid-answer');
+        break;
+      }
+      const part = partOf<typeof tools>(next.value);
+      if (!part) continue;
+      if (!answering && part.type === 'step-start') held.push(part);
+      else {
+        if (!answering) yield* held;
+        answering = true;
+        yield part;
+      }
+    }
+    ended = true;
+  } catch (error) {
+    // A cut or aborted model stream can end the stream itself rather than yield an error part.
+    ended = true;
+    fail(error, 'stream broke mid-answer');
+  } finally {
+    clearTimeout(timer);
+    site.signal?.removeEventListener('abort', onClientGone);
+    // The turn stopped reading (the reader went away, the thread could not be stored): so does the model.
+    if (!ended) controller.abort();
+    void reader.cancel().catch(() => {});
+  }
+  if (!answering && !failure) fail(undefined, '');
+  if (failure) {
+    yield { type: 'error', error: errorFor(failure) };
+    return;
+  }
+  if (followUps.length) yield { type: 'suggestions', questions: followUps };
+  const usage = await result.usage;
+  yield {
+    type: 'done',
+    outcome: 'answered',
+    text: await result.text,
+    cited: cited.map((p) => ({ path: p.section.pagePath, title: p.title, url: p.pageUrl })),
+    finishReason: await result.finishReason,
+    usage: { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens },
+  };
 }

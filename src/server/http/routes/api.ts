@@ -1,13 +1,14 @@
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { assistantRequestSchema, ROUTES, type AssistantRequest } from '../../../protocol/index.js';
-import { answer, questionOf, type AnswerDeps } from '../../answering/assistant.js';
+import { questionOf } from '../../answering/question.js';
 import { requireKey, type Org } from '../auth.js';
-import { normalizePagePath } from '../../site/docs.js';
+import { parsePagePath } from '../../site/page-path.js';
 import { errorResponse, jsonBody, validJson } from '../middleware.js';
 import type { createPageUrls } from '../../site/page-urls.js';
 import { limitByIp, rateLimit, type RateLimiter } from '../rate-limit.js';
 import type { Retriever } from '../../answering/retrieval.js';
+import { answer, type TurnDeps, type TurnSite } from '../turn.js';
 
 /** A configured docs site as the assistant operation uses it. */
 export interface AnsweringSite {
@@ -38,8 +39,9 @@ export interface ApiRouteDeps {
   maxBodyBytes: number;
   /** Prefixes the docs are served under: a `currentPath` below any of them names a page. */
   basePaths: readonly string[];
-  /** What answering needs besides the request (links are made with the request's origin). */
-  answerDeps(c: Context, site: AnsweringSite): AnswerDeps;
+  /** The site as a turn answers for it (links are made with the request's origin). */
+  turnSite(c: Context, site: AnsweringSite): TurnSite;
+  turns: TurnDeps;
 }
 
 type AssistantEnv = { Variables: { ip: string; org: Org; site: AnsweringSite } };
@@ -105,17 +107,16 @@ export function apiRoutes(deps: ApiRouteDeps) {
     ),
     (c) => {
       const { site } = c.var;
-      const request = c.req.valid('json');
-      // The reader's URL is the generator's (`/guides/setup/`) or this server's (`/react/start`);
-      // retrieval knows page paths.
-      const { currentPath } = request;
+      const { currentPath, ...request } = c.req.valid('json');
+      // The reader's URL is the generator's (`/guides/setup/`) or this server's (`/react/start`):
+      // it is read as a page path here, once.
       const pagePath = currentPath
-        ? (site.urls?.pageAt(currentPath) ?? normalizePagePath(currentPath, deps.basePaths))
+        ? (site.urls?.pageAt(currentPath) ?? parsePagePath(currentPath, deps.basePaths))
         : undefined;
       return answer(
-        { domain: site.domain, retriever: site.retriever },
+        deps.turnSite(c, site),
         pagePath ? { ...request, currentPath: pagePath } : request,
-        deps.answerDeps(c, site),
+        deps.turns,
       );
     },
   );

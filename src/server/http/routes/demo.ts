@@ -4,7 +4,8 @@ import { html } from 'hono/html';
 import { join } from 'node:path';
 import { composeAnswer } from '../../answering/answer.js';
 import { docLinkTarget } from '../../site/doc-links.js';
-import { normalizePagePath, type DocPage, type DocsSite } from '../../site/docs.js';
+import type { DocPage, DocsSite } from '../../site/docs.js';
+import { parsePagePath } from '../../site/page-path.js';
 import { phrasesFor } from '../../answering/phrases.js';
 import { createRetriever, type Retriever } from '../../answering/retrieval.js';
 import { errorResponse } from '../middleware.js';
@@ -157,7 +158,7 @@ export function demoRoutes(deps: DemoRouteDeps) {
       const file = await readStatic(site.docs.dir, sitePath.slice(1));
       if (file) return file;
     }
-    const page = site.docs.byPath.get(normalizePagePath(sitePath));
+    const page = site.docs.byPath.get(parsePagePath(sitePath));
     if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
     return c.html(
       renderDocsPage(site.docs, page, {

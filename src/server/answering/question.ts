@@ -1,0 +1,144 @@
+import type { LanguageModelV1 } from 'ai';
+import type { ContextItem, Filter, Message } from '../../protocol/index.js';
+import type { DocSection } from '../site/docs.js';
+import type { PagePath } from '../site/page-path.js';
+import type { ThreadTurn } from '../stores/index.js';
+import type { LlmConfig } from './llm/model.js';
+import type { Retriever, SearchHit } from './retrieval.js';
+
+/** One question as an answerer gets it: the turn (http/turn.ts) has read it from the request and the thread. */
+export interface Question {
+  /** The reader's question, as they wrote it. */
+  text: string;
+  context: ContextItem[] | undefined;
+  filter: Filter | null | undefined;
+  /** The page the reader is on, already a page path. */
+  currentPath: PagePath | undefined;
+  /** How many passages a search keeps (SPEC §2.1 `retrievalPageSize`). */
+  limit: number;
+  /** Earlier questions of the conversation, newest first. */
+  earlier: string[];
+  /** Earlier turns of the thread, oldest first (from the server's store, not from the client). */
+  history: ThreadTurn[];
+  /** Id of the answer's message (SPEC §4.1 `start_step`). */
+  messageId: string;
+  /** When the turn began (ms since the epoch): ids made for the answer are made at this time. */
+  at: number;
+}
+
+/** Timing points around the model call (request → model call, model's first part → our first byte). */
+export type Trace = (point: 'model_call' | 'model_first_part' | 'first_byte') => void;
+
+/** What an answerer needs of the docs site, made for each request (links use its origin). */
+export interface AnswerSite {
+  retriever: Retriever;
+  /** Absolute URL of a docs section (`…/docs/guides/x#anchor`). */
+  pageUrl: (section: Pick<DocSection, 'pagePath' | 'anchor'>) => string;
+  /**
+   * The section with the links of its passages pointed at the reader's site (a page's URL there,
+   * external links as written, none that runs script); always the same copy of a section.
+   */
+  linkedSection: (section: DocSection) => DocSection;
+  /** Pause between text chunks of a quoted answer, so a demo looks like streaming; 0 in tests. */
+  chunkDelayMs: number;
+  /** Answer with this language model instead of quoting the docs. */
+  model?: { model: LanguageModelV1; config: LlmConfig } | undefined;
+  /** The client's request signal: when it aborts, the answer stops (and the model call with it). */
+  signal?: AbortSignal | undefined;
+  trace?: Trace | undefined;
+}
+
+export function questionOf(message: Message): string {
+  const fromParts = message.parts
+    .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+    .join('\n');
+  return (message.content || fromParts).trim();
+}
+
+/**
+ * Hits with their passages' links pointed where the citations point: the page's relative paths,
+ * its own anchors and its link definitions mean nothing where the widget shows them (and a model
+ * copies the links it is given).
+ */
+export const withLinks = <T extends { section: DocSection }>(site: AnswerSite, found: T[]) =>
+  found.map((hit) => ({ ...hit, section: site.linkedSection(hit.section) }));
+
+/**
+ * What a search tool call shows of its query: the reader already has the question, and a query
+ * built from a long question plus attached context must not make every answer carry it again.
+ */
+export const SHOWN_QUERY_CHARS = 500;
+
+/** A query as a tool call's arguments show it: cut at a word within SHOWN_QUERY_CHARS, with "…". */
+export function shownQuery(query: string): string {
+  if (query.length <= SHOWN_QUERY_CHARS) return query;
+  const cut = query.lastIndexOf(' ', SHOWN_QUERY_CHARS - 1);
+  return `${query.slice(0, cut > SHOWN_QUERY_CHARS / 2 ? cut : SHOWN_QUERY_CHARS - 1)}…`;
+}
+
+/** Context values longer than this are cut before they join the search query. */
+const MAX_CONTEXT_QUERY_CHARS = 400;
+
+/**
+ * The search every answer starts with: the question and its context items, within the question's
+ * filter and page, with the subject of the thread when the question leans on it.
+ */
+export function firstSearch(site: AnswerSite, question: Question) {
+  const extra = (question.context ?? []).map((item) =>
+    item.value.slice(0, MAX_CONTEXT_QUERY_CHARS),
+  );
+  const query = [question.text, ...extra].join('\n');
+  const { retriever } = site;
+  const earlier = followUpSubject(question.text, retriever.terms(question.text), question.earlier);
+  const options = {
+    limit: question.limit,
+    filter: question.filter,
+    currentPath: question.currentPath,
+    ...(earlier ? { earlier } : {}),
+  };
+  const result = retriever.search(query, options);
+  return { query, earlier, options, result, hits: withLinks(site, result.hits) };
+}
+
+/** A search for `text` within the question's filter and page. */
+export const searchFor = (site: AnswerSite, question: Question, text: string): SearchHit[] =>
+  withLinks(
+    site,
+    site.retriever.search(text, {
+      limit: question.limit,
+      filter: question.filter,
+      currentPath: question.currentPath,
+    }).hits,
+  );
+
+// "And then?", "What about Vue?", "Can I do the same for the reply?": words that lean on what came before.
+const CONTINUES = /^\s*(and|but|also|so|then|or|what about|how about|what if|same|ok|okay|now)\b/i;
+const REFERS_BACK = /\b(it|that|this|those|these|them|there|one|same)\b/i;
+/** Content words at most this many, plus a word pointing back, and a question leans on the thread. */
+const FEW_TERMS = 2;
+
+/**
+ * The subject a follow-up depends on, or undefined when the question stands on its own. A
+ * question that depends on the thread brings the earlier question's words into the search (as a
+ * weaker second query); one that stands alone is searched alone, so an unrelated new question is
+ * not answered with the previous topic.
+ */
+export function followUpSubject(
+  question: string,
+  terms: string[],
+  earlier: string[],
+): string | undefined {
+  if (earlier.length === 0) return undefined;
+  const depends =
+    CONTINUES.test(question) ||
+    terms.length === 0 ||
+    (terms.length <= FEW_TERMS && REFERS_BACK.test(question));
+  if (!depends) return undefined;
+  // The previous question may itself have been a follow-up ("and in v1?" after "and then?").
+  const subject: string[] = [];
+  for (const before of earlier) {
+    subject.unshift(before);
+    if (!CONTINUES.test(before) || subject.length >= 2) break;
+  }
+  return subject.join('\n');
+}
