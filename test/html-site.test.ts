@@ -172,3 +172,24 @@ acme.run()
     expect(both.err).toMatch(/--docs \(Markdown\) or --site \(built HTML\), not both/);
   });
 });
+
+describe('a TypeDoc API reference read with --site', () => {
+  // Built from the typedoc npm package by `node e2e/sites/build.mjs static` (checked in).
+  const dir = 'e2e/sites/typedoc/docs';
+
+  it('keeps members under their own anchors and examples as code, without breadcrumbs', async () => {
+    const { site } = await loadHtmlSite(dir);
+    const options = site.byPath.get('/interfaces/DashboardOptions' as never)!;
+    expect(options.frontmatter?.permalink).toBe('/interfaces/DashboardOptions.html');
+    const html = readFileSync(join(dir, 'interfaces/DashboardOptions.html'), 'utf8');
+    const refresh = options.sections.find((s) => s.anchor === 'refreshseconds')!;
+    expect(refresh.text).toContain('Seconds between two polls');
+    expect(html).toContain('id="refreshseconds"');
+    const create = site.byPath.get('/functions/createDashboard' as never)!;
+    // TypeDoc puts the example inside the signature's list item: a fence within the list block.
+    expect(create.markdown).toMatch(
+      /```ts\n\s*const dashboard = createDashboard\(\{ refreshSeconds: 15 \}\);\n\s*dashboard\.start\(\);\n\s*```/,
+    );
+    expect(create.markdown).not.toMatch(/^\* \[createDashboard\]/m);
+  });
+});

@@ -1,6 +1,6 @@
 // Builds the framework fixtures from their lockfiles (npm only).
 //   node e2e/sites/build.mjs nextjs   the Next.js app against this checkout's packed package (CI, every run)
-//   node e2e/sites/build.mjs static   VitePress, Docusaurus and Starlight (checked in; rerun after editing them)
+//   node e2e/sites/build.mjs static   VitePress, Docusaurus, Starlight and a TypeDoc API reference (checked in; rerun after editing them)
 //   node e2e/sites/build.mjs python   Sphinx and MkDocs from PyPI, each in its own venv (checked in; rerun after editing them)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
@@ -32,7 +32,7 @@ function nextjs() {
 }
 
 function staticSites() {
-  for (const name of ['vitepress', 'docusaurus', 'starlight']) {
+  for (const name of ['vitepress', 'docusaurus', 'starlight', 'typedoc']) {
     const dir = join(here, name);
     install(dir);
     // Starlight 0.42 needs Astro 7 and Node >= 22.12: its devDependency `node` puts Node 22 first on

@@ -20,9 +20,10 @@ export interface SkippedPage {
 /**
  * Where a page's own content lives, most specific first. Generators agree on HTML's landmarks:
  * VitePress and Starlight put the page in `<main>`, Docusaurus and MkDocs Material in `<article>`,
- * Sphinx themes in `[role=main]`. The first that holds an `<h1>`–`<h3>` or a paragraph wins.
+ * Sphinx themes in `[role=main]`; TypeDoc writes no landmark, only its `.col-content` column.
+ * The first that holds a heading, paragraph, list, table or code wins.
  */
-const MAIN_CANDIDATES = ['main article', 'article', '[role=main]', 'main', 'body'];
+const MAIN_CANDIDATES = ['main article', 'article', '[role=main]', 'main', '.col-content', 'body'];
 
 /**
  * What is chrome, not content, once the main part is found. Each rule is a landmark or a control:
@@ -52,6 +53,8 @@ const CHROME = [
   '.visually-hidden',
   '.skip-link',
   '[hidden]',
+  // Breadcrumbs are navigation, written as a list (TypeDoc, Sphinx and MkDocs themes).
+  '.tsd-breadcrumb, .breadcrumb, .breadcrumbs, .wy-breadcrumbs',
   // VitePress's language label beside its <pre>: the language is kept on the code itself.
   'span.lang',
 ].join(', ');
@@ -86,6 +89,9 @@ function languageOf(pre: Element, ancestors: Element[]): string {
   const code = pre.children.find(isElement);
   const dataLanguage = pre.properties.dataLanguage;
   if (typeof dataLanguage === 'string' && dataLanguage) return dataLanguage;
+  // TypeDoc writes the language as the code's only class: `<code class="ts">`.
+  const own = code?.tagName === 'code' ? classesOf(code) : [];
+  if (own.length === 1 && /^[a-z][\w+#]{0,11}$/i.test(own[0]!)) return own[0]!;
   for (const node of [
     pre,
     ...(code?.tagName === 'code' ? [code] : []),
@@ -101,6 +107,15 @@ function languageOf(pre: Element, ancestors: Element[]): string {
 
 const LINE = '.token-line, .ec-line, span.line';
 
+const textWithBreaks = (node: ElementContent): string =>
+  node.type === 'text'
+    ? node.value
+    : node.type !== 'element'
+      ? ''
+      : node.tagName === 'br'
+        ? '\n'
+        : node.children.map(textWithBreaks).join('');
+
 /**
  * A code block's text with its line breaks: generators that wrap each line in an element
  * (Docusaurus `div.token-line` ending in `<br>`, Shiki `span.line`, expressive-code `div.ec-line`)
@@ -110,7 +125,8 @@ function codeTextOf(pre: Element): string {
   const lines = selectAll(LINE, pre).filter((line) =>
     line.children.every((child) => !isElement(child) || !select(LINE, child)),
   );
-  const text = lines.length ? lines.map((line) => hastText(line)).join('\n') : hastText(pre);
+  // Without line elements, a `<br>` is a line break (TypeDoc); inside them it only ends the line.
+  const text = lines.length ? lines.map((line) => hastText(line)).join('\n') : textWithBreaks(pre);
   return text.replace(/\n+$/, '');
 }
 
@@ -215,7 +231,11 @@ export function parseHtmlPage(
   prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
   normaliseCode(content);
   const anchors = headingAnchors(content);
-  const markdown = toMarkdown(toMdast(content), { extensions: [gfmToMarkdown()] });
+  // `<wbr>` (TypeDoc's long names) becomes a zero-width space: no reader types one into a question.
+  const markdown = toMarkdown(toMdast(content), { extensions: [gfmToMarkdown()] }).replace(
+    /\u200b/g,
+    '',
+  );
   const textOf = (node: Element | undefined) =>
     node
       ? hastText(node)
