@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { createApp } from '../src/server/http/app.js';
 import { loadHtmlSite, parseHtmlPage } from '../src/server/site/html.js';
-import type { DocPage } from '../src/server/site/docs.js';
+import { loadDocsSite, siteNameOf, type DocPage } from '../src/server/site/docs.js';
 import { captureIo } from './helpers/cli.js';
 import { askBody, readStream, searchResultsOf, tempDir } from './helpers/server.js';
 
@@ -191,5 +191,22 @@ describe('a TypeDoc API reference read with --site', () => {
       /```ts\n\s*const dashboard = createDashboard\(\{ refreshSeconds: 15 \}\);\n\s*dashboard\.start\(\);\n\s*```/,
     );
     expect(create.markdown).not.toMatch(/^\* \[createDashboard\]/m);
+  });
+});
+
+describe("a site's name", () => {
+  it("comes from the package.json above an npm package's docs before the folder's name", async () => {
+    const pkg = join(await tempDir(), 'package');
+    await mkdir(join(pkg, 'docs'), { recursive: true });
+    await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'acme-gauges' }));
+    await writeFile(join(pkg, 'docs', 'index.md'), 'Welcome.\n');
+    expect(siteNameOf(await loadDocsSite(join(pkg, 'docs')))).toBe('acme-gauges');
+    await writeFile(join(pkg, 'docs', 'index.md'), '# Gauges for Acme\n\nWelcome.\n');
+    expect(siteNameOf(await loadDocsSite(join(pkg, 'docs')))).toBe('Gauges for Acme');
+  });
+
+  it("comes from a built site's root page, not its build folder", async () => {
+    const { site } = await loadHtmlSite(BUILDS.Docusaurus);
+    expect(siteNameOf(site)).toBe('Acme Widgets');
   });
 });
