@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { createApp } from '../src/server/http/app.js';
+import { docLinkTarget } from '../src/server/site/doc-links.js';
 import { loadHtmlSite, parseHtmlPage } from '../src/server/site/html.js';
 import { loadDocsSite, siteNameOf, type DocPage } from '../src/server/site/docs.js';
 import { captureIo } from './helpers/cli.js';
@@ -191,6 +192,13 @@ describe('a TypeDoc API reference read with --site', () => {
       /```ts\n\s*const dashboard = createDashboard\(\{ refreshSeconds: 15 \}\);\n\s*dashboard\.start\(\);\n\s*```/,
     );
     expect(create.markdown).not.toMatch(/^\* \[createDashboard\]/m);
+    // A relative link between built pages resolves to the page it names, so answers can rewrite it.
+    const link = options.sections.flatMap((s) => s.blocks).flatMap((b) => b.links ?? [])[0]!;
+    expect(link.url).toBe('../functions/createDashboard.html');
+    expect(docLinkTarget(link.url, options, site)).toMatchObject({
+      kind: 'page',
+      pagePath: '/functions/createDashboard',
+    });
   });
 });
 
