@@ -59,7 +59,30 @@ function embedBuild(entry: 'loader' | 'chat'): UserConfig {
   };
 }
 
+/**
+ * The owner's insights page (served at /insights): its script with uPlot bundled in, and its
+ * styles, with fixed names the server's page links.
+ */
+const insightsBuild: UserConfig = {
+  build: {
+    outDir: resolve(here, 'dist/insights'),
+    emptyOutDir: true,
+    minify: true,
+    sourcemap: true,
+    cssCodeSplit: false,
+    rollupOptions: {
+      input: resolve(here, 'src/insights-page/main.ts'),
+      output: {
+        entryFileNames: 'insights.js',
+        assetFileNames: (asset) =>
+          asset.names?.[0]?.endsWith('.css') ? 'insights.css' : '[name][extname]',
+      },
+    },
+  },
+};
+
 export default defineConfig(({ mode }) => {
+  if (mode === 'insights') return insightsBuild;
   if (mode === 'embed-loader') return embedBuild('loader');
   if (mode === 'embed-chat') return embedBuild('chat');
   return {

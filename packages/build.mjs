@@ -20,7 +20,13 @@ import { entryPoints, isAsset, moduleGraph, packageName, readJson, ROOT } from '
  * and reads its page templates (src/server/site/templates, copied into dist/ by the build).
  */
 export const SERVED = {
-  'docs-assistant-server': ['demo/docs', 'dist/demo', 'dist/embed', 'dist/server/site/templates'],
+  'docs-assistant-server': [
+    'demo/docs',
+    'dist/demo',
+    'dist/embed',
+    'dist/insights',
+    'dist/server/site/templates',
+  ],
 };
 /**
  * Bundled into the package, tree-shaken, instead of imported: under Next.js 16 (Turbopack), importing

@@ -21,6 +21,8 @@ const ALLOWED: Record<string, readonly string[] | 'anything'> = {
   'src/embed': ['src/protocol', 'src/client', 'src/chat', 'src/ui'],
   'src/server': ['src/protocol'],
   'src/cli': ['src/protocol', 'src/client', 'src/server'],
+  // The owner's insights page: browser code the server serves, talking to it through the client.
+  'src/insights-page': ['src/protocol', 'src/client'],
   'src/index': ['src/protocol', 'src/client', 'src/chat', 'src/ui'],
   demo: ['src/index', 'src/protocol', 'src/client', 'src/chat', 'src/ui', 'src/embed'],
   bench: 'anything',
@@ -30,7 +32,14 @@ const ALLOWED: Record<string, readonly string[] | 'anything'> = {
  * Code that runs in the reader's browser: no Node built-ins, and the widget never takes the whole
  * client or protocol index (which drags zod and node:fs into a page).
  */
-const BROWSER_PARTS = new Set(['src/chat', 'src/ui', 'src/embed', 'src/index', 'demo']);
+const BROWSER_PARTS = new Set([
+  'src/chat',
+  'src/ui',
+  'src/embed',
+  'src/index',
+  'src/insights-page',
+  'demo',
+]);
 const WIDGET_BANNED = /^node:|^src\/(client|protocol)\/index\.[jt]s$/;
 /**
  * Only `serve.ts` opens sockets: the app stays a Web-standard handler that tests call in-process.
@@ -44,7 +53,7 @@ const SOCKET_MODULES = /^(node:)?https?$|^@hono\/node-server(?!\/serve-static$)/
  * answering (retrieval, the quoting and model answerers, their AnswerParts) reads the site and the
  * stores' types but knows nothing of HTTP; http (the app, routes, middleware, the turn and its
  * writers) puts it all together; export owns its job service and its routes, which use http's
- * middleware; host makes apps. `config` and `ids` are the two files at the top of src/server.
+ * middleware, and so does insights (the owner's recorder, report, routes and page); host makes apps. `config` and `ids` are the two files at the top of src/server.
  */
 const SERVER_ROOMS: Record<string, readonly string[]> = {
   site: [],
@@ -52,7 +61,8 @@ const SERVER_ROOMS: Record<string, readonly string[]> = {
   ids: [],
   answering: ['site', 'stores', 'ids'],
   export: ['site', 'stores', 'http', 'ids'],
-  http: ['site', 'stores', 'answering', 'export', 'ids'],
+  insights: ['stores', 'http'],
+  http: ['site', 'stores', 'answering', 'export', 'insights', 'ids'],
   host: ['site', 'http'],
   config: ['site', 'http'],
 };

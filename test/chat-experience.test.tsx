@@ -2,6 +2,7 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEMO } from '../src/server/config.js';
 import { demoApp, type TestApp } from './helpers/server.js';
 import { answersShown, ask, lastAnswer, log, renderWidget, waitForIdle } from './helpers/widget.js';
 import { finish, gatedStream, part, streamResponse } from './helpers/streams.js';
@@ -377,6 +378,55 @@ describe('feedback', () => {
     });
     expect(within(lastAnswer()).getByText('Thanks for the feedback.')).toBeTruthy();
     expect(JSON.stringify(events)).not.toContain('pnpm');
+  });
+
+  const ownersFeedback = async () =>
+    (
+      await (
+        await app.request(`http://test/v1/insights/${DEMO.domain}`, {
+          headers: { Authorization: `Bearer ${DEMO.adminKey}` },
+        })
+      ).json()
+    ).feedback;
+
+  it('sends the thumbs-down and what was wrong to the server, where the owner reads them with the question', async () => {
+    const { fetch } = recorder();
+    renderWidget({ fetch, userId: 'reader-7' });
+    await ask('How do I install it?');
+    await waitForIdle();
+    const user = userEvent.setup();
+    await user.click(within(lastAnswer()).getByRole('button', { name: 'Not helpful' }));
+    const form = within(lastAnswer()).getByRole('form', { name: 'What was wrong?' });
+    await user.click(within(form).getByRole('checkbox', { name: 'Incorrect or outdated' }));
+    await user.type(
+      within(form).getByRole('textbox', { name: 'Anything else? (optional)' }),
+      'Needs the pnpm command',
+    );
+    await user.click(within(form).getByRole('button', { name: 'Send feedback' }));
+    await waitFor(async () =>
+      expect((await ownersFeedback()).items).toEqual([
+        expect.objectContaining({
+          rating: 'down',
+          reasons: ['incorrect'],
+          comment: 'Needs the pnpm command',
+          question: 'How do I install it?',
+        }),
+      ]),
+    );
+  });
+
+  it('sends nothing to the server when the owner turns it off, and still calls onFeedback', async () => {
+    const onFeedback = vi.fn();
+    const { fetch } = recorder();
+    renderWidget({ fetch, onFeedback, sendFeedback: false });
+    await ask('How do I install it?');
+    await waitForIdle();
+    await userEvent.setup().click(within(lastAnswer()).getByRole('button', { name: 'Helpful' }));
+    expect(onFeedback).toHaveBeenCalledWith(expect.objectContaining({ value: 'up' }));
+    expect(vi.mocked(fetch).mock.calls.map(([url]) => String(url))).not.toContainEqual(
+      expect.stringContaining('/feedback'),
+    );
+    expect((await ownersFeedback()).items).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { CHOICES, configFromDataset, validateConfig } from '../src/embed/config.js';
+import { CHOICES, configFromDataset, sendsFeedback, validateConfig } from '../src/embed/config.js';
 import type { Mode, Position, Theme } from '../src/ui/docs-assistant.js';
 
 const base = { domain: 'acme', baseUrl: 'https://api.example.com/' };
@@ -36,6 +36,20 @@ describe('script-tag options', () => {
     expect([push(''), push('true'), push(true)]).toEqual([true, true, true]);
     expect([push('false'), push(false), push(undefined)]).toEqual([false, false, false]);
     expect(push('yes')).toBe('docs-assistant: push must be one of true, false.');
+  });
+
+  it('data-send-feedback="false" keeps thumbs on the page; anything else sends them to the server', () => {
+    const sends = (value: unknown) => {
+      const result = validateConfig(configFromDataset({ ...base, sendFeedback: value as string })!);
+      return result.ok && sendsFeedback(result.config);
+    };
+    expect([sends('false'), sends(false), sends(' false ')]).toEqual([false, false, false]);
+    expect([sends('true'), sends(true), sends(undefined), sends('')]).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('a page without domain, base URL or key on its script tag configures nothing', () => {

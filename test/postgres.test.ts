@@ -1,10 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO } from '../src/server/config.js';
 import { postgresStores } from '../src/server/stores/postgres.js';
 import { adminCall, exportApp } from './helpers/export.js';
+import { insightStoreContract } from './helpers/insight-store.js';
 import { buildCli, startServerProcess } from './helpers/build.js';
 import { postgresBinDir, startPostgres, type TestPostgres } from './helpers/postgres.js';
 import { startLlmServer } from './helpers/llm-server.js';
@@ -151,6 +152,60 @@ describe.skipIf(!available)('PostgreSQL stores: two instances on one database', 
     await client.end();
     expect(rows).toEqual(ids.map((id) => ({ job_id: id, attempts: 1 })));
     await close();
+  });
+});
+
+describe.skipIf(!available)('PostgreSQL insight store', () => {
+  const opened: ReturnType<typeof postgresStores>[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((stores) => stores.close()));
+  });
+  insightStoreContract(async () => {
+    const stores = postgresStores(await freshDatabase());
+    opened.push(stores);
+    return stores.insights;
+  });
+
+  it('records answers, keeps fingerprints only as a keyed hash, and hashes the ones an earlier version stored in plain', async () => {
+    const url = await freshDatabase();
+    const legacy = '01JD8X3K2M0000000000000077';
+    const first = postgresStores(url);
+    await first.threads.open();
+    const at = new Date().toISOString();
+    await first.threads.create({
+      threadId: legacy,
+      domain: DEMO.domain,
+      fp: 'old-reader',
+      createdAt: at,
+    });
+    await first.close();
+    const stores = postgresStores(url);
+    const app = await demoApp({ dataDir: await tempDir(), stores });
+    await app.ready;
+    const response = await post(app, askBody('How do I install it?', { fp: 'reader-secret-42' }));
+    await response.arrayBuffer();
+    const continued = await post(
+      app,
+      askBody('How do I install it?', { fp: 'old-reader', threadId: legacy }),
+    );
+    expect(continued.status).toBe(200);
+    await continued.arrayBuffer();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query<{ fp: string }>('SELECT fp FROM docs_assistant_threads');
+    await client.end();
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.fp).toMatch(/^h1:[\w-]{43}$/);
+    // Both answers were recorded for the owner, in the database.
+    const report = async () =>
+      (
+        await app.request(`http://test/v1/insights/${DEMO.domain}`, {
+          headers: { Authorization: `Bearer ${DEMO.adminKey}` },
+        })
+      ).json();
+    await expect.poll(async () => (await report()).totals.answered).toBe(2);
+    await app.close();
+    await stores.close();
   });
 });
 

@@ -9,7 +9,7 @@ import { askBody, readStream, tempDir, textOf } from './helpers/server.js';
 const ROOT = resolve(import.meta.dirname, '..');
 
 describe('serve --workers', () => {
-  it('shares threads and rate-limit counters between worker processes', async () => {
+  it('shares threads, rate-limit counters and insights between worker processes', async () => {
     const data = await tempDir();
     const child = spawn(
       process.execPath,
@@ -56,10 +56,44 @@ describe('serve --workers', () => {
       };
       expect(textOf(await readStream(first)).length).toBeGreaterThan(0);
       // Connections go round-robin: follow-ups land on both workers, each must see every turn so far.
+      let messageId = '';
       for (let i = 1; i < 6; i++) {
         const response = await ask(`Follow-up ${i}: and the theme?`, thread);
         expect(response.status, `follow-up ${i}`).toBe(200);
-        await readStream(response);
+        messageId = /"messageId":"(msg_[^"]+)"/.exec(await response.text())![1]!;
+      }
+      // A thumbs through one worker, the owner's report through both: one insight store behind them.
+      const thumbs = await fetch(`${url}/discovery/v1/assistant/${DEMO.domain}/feedback`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${DEMO.assistantKey}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({
+          fp: 'anonymous',
+          threadId: thread.threadId,
+          messageId,
+          rating: 'down',
+          reason: 'unclear',
+        }),
+      });
+      expect(thumbs.status).toBe(204);
+      const report = async () =>
+        (
+          await fetch(`${url}/v1/insights/${DEMO.domain}`, {
+            headers: { Authorization: `Bearer ${DEMO.adminKey}` },
+          })
+        ).json();
+      // Every worker's turns reach the one recorder in the primary.
+      await expect.poll(async () => (await report()).totals.questions).toBe(6);
+      for (let i = 0; i < 2; i++) {
+        expect((await report()).feedback.items).toEqual([
+          expect.objectContaining({
+            rating: 'down',
+            reasons: ['unclear'],
+            question: 'Follow-up 5: and the theme?',
+          }),
+        ]);
       }
     } finally {
       child.kill('SIGTERM');
@@ -79,6 +113,7 @@ describe('serve --workers', () => {
       string,
       { count: number }
     >;
-    expect(counters[`org:${DEMO.org}`]?.count).toBe(6);
+    // Six questions and the thumbs: feedback counts against the same quota as the messages.
+    expect(counters[`org:${DEMO.org}`]?.count).toBe(7);
   }, 60_000);
 });

@@ -469,8 +469,11 @@ describe('controls', () => {
     expect(localStorage.getItem('docs-assistant:v1:demo')).toBeNull();
     await ask('What is static export?');
     await waitForIdle();
-    expect(sent[1]!.body).not.toHaveProperty('threadId');
-    expect(sent[1]!.body.messages).toHaveLength(1);
+    // The thumbs went to the feedback operation; the questions to the message operation.
+    const asked = sent.filter((request) => request.url.endsWith('/message'));
+    expect(sent.filter((request) => request.url.endsWith('/feedback'))).toHaveLength(1);
+    expect(asked[1]!.body).not.toHaveProperty('threadId');
+    expect(asked[1]!.body.messages).toHaveLength(1);
     expect(events.map((e) => e.type)).toEqual([
       'ask',
       'answer',

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { assertBrowserSafeKey } from '../client/assistant.js';
 import { AssistantError, type AssistantErrorKind } from '../client/errors.js';
 import { DEFAULT_RETRIEVAL_PAGE_SIZE } from '../protocol/limits.js';
-import { assistantMessageUrl } from '../protocol/routes.js';
+import { assistantFeedbackUrl, assistantMessageUrl } from '../protocol/routes.js';
 import type { ContextItem, Filter } from '../protocol/types.js';
 import type { ChatMessage } from './message.js';
 import { createAssistantFetch, type StreamWarning, type ThreadIds } from './assistant-fetch.js';
@@ -49,6 +49,16 @@ export interface UseDocsAssistantOptions {
   fetch?: typeof fetch;
   /** Called for open, close, ask, answer, error, feedback and reset. @default undefined */
   onEvent?: (event: AssistantEvent) => void;
+  /** Send readers' thumbs (with reasons and comment) to the server's feedback operation, for the owner's insights. @default true */
+  sendFeedback?: boolean;
+}
+
+/** A reader's thumbs on one answer, as the feedback operation takes it. */
+export interface AnswerRating {
+  messageId: string;
+  rating: 'up' | 'down';
+  reasons?: string[];
+  comment?: string;
 }
 
 export type AssistantStatus = 'ready' | 'submitted' | 'streaming' | 'error';
@@ -85,6 +95,7 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     retrievalPageSize = DEFAULT_RETRIEVAL_PAGE_SIZE,
     filter,
     persist = true,
+    sendFeedback = true,
   } = options;
   assertBrowserSafeKey(apiKey);
 
@@ -334,6 +345,31 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     [],
   );
 
+  /**
+   * Sends a thumbs to the server for the owner's insights. Fire and forget: a failure is not the
+   * reader's concern, and an answer without a thread (none was stored) has nothing to attach to.
+   */
+  const rate = useCallback(
+    ({ messageId, rating, reasons, comment }: AnswerRating) => {
+      const thread = threadRef.current.threadId;
+      if (!sendFeedback || !thread) return;
+      void (fetchRef.current ?? globalThis.fetch)(assistantFeedbackUrl(baseUrl, domain), {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          fp: body.fp,
+          threadId: thread,
+          messageId,
+          rating,
+          ...(reasons?.length ? { reason: reasons } : {}),
+          ...(comment ? { comment: comment.slice(0, 1000) } : {}),
+        }),
+        keepalive: true,
+      }).catch(() => {});
+    },
+    [sendFeedback, baseUrl, domain, headers, body.fp],
+  );
+
   return {
     messages: messages as ChatMessage[],
     status: status as AssistantStatus,
@@ -358,5 +394,6 @@ export function useDocsAssistant(options: UseDocsAssistantOptions) {
     retry,
     reset,
     emit,
+    rate,
   };
 }

@@ -6,14 +6,12 @@ import {
   createStaticExportClient,
   type StaticExportClient,
 } from '../client/node.js';
-import { classifyKey, KEY_EXAMPLE, wrongKeySentence } from '../protocol/keys.js';
+import { adminSettings, reportError } from './admin.js';
 import type { Job } from '../protocol/schemas.js';
 import {
   EXIT,
   integerOption,
   outputPath,
-  stringOption,
-  urlOption,
   UsageError,
   type CliIo,
   type OptionValues,
@@ -49,8 +47,6 @@ export const LINK_USAGE = `Usage: docs-assistant export link <jobId> [--values F
 
 Generates a fresh bundle link for a completed job (links expire; the export does not).`;
 
-const DEFAULT_BASE_URL = 'http://127.0.0.1:4321';
-const ADMIN_KEY_ENV = 'DOCS_ASSISTANT_ADMIN_KEY';
 const BAR_WIDTH = 24;
 
 interface Connection {
@@ -60,19 +56,7 @@ interface Connection {
 }
 
 function connect(values: OptionValues, io: CliIo): Connection {
-  const adminKey = io.env[ADMIN_KEY_ENV]?.trim();
-  if (!adminKey)
-    throw new UsageError(
-      `Set ${ADMIN_KEY_ENV} to your admin key (${KEY_EXAMPLE.admin}). It is read from the environment so it never lands in shell history.`,
-    );
-  const keyKind = classifyKey(adminKey);
-  if (keyKind !== 'admin') throw new UsageError(wrongKeySentence(ADMIN_KEY_ENV, 'admin', keyKind));
-  const baseUrl = urlOption(
-    stringOption(values['base-url']) ??
-      stringOption(io.env.DOCS_ASSISTANT_BASE_URL) ??
-      DEFAULT_BASE_URL,
-    '--base-url',
-  );
+  const { adminKey, baseUrl } = adminSettings(values, io);
   const client = createStaticExportClient({
     baseUrl,
     adminKey,
@@ -116,40 +100,6 @@ async function verifyBundle(file: string): Promise<number> {
       { code: 'bad_bundle' },
     );
   return entries.filter((path) => path.endsWith('.html')).length;
-}
-
-function reportError(error: unknown, io: CliIo, baseUrl: string, jobId?: string): number {
-  if (error instanceof Error && error.name === 'AbortError') {
-    io.stderr.write(
-      `\nStopped waiting.${jobId ? ` The export goes on on the server; check it with: docs-assistant export status ${jobId}` : ''}\n`,
-    );
-    return EXIT.interrupted;
-  }
-  if (error instanceof AssistantError) {
-    const code = error.code ?? error.kind;
-    const where = error.status ? ` (HTTP ${error.status} ${code})` : ` (${code})`;
-    // The client's sentences speak HTTP ("Authorization: Bearer …"); this user set an environment
-    // variable and maybe --base-url, so a refused key and an absent server are said in those terms.
-    const refused = error.code === 'unauthorized';
-    const lines = [
-      (error.code === 'job_failed' ? `Export ${jobId ?? ''} failed: ` : '') +
-        (refused
-          ? `The server at ${baseUrl} refused the admin key read from ${ADMIN_KEY_ENV}`
-          : error.message) +
-        where,
-    ];
-    if (refused)
-      lines.push(
-        `Set ${ADMIN_KEY_ENV} to an admin key of the organisation that owns this domain on that server.`,
-      );
-    else if (error.code === 'network' && error.message.startsWith('Could not reach'))
-      lines.push(
-        `Is the docs-assistant server running at ${baseUrl}? Start it with "docs-assistant serve", or pass --base-url (or set DOCS_ASSISTANT_BASE_URL) for another address.`,
-      );
-    io.stderr.write(`${lines.join('\n')}\n`);
-    return EXIT.failed;
-  }
-  throw error;
 }
 
 export async function runExport(

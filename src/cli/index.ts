@@ -32,6 +32,7 @@ import { parseS3Url, s3BundleStore } from '../server/stores/s3.js';
 import { defaultStores } from '../server/stores/index.js';
 import { HOST_USAGE, runHost } from './host.js';
 import { EXPORT_USAGE, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
+import { INSIGHTS_USAGE, runInsights } from './insights.js';
 import {
   closestName,
   EXIT,
@@ -112,6 +113,8 @@ Options:
                       AWS_REGION, profiles, roles)
   --s3-endpoint URL   Another S3-compatible service (MinIO, …); path-style addressing.
                       Also AWS_ENDPOINT_URL_S3
+  --no-insights       Record nothing for the owner's insights (questions, outcomes, feedback)
+  --insights-days N   Days insights are kept (default: 90); see docs/insights.md
   --workers N         Server processes sharing the port, e.g. one per core (default: 1);
                       threads, rate limits and export jobs stay in the first process, so
                       every worker sees the same ones
@@ -145,6 +148,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     'bundle-store': { type: 'string' },
     's3-endpoint': { type: 'string' },
     workers: { type: 'string' },
+    'no-insights': { type: 'boolean' },
+    'insights-days': { type: 'string' },
   },
   async run(values, _positionals, io) {
     const port = portOption(values.port, 4321);
@@ -182,7 +187,11 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         ipPerDay: integerOption(values['rate-limit-ip'], 'rate-limit-ip', 10_000),
       },
       trustProxy: integerOption(values['trust-proxy'], 'trust-proxy', 0),
+      recordInsights: !values['no-insights'],
+      insightsRetentionDays: integerOption(values['insights-days'], 'insights-days', 90),
     };
+    if (options.insightsRetentionDays! < 1)
+      throw new UsageError('--insights-days must be at least 1.');
     const llmModel = stringOption(values['llm-model']);
     const llmBaseUrl = stringOption(values['llm-base-url']);
     const llmProvider = stringOption(values['llm-provider']);
@@ -371,6 +380,10 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       );
       for (const site of options.sites)
         lines.push(`  Assistant API:   POST ${assistantMessageUrl(server.url, site.domain)}`);
+      if (!options.upstream)
+        lines.push(
+          `  Insights:        ${server.url}/insights${options.recordInsights === false ? ' (recording off: --no-insights)' : ''}`,
+        );
     }
     if (options.llm) lines.push(`  Answers by:      ${describeLlm(options.llm)}`);
     if (options.upstream)
@@ -440,13 +453,23 @@ async function servePrimary(
   await database?.close();
   const stores = database ? undefined : defaultStores(options.dataDir);
   try {
-    await Promise.all([stores?.threads.open(), stores?.jobs.open(), stores?.rateLimits.open()]);
+    await Promise.all([
+      stores?.threads.open(),
+      stores?.insights.open(),
+      stores?.jobs.open(),
+      stores?.rateLimits.open(),
+    ]);
   } catch (error) {
     io.stderr.write(`Cannot use the data folder ${options.dataDir}: ${(error as Error).message}\n`);
     return EXIT.failed;
   }
   const close = () =>
-    Promise.allSettled([stores?.threads.close(), stores?.jobs.close(), stores?.rateLimits.close()]);
+    Promise.allSettled([
+      stores?.threads.close(),
+      stores?.insights.close(),
+      stores?.jobs.close(),
+      stores?.rateLimits.close(),
+    ]);
   let workers;
   try {
     workers = await startWorkers(count, stores, host);
@@ -496,10 +519,26 @@ const hostCommand: Command = {
   run: (values, _positionals, io) => runHost(values, io),
 };
 
+const insightsCommand: Command = {
+  summary:
+    "Show what readers asked and what the assistant could not answer (the owner's insights).",
+  usage: INSIGHTS_USAGE,
+  options: {
+    domain: { type: 'string' },
+    since: { type: 'string' },
+    until: { type: 'string' },
+    'base-url': { type: 'string' },
+    json: { type: 'boolean' },
+    csv: { type: 'boolean' },
+  },
+  run: (values, _positionals, io) => runInsights(values, io),
+};
+
 const commands: Record<string, Command> = {
   serve: serveCommand,
   export: exportCommand,
   host: hostCommand,
+  insights: insightsCommand,
 };
 
 function mainUsage(): string {

@@ -8,7 +8,7 @@ import { addShadowStyles } from '../ui/shadow-styles.js';
 import { DocsAssistant, type AssistantHandle } from '../ui/docs-assistant.js';
 import type { AssistantEvent } from '../chat/use-docs-assistant.js';
 import { KEY_EXAMPLE } from '../protocol/keys.js';
-import { filterOf, type EmbedConfig } from './config.js';
+import { filterOf, sendsFeedback, type EmbedConfig } from './config.js';
 
 export interface MountOptions {
   shadowRoot: ShadowRoot;
@@ -75,6 +75,7 @@ function mount({
         {...(config.themeSelector ? { themeSelector: config.themeSelector } : {})}
         mode={config.mode ?? 'popover'}
         push={config.push ?? false}
+        sendFeedback={sendsFeedback(config)}
         position={config.position ?? 'bottom-right'}
         shortcut={config.openShortcut ?? 'mod+i'}
         showLauncher={false}

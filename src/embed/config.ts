@@ -23,6 +23,8 @@ export interface EmbedConfig {
   push?: boolean;
   /** @default 'bottom-right' */
   position?: Position;
+  /** Send readers' thumbs to the server for the owner's insights; `false` (`data-send-feedback="false"`) turns it off. @default true */
+  sendFeedback?: boolean | string;
   /** Launcher distance from the corner in px: `[x, y]`. @default [20, 20] */
   offset?: [number, number];
   starterQuestions?: string[];
@@ -64,6 +66,18 @@ export function configFromDataset(data: DOMStringMap): Record<string, unknown> |
   if (!data.domain && !data.baseUrl && !data.apiKey) return undefined;
   return { ...data };
 }
+
+/** Options taken as written (trimmed): each name once, in the script every page loads. */
+const TEXT_OPTIONS = [
+  'fp',
+  'filterVersion',
+  'filterLanguage',
+  'docsBaseUrl',
+  'nonce',
+  'openShortcut',
+  'codeBlockSelector',
+  'assetsUrl',
+] as const;
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() ? value.trim() : undefined;
@@ -120,14 +134,8 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     apiKey,
     themeSelector,
-    fp: str(raw.fp),
-    filterVersion: str(raw.filterVersion),
-    filterLanguage: str(raw.filterLanguage),
-    docsBaseUrl: str(raw.docsBaseUrl),
-    nonce: str(raw.nonce),
-    openShortcut: str(raw.openShortcut),
-    codeBlockSelector: str(raw.codeBlockSelector),
-    assetsUrl: str(raw.assetsUrl),
+    // Read as a yes/no by the chat code (sendsFeedback): false or "false" is no.
+    sendFeedback: raw.sendFeedback,
     retrievalPageSize: size,
     theme,
     mode,
@@ -137,10 +145,15 @@ export function validateConfig(raw: Record<string, unknown>): ConfigResult {
     translations,
     starterQuestions: questions?.length ? questions : undefined,
   };
+  for (const key of TEXT_OPTIONS) config[key] = str(raw[key]);
   // Only what was given: a key that is present means the owner set it.
   for (const key in config) if (config[key] === undefined) delete config[key];
   return { ok: true, config: config as unknown as EmbedConfig };
 }
+
+/** Whether the widget sends thumbs to the server: yes unless `sendFeedback` is false or "false". */
+export const sendsFeedback = (config: EmbedConfig): boolean =>
+  String(config.sendFeedback).trim() !== 'false';
 
 export function filterOf(config: EmbedConfig): Filter | undefined {
   if (!config.filterVersion && !config.filterLanguage) return undefined;

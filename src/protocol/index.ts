@@ -7,3 +7,4 @@ export * from './routes.js';
 export * from './headers.js';
 export * from './search-hits.js';
 export * from './annotations.js';
+export * from './insights.js';

@@ -5,6 +5,8 @@
 export const ROUTES = {
   /** SPEC §4.1, under {discovery_url} = {base_url}/discovery. */
   assistantMessage: '/discovery/v1/assistant/:domain/message',
+  /** Ours (docs/insights.md): a reader's thumbs up or down on an answer, with the assistant key. */
+  assistantFeedback: '/discovery/v1/assistant/:domain/feedback',
   /** Everything under {discovery_url}: what a proxy in front of the assistant forwards. */
   discovery: '/discovery/*',
   /** SPEC §4.2. */
@@ -15,6 +17,12 @@ export const ROUTES = {
   exportBundle: '/v1/static-export/jobs/:jobId/bundle',
   /** Ours: the presigned link this server hands out when no object storage signs it. */
   exportBundleFile: '/v1/static-export/bundles/:file',
+  /** Ours: a domain's insights report (GET) or their deletion (DELETE), with the admin key. */
+  insights: '/v1/insights/:domain',
+  /** Ours: one conversation of a domain, for its owner (admin key). */
+  insightsThread: '/v1/insights/:domain/threads/:threadId',
+  /** The owner's insights page (it asks for the admin key and keeps it in the tab's memory). */
+  insightsPage: '/insights',
   /** Liveness of the server and of a self-hosted deployment. */
   health: '/healthz',
   /** Readiness of a self-hosted deployment: true once a bundle version is active. */
@@ -36,6 +44,29 @@ const trimBase = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
 export function assistantMessageUrl(baseUrl: string, domain: string): string {
   return trimBase(baseUrl) + ROUTES.assistantMessage.replace(':domain', encodeURIComponent(domain));
 }
+
+/** Our feedback operation, beside the message operation under {discovery_url}. */
+export function assistantFeedbackUrl(baseUrl: string, domain: string): string {
+  return (
+    trimBase(baseUrl) + ROUTES.assistantFeedback.replace(':domain', encodeURIComponent(domain))
+  );
+}
+
+/** Insights paths, relative to {base_url}. */
+export const insightsPaths = {
+  report: (domain: string, range: { since?: string; until?: string } = {}): string => {
+    const query = new URLSearchParams(
+      Object.entries(range).filter((entry): entry is [string, string] => !!entry[1]),
+    ).toString();
+    return (
+      ROUTES.insights.replace(':domain', encodeURIComponent(domain)) + (query ? `?${query}` : '')
+    );
+  },
+  thread: (domain: string, threadId: string): string =>
+    ROUTES.insightsThread
+      .replace(':domain', encodeURIComponent(domain))
+      .replace(':threadId', encodeURIComponent(threadId)),
+};
 
 /** SPEC §4.2–4.4 paths, relative to {base_url}. */
 export const exportPaths = {

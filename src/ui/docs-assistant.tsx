@@ -345,6 +345,12 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
                   ...details,
                 };
                 props.onFeedback?.(feedback);
+                chat.rate({
+                  messageId: message.id,
+                  rating: details.value,
+                  ...(details.reasons ? { reasons: details.reasons } : {}),
+                  ...(details.comment ? { comment: details.comment } : {}),
+                });
                 // Events carry no reader text: the comment goes to onFeedback only.
                 const { comment: _comment, ...event } = feedback;
                 emit({ type: 'feedback', ...event });

@@ -2,6 +2,7 @@ import type { ChatMessage } from '../chat/message.js';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { CitationContext } from './citation-context.js';
 import type { QueuedQuestion } from '../chat/use-docs-assistant.js';
+import { FEEDBACK_REASONS, type FeedbackReason } from '../protocol/limits.js';
 import type { ContextItem } from '../protocol/types.js';
 import { CopyButton } from './copy-button.js';
 import { QuestionButtons } from './empty-state.js';
@@ -18,7 +19,7 @@ import {
 export type FeedbackValue = 'up' | 'down';
 
 /** Why an answer was not helpful, as the reader picked it. */
-export type FeedbackReason = 'incorrect' | 'unrelated' | 'sources' | 'unclear';
+export type { FeedbackReason };
 
 export interface FeedbackDetails {
   value: FeedbackValue;
@@ -102,7 +103,7 @@ function FollowUps({ questions, onAsk }: { questions: string[]; onAsk(question: 
   );
 }
 
-const REASONS: FeedbackReason[] = ['incorrect', 'unrelated', 'sources', 'unclear'];
+const REASONS = FEEDBACK_REASONS;
 
 /** After a thumbs-down: a few reasons and an optional comment, sent as a second, richer feedback. */
 function FeedbackForm({

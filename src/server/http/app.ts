@@ -22,7 +22,9 @@ import { apiRoutes, type AnsweringSite } from './routes/api.js';
 import { noInsights, type InsightsSink } from './turn.js';
 import { DOCS_BASE_PATH, demoRoutes, SITE_BASE_PATHS } from './routes/demo.js';
 import { proxyRoutes } from './routes/proxy.js';
-import { defaultStores, type Stores } from '../stores/index.js';
+import { defaultStores, fingerprintKey, hashFingerprint, type Stores } from '../stores/index.js';
+import { createRecorder } from '../insights/recorder.js';
+import { insightsRoutes } from '../insights/routes.js';
 import { createPageUrls, type PageUrlRule } from '../site/page-urls.js';
 
 export { DOCS_BASE_PATH, REACT_BASE_PATH } from './routes/demo.js';
@@ -65,6 +67,10 @@ export interface AppOptions {
     /** Threads kept at most; the least recently continued go first. @default 100000 */
     maxThreads?: number;
   };
+  /** Record questions and feedback for the owner's insights (docs/insights.md); false (`serve --no-insights`) records nothing. @default true */
+  recordInsights?: boolean;
+  /** Insights older than this many days are deleted. @default 90 */
+  insightsRetentionDays?: number;
   /** Source of the current time, so tests can move it. @default Date.now */
   now?: () => number;
   limits?: {
@@ -92,7 +98,7 @@ export interface AppOptions {
   llm?: LlmConfig;
   /** Timing points around the model call, for benchmarks. */
   trace?: Trace;
-  /** Where each turn's summary goes when it settles (an insights recorder). @default none kept */
+  /** Also called with each turn's summary when it settles, besides the server's own insights (`recordInsights`). @default none */
   insights?: InsightsSink;
   /** Built files (the package's dist/): gallery at /, script tag at /embed/, React demo at /react/. */
   assetsDir?: string;
@@ -137,6 +143,10 @@ export function createApp(options: AppOptions = {}) {
     HOUR,
   );
   const threads = stores.threads;
+  const insightsRetentionDays = options.insightsRetentionDays ?? 90;
+  const recorder = createRecorder(stores.insights, {
+    recording: options.recordInsights !== false,
+  });
   const forward = options.upstream ? createForwarder(options.upstream) : undefined;
 
   const orgByKey = new Map<string, Org>();
@@ -175,13 +185,25 @@ export function createApp(options: AppOptions = {}) {
       maxThreads: options.threads?.maxThreads ?? 100_000,
     });
     await exportService.prune(age(options.exports?.retentionDays ?? 7));
+    await stores.insights.prune(age(insightsRetentionDays));
   };
   let retentionTimer: NodeJS.Timeout | undefined;
   /** Resolves once every store is open and writable; rejects with the reason when one is not. */
   const ready = (async () => {
-    await Promise.all([stores.threads.open(), stores.jobs.open(), stores.rateLimits.open()]);
-    const signer = createSigner(await stores.signingKey.getOrCreate(randomBytes(32)));
-    if (options.recoverOnStart !== false) await exportService.recover();
+    await Promise.all([
+      stores.threads.open(),
+      stores.insights.open(),
+      stores.jobs.open(),
+      stores.rateLimits.open(),
+    ]);
+    const signingKey = await stores.signingKey.getOrCreate(randomBytes(32));
+    const fpKey = fingerprintKey(signingKey);
+    if (options.recoverOnStart !== false) {
+      await exportService.recover();
+      // Threads stored before fingerprints were hashed get theirs hashed, once.
+      const hashed = await threads.hashFingerprints(fpKey.toString('hex'));
+      if (hashed) console.error(`[docs-assistant] hashed the fingerprints of ${hashed} threads`);
+    }
     await retention();
     retentionTimer = setInterval(
       () =>
@@ -190,11 +212,14 @@ export function createApp(options: AppOptions = {}) {
         ),
       HOUR,
     ).unref();
-    return signer;
+    return { signer: createSigner(signingKey), fpKey };
   })();
   // Requests wait for `ready`; an embedder that never awaits it must not crash on the rejection.
   ready.catch(() => {});
-  const signer = ready;
+  const signer = ready.then((keys) => keys.signer);
+  signer.catch(() => {});
+  /** A reader's `fp` as the server keeps it: a keyed hash, never the value itself. */
+  const fingerprint = async (fp: string) => hashFingerprint((await ready).fpKey, fp);
 
   const originOf = (c: Context) =>
     options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
@@ -271,6 +296,27 @@ export function createApp(options: AppOptions = {}) {
   });
 
   const trustProxy = options.trustProxy ?? false;
+  const limiters = { ip: ipLimiter, ipOrg: ipOrgLimiter, org: orgLimiter };
+  // Behind --upstream the other service answers and keeps its own analytics: nothing to record here.
+  if (!forward)
+    app.route(
+      '/',
+      insightsRoutes({
+        store: stores.insights,
+        threads,
+        orgByKey,
+        site: (domain) => sites.get(domain),
+        domains: [...sites.keys()],
+        limiters,
+        trustProxy,
+        now,
+        maxBodyBytes,
+        recording: options.recordInsights !== false,
+        retentionDays: insightsRetentionDays,
+        fingerprint,
+        assetsDir: options.assetsDir,
+      }),
+    );
   if (forward) app.route('/', proxyRoutes({ forward, ipLimiter, trustProxy, now, maxBodyBytes }));
   else
     app.route(
@@ -278,8 +324,9 @@ export function createApp(options: AppOptions = {}) {
       apiRoutes({
         orgByKey,
         site: (domain) => sites.get(domain),
-        limiters: { ip: ipLimiter, ipOrg: ipOrgLimiter, org: orgLimiter },
+        limiters,
         trustProxy,
+        fingerprint,
         now,
         maxBodyBytes,
         basePaths: SITE_BASE_PATHS,
@@ -300,7 +347,11 @@ export function createApp(options: AppOptions = {}) {
           threads,
           maxTurns: options.threads?.maxTurns ?? 100,
           now,
-          insights: options.insights ?? noInsights,
+          // The owner's insights keep every settled turn; an embedder's own sink hears of it too.
+          insights: (summary) => {
+            recorder.record(summary);
+            return (options.insights ?? noInsights)(summary);
+          },
         },
       }),
     );
@@ -337,14 +388,18 @@ export function createApp(options: AppOptions = {}) {
 
   return Object.assign(app, {
     exports: exportService,
+    /** Owner insights: `record` keeps a settled turn (never blocks or fails the answer). */
+    insights: recorder,
     /** Resolves when the stores are open; rejects (with the reason) when one cannot be used. */
     ready: ready.then(() => {}),
     /** Saves what is buffered (rate-limit counters, pending writes). */
     close: async () => {
       clearInterval(retentionTimer);
       exportService.close();
+      await recorder.settled();
       await Promise.allSettled([
         stores.threads.close(),
+        stores.insights.close(),
         stores.jobs.close(),
         stores.rateLimits.close(),
       ]);

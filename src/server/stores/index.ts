@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileInsightStore, memoryInsightStore } from './insights.js';
 import { fileJobStore, memoryJobStore } from './jobs.js';
 import { fileRateLimitStore, memoryRateLimitStore } from './rate-limits.js';
 import { fileSigningKeyStore, memorySigningKeyStore } from './signing-key.js';
@@ -8,7 +9,11 @@ import type { Stores } from './types.js';
 export type * from './types.js';
 export { isJobId } from './jobs.js';
 export { isThreadId } from './threads.js';
+export { fingerprintKey, hashFingerprint } from './fingerprint.js';
+export { MAX_INSIGHT_QUESTION_CHARS } from './insights.js';
 export {
+  fileInsightStore,
+  memoryInsightStore,
   fileJobStore,
   fileRateLimitStore,
   fileSigningKeyStore,
@@ -20,7 +25,7 @@ export {
 };
 
 /**
- * The stores of one process: files under `dataDir` (threads/, exports/, rate-limits.json), or
+ * The stores of one process: files under `dataDir` (threads/, insights/, exports/, rate-limits.json), or
  * memory when there is no data folder.
  */
 export function defaultStores(
@@ -30,6 +35,7 @@ export function defaultStores(
   if (!dataDir)
     return {
       threads: memoryThreadStore(),
+      insights: memoryInsightStore(),
       jobs: memoryJobStore(),
       rateLimits: memoryRateLimitStore(),
       signingKey: memorySigningKeyStore(),
@@ -39,6 +45,7 @@ export function defaultStores(
       join(dataDir, 'threads'),
       options.threadCacheSize ? { cacheSize: options.threadCacheSize } : {},
     ),
+    insights: fileInsightStore(join(dataDir, 'insights')),
     jobs: fileJobStore(join(dataDir, 'exports')),
     rateLimits: fileRateLimitStore(join(dataDir, 'rate-limits.json')),
     signingKey: fileSigningKeyStore(join(dataDir, 'exports', '.signing-key')),

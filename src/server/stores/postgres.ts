@@ -2,6 +2,9 @@ import { createReadStream } from 'node:fs';
 import pg from 'pg';
 import type {
   BundleStore,
+  InsightFeedback,
+  InsightStore,
+  InsightTurn,
   JobLeases,
   JobRecord,
   JobStore,
@@ -12,6 +15,8 @@ import type {
 } from './types.js';
 import { isJobId, parseJobRecord } from './jobs.js';
 import { isThreadId, parseThreadRecord } from './threads.js';
+import { hashFingerprint } from './fingerprint.js';
+import { parseInsight } from './insights.js';
 
 export interface PostgresStoreOptions {
   /** How long a claimed job stays its worker's without a renewal. @default 30000 */
@@ -33,6 +38,22 @@ CREATE TABLE IF NOT EXISTS docs_assistant_threads (
   turns jsonb NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS docs_assistant_threads_updated ON docs_assistant_threads (updated_at);
+CREATE TABLE IF NOT EXISTS docs_assistant_insight_turns (
+  id bigserial PRIMARY KEY,
+  domain text NOT NULL,
+  at text NOT NULL,
+  data jsonb NOT NULL
+);
+CREATE INDEX IF NOT EXISTS docs_assistant_insight_turns_domain_at ON docs_assistant_insight_turns (domain, at);
+CREATE TABLE IF NOT EXISTS docs_assistant_insight_feedback (
+  thread_id text NOT NULL,
+  message_id text NOT NULL,
+  domain text NOT NULL,
+  at text NOT NULL,
+  data jsonb NOT NULL,
+  PRIMARY KEY (thread_id, message_id)
+);
+CREATE INDEX IF NOT EXISTS docs_assistant_insight_feedback_domain_at ON docs_assistant_insight_feedback (domain, at);
 CREATE TABLE IF NOT EXISTS docs_assistant_jobs (
   job_id text PRIMARY KEY,
   org text NOT NULL,
@@ -77,7 +98,7 @@ export function describeDatabase(url: string): string {
 
 /**
  * Every store of the reference server in one PostgreSQL database, shared by any number of
- * instances: threads, export jobs (claimed with `FOR UPDATE SKIP LOCKED`, held by renewable
+ * instances: threads, owner insights, export jobs (claimed with `FOR UPDATE SKIP LOCKED`, held by renewable
  * leases), rate-limit counters, the link-signing key and the bundles themselves.
  */
 export function postgresStores(
@@ -180,6 +201,18 @@ export function postgresStores(
       );
       return rowCount === 1;
     },
+    async hashFingerprints(keyHex) {
+      const key = Buffer.from(keyHex, 'hex');
+      const { rows } = await pool.query<{ thread_id: string; fp: string }>(
+        "SELECT thread_id, fp FROM docs_assistant_threads WHERE fp NOT LIKE 'h1:%'",
+      );
+      for (const row of rows)
+        await pool.query(
+          'UPDATE docs_assistant_threads SET fp = $2 WHERE thread_id = $1 AND fp = $3',
+          [row.thread_id, hashFingerprint(key, row.fp), row.fp],
+        );
+      return rows.length;
+    },
     async prune({ updatedBefore, maxThreads }) {
       const old = await pool.query('DELETE FROM docs_assistant_threads WHERE updated_at < $1', [
         updatedBefore,
@@ -189,6 +222,66 @@ export function postgresStores(
         [maxThreads],
       );
       return (old.rowCount ?? 0) + (over.rowCount ?? 0);
+    },
+    close: async () => {},
+  };
+
+  const insights: InsightStore = {
+    open: migrate,
+    async recordTurn(turn) {
+      await pool.query(
+        'INSERT INTO docs_assistant_insight_turns (domain, at, data) VALUES ($1, $2, $3)',
+        [turn.domain, turn.at, JSON.stringify(turn)],
+      );
+    },
+    async recordFeedback(item) {
+      // A later thumbs on the same answer (up, then down with a reason) replaces the earlier one.
+      await pool.query(
+        `INSERT INTO docs_assistant_insight_feedback (thread_id, message_id, domain, at, data) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (thread_id, message_id) DO UPDATE SET domain = $3, at = $4, data = $5`,
+        [item.threadId, item.messageId, item.domain, item.at, JSON.stringify(item)],
+      );
+    },
+    async list(domain, { since, until }) {
+      const query = (table: string) =>
+        pool.query<{ data: unknown }>(
+          `SELECT data FROM ${table} WHERE domain = $1 AND at >= $2 AND at < $3 ORDER BY at`,
+          [domain, since, until],
+        );
+      const [turns, feedback] = await Promise.all([
+        query('docs_assistant_insight_turns'),
+        query('docs_assistant_insight_feedback'),
+      ]);
+      return {
+        turns: turns.rows.flatMap((row): InsightTurn[] => {
+          const turn = parseInsight('turn', row.data);
+          return turn ? [turn] : [];
+        }),
+        feedback: feedback.rows.flatMap((row): InsightFeedback[] => {
+          const item = parseInsight('feedback', row.data);
+          return item ? [item] : [];
+        }),
+      };
+    },
+    async deleteDomain(domain) {
+      const turns = await pool.query('DELETE FROM docs_assistant_insight_turns WHERE domain = $1', [
+        domain,
+      ]);
+      const feedback = await pool.query(
+        'DELETE FROM docs_assistant_insight_feedback WHERE domain = $1',
+        [domain],
+      );
+      return (turns.rowCount ?? 0) + (feedback.rowCount ?? 0);
+    },
+    async prune(before) {
+      const turns = await pool.query('DELETE FROM docs_assistant_insight_turns WHERE at < $1', [
+        before,
+      ]);
+      const feedback = await pool.query(
+        'DELETE FROM docs_assistant_insight_feedback WHERE at < $1',
+        [before],
+      );
+      return (turns.rowCount ?? 0) + (feedback.rowCount ?? 0);
     },
     close: async () => {},
   };
@@ -371,6 +464,7 @@ export function postgresStores(
 
   return {
     threads,
+    insights,
     jobs,
     rateLimits,
     signingKey,

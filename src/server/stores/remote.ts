@@ -10,7 +10,7 @@ import type { Stores } from './types.js';
  * count its own quota and cache its own copy of a thread.
  */
 
-type StoreName = 'threads' | 'jobs' | 'rateLimits' | 'signingKey';
+type StoreName = 'threads' | 'insights' | 'jobs' | 'rateLimits' | 'signingKey';
 
 /** The names of a store's methods (a property such as `leases` is not one). */
 type MethodOf<T> = {
@@ -41,7 +41,15 @@ interface Reply {
  * missing here (or named here and gone from the store) fails the type check, not `--workers`.
  */
 const METHODS: { [S in StoreName]: Record<RemoteMethod<S>, true> } = {
-  threads: { create: true, get: true, appendTurn: true, discard: true, prune: true },
+  threads: {
+    create: true,
+    get: true,
+    appendTurn: true,
+    discard: true,
+    hashFingerprints: true,
+    prune: true,
+  },
+  insights: { recordTurn: true, recordFeedback: true, list: true, deleteDomain: true, prune: true },
   jobs: { insert: true, get: true, update: true, claim: true, list: true, delete: true },
   rateLimits: { increment: true },
   signingKey: { getOrCreate: true },
@@ -147,6 +155,7 @@ export function remoteStores(channel: NodeJS.Process = process): Stores {
   };
   return {
     threads: remote('threads'),
+    insights: remote('insights'),
     jobs: remote('jobs'),
     rateLimits: remote('rateLimits'),
     signingKey: remote('signingKey'),

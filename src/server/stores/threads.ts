@@ -1,7 +1,8 @@
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../../protocol/index.js';
+import { isHashedFingerprint, hashFingerprint } from './fingerprint.js';
 import { LruMap, probeWritable, removeTempFiles, writeFileDurably } from './fs.js';
 import type { NewThread, ThreadRecord, ThreadStore, ThreadTurn } from './types.js';
 
@@ -80,6 +81,15 @@ export function memoryThreadStore(): ThreadStore {
     },
     async discard(threadId) {
       return threads.get(threadId)?.turns.length === 0 && threads.delete(threadId);
+    },
+    async hashFingerprints(keyHex) {
+      let changed = 0;
+      for (const thread of threads.values())
+        if (!isHashedFingerprint(thread.fp)) {
+          thread.fp = hashFingerprint(Buffer.from(keyHex, 'hex'), thread.fp);
+          changed++;
+        }
+      return changed;
     },
     async prune({ updatedBefore, maxThreads }) {
       let removed = 0;
@@ -170,6 +180,28 @@ export function fileThreadStore(dir: string, options: FileThreadStoreOptions = {
       cache.delete(threadId);
       await rm(fileOf(threadId), { force: true });
       return true;
+    },
+    async hashFingerprints(keyHex) {
+      // Once per data folder: the marker says every thread file was rewritten with a hashed fp.
+      const marker = join(dir, '.fingerprints-hashed');
+      if (await stat(marker).catch(() => undefined)) return 0;
+      const key = Buffer.from(keyHex, 'hex');
+      let changed = 0;
+      for (const name of await readdir(dir)) {
+        const id = name.replace(/\.json$/, '');
+        if (!isThreadId(id) || name === id) continue;
+        const thread = await read(id);
+        if (!thread || isHashedFingerprint(thread.fp)) continue;
+        const next = { ...thread, fp: hashFingerprint(key, thread.fp) };
+        await write(next);
+        // prune reads a thread's age from its file's mtime: the rewrite must not make it young.
+        const updated = new Date(thread.updatedAt);
+        await utimes(fileOf(id), updated, updated).catch(() => {});
+        cache.set(id, next);
+        changed++;
+      }
+      await writeFileDurably(marker, new Date().toISOString());
+      return changed;
     },
     async prune({ updatedBefore, maxThreads }) {
       const cutoff = Date.parse(updatedBefore);

@@ -1,4 +1,4 @@
-import type { Job } from '../../protocol/index.js';
+import type { AnswerMode, FeedbackReason, Job, TurnOutcome } from '../../protocol/index.js';
 
 /**
  * The four things the reference server keeps between requests, each behind a small async
@@ -17,7 +17,10 @@ export interface ThreadTurn {
 export interface ThreadRecord {
   threadId: string;
   domain: string;
-  /** The browser fingerprint the thread was started with; another fp never continues it. */
+  /**
+   * The keyed hash (`h1:…`, see fingerprint.ts) of the browser fingerprint the thread was started
+   * with; another fp never continues it. The fingerprint itself is never stored.
+   */
   fp: string;
   createdAt: string;
   updatedAt: string;
@@ -42,6 +45,11 @@ export interface ThreadStore {
    * its id was never handed out); a thread with turns is left alone. Resolves to whether it went.
    */
   discard(threadId: string): Promise<boolean>;
+  /**
+   * Replaces every fingerprint stored before they were hashed with its keyed hash (`hash` holds
+   * the key as hex, so the call can cross to another process). Resolves to how many changed.
+   */
+  hashFingerprints(keyHex: string): Promise<number>;
   /** Retention: deletes threads not updated since `updatedBefore`, then the oldest beyond `maxThreads`. Resolves to how many went. */
   prune(policy: { updatedBefore: string; maxThreads: number }): Promise<number>;
   close(): Promise<void>;
@@ -120,7 +128,63 @@ export interface SigningKeyStore {
   getOrCreate(fresh: Buffer): Promise<Buffer>;
 }
 
+/** One answered (or not) question, as the owner's insights keep it: no IP, no fingerprint. */
+export interface InsightTurn {
+  domain: string;
+  at: string;
+  /** The question, cut to MAX_INSIGHT_QUESTION_CHARS. */
+  question: string;
+  /** The page the reader was on (a page path), when the widget said. */
+  currentPath?: string | undefined;
+  outcome: TurnOutcome;
+  mode: AnswerMode;
+  /** Page paths the answer cited. */
+  cited: string[];
+  firstByteMs?: number | undefined;
+  totalMs?: number | undefined;
+  threadId?: string | undefined;
+  messageId?: string | undefined;
+}
+
+/** A reader's thumbs on one answer; a later one for the same answer replaces it. */
+export interface InsightFeedback {
+  domain: string;
+  at: string;
+  threadId: string;
+  messageId: string;
+  rating: 'up' | 'down';
+  reasons: FeedbackReason[];
+  comment?: string | undefined;
+  /** The question the rated answer replied to (from its thread), cut like a turn's. */
+  question?: string | undefined;
+}
+
+export interface InsightRange {
+  /** ISO time, inclusive. */
+  since: string;
+  /** ISO time, exclusive. */
+  until: string;
+}
+
+export interface InsightStore {
+  open(): Promise<void>;
+  /** Keeps one turn. Callers log a rejection; it never reaches the reader. */
+  recordTurn(turn: InsightTurn): Promise<void>;
+  recordFeedback(feedback: InsightFeedback): Promise<void>;
+  /** A domain's turns (oldest first) and feedback (the latest per answer) in the range. */
+  list(
+    domain: string,
+    range: InsightRange,
+  ): Promise<{ turns: InsightTurn[]; feedback: InsightFeedback[] }>;
+  /** Deletes everything kept for `domain`; resolves to how many records went. */
+  deleteDomain(domain: string): Promise<number>;
+  /** Retention: deletes records older than `before`. Resolves to how many went. */
+  prune(before: string): Promise<number>;
+  close(): Promise<void>;
+}
+
 export interface Stores {
+  insights: InsightStore;
   threads: ThreadStore;
   jobs: JobStore;
   rateLimits: RateLimitStore;

@@ -37,6 +37,8 @@ export interface ApiRouteDeps {
   trustProxy: boolean | number;
   now: () => number;
   maxBodyBytes: number;
+  /** The keyed hash a reader's `fp` is kept and compared as (threads never hold the fp itself). */
+  fingerprint(fp: string): Promise<string>;
   /** Prefixes the docs are served under: a `currentPath` below any of them names a page. */
   basePaths: readonly string[];
   /** The site as a turn answers for it (links are made with the request's origin). */
@@ -105,9 +107,11 @@ export function apiRoutes(deps: ApiRouteDeps) {
       'Too many requests for this organisation this hour.',
       now,
     ),
-    (c) => {
+    async (c) => {
       const { site } = c.var;
-      const { currentPath, ...request } = c.req.valid('json');
+      const { currentPath, ...valid } = c.req.valid('json');
+      // Threads keep and compare the keyed hash of `fp`, never the value the reader sent.
+      const request = { ...valid, fp: await deps.fingerprint(valid.fp) };
       // The reader's URL is the generator's (`/guides/setup/`) or this server's (`/react/start`):
       // it is read as a page path here, once.
       const pagePath = currentPath
