@@ -218,3 +218,38 @@ describe("a site's name", () => {
     expect(siteNameOf(site)).toBe('Acme Widgets');
   });
 });
+
+describe('docs-assistant serve --site', () => {
+  it('serves a Sphinx build: its pages under /docs and answers citing the build’s URLs', async () => {
+    const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_acme' });
+    const exit = runCli(
+      [
+        'serve',
+        '--site',
+        BUILDS.Sphinx,
+        '--domain',
+        'acme',
+        '--public-url',
+        'https://docs.acme.dev',
+        '--port',
+        '0',
+        '--data',
+        await tempDir(),
+      ],
+      run.io,
+    );
+    const [, url] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:\d+)\//);
+    const page = await fetch(`${url}/docs/getting-started`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Render a first widget');
+    const answer = await fetch(`${url}/discovery/v1/assistant/acme/message`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer svc_dsc_acme' },
+      body: JSON.stringify(askBody('How do I install Acme Widgets?')),
+    });
+    const cited = searchResultsOf(await readStream(answer)).map((r) => r.url);
+    expect(cited).toContain('https://docs.acme.dev/getting-started.html#install');
+    run.interrupt();
+    expect(await exit).toBe(0);
+  });
+});
