@@ -98,6 +98,8 @@ export default defineConfig(({ mode }) => {
           gallery: resolve(here, 'demo/index.html'),
           state: resolve(here, 'demo/gallery/state.html'),
           react: resolve(here, 'demo/react/main.tsx'),
+          // The headless v2 example (docs/v2.md): AI SDK 6's useChat, no widget.
+          headless: resolve(here, 'demo/headless/index.html'),
         },
         // Stable names: the server's docs pages link the React demo's entry by name.
         output: { entryFileNames: 'assets/[name].js', assetFileNames: 'assets/[name][extname]' },
@@ -107,8 +109,11 @@ export default defineConfig(({ mode }) => {
       root: here,
       include: ['test/**/*.test.{ts,tsx}'],
       environment: 'node',
-      // Server tests stream whole answers; the default 5 s is tight on a shared 2-core machine.
-      testTimeout: 20_000,
+      // Hang guards only, never speed bounds: a shared, loaded 2-core machine may take many times
+      // a test's usual time. Speed is measured in bench/. test/setup.ts raises waitFor's the same way.
+      testTimeout: 600_000,
+      hookTimeout: 600_000,
+      setupFiles: ['test/setup.ts'],
     },
   };
 });

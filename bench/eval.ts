@@ -1,13 +1,18 @@
-// `npm run eval`: scores retrieval and answers on the sample docs and on a real third-party docs set
-// (Fastify's own docs, shipped as Markdown in its npm package; see test/fixtures/corpus/fastify).
+// `npm run eval`: scores retrieval and answers on the sample docs and on real third-party docs sets:
+// Fastify's own docs (test/fixtures/corpus/fastify) and the sets bench/eval/fetch.mjs fetches from
+// the npm registry at pinned versions (nan, eslint-plugin-import, npm). docs/answer-quality.md says
+// how the sets were made, how each is split into a dev half and a held-out half, and who saw what.
 // It drives the real app in-process and reads the stream with the SDK's own parser, so what is
 // scored is what a client receives. A benchmark: it prints figures, it asserts nothing.
 //
 //   npm run eval                      the no-model default
-//   npm run eval -- --verbose         also list every miss (of the held-out set only with --show-held-out)
+//   npm run eval -- --verbose         also list every miss (of the held-out halves only with --show-held-out)
+//   npm run eval -- --set npm         only the sets whose name contains 'npm'
 //   DOCS_ASSISTANT_LLM_API_KEY=… npm run eval -- --llm-base-url URL --llm-model NAME [--llm-provider P]
 //                                     the same questions answered by a model
 import { processDataStream } from '@ai-sdk/ui-utils';
+import GithubSlugger from 'github-slugger';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,12 +39,44 @@ interface EvalCase {
   thread?: string[];
   currentPath?: string;
   filter?: { version?: string; language?: string };
+  /** The heading of the section that answers it, when one section does. */
+  section?: string;
+  /** plain, paraphrase (words the docs do not use), follow-up or out-of-scope. */
+  kind?: 'plain' | 'paraphrase' | 'follow-up' | 'out-of-scope';
+}
+
+/**
+ * The half a question belongs to, from a hash of its words: the same on every machine, and no one
+ * chooses it. Tuning looks at the dev half only; the held-out half is only ever scored.
+ */
+export function halfOf(c: EvalCase): 'dev' | 'held-out' {
+  return createHash('sha256').update(c.q).digest()[0]! % 2 === 0 ? 'dev' : 'held-out';
 }
 
 interface Reply {
   text: string;
   sources: string[];
   searched: string[];
+}
+
+/**
+ * The places an answer shows the reader, in order, as page and anchor: the sections it quotes (their
+ * bold linked titles), the pages a refusal offers (a list of links) and the related pages of its
+ * suggestions block. Links inside quoted passages are the docs' own, not places offered.
+ */
+function placesShown(text: string): { path: string; anchor: string }[] {
+  const places: { path: string; anchor: string }[] = [];
+  const links =
+    /\*\*\[[^\n]*?\]\((https?:\/\/[^)\s]+)\)\*\*|^- \[[^\n]*?\]\((https?:\/\/[^)\s]+)\)|^\([^\n]*\)\[(https?:\/\/[^\]\s]+)\]$/gm;
+  for (const match of text.matchAll(links)) {
+    const url = new URL(match[1] ?? match[2] ?? match[3]!);
+    const place = {
+      path: url.pathname.replace(/^\/docs/, '') || '/',
+      anchor: decodeURIComponent(url.hash.slice(1)),
+    };
+    if (!places.some((p) => p.path === place.path && p.anchor === place.anchor)) places.push(place);
+  }
+  return places;
 }
 
 const root = join(import.meta.dirname, '..');
@@ -85,21 +122,42 @@ async function ask(
   return { ...reply, threadId: response.headers.get('x-thread-id') };
 }
 
+interface Figures {
+  name: string;
+  cases: number;
+  inScope: number;
+  cited: number;
+  shown: number;
+  hits: number;
+  falseRefusals: number;
+  outOfScope: number;
+  refused: number;
+  paraphrases: number;
+  paraphrasesFound: number;
+}
+
 async function score(
   name: string,
   app: ReturnType<typeof createApp>,
   domain: string,
   cases: EvalCase[],
   verbose: boolean,
-) {
-  let inScope = 0,
-    hits = 0,
-    cited = 0,
-    termTotal = 0,
-    termFound = 0,
-    outOfScope = 0,
-    refused = 0,
-    falseRefusals = 0;
+): Promise<Figures> {
+  const figures: Figures = {
+    name,
+    cases: cases.length,
+    inScope: 0,
+    cited: 0,
+    shown: 0,
+    hits: 0,
+    falseRefusals: 0,
+    outOfScope: 0,
+    refused: 0,
+    paraphrases: 0,
+    paraphrasesFound: 0,
+  };
+  let termTotal = 0,
+    termFound = 0;
   const misses: string[] = [];
   for (const c of cases) {
     const extra = {
@@ -125,24 +183,48 @@ async function score(
       /docs (don't|do not|doesn't) cover/i.test(reply.text);
     const label = `${c.thread ? `[after “${c.thread.at(-1)}”] ` : ''}${c.q}`;
     if (c.expect.length === 0) {
-      outOfScope++;
-      if (refusedHere && reply.sources.length === 0) refused++;
+      figures.outOfScope++;
+      if (refusedHere && reply.sources.length === 0) figures.refused++;
       else
         misses.push(
           `  answered out-of-scope: ${label} → cited ${reply.sources.join(', ') || 'nothing'}`,
         );
       continue;
     }
-    inScope++;
-    if (refusedHere) falseRefusals++;
+    figures.inScope++;
+    if (refusedHere) figures.falseRefusals++;
     const top5 = [...new Set([...reply.sources, ...reply.searched])].slice(0, 5);
     const hit = top5.some((path) => c.expect.includes(path));
-    if (hit) hits++;
-    if (reply.sources[0] && c.expect.includes(reply.sources[0])) cited++;
+    if (hit) figures.hits++;
+    // The right section among the first three places the answer shows (a refusal's "look at"
+    // links count: they are what the reader is offered).
+    const anchor = c.section ? new GithubSlugger().slug(c.section) : undefined;
+    const shown = placesShown(reply.text)
+      .slice(0, 3)
+      .some(
+        (place) =>
+          c.expect.includes(place.path) && (anchor === undefined || place.anchor === anchor),
+      );
+    if (shown) figures.shown++;
+    else
+      misses.push(
+        `  shown@3 miss: ${label} → ${
+          placesShown(reply.text)
+            .slice(0, 3)
+            .map((p) => `${p.path}#${p.anchor}`)
+            .join(', ') || 'nothing'
+        } (want ${c.expect.join(' | ')}${anchor ? `#${anchor}` : ''})`,
+      );
+    const citedRight = !!reply.sources[0] && c.expect.includes(reply.sources[0]);
+    if (citedRight) figures.cited++;
     else
       misses.push(
         `  cite@1 miss${hit ? '' : ' (and hit@5)'}: ${label} → ${reply.sources[0] ?? (refusedHere ? 'refused' : 'nothing')} (want ${c.expect.join(' | ')})`,
       );
+    if (c.kind === 'paraphrase') {
+      figures.paraphrases++;
+      if (citedRight) figures.paraphrasesFound++;
+    }
     for (const term of c.terms ?? []) {
       termTotal++;
       if (reply.text.toLowerCase().includes(term.toLowerCase())) termFound++;
@@ -151,10 +233,13 @@ async function score(
   }
   const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : 'n/a').padStart(6);
   console.log(
-    `${name.padEnd(22)} ${String(cases.length).padStart(5)}  hit@5 ${pct(hits, inScope)}  cite@1 ${pct(cited, inScope)}  ` +
-      `answer terms ${pct(termFound, termTotal)}  honest refusals ${pct(refused, outOfScope)}  false refusals ${pct(falseRefusals, inScope)}`,
+    `${name.padEnd(30)} ${String(cases.length).padStart(5)}  cite@1 ${pct(figures.cited, figures.inScope)}  shown@3 ${pct(figures.shown, figures.inScope)}  ` +
+      `false refusals ${pct(figures.falseRefusals, figures.inScope)}  honest refusals ${pct(figures.refused, figures.outOfScope)}  ` +
+      `hit@5 ${pct(figures.hits, figures.inScope)}  paraphrases ${figures.paraphrasesFound}/${figures.paraphrases}` +
+      (termTotal ? `  answer terms ${pct(termFound, termTotal)}` : ''),
   );
   if (verbose) for (const line of misses) console.log(line);
+  return figures;
 }
 
 export async function main() {
@@ -163,30 +248,57 @@ export async function main() {
     options: {
       verbose: { type: 'boolean', short: 'v' },
       'show-held-out': { type: 'boolean' },
+      set: { type: 'string' },
       'llm-base-url': { type: 'string' },
       'llm-model': { type: 'string' },
       'llm-provider': { type: 'string' },
     },
   });
+  // The sets downloaded from the registry, fetched once into node_modules/.cache.
+  // @ts-expect-error -- a plain ES module script, no types
+  const { fetchSets, cacheDirOf, SETS } = (await import('./eval/fetch.mjs')) as {
+    fetchSets: (root: string) => void;
+    cacheDirOf: (root: string) => string;
+    SETS: Record<string, unknown>;
+  };
+  fetchSets(root);
+  const cacheDir = cacheDirOf(root);
   // The held-out Fastify questions were written before any tuning and are never tuned against:
-  // the gap between the two Fastify rows is the measure of overfitting.
+  // the gap between the two Fastify rows is the measure of overfitting. The fetched sets are each
+  // one file of questions, split into halves by halfOf.
   const corpora = [
     {
-      name: 'sample docs',
       domain: 'demo',
       dir: join(root, 'demo/docs'),
       sets: [{ name: 'sample docs', file: 'sample.json', heldOut: false }],
     },
     {
-      name: 'fastify docs (3rd p.)',
       domain: 'fastify',
       dir: join(root, 'test/fixtures/corpus/fastify'),
       sets: [
-        { name: 'fastify docs (3rd p.)', file: 'fastify.json', heldOut: false },
+        { name: 'fastify dev', file: 'fastify.json', heldOut: false },
         { name: 'fastify held-out', file: 'fastify-heldout.json', heldOut: true },
       ],
     },
-  ];
+    ...Object.keys(SETS).map((name) => ({
+      domain: name,
+      dir: join(cacheDir, name),
+      sets: [
+        { name: `${name} dev`, file: `${name}.json`, heldOut: false, half: 'dev' as const },
+        {
+          name: `${name} held-out`,
+          file: `${name}.json`,
+          heldOut: true,
+          half: 'held-out' as const,
+        },
+      ],
+    })),
+  ]
+    .map((corpus) => ({
+      ...corpus,
+      sets: corpus.sets.filter((set) => !values.set || set.name.includes(values.set)),
+    }))
+    .filter((corpus) => corpus.sets.length);
   const sites: AppOptions['sites'] = [];
   for (const corpus of corpora)
     sites.push({ domain: corpus.domain, org: 'eval', docs: await loadDocsSite(corpus.dir) });
@@ -205,19 +317,32 @@ export async function main() {
     ...(llm ? { llm } : {}),
   });
   console.log(`answers by: ${llm ? describeLlm(llm) : 'the no-model default (extractive)'}`);
-  console.log(`${'corpus'.padEnd(22)} cases`);
+  console.log(`${'set'.padEnd(30)} cases`);
   const curves: { name: string; rows: Coverage[] }[] = [];
+  const heldOut: Figures[] = [];
   for (const corpus of corpora) {
     const retriever = createRetriever(sites.find((site) => site.domain === corpus.domain)!.docs);
     for (const set of corpus.sets) {
-      const cases = JSON.parse(
-        readFileSync(join(root, 'bench/eval', set.file), 'utf8'),
-      ) as EvalCase[];
+      const cases = (
+        JSON.parse(readFileSync(join(root, 'bench/eval', set.file), 'utf8')) as EvalCase[]
+      ).filter((c) => !('half' in set) || halfOf(c) === set.half);
       // --verbose never lists the held-out misses, so tuning cannot see them; --show-held-out does.
       const verbose = !!values.verbose && (!set.heldOut || !!values['show-held-out']);
-      await score(set.name, app, corpus.domain, cases, verbose);
-      curves.push({ name: set.name, rows: cases.map((c) => coverageOf(retriever, c)) });
+      const figures = await score(set.name, app, corpus.domain, cases, verbose);
+      if (set.heldOut) heldOut.push(figures);
+      // The refusal curve is tuning data: it shows the dev halves only.
+      if (!set.heldOut)
+        curves.push({ name: set.name, rows: cases.map((c) => coverageOf(retriever, c)) });
     }
+  }
+  if (heldOut.length > 1) {
+    const sum = (key: keyof Omit<Figures, 'name'>) => heldOut.reduce((n, f) => n + f[key], 0);
+    const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : 'n/a');
+    console.log(
+      `all held-out halves: cite@1 ${pct(sum('cited'), sum('inScope'))} (target ≥ 85%), ` +
+        `shown@3 ${pct(sum('shown'), sum('inScope'))} (≥ 97%), false refusals ${pct(sum('falseRefusals'), sum('inScope'))} (≤ 3%), ` +
+        `honest refusals ${pct(sum('refused'), sum('outOfScope'))} (≥ 90%), paraphrases found ${sum('paraphrasesFound')}/${sum('paraphrases')}`,
+    );
   }
   printCurve(curves);
 }
@@ -247,7 +372,7 @@ function coverageOf(retriever: Retriever, c: EvalCase): Coverage {
 
 /**
  * False refusals against honest refusals at thresholds around the chosen one: the data the
- * threshold is picked from (README, "Answer quality").
+ * threshold is picked from (docs/answer-quality.md).
  */
 function printCurve(curves: { name: string; rows: Coverage[] }[]) {
   const thresholds = [0.3, 0.34, 0.38, 0.4, 0.42, 0.44, 0.46, 0.5, 0.55, 0.6];

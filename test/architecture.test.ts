@@ -53,21 +53,23 @@ const SOCKET_MODULES = /^(node:)?https?$|^@hono\/node-server(?!\/serve-static$)/
  * answering (retrieval, the quoting and model answerers, their AnswerParts) reads the site and the
  * stores' types but knows nothing of HTTP; http (the app, routes, middleware, the turn and its
  * writers) puts it all together; export owns its job service and its routes, which use http's
- * middleware, and so does insights (the owner's recorder, report, routes and page); host makes apps. `config` and `ids` are the two files at the top of src/server.
+ * middleware, and so does insights; agents (the MCP tools over the site and the retriever) serves
+ * both http and the stdio CLI, so it speaks no HTTP itself (the owner's recorder, report, routes and page); host makes apps. `config` and `ids` are the two files at the top of src/server.
  */
 const SERVER_ROOMS: Record<string, readonly string[]> = {
   site: [],
   stores: [],
   ids: [],
   answering: ['site', 'stores', 'ids'],
+  agents: ['site', 'answering'],
   export: ['site', 'stores', 'http', 'ids'],
   insights: ['stores', 'http'],
-  http: ['site', 'stores', 'answering', 'export', 'insights', 'ids'],
+  http: ['site', 'stores', 'answering', 'agents', 'export', 'insights', 'ids'],
   host: ['site', 'http'],
   config: ['site', 'http'],
 };
 /** Answering yields parts in no wire format and stores keep data: neither speaks HTTP. */
-const NO_HTTP_ROOMS = new Set(['answering', 'stores']);
+const NO_HTTP_ROOMS = new Set(['answering', 'stores', 'agents']);
 const HTTP_FRAMEWORK = /^(hono|@hono\/)/;
 
 const SCANNED = ['src', 'demo', 'bench'];

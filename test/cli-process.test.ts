@@ -54,7 +54,7 @@ describe('docs-assistant as a real process', () => {
     cpSync(join(ROOT, 'src/server/site/templates'), join(ROOT, 'dist/server/site/templates'), {
       recursive: true,
     });
-  }, 120_000);
+  });
 
   it('names the option a typo meant, with exit 2 and a pointer to --help', async () => {
     const typo = await cli(['serve', '--prot', '4802']);
@@ -177,5 +177,5 @@ describe('docs-assistant as a real process', () => {
     } finally {
       server.kill('SIGINT');
     }
-  }, 60_000);
+  });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   cpSync(join(ROOT, 'src/server/site/templates'), join(dirname(CLI), 'templates'), {
     recursive: true,
   });
-}, 60_000);
+});
 
 afterAll(() => {
   for (const child of running) child.kill('SIGKILL');
@@ -217,7 +217,7 @@ describe('kill -9 and restart', () => {
     expect((await bundle.arrayBuffer()).byteLength).toBe(link.sizeBytes);
     await stop(second);
     expect(leftovers(await tree(data))).toEqual([]);
-  }, 180_000);
+  });
 });
 
 describe('a data folder that cannot be written', () => {

@@ -49,6 +49,23 @@ const systemOf = (request: LlmTestServer['requests'][number]) => {
 };
 const typesOf = (parts: StreamPart[]) => parts.map((p) => p.type);
 
+/** A model silence timer the test fires itself: "too long" happens when the test says so. */
+function silenceTimer() {
+  let pending: (() => void) | undefined;
+  return {
+    start: ((fire) => {
+      pending = fire;
+      return () => {
+        if (pending === fire) pending = undefined;
+      };
+    }) satisfies NonNullable<AppOptions['silenceTimer']>,
+    fire() {
+      expect(pending, 'the model call has a silence timer running').toBeDefined();
+      pending!();
+    },
+  };
+}
+
 describe('answers from an OpenAI-compatible model', () => {
   it('sends the retrieved passages, the reader’s page, the context and the question, with the key', async () => {
     llm.script({ text: ['Install it with npm [1].'] });
@@ -335,18 +352,34 @@ describe('model failures reach the client clearly', () => {
   });
 
   it('answers 504 when the model says nothing in time', async () => {
-    const { response } = await failing({ hangAfter: [] }, { timeoutMs: 300 });
+    const silence = silenceTimer();
+    llm.script({ hangAfter: [] });
+    const app = await appWith({}, { silenceTimer: silence.start });
+    const requestsBefore = llm.requests.length;
+    const asked = post(app, askBody('install'));
+    // The silence lasts until the test says it was too long, however slow the machine is.
+    await vi.waitFor(() => expect(llm.requests.length).toBe(requestsBefore + 1));
+    silence.fire();
+    const response = await asked;
     expect(response.status).toBe(504);
     expect((await bodyOf(response)).error).toBe('upstream_timeout');
   });
 
   it('ends with an error part when the model stops mid-answer, keeping the text so far', async () => {
-    const { response } = await failing(
-      { hangAfter: ['Install it ', 'with npm'] },
-      { timeoutMs: 300 },
+    const silence = silenceTimer();
+    llm.script({ hangAfter: ['Install it ', 'with npm'] });
+    const response = await post(
+      await appWith({}, { silenceTimer: silence.start }),
+      askBody('How do I install it?'),
     );
     expect(response.status).toBe(200);
-    const parts = await readStream(response);
+    // Read until both pieces have arrived, then let the silence run out.
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let raw = '';
+    while (!raw.includes('with npm')) raw += (await reader.read()).value ?? '';
+    silence.fire();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) raw += next.value;
+    const parts = await readStream(new Response(raw));
     expect(textOf(parts)).toBe('Install it with npm');
     expect(parts.at(-1)).toMatchObject({
       type: 'error',
@@ -395,8 +428,15 @@ describe('a model failure before the answer leaves the thread store as it was', 
     it(`keeps no thread for a new question that fails with ${name}, and hands out no thread id`, async () => {
       const dataDir = await tempDir();
       llm.script(reply);
-      const app = await appWith({ timeoutMs: 300 }, { dataDir });
-      const response = await post(app, askBody('How do I install it?'));
+      const silence = silenceTimer();
+      const app = await appWith({}, { dataDir, silenceTimer: silence.start });
+      const requestsBefore = llm.requests.length;
+      const asked = post(app, askBody('How do I install it?'));
+      if ('hangAfter' in reply) {
+        await vi.waitFor(() => expect(llm.requests.length).toBe(requestsBefore + 1));
+        silence.fire();
+      }
+      const response = await asked;
       expect(response.status).toBe(status);
       expect(response.headers.get('x-thread-id')).toBeNull();
       await response.text();

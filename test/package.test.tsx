@@ -18,9 +18,13 @@ describe('public React API', () => {
       'AssistantError',
       'assertBrowserSafeKey',
       'assistantMessageUrl',
+      'assistantMessageV2Url',
+      'assistantV2Transport',
+      'createDocsClient',
       'errorFromResponse',
       'kindOfStatus',
       'parseRetryAfter',
+      'threadIdOf',
     ]);
     expect(Object.keys(await import('../src/client/node.js')).sort()).toEqual([
       'AssistantError',

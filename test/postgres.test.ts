@@ -35,7 +35,7 @@ const freshDatabase = () => server.createDatabase(`t${++databases}_${process.pid
 
 beforeAll(async () => {
   if (available) server = await startPostgres();
-}, 120_000);
+});
 afterAll(async () => {
   await server?.stop();
 });
@@ -361,7 +361,7 @@ describe.skipIf(!available)('PostgreSQL stores themselves', () => {
 describe.skipIf(!available)('PostgreSQL stores: an instance killed mid-job', () => {
   beforeAll(async () => {
     await buildCli();
-  }, 180_000);
+  });
 
   it('leaves the job queued again and finished by the other instance, never stuck running', async () => {
     const url = await freshDatabase();
@@ -410,7 +410,7 @@ describe.skipIf(!available)('PostgreSQL stores: an instance killed mid-job', () 
     await client.end();
     expect(rows).toEqual([{ attempts: 2 }]);
     b.process.kill('SIGTERM');
-  }, 180_000);
+  });
 });
 
 /** A docs folder of `pages` generated pages: big enough that its export is still running when the test kills it. */

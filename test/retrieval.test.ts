@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite, parsePage } from '../src/server/site/docs.js';
+import { createRetriever } from '../src/server/answering/retrieval.js';
 import { askBody, post, readStream, sourcesOf, textOf } from './helpers/server.js';
 
 /**
@@ -118,5 +119,58 @@ describe('versions named the way people say them', () => {
   it('does not read a number after a lower-case word as a version', async () => {
     const { page } = await firstCited('Which Node.js version does it need for 2 workers?');
     expect(page).not.toBe('/guides/upgrading-to-v2');
+  });
+});
+
+describe('words the docs write differently', () => {
+  const site = createSite(
+    Object.entries({
+      'i18n.md': `# Locales
+
+Pass one of the bundled locales:
+
+\`\`\`js
+format(new Date(), 'PPPP', { locale: de })
+\`\`\`
+`,
+      'options.md': `# Options
+
+## max_retry_count
+
+How often a failed request is tried again before it gives up.
+`,
+      'install.md': `# Install
+
+Install the package with npm and import it where you format dates.
+
+## Time zones
+
+A date is formatted in the reader's time zone.
+`,
+    }).map(([file, source]) => parsePage(file, source)),
+  );
+  const retriever = createRetriever(site);
+
+  it('finds a page that names a locale by its code when the question names the language', () => {
+    const { hits } = retriever.search('How do I format a date in German?', { limit: 3 });
+    expect(hits[0]?.section.pagePath).toBe('/i18n');
+  });
+
+  it('finds a snake_case option from the plain words of its name', () => {
+    const { hits } = retriever.search('How do I change the retry count?', { limit: 3 });
+    expect(hits[0]?.section.heading).toBe('max_retry_count');
+  });
+
+  it('names the words of the question the docs never use, rather than dropping them silently', () => {
+    const result = retriever.search('How do I format a date as a zeitstempel?', { limit: 3 });
+    expect(result.unknown).toEqual(['zeitstempel']);
+  });
+
+  it('tells the reader in its reasoning which words found nothing', async () => {
+    const parts = await readStream(
+      await post(app(), askBody('How do I add a header with a flibbertigibbet?')),
+    );
+    const reasoning = parts.find((part) => part.type === 'reasoning')?.value;
+    expect(reasoning).toContain('The docs never use “flibbertigibbet”');
   });
 });

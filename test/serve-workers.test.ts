@@ -115,5 +115,5 @@ describe('serve --workers', () => {
     >;
     // Six questions and the thumbs: feedback counts against the same quota as the messages.
     expect(counters[`org:${DEMO.org}`]?.count).toBe(7);
-  }, 60_000);
+  });
 });

@@ -11,5 +11,5 @@ describe('size budgets (gzip -9)', () => {
         figure.gzip,
         `${figure.name}: ${figure.gzip} B > ${figure.budget} B`,
       ).toBeLessThanOrEqual(figure.budget);
-  }, 120_000);
+  });
 });

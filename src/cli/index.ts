@@ -31,6 +31,7 @@ import { describeDatabase, postgresStores } from '../server/stores/postgres.js';
 import { parseS3Url, s3BundleStore } from '../server/stores/s3.js';
 import { defaultStores } from '../server/stores/index.js';
 import { HOST_USAGE, runHost } from './host.js';
+import { MCP_USAGE, runMcp } from './mcp.js';
 import { EXPORT_USAGE, LINK_USAGE, runExport, STATUS_USAGE } from './export.js';
 import { INSIGHTS_USAGE, runInsights } from './insights.js';
 import {
@@ -519,6 +520,17 @@ const hostCommand: Command = {
   run: (values, _positionals, io) => runHost(values, io),
 };
 
+const mcpCommand: Command = {
+  summary: 'Serve the docs to a local agent over MCP stdio (search_docs, get_page).',
+  usage: MCP_USAGE,
+  options: {
+    docs: { type: 'string' },
+    'site-name': { type: 'string' },
+    'docs-url': { type: 'string' },
+  },
+  run: (values, _positionals, io) => runMcp(values, io),
+};
+
 const insightsCommand: Command = {
   summary:
     "Show what readers asked and what the assistant could not answer (the owner's insights).",
@@ -538,6 +550,7 @@ const commands: Record<string, Command> = {
   serve: serveCommand,
   export: exportCommand,
   host: hostCommand,
+  mcp: mcpCommand,
   insights: insightsCommand,
 };
 

@@ -9,6 +9,8 @@ export const THREAD_ID_HEADER = 'X-Thread-Id';
 export const THREAD_KEY_HEADER = 'X-Thread-Key';
 /** What the AI SDK's data stream responses carry (`v1`); the SDK's client does not check it. */
 export const DATA_STREAM_HEADER = 'X-Vercel-AI-Data-Stream';
+/** What an AI SDK 5+ UI message stream carries (`v1`): the v2 operation's answers. */
+export const UI_MESSAGE_STREAM_HEADER = 'X-Vercel-AI-UI-Message-Stream';
 /** RFC 9110 §10.2.3: seconds or an HTTP date, on 429 and 503. */
 export const RETRY_AFTER_HEADER = 'Retry-After';
 
@@ -21,6 +23,7 @@ export const BROWSER_READABLE_HEADERS = [
   THREAD_KEY_HEADER,
   RETRY_AFTER_HEADER,
   DATA_STREAM_HEADER,
+  UI_MESSAGE_STREAM_HEADER,
 ] as const;
 
 /** A self-hosted deployment names the bundle version it serves in every response. */

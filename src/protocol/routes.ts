@@ -5,6 +5,14 @@
 export const ROUTES = {
   /** SPEC §4.1, under {discovery_url} = {base_url}/discovery. */
   assistantMessage: '/discovery/v1/assistant/:domain/message',
+  /** The live service's search operation (NOTES §7), under {discovery_url}. */
+  search: '/discovery/v1/search/:domain',
+  /** The live service's page operation (NOTES §7): a page as Markdown. */
+  page: '/discovery/v1/page/:domain',
+  /** Ours: the docs' MCP server (Streamable HTTP) for agents. */
+  mcp: '/mcp/:domain',
+  /** NOTES §8: the same operation for clients on AI SDK 5 and later (UI messages, UI message stream). */
+  assistantMessageV2: '/discovery/v2/assistant/:domain/message',
   /** Ours (docs/insights.md): a reader's thumbs up or down on an answer, with the assistant key. */
   assistantFeedback: '/discovery/v1/assistant/:domain/feedback',
   /** Everything under {discovery_url}: what a proxy in front of the assistant forwards. */
@@ -43,6 +51,22 @@ const trimBase = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
 /** SPEC §4.1: `{base_url}/discovery/v1/assistant/{domain}/message`; an empty base URL means same origin. */
 export function assistantMessageUrl(baseUrl: string, domain: string): string {
   return trimBase(baseUrl) + ROUTES.assistantMessage.replace(':domain', encodeURIComponent(domain));
+}
+
+/** The search, page and MCP URLs of a domain under {base_url}; an empty base URL means same origin. */
+export const agentUrls = {
+  search: (baseUrl: string, domain: string): string =>
+    trimBase(baseUrl) + ROUTES.search.replace(':domain', encodeURIComponent(domain)),
+  page: (baseUrl: string, domain: string): string =>
+    trimBase(baseUrl) + ROUTES.page.replace(':domain', encodeURIComponent(domain)),
+  mcp: (baseUrl: string, domain: string): string =>
+    trimBase(baseUrl) + ROUTES.mcp.replace(':domain', encodeURIComponent(domain)),
+};
+/** NOTES §8: `{base_url}/discovery/v2/assistant/{domain}/message`; an empty base URL means same origin. */
+export function assistantMessageV2Url(baseUrl: string, domain: string): string {
+  return (
+    trimBase(baseUrl) + ROUTES.assistantMessageV2.replace(':domain', encodeURIComponent(domain))
+  );
 }
 
 /** Our feedback operation, beside the message operation under {discovery_url}. */

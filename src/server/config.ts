@@ -61,6 +61,8 @@ const configFileSchema = z.object({
       siteName: z.string().min(1).optional(),
       /** Starter questions of the /docs pages' widget, at most 3; [] for none. */
       starters: z.array(z.string().min(1)).max(3).optional(),
+      /** Agents may use the MCP server, search and page operations without a key (docs/agents.md). */
+      openToAgents: z.boolean().optional(),
     }),
   ),
 });
@@ -169,6 +171,7 @@ export async function fileConfig(file: string): Promise<Pick<AppOptions, 'orgs' 
         org: site.org,
         docs,
         ...(site.starters ? { starters: site.starters } : {}),
+        ...(site.openToAgents ? { openToAgents: true } : {}),
         ...(urls ? { pageUrls: urls.rule } : {}),
         ...(site.publicUrl ? { publicUrl: site.publicUrl } : {}),
       };

@@ -28,6 +28,8 @@ export interface AnswerPhrases {
     byFilter: string;
     currentPage: (path: string) => string;
     kept: (limit: number, matched: number) => string;
+    /** Words of the question the docs never use: they found nothing. */
+    unknown: (words: string[]) => string;
     /** … and why this answer: quoted passages, or why none. */
     best: (heading: string, title: string, path: string, quoted: number, related: number) => string;
     notCovered: (percent: number) => string;
@@ -60,6 +62,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
       currentPage: (path) => `, with the page the reader is on (${path}) breaking ties`,
       kept: (limit, matched) =>
         `, and kept the top ${limit} ${plural(limit, 'section', 'sections')}: ${matched} matched.`,
+      unknown: (words) =>
+        ` The docs never use ${quoted(words, '“', '”')}, so ${plural(words.length, 'that word', 'those words')} found nothing and the match is weaker for it.`,
       best: (heading, title, path, quotedCount, related) =>
         `The best match is “${heading}” on ${title} (${path}); I quote the ` +
         `${quotedCount === 1 ? 'passage' : `top ${quotedCount} passages`} and link every page I used` +
@@ -94,6 +98,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
         `, la page où se trouve le lecteur (${path}) départageant les ex aequo`,
       kept: (limit, matched) =>
         `, et gardé ${plural(limit, 'la meilleure section', `les ${limit} meilleures sections`)} : ${matched} ${plural(matched, 'correspond', 'correspondent')}.`,
+      unknown: (words) =>
+        ` La documentation n'emploie jamais ${quoted(words, '« ', ' »')} : ${plural(words.length, 'ce mot', 'ces mots')} n'ont rien trouvé et la correspondance en est plus faible.`,
       best: (heading, title, path, quotedCount, related) =>
         `La meilleure correspondance est « ${heading} » sur ${title} (${path}) ; je cite ` +
         `${quotedCount === 1 ? 'le passage' : `les ${quotedCount} meilleurs passages`} et renvoie à chaque page utilisée` +
@@ -128,6 +134,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
       currentPage: (path) => `, wobei die Seite des Lesers (${path}) bei Gleichstand entscheidet`,
       kept: (limit, matched) =>
         `, und ${plural(limit, 'den besten Abschnitt', `die ${limit} besten Abschnitte`)} behalten: ${matched} ${plural(matched, 'passt', 'passen')}.`,
+      unknown: (words) =>
+        ` Die Dokumentation verwendet ${quoted(words, '„', '“')} nie: ${plural(words.length, 'dieses Wort hat', 'diese Wörter haben')} nichts gefunden, die Übereinstimmung ist dadurch schwächer.`,
       best: (heading, title, path, quotedCount, related) =>
         `Am besten passt „${heading}“ auf ${title} (${path}); ich zitiere ` +
         `${quotedCount === 1 ? 'die Stelle' : `die ${quotedCount} besten Stellen`} und verlinke jede verwendete Seite` +
@@ -161,6 +169,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
       currentPage: (path) => `, con la página del lector (${path}) para desempatar`,
       kept: (limit, matched) =>
         `, y me quedé con ${plural(limit, 'la mejor sección', `las ${limit} mejores secciones`)}: ${plural(matched, 'coincide 1', `coinciden ${matched}`)}.`,
+      unknown: (words) =>
+        ` La documentación nunca usa ${quoted(words, '«', '»')}: ${plural(words.length, 'esa palabra no encontró', 'esas palabras no encontraron')} nada y la coincidencia es más débil.`,
       best: (heading, title, path, quotedCount, related) =>
         `La mejor coincidencia es «${heading}» en ${title} (${path}); cito ` +
         `${quotedCount === 1 ? 'el pasaje' : `los ${quotedCount} mejores pasajes`} y enlazo cada página que usé` +

@@ -3,7 +3,7 @@ import type { ContextItem, Filter, Message } from '../../protocol/index.js';
 import type { DocSection } from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
 import type { ThreadTurn } from '../stores/index.js';
-import type { LlmConfig } from './llm/model.js';
+import type { LlmConfig, SilenceTimer } from './llm/model.js';
 import type { Retriever, SearchHit } from './retrieval.js';
 
 /** One question as an answerer gets it: the turn (http/turn.ts) has read it from the request and the thread. */
@@ -42,7 +42,9 @@ export interface AnswerSite {
   /** Pause between text chunks of a quoted answer, so a demo looks like streaming; 0 in tests. */
   chunkDelayMs: number;
   /** Answer with this language model instead of quoting the docs. */
-  model?: { model: LanguageModelV1; config: LlmConfig } | undefined;
+  model?:
+    | { model: LanguageModelV1; config: LlmConfig; silenceTimer?: SilenceTimer | undefined }
+    | undefined;
   /** The client's request signal: when it aborts, the answer stops (and the model call with it). */
   signal?: AbortSignal | undefined;
   trace?: Trace | undefined;

@@ -49,6 +49,7 @@ export async function* quoteAnswer(
     (question.filter?.version || question.filter?.language ? said.byFilter : '') +
     (question.currentPath ? said.currentPage(question.currentPath) : '') +
     said.kept(question.limit, hits.length) +
+    (result.unknown.length ? said.unknown(result.unknown) : '') +
     ` ${composed.rationale}`;
   const results = hits.map(({ section, score, title }): SearchHit => ({
     url: site.pageUrl(section),

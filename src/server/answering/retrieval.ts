@@ -34,6 +34,8 @@ export interface SearchResult {
   coverage: number;
   /** The question's own words that were searched, as the reader wrote them (stop words dropped). */
   words: string[];
+  /** Those of `words` the docs never use: they found nothing and count against coverage. */
+  unknown: string[];
   /** The language and version the search kept to. */
   language: string;
   version?: string;
@@ -71,6 +73,43 @@ export function stem(word: string): string {
 /** Units of size, however written: "MiB", "MB" and "megabytes" are one term (mb), as are KB and GB. */
 const SIZE_UNIT = /^(?:([kmgt])i?b|(kilo|mega|giga|tera)bytes?)$/;
 const UNIT_PREFIX: Record<string, string> = { kilo: 'k', mega: 'm', giga: 'g', tera: 't' };
+
+/**
+ * Language names as the docs write locales: "German" meets `de`, "French" `fr`. Both the docs and
+ * the questions get the code beside the name, so a question in words finds a page in codes.
+ */
+const LOCALE_CODES = new Map<string, string>(
+  Object.entries({
+    arabic: 'ar',
+    chinese: 'zh',
+    czech: 'cs',
+    danish: 'da',
+    dutch: 'nl',
+    english: 'en',
+    finnish: 'fi',
+    french: 'fr',
+    german: 'de',
+    greek: 'el',
+    hebrew: 'he',
+    hindi: 'hi',
+    hungarian: 'hu',
+    indonesian: 'id',
+    italian: 'it',
+    japanese: 'ja',
+    korean: 'ko',
+    norwegian: 'nb',
+    polish: 'pl',
+    portuguese: 'pt',
+    romanian: 'ro',
+    russian: 'ru',
+    spanish: 'es',
+    swedish: 'sv',
+    thai: 'th',
+    turkish: 'tr',
+    ukrainian: 'uk',
+    vietnamese: 'vi',
+  }),
+);
 
 function processTerm(term: string): string | null {
   const lower = term.toLowerCase();
@@ -136,11 +175,15 @@ const WORD = /[^\p{L}\p{N}_]+/u;
 function createTokenizer(compounds: Map<string, string[]>): Tokenize {
   return (text) => {
     const words = text.split(WORD).filter(Boolean);
-    const parts = words.flatMap((word) =>
-      /[a-z][A-Z]/.test(word)
+    const parts = words.flatMap((word) => [
+      ...(/[a-z][A-Z]/.test(word)
         ? word.split(/(?<=[a-z])(?=[A-Z])/)
-        : (compounds.get(word.toLowerCase()) ?? []),
-    );
+        : (compounds.get(word.toLowerCase()) ?? [])),
+      // snake_case and CONSTANT_CASE are their words too.
+      ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
+      // Capitals past the first letter carry meaning: YYYY, MaybeLocal, HTTP2.
+      ...(LOCALE_CODES.has(word.toLowerCase()) ? [LOCALE_CODES.get(word.toLowerCase())!] : []),
+    ]);
     const joined = [
       ...[...text.matchAll(/\b([A-Za-z]+)\/(\d)\b/g)].map((m) => `${m[1]}${m[2]}`),
       ...[...text.matchAll(/\bversion\s+(\d+)\b/gi)].map((m) => `v${m[1]}`),
@@ -596,7 +639,21 @@ export function createRetriever(site: DocsSite): Retriever {
         // "And then?" has no words of its own: it is as covered as the question it follows.
         coverage = this.search(earlier, { limit: 1, filter, currentPath }).coverage;
       }
-      return { hits, coverage, words: own.words, language, ...(version ? { version } : {}) };
+      // Words the docs never use still count against coverage above (at the highest weight); they
+      // are also named, so the reasoning can say which words found nothing.
+      const unknown = own.words.filter((word) => {
+        const terms = tokenize(word).flatMap((token) => processTerm(token) ?? []);
+        const exact = { ...scoped, prefix: false, fuzzy: false };
+        return terms.length > 0 && terms.every((term) => index.search(term, exact).length === 0);
+      });
+      return {
+        hits,
+        coverage,
+        words: own.words,
+        unknown,
+        language,
+        ...(version ? { version } : {}),
+      };
     },
   };
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_READABLE_HEADERS, ROUTES } from '../../protocol/index.js';
 import type { Trace } from '../answering/question.js';
-import { createModel, type LlmConfig } from '../answering/llm/model.js';
+import { createModel, type LlmConfig, type SilenceTimer } from '../answering/llm/model.js';
 import type { Org } from './auth.js';
 import { createExportService } from '../export/jobs.js';
 import { exportRoutes } from '../export/routes.js';
@@ -22,6 +22,7 @@ import { apiRoutes, type AnsweringSite } from './routes/api.js';
 import { noInsights, type InsightsSink } from './turn.js';
 import { DOCS_BASE_PATH, demoRoutes, SITE_BASE_PATHS } from './routes/demo.js';
 import { proxyRoutes } from './routes/proxy.js';
+import { agentRoutes } from './routes/agents.js';
 import { defaultStores, fingerprintKey, hashFingerprint, type Stores } from '../stores/index.js';
 import { createRecorder } from '../insights/recorder.js';
 import { insightsRoutes } from '../insights/routes.js';
@@ -44,6 +45,8 @@ export interface SiteConfig {
   publicUrl?: string;
   /** Starter questions of the /docs pages' script tag. @default the root page's `starters` frontmatter, else suggested (routes/demo.ts) */
   starters?: string[];
+  /** Let agents use the MCP server, search and page operations without a key (a public docs site). @default false */
+  openToAgents?: boolean;
 }
 
 export interface AppOptions {
@@ -94,6 +97,8 @@ export interface AppOptions {
   upstream?: UpstreamConfig;
   /** Pause between streamed text chunks. @default 0 */
   chunkDelayMs?: number;
+  /** Starts the model's silence timer (`llm.timeoutMs`), so tests fire it instead of waiting. @default setTimeout */
+  silenceTimer?: SilenceTimer;
   /** Answer with a language model (any OpenAI-compatible server, OpenAI or Anthropic) instead of quoting the docs. */
   llm?: LlmConfig;
   /** Timing points around the model call, for benchmarks. */
@@ -104,6 +109,8 @@ export interface AppOptions {
   assetsDir?: string;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
   demoKey?: string;
+  /** Above this size (bytes of Markdown), llms-full.txt is split by sidebar section. @default 5 MiB */
+  fullTextMaxBytes?: number;
   /** Static export settings. */
   exports?: {
     /** Exports running at once. @default 2 */
@@ -125,7 +132,9 @@ const DAY = 24 * HOUR;
 export function createApp(options: AppOptions = {}) {
   const now = options.now ?? Date.now;
   // The model is made once: a bad configuration fails at start, not on the first question.
-  const llm = options.llm ? { config: options.llm, model: createModel(options.llm) } : undefined;
+  const llm = options.llm
+    ? { config: options.llm, model: createModel(options.llm), silenceTimer: options.silenceTimer }
+    : undefined;
   const maxBodyBytes = options.limits?.maxBodyBytes ?? 1024 * 1024;
   const stores: Stores = { ...defaultStores(options.dataDir), ...options.stores };
   const orgPerHour = options.limits?.orgPerHour ?? 10_000;
@@ -259,7 +268,8 @@ export function createApp(options: AppOptions = {}) {
     cors({
       origin: '*',
       allowMethods: ['GET', 'POST', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type'],
+      // The MCP Streamable HTTP transport's own headers, so a browser-based agent can call it.
+      allowHeaders: ['Authorization', 'Content-Type', 'Mcp-Protocol-Version', 'Mcp-Session-Id'],
       exposeHeaders: [...BROWSER_READABLE_HEADERS],
       maxAge: 600,
     }),
@@ -355,6 +365,20 @@ export function createApp(options: AppOptions = {}) {
         },
       }),
     );
+  if (!forward)
+    app.route(
+      '/',
+      agentRoutes({
+        orgByKey,
+        site: (domain) => sites.get(domain),
+        limiters: { ip: ipLimiter, ipOrg: ipOrgLimiter, org: orgLimiter },
+        trustProxy,
+        now,
+        maxBodyBytes,
+        origin: originOf,
+        basePath: DOCS_BASE_PATH,
+      }),
+    );
   app.route(
     '/',
     exportRoutes({
@@ -383,6 +407,7 @@ export function createApp(options: AppOptions = {}) {
       assetsDir: options.assetsDir,
       demoKey: options.demoKey,
       origin: originOf,
+      fullTextMaxBytes: options.fullTextMaxBytes,
     }),
   );
 

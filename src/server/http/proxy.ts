@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { Agent, fetch as undiciFetch } from 'undici';
 import {
   assistantMessageUrl,
+  assistantMessageV2Url,
   BROWSER_READABLE_HEADERS,
   parseErrorBody,
   RETRY_AFTER_HEADER,
@@ -64,10 +65,15 @@ export function createForwarder(upstream: UpstreamConfig) {
     domain: string,
     clientIp: string,
     maxBodyBytes: number,
+    /** v1 or v2 (NOTES §8): the same operation upstream; only a stream's closing error differs. */
+    version: 'v1' | 'v2' = 'v1',
   ): Promise<Response> {
     const body = await readBody(c.req.raw, maxBodyBytes);
     if (!body.ok) return body.response;
-    const url = assistantMessageUrl(upstream.baseUrl, domain);
+    const url = (version === 'v1' ? assistantMessageUrl : assistantMessageV2Url)(
+      upstream.baseUrl,
+      domain,
+    );
     const headers: Record<string, string> = {
       'Content-Type': c.req.header('content-type') ?? 'application/json',
       // The upstream's per-IP limit then sees readers, not this proxy (it trusts one hop).
@@ -123,7 +129,7 @@ export function createForwarder(upstream: UpstreamConfig) {
     }
     if (!response.body) return new Response(null, { status: response.status, headers: passed });
     return new Response(
-      guardStream(response.body, idleMs, () => controller.abort()),
+      guardStream(response.body, idleMs, () => controller.abort(), ERROR_ENDINGS[version]),
       { status: response.status, headers: passed },
     );
   };
@@ -165,6 +171,14 @@ async function relayError(response: Response): Promise<Response> {
   return errorResponse('upstream_error', `The upstream assistant service failed (HTTP ${status}).`);
 }
 
+/** The last words of a stream the upstream cut short, in each version's encoding. */
+const ERROR_ENDINGS = {
+  v1: (message: string) => formatDataStreamPart('error', message),
+  // The leading blank line ends an event the upstream left open, so this one parses on its own.
+  v2: (message: string) =>
+    `\ndata: ${JSON.stringify({ type: 'error', errorText: message })}\n\ndata: [DONE]\n\n`,
+};
+
 /**
  * Passes the upstream stream on in whole lines. When the upstream stops sending for `idleMs` or
  * its connection breaks, the half line is dropped and an error part ends the stream, so the
@@ -174,6 +188,7 @@ function guardStream(
   body: ReadableStream<Uint8Array>,
   idleMs: number,
   giveUp: () => void,
+  ending: (message: string) => string,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const encoder = new TextEncoder();
@@ -204,7 +219,7 @@ function guardStream(
           error instanceof UpstreamTimeout
             ? `The upstream assistant service stopped answering for ${Math.round(idleMs / 1000)} s. Please ask again.`
             : 'The upstream assistant service cut the answer short. Please ask again.';
-        controller.enqueue(encoder.encode(formatDataStreamPart('error', message)));
+        controller.enqueue(encoder.encode(ending(message)));
         controller.close();
       } finally {
         clearTimeout(timer);

@@ -28,7 +28,8 @@ import { errorResponse } from './middleware.js';
  * - when the turn settles it emits one `TurnSummary` to the `InsightsSink` the app was made with
  *   (`AppOptions.insights`).
  *
- * The writer is a parameter of `stream`: `dataStreamResponse` (data-stream.ts) writes v1.
+ * The writer is a parameter of `stream`: `dataStreamResponse` (data-stream.ts) writes v1,
+ * `uiMessageStreamResponse` (ui-message-stream.ts) writes v2.
  */
 
 /** How a turn ended, as insights count it. `'unsure'` comes from an answerer that doubts its answer. */
@@ -102,15 +103,20 @@ const INTERNAL = 'Something went wrong on the server. Please try again.';
 const SAVE_FAILED =
   'This answer could not be saved to the conversation. Start a new conversation to ask a follow-up.';
 
-/** Answers one validated request: the turn, the answerer the site has, the writer. */
-export async function answer(site: TurnSite, request: TurnRequest, deps: TurnDeps) {
+/** Answers one validated request: the turn, the answerer the site has, the writer (v1's by default). */
+export async function answer(
+  site: TurnSite,
+  request: TurnRequest,
+  deps: TurnDeps,
+  write: StreamWriter = dataStreamResponse,
+) {
   const started = await startTurn(site, request, deps);
   if (!started.ok) return errorResponse(started.error.error, started.error.message);
   const { turn } = started;
   const parts = site.model
     ? modelAnswer(site.model, site, turn.question)
     : quoteAnswer(site, turn.question);
-  return turn.stream(parts);
+  return turn.stream(parts, write);
 }
 
 /** Earlier questions, newest first: from the server's thread, else from the messages the client sent. */

@@ -33,6 +33,8 @@ export interface RenderOptions {
   bodyEnd?: Markup;
   /** Extra markup in the site header (the export's search box). */
   headerExtra?: Markup;
+  /** URL of the page as Markdown, advertised to agents with `<link rel="alternate">`. */
+  markdownHref?: string;
 }
 
 /** Markup made by `hono/html`'s `html` tag: every value it interpolates is escaped, unless `raw`. */
@@ -173,7 +175,7 @@ const groupRank = (group: string) => {
 const groupsBySite = new WeakMap<DocsSite, [string, DocPage[]][]>();
 
 /** The sidebar's groups depend on the site only: computed once, not once per rendered page. */
-function sidebarGroups(site: DocsSite): [string, DocPage[]][] {
+export function sidebarGroups(site: DocsSite): [string, DocPage[]][] {
   let groups = groupsBySite.get(site);
   if (!groups) {
     const byName = new Map<string, DocPage[]>();
@@ -289,6 +291,10 @@ export function renderDocsPage(site: DocsSite, page: DocPage, options: RenderOpt
           <link rel="icon" href="${ICON}" />
           <title>${label === siteName ? siteName : `${label} · ${siteName}`}</title>
           ${page.description && html`<meta name="description" content="${page.description}" />`}
+          ${
+            options.markdownHref &&
+            html`<link rel="alternate" type="text/markdown" href="${options.markdownHref}" />`
+          }
           ${styles} ${options.head}
         </head>
         <body>

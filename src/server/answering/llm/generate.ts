@@ -19,7 +19,7 @@ import type { AnswerPart } from '../parts.js';
 import { firstSearch, searchFor, shownQuery, type AnswerSite, type Question } from '../question.js';
 import type { SearchHit } from '../retrieval.js';
 import { FOLLOW_UPS_INSTRUCTION, followUpsFilter } from './follow-ups.js';
-import type { LlmConfig } from './model.js';
+import type { LlmConfig, SilenceTimer } from './model.js';
 
 /** One numbered passage the model may cite as [n]. */
 export interface Passage {
@@ -272,6 +272,11 @@ function partOf<TOOLS extends ToolSet>(part: TextStreamPart<TOOLS>): AnswerPart 
   }
 }
 
+const realTimer: SilenceTimer = (fire, ms) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
 /**
  * A grounded answer from a language model: the retrieved sections, the reader's page, the
  * context items and the thread's earlier turns go into the prompt; the model may search for more;
@@ -279,7 +284,7 @@ function partOf<TOOLS extends ToolSet>(part: TextStreamPart<TOOLS>): AnswerPart 
  * is the first part yielded (the reader gets an HTTP error); after it, the last.
  */
 export async function* modelAnswer(
-  llm: { model: LanguageModelV1; config: LlmConfig },
+  llm: { model: LanguageModelV1; config: LlmConfig; silenceTimer?: SilenceTimer | undefined },
   site: AnswerSite,
   question: Question,
 ): AsyncGenerator<AnswerPart> {
@@ -348,10 +353,10 @@ export async function* modelAnswer(
   // One timer for "the model said nothing for too long", the first part included.
   const controller = new AbortController();
   let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let disarm: (() => void) | undefined;
   const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
+    disarm?.();
+    disarm = (llm.silenceTimer ?? realTimer)(() => {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
@@ -438,7 +443,7 @@ export async function* modelAnswer(
     ended = true;
     fail(error, 'stream broke mid-answer');
   } finally {
-    clearTimeout(timer);
+    disarm?.();
     site.signal?.removeEventListener('abort', onClientGone);
     // The turn stopped reading (the reader went away, the thread could not be stored): so does the model.
     if (!ended) controller.abort();

@@ -72,3 +72,6 @@ export function describeLlm(config: LlmConfig): string {
   const provider = config.provider ?? 'openai-compatible';
   return `${config.model}${config.baseUrl ? ` at ${config.baseUrl}` : ''} (${provider}${config.apiKey ? ', key from DOCS_ASSISTANT_LLM_API_KEY' : ''})`;
 }
+
+/** Starts the model's silence timer (`timeoutMs`); the result stops it. Tests pass one they fire themselves. */
+export type SilenceTimer = (fire: () => void, ms: number) => () => void;

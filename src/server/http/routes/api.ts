@@ -1,6 +1,12 @@
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { assistantRequestSchema, ROUTES, type AssistantRequest } from '../../../protocol/index.js';
+import {
+  assistantRequestSchema,
+  assistantRequestV2Schema,
+  messageOfV2,
+  ROUTES,
+  type Message,
+} from '../../../protocol/index.js';
 import { questionOf } from '../../answering/question.js';
 import { requireKey, type Org } from '../auth.js';
 import { parsePagePath } from '../../site/page-path.js';
@@ -8,7 +14,15 @@ import { errorResponse, jsonBody, validJson } from '../middleware.js';
 import type { createPageUrls } from '../../site/page-urls.js';
 import { limitByIp, rateLimit, type RateLimiter } from '../rate-limit.js';
 import type { Retriever } from '../../answering/retrieval.js';
-import { answer, type TurnDeps, type TurnSite } from '../turn.js';
+import { dataStreamResponse } from '../data-stream.js';
+import {
+  answer,
+  type StreamWriter,
+  type TurnRequest,
+  type TurnDeps,
+  type TurnSite,
+} from '../turn.js';
+import { uiMessageStreamResponse } from '../ui-message-stream.js';
 
 /** A configured docs site as the assistant operation uses it. */
 export interface AnsweringSite {
@@ -48,8 +62,8 @@ export interface ApiRouteDeps {
 
 type AssistantEnv = { Variables: { ip: string; org: Org; site: AnsweringSite } };
 
-const hasQuestion = (request: AssistantRequest) => {
-  const lastUser = request.messages.findLast((message) => message.role === 'user');
+const hasQuestion = (messages: Message[]) => {
+  const lastUser = messages.findLast((message) => message.role === 'user');
   return lastUser && questionOf(lastUser)
     ? undefined
     : 'messages: the conversation must end with a user message that has text.';
@@ -83,44 +97,79 @@ export function apiRoutes(deps: ApiRouteDeps) {
     },
   );
 
+  // One chain for both versions: only the body's schema and the writer differ.
+  const ipLimit = limitByIp(
+    deps.limiters.ip,
+    deps.trustProxy,
+    'Too many requests from this IP address today.',
+    now,
+  );
+  const key = requireKey(deps.orgByKey, 'assistant');
+  const body = jsonBody(deps.maxBodyBytes);
+  const ipOrgLimit = rateLimit(
+    deps.limiters.ipOrg,
+    (c: Context<AssistantEnv>) => `${c.var.org.id}|${c.var.ip}`,
+    'Too many requests from this IP address for this organisation this hour.',
+    now,
+  );
+  const orgLimit = rateLimit(
+    deps.limiters.org,
+    (c: Context<AssistantEnv>) => c.var.org.id,
+    'Too many requests for this organisation this hour.',
+    now,
+  );
+
+  const respond = async (
+    c: Context<AssistantEnv>,
+    { currentPath, ...valid }: Omit<TurnRequest, 'currentPath'> & { currentPath?: string },
+    write: StreamWriter,
+  ) => {
+    const { site } = c.var;
+    // Threads keep and compare the keyed hash of `fp`, never the value the reader sent.
+    const request = { ...valid, fp: await deps.fingerprint(valid.fp) };
+    // The reader's URL is the generator's (`/guides/setup/`) or this server's (`/react/start`):
+    // it is read as a page path here, once.
+    const pagePath = currentPath
+      ? (site.urls?.pageAt(currentPath) ?? parsePagePath(currentPath, deps.basePaths))
+      : undefined;
+    return answer(
+      deps.turnSite(c, site),
+      pagePath ? { ...request, currentPath: pagePath } : request,
+      deps.turns,
+      write,
+    );
+  };
+
   app.post(
     ROUTES.assistantMessage,
-    limitByIp(
-      deps.limiters.ip,
-      deps.trustProxy,
-      'Too many requests from this IP address today.',
-      now,
-    ),
-    requireKey(deps.orgByKey, 'assistant'),
+    ipLimit,
+    key,
     ownSite,
-    jsonBody(deps.maxBodyBytes),
-    validJson(assistantRequestSchema, hasQuestion),
-    rateLimit(
-      deps.limiters.ipOrg,
-      (c: Context<AssistantEnv>) => `${c.var.org.id}|${c.var.ip}`,
-      'Too many requests from this IP address for this organisation this hour.',
-      now,
+    body,
+    validJson(assistantRequestSchema, (request) => hasQuestion(request.messages)),
+    ipOrgLimit,
+    orgLimit,
+    (c) => respond(c, c.req.valid('json'), dataStreamResponse),
+  );
+
+  // v2 (NOTES §8): AI SDK 5 UI messages in, the UI message stream out, through the same turn.
+  app.post(
+    ROUTES.assistantMessageV2,
+    ipLimit,
+    key,
+    ownSite,
+    body,
+    validJson(assistantRequestV2Schema, (request) =>
+      hasQuestion(request.messages.map(messageOfV2)),
     ),
-    rateLimit(
-      deps.limiters.org,
-      (c: Context<AssistantEnv>) => c.var.org.id,
-      'Too many requests for this organisation this hour.',
-      now,
-    ),
-    async (c) => {
-      const { site } = c.var;
-      const { currentPath, ...valid } = c.req.valid('json');
-      // Threads keep and compare the keyed hash of `fp`, never the value the reader sent.
-      const request = { ...valid, fp: await deps.fingerprint(valid.fp) };
-      // The reader's URL is the generator's (`/guides/setup/`) or this server's (`/react/start`):
-      // it is read as a page path here, once.
-      const pagePath = currentPath
-        ? (site.urls?.pageAt(currentPath) ?? parsePagePath(currentPath, deps.basePaths))
-        : undefined;
-      return answer(
-        deps.turnSite(c, site),
-        pagePath ? { ...request, currentPath: pagePath } : request,
-        deps.turns,
+    ipOrgLimit,
+    orgLimit,
+    (c) => {
+      const request = c.req.valid('json');
+      return respond(
+        c,
+        { ...request, messages: request.messages.map(messageOfV2) },
+        uiMessageStreamResponse,
       );
     },
   );

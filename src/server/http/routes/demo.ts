@@ -17,6 +17,16 @@ import {
   type Markup,
 } from '../../site/render.js';
 import { readStatic } from '../static.js';
+import {
+  fullTextParts,
+  llmsFullTxt,
+  llmsTxt,
+  servedMarkdownUrls,
+  pageMarkdown,
+} from '../../site/page-markdown.js';
+
+const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 /** The docs with the script tag. */
 export const DOCS_BASE_PATH = '/docs';
@@ -97,6 +107,8 @@ export interface DemoRouteDeps {
   demoKey?: string | undefined;
   /** The origin links on the pages use. */
   origin(c: Context): string;
+  /** Above this, llms-full.txt is split by sidebar section. @default 5 MiB */
+  fullTextMaxBytes?: number | undefined;
 }
 
 interface PageExtras {
@@ -158,15 +170,50 @@ export function demoRoutes(deps: DemoRouteDeps) {
       const file = await readStatic(site.docs.dir, sitePath.slice(1));
       if (file) return file;
     }
-    const page = site.docs.byPath.get(parsePagePath(sitePath));
+    const asMarkdown = /\.md$/i.test(sitePath);
+    const named = asMarkdown ? sitePath.slice(0, -3) : sitePath;
+    // A page file named `Index.md` keeps its name in its path (pagePathOf drops only `index`).
+    const page = site.docs.byPath.get(named) ?? site.docs.byPath.get(parsePagePath(named));
     if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
+    const urls = markdownUrls(c, basePath);
+    if (asMarkdown)
+      return c.body(pageMarkdown(page, site.docs, urls), 200, {
+        'Content-Type': MARKDOWN_TYPE,
+        'X-Content-Type-Options': 'nosniff',
+      });
+    const markdownHref = urls.markdown(page.path);
+    c.header(
+      'Link',
+      `<${markdownHref}>; rel="alternate"; type="text/markdown", <${deps.origin(c)}/llms.txt>; rel="llms-txt"`,
+    );
     return c.html(
       renderDocsPage(site.docs, page, {
         links: prefixedLinks(basePath),
+        markdownHref,
         ...(assetsDir ? extras : {}),
       }),
     );
   }
+  const markdownUrls = (c: Context, basePath = DOCS_BASE_PATH) =>
+    servedMarkdownUrls(deps.origin(c), basePath);
+  const llmsIndex = (c: Context) =>
+    site
+      ? c.body(llmsTxt(site.docs, markdownUrls(c), deps.fullTextMaxBytes), 200, {
+          'Content-Type': TEXT_TYPE,
+        })
+      : errorResponse('not_found', 'No docs site is configured.');
+  app.get('/llms.txt', llmsIndex);
+  app.get('/.well-known/llms.txt', llmsIndex);
+  app.get('/:name{llms-full(-[0-9]+)?\\.txt}', (c) => {
+    if (!site) return errorResponse('not_found', 'No docs site is configured.');
+    const part = fullTextParts(site.docs, deps.fullTextMaxBytes).find(
+      (candidate) => candidate.name === c.req.param('name'),
+    );
+    if (!part) return errorResponse('not_found', 'There is no such part of llms-full.txt.');
+    return c.body(llmsFullTxt(site.docs, part, markdownUrls(c)), 200, {
+      'Content-Type': TEXT_TYPE,
+    });
+  });
   for (const [basePath, extras] of [
     [DOCS_BASE_PATH, withScriptTag],
     [REACT_BASE_PATH, withReact],

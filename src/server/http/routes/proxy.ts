@@ -18,15 +18,18 @@ export interface ProxyRouteDeps {
  */
 export function proxyRoutes(deps: ProxyRouteDeps) {
   const app = new Hono();
-  app.post(
-    ROUTES.assistantMessage,
-    limitByIp(
-      deps.ipLimiter,
-      deps.trustProxy,
-      'Too many requests from this IP address today.',
-      deps.now,
-    ),
-    (c) => deps.forward(c, c.req.param('domain'), c.var.ip, deps.maxBodyBytes),
+  const ipLimit = limitByIp(
+    deps.ipLimiter,
+    deps.trustProxy,
+    'Too many requests from this IP address today.',
+    deps.now,
+  );
+  app.post(ROUTES.assistantMessage, ipLimit, (c) =>
+    deps.forward(c, c.req.param('domain'), c.var.ip, deps.maxBodyBytes),
+  );
+  // v2 goes to the upstream's v2, byte for byte and streamed as it comes.
+  app.post(ROUTES.assistantMessageV2, ipLimit, (c) =>
+    deps.forward(c, c.req.param('domain'), c.var.ip, deps.maxBodyBytes, 'v2'),
   );
   return app;
 }

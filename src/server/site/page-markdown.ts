@@ -1,0 +1,223 @@
+import type { Definition, Html, Image, Link, Root } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
+import { docLinkTarget } from './doc-links.js';
+import { markdownUrl, pageLabelOf, siteNameOf, type DocPage, type DocsSite } from './docs.js';
+import { isScriptUrl, prefixedLinks, sidebarGroups, type LinkStrategy } from './render.js';
+
+/**
+ * Pages as Markdown for agents (`/x.md`, `llms.txt`, `llms-full.txt`, the MCP `get_page` tool). It
+ * works from the page model only, so pages read from HTML serve the same way as Markdown folders.
+ */
+
+/** Where a page's HTML and Markdown live, as absolute URLs of the site being served or exported. */
+export interface MarkdownUrls extends LinkStrategy {
+  /** Site path of a page → URL of its Markdown (`…/guides/x.md`). */
+  markdown(path: string): string;
+}
+
+/**
+ * Where a page's Markdown lives beside its HTML: `…/guides/x` → `…/guides/x.md`; the root page,
+ * whose URL is a folder, → `…/index.md`.
+ */
+export function markdownUrlOf(links: LinkStrategy, path: string): string {
+  return path === '/'
+    ? `${links.page('/').replace(/\/+$/, '')}/index.md`
+    : `${links.page(path)}.md`;
+}
+
+/** The Markdown URLs of pages served under `origin` + `basePath` (`/docs/guides/x.md`). */
+export function servedMarkdownUrls(
+  origin: string,
+  basePath: string,
+): MarkdownUrls & { root: string } {
+  const links = prefixedLinks(`${origin}${basePath}`);
+  return { ...links, root: origin, markdown: (path) => markdownUrlOf(links, path) };
+}
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+/** An MDX component or raw HTML reduced to the words a reader saw. */
+const textOfHtml = (value: string) =>
+  value
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<\/?[A-Za-z][^>]*>/g, '')
+    .replace(/\{\/\*[\s\S]*?\*\/\}/g, '');
+
+/**
+ * Where a link written on `page` points on the site: pages and files at their absolute URLs, an
+ * anchor on the page's own URL, a link out of the site as written; undefined for a script URL.
+ */
+export function siteLinkUrl(page: DocPage, site: DocsSite, urls: LinkStrategy) {
+  return (raw: string, image: boolean): string | undefined => {
+    if (isScriptUrl(raw, image)) return undefined;
+    if (raw.startsWith('#')) return `${urls.page(page.path)}${raw}`;
+    const target = docLinkTarget(raw, page, site);
+    if (!target) return raw;
+    const anchor = target.anchor ? `#${target.anchor}` : '';
+    return (
+      (target.kind === 'page' ? urls.page(target.pagePath) : urls.file(encodeURI(target.path))) +
+      anchor
+    );
+  };
+}
+
+/**
+ * The page's body as clean Markdown: front matter is already gone (docs.ts), links and images point
+ * at the site's URLs, script URLs lose their destination, MDX components and raw HTML keep only
+ * their text.
+ */
+export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy): string {
+  const source = page.markdown;
+  const tree = parser.parse(source) as Root;
+  const edits: { from: number; to: number; text: string }[] = [];
+  const resolve = siteLinkUrl(page, site, urls);
+  const at = (node: { position?: { start: { offset?: number }; end: { offset?: number } } }) => {
+    const [from, to] = [node.position?.start.offset, node.position?.end.offset];
+    return from === undefined || to === undefined ? undefined : { from, to };
+  };
+  visit(tree, (node) => {
+    if (node.type === 'html') {
+      const span = at(node as Html);
+      if (span) edits.push({ ...span, text: textOfHtml((node as Html).value) });
+      return 'skip';
+    }
+    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
+    const { url } = node as Link | Image | Definition;
+    const span = at(node as Link);
+    if (!span) return;
+    const written = source.slice(span.from, span.to);
+    const resolved = resolve(url, node.type === 'image');
+    if (resolved === url) return;
+    // The destination is the last occurrence of the URL as written (after the `](` or `]: `).
+    const where = written.lastIndexOf(url);
+    if (resolved === undefined) {
+      if (node.type === 'link' && written.startsWith('[')) {
+        const label = written.slice(1, written.lastIndexOf(']('));
+        if (label) edits.push({ ...span, text: label });
+      } else if (where >= 0)
+        edits.push({ from: span.from + where, to: span.from + where + url.length, text: '' });
+      return;
+    }
+    if (where >= 0)
+      edits.push({
+        from: span.from + where,
+        to: span.from + where + url.length,
+        text: markdownUrl(resolved),
+      });
+  });
+  let out = source;
+  // From the end, so earlier offsets stay right; nested edits (an image inside a link) never overlap
+  // since an image's URL sits before the link's own.
+  let last = Infinity;
+  for (const edit of edits.sort((a, b) => b.from - a.from)) {
+    if (edit.to > last) continue;
+    out = out.slice(0, edit.from) + edit.text + out.slice(edit.to);
+    last = edit.from;
+  }
+  return out.replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** The page as an agent reads it: its title, where it lives, then its body. */
+export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls): string {
+  const body = markdownBody(page, site, urls);
+  const title = pageLabelOf(site, page);
+  // Most pages open with their own `# Title`; a page without one gets it.
+  const head = /^#\s/.test(body) ? '' : `# ${title}\n\n`;
+  const meta = [
+    `Source: ${urls.page(page.path)}`,
+    page.version && `Version: ${page.version}`,
+    page.language !== 'en' && `Language: ${page.language}`,
+  ].filter(Boolean);
+  const description = page.description ? `> ${page.description.replace(/\n/g, ' ')}\n\n` : '';
+  return `${head}${description}${body}\n\n---\n${meta.join('  \n')}\n`;
+}
+
+/** One line about a page for `llms.txt`: its description, else its first paragraph's first sentence. */
+function summaryOf(page: DocPage): string {
+  if (page.description) return page.description.replace(/\s+/g, ' ').trim();
+  const text = page.sections
+    .flatMap((section) => section.blocks)
+    .find((block) => block.kind === 'paragraph')?.text;
+  if (!text) return '';
+  const sentence = /^.*?[.!?](\s|$)/.exec(text)?.[0] ?? text;
+  return sentence.length > 160 ? `${sentence.slice(0, 157).trimEnd()}…` : sentence.trim();
+}
+
+/** Parts of `llms-full.txt`: the whole site when it fits, else one part per sidebar section. */
+export interface FullTextPart {
+  /** File name under the site (`llms-full.txt`, `llms-full-2.txt`). */
+  name: string;
+  /** The sidebar section it holds; undefined for the whole site in one file. */
+  section?: string;
+  pages: DocPage[];
+}
+
+/** Above this, `llms-full.txt` is split by sidebar section (an agent's context is finite). */
+export const DEFAULT_FULL_TEXT_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Sizes are estimates from the Markdown sources, so planning the parts reads no page twice. */
+export function fullTextParts(
+  site: DocsSite,
+  maxBytes = DEFAULT_FULL_TEXT_MAX_BYTES,
+): FullTextPart[] {
+  const groups = sidebarGroups(site);
+  const total = site.pages.reduce((sum, page) => sum + page.markdown.length, 0);
+  if (total <= maxBytes) return [{ name: 'llms-full.txt', pages: groups.flatMap(([, p]) => p) }];
+  return groups.map(([section, pages], index) => ({
+    name: `llms-full-${index + 1}.txt`,
+    section,
+    pages,
+  }));
+}
+
+/** The llmstxt.org index: the site's name, a summary, then the pages by sidebar section. */
+export function llmsTxt(
+  site: DocsSite,
+  urls: MarkdownUrls & { root: string },
+  maxBytes = DEFAULT_FULL_TEXT_MAX_BYTES,
+): string {
+  const name = siteNameOf(site);
+  const root = site.byPath.get('/');
+  const summary = root ? summaryOf(root) : '';
+  const lines = [`# ${name}`, ''];
+  if (summary) lines.push(`> ${summary}`, '');
+  lines.push(
+    `Every page below is Markdown. The whole site in one file: ${fullTextParts(site, maxBytes)
+      .map((part) => `${urls.root}/${part.name}${part.section ? ` (${part.section})` : ''}`)
+      .join(', ')}.`,
+    '',
+  );
+  for (const [section, pages] of sidebarGroups(site)) {
+    lines.push(`## ${section}`, '');
+    for (const page of pages) {
+      const summary = summaryOf(page);
+      lines.push(
+        `- [${pageLabelOf(site, page).replace(/([\\[\]])/g, '\\$1')}](${markdownUrl(urls.markdown(page.path))})${summary ? `: ${summary}` : ''}`,
+      );
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+/** One part of `llms-full.txt`, a page at a time, so a big site is never one string in memory. */
+export function llmsFullTxt(
+  site: DocsSite,
+  part: FullTextPart,
+  urls: MarkdownUrls,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let index = 0;
+  return new ReadableStream({
+    pull(controller) {
+      const page = part.pages[index++];
+      if (!page) return controller.close();
+      controller.enqueue(
+        encoder.encode(`${index > 1 ? '\n\n' : ''}${pageMarkdown(page, site, urls)}`),
+      );
+    },
+  });
+}

@@ -1,0 +1,118 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSite, loadDocsSite, parsePage, type DocsSite } from '../src/server/site/docs.js';
+import { demoApp } from './helpers/server.js';
+
+const FASTIFY = resolve(import.meta.dirname, 'fixtures/corpus/fastify');
+let fastifyDocs: Promise<DocsSite> | undefined;
+
+async function fastifyApp(fullTextMaxBytes?: number) {
+  const docs = await (fastifyDocs ??= loadDocsSite(FASTIFY));
+  return demoApp({
+    orgs: [{ id: 'fastify', plan: 'enterprise', keys: ['svc_dsc_fastify'] }],
+    sites: [{ domain: 'fastify', org: 'fastify', docs }],
+    ...(fullTextMaxBytes ? { fullTextMaxBytes } : {}),
+  });
+}
+
+/** The links of an llms.txt, in order. */
+const linksOf = (index: string) =>
+  [...index.matchAll(/^- \[[^\]]*\]\(([^)]+)\)/gm)].map((match) => match[1]!);
+
+describe('Markdown for agents on the served site', () => {
+  it('lists every page in llms.txt, and every link there is a 200 text/markdown page', async () => {
+    const app = await fastifyApp();
+    const docs = await fastifyDocs!;
+    const response = await app.request('http://test/llms.txt');
+    expect(response.status).toBe(200);
+    const index = await response.text();
+    expect(index).toMatch(/^# Fastify/);
+    expect(index).toContain('## Guides');
+    const links = linksOf(index);
+    expect(links).toHaveLength(docs.pages.length);
+    for (const link of links) {
+      const page = await app.request(link);
+      expect(page.status, link).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/markdown/);
+    }
+    expect(await (await app.request('http://test/.well-known/llms.txt')).text()).toBe(index);
+  }, 120_000);
+
+  it('serves a page at its URL plus .md with links resolved to the site and no front matter', async () => {
+    const app = await fastifyApp();
+    const page = await (await app.request('http://test/docs/Guides/Getting-Started.md')).text();
+    expect(page).toContain('](http://test/docs/Reference/Routes)');
+    expect(page).toContain('](http://test/docs/Reference/Plugins#handle-the-scope)');
+    expect(page).not.toContain('](../Reference');
+    expect(page).toContain('Source: http://test/docs/Guides/Getting-Started');
+    expect(page).not.toMatch(/^---\n/);
+  });
+
+  it('advertises the Markdown on every HTML page with a link element and a Link header', async () => {
+    const app = await fastifyApp();
+    const response = await app.request('http://test/docs/Guides/Getting-Started');
+    expect(response.headers.get('link')).toContain(
+      '<http://test/docs/Guides/Getting-Started.md>; rel="alternate"; type="text/markdown"',
+    );
+    expect(response.headers.get('link')).toContain('<http://test/llms.txt>; rel="llms-txt"');
+    expect(await response.text()).toContain(
+      '<link rel="alternate" type="text/markdown" href="http://test/docs/Guides/Getting-Started.md"',
+    );
+  });
+
+  it('streams every page into llms-full.txt in sidebar order', async () => {
+    const app = await fastifyApp();
+    const full = await (await app.request('http://test/llms-full.txt')).text();
+    const docs = await fastifyDocs!;
+    for (const page of docs.pages)
+      expect(full).toContain(`Source: http://test/docs${page.path === '/' ? '' : page.path}\n`);
+    expect(full.indexOf('Source: http://test/docs\n')).toBeLessThan(
+      full.indexOf('Source: http://test/docs/Guides/Getting-Started\n'),
+    );
+  });
+
+  it('splits llms-full.txt by section above the size cap, and the index points at the parts', async () => {
+    const app = await fastifyApp(10_000);
+    const index = await (await app.request('http://test/llms.txt')).text();
+    const parts = [...index.matchAll(/http:\/\/test\/(llms-full-\d+\.txt) \(([^)]+)\)/g)];
+    expect(parts.map((part) => part[2])).toEqual(expect.arrayContaining(['Guides', 'Reference']));
+    const guides = parts.find((part) => part[2] === 'Guides')![1]!;
+    const text = await (await app.request(`http://test/${guides}`)).text();
+    expect(text).toContain('Source: http://test/docs/Guides/Getting-Started');
+    expect(text).not.toContain('Source: http://test/docs/Reference/Routes');
+    expect((await app.request('http://test/llms-full.txt')).status).toBe(404);
+  });
+
+  it('reduces MDX components to their text and drops script links', async () => {
+    const docs = createSite([
+      parsePage(
+        'index.mdx',
+        [
+          '---',
+          'title: Home',
+          '---',
+          "import { Tabs } from './tabs'",
+          '',
+          '# Home',
+          '',
+          '<Tabs>',
+          '<Tab label="npm">Install with npm.</Tab>',
+          '</Tabs>',
+          '',
+          'Read [the guide](./guide.md#setup) or [this](javascript:alert(1)).',
+        ].join('\n'),
+      ),
+      parsePage('guide.md', '# Guide\n\n## Setup\n\nText.'),
+    ]);
+    const app = await demoApp({
+      sites: [{ domain: 'demo', org: 'demo', docs }],
+    });
+    const page = await (await app.request('http://test/docs/index.md')).text();
+    expect(page).toContain('Install with npm.');
+    expect(page).not.toMatch(/<\/?Tabs?/);
+    expect(page).not.toContain('import {');
+    expect(page).toContain('[the guide](http://test/docs/guide#setup)');
+    expect(page).not.toContain('javascript:');
+    expect(page).toContain('this');
+  });
+});
