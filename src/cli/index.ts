@@ -69,6 +69,9 @@ and threads, plus the docs as HTML under /docs.
 
 Options:
   --docs DIR          Markdown/MDX docs folder (default: the bundled sample docs)
+  --site DIR          Or the HTML a docs generator built (VitePress, Docusaurus, Starlight,
+                      Sphinx, MkDocs, …): each page's main content, cited at the URL the build
+                      serves it at (with --public-url, the site's origin)
   --domain NAME       Domain identifier the folder is served as (default: demo)
   --config FILE       JSON config with several organisations and sites (instead of --docs);
                       each site may give its "siteName" and "starters" there
@@ -125,6 +128,7 @@ Options:
 Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (comma-separated).`,
   options: {
     docs: { type: 'string' },
+    site: { type: 'string' },
     domain: { type: 'string' },
     config: { type: 'string' },
     'site-name': { type: 'string' },
@@ -159,7 +163,10 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     const port = portOption(values.port, 4321);
     const host = stringOption(values.host) ?? '127.0.0.1';
     const dataDir = resolve(stringOption(values.data) ?? '.docs-assistant');
-    const docsDir = stringOption(values.docs);
+    const builtDir = stringOption(values.site);
+    if (builtDir && values.docs !== undefined)
+      throw new UsageError('Give --docs (Markdown) or --site (built HTML), not both.');
+    const docsDir = stringOption(values.docs) ?? builtDir;
     const configFile = stringOption(values.config);
     const domain = stringOption(values.domain) ?? DEMO.domain;
     const upstreamUrl = stringOption(values.upstream);
@@ -170,7 +177,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       throw new UsageError(
         'With --config, give each site its "siteName" and "starters" in the file.',
       );
-    if (docsDir && configFile) throw new UsageError('Give --docs or --config, not both.');
+    if (docsDir && configFile)
+      throw new UsageError(`Give ${builtDir ? '--site' : '--docs'} or --config, not both.`);
     if (!/^[\w.-]{1,100}$/.test(domain))
       throw new UsageError('--domain may hold letters, digits, ".", "_" and "-" only.');
 
@@ -285,12 +293,22 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       await database?.close();
     };
     const docsPath = docsDir
-      ? existingPath(docsDir, {
-          flag: '--docs',
-          what: 'Docs folder',
-          kind: 'folder',
-          expects: 'a folder of Markdown (.md/.mdx) pages, e.g. --docs ./docs',
-        })
+      ? existingPath(
+          docsDir,
+          builtDir
+            ? {
+                flag: '--site',
+                what: 'Built site folder',
+                kind: 'folder',
+                expects: 'the folder your docs generator builds, e.g. --site ./build',
+              }
+            : {
+                flag: '--docs',
+                what: 'Docs folder',
+                kind: 'folder',
+                expects: 'a folder of Markdown (.md/.mdx) pages, e.g. --docs ./docs',
+              },
+        )
       : SAMPLE_DOCS_DIR;
     if (configFile)
       existingPath(configFile, {
@@ -309,7 +327,20 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       } else if (docsDir || !upstreamUrl)
         Object.assign(
           options,
-          await folderConfig(docsPath, domain, io.env.DOCS_ASSISTANT_SERVER_KEYS, pageUrls),
+          await folderConfig(
+            docsPath,
+            domain,
+            io.env.DOCS_ASSISTANT_SERVER_KEYS,
+            // A built page's URL is known (html.ts keeps it as its permalink): with the site's
+            // origin, citations link to it there.
+            pageUrls ?? (builtDir && publicUrl ? { style: 'plain' } : undefined),
+            {
+              kind: builtDir ? 'site' : 'docs',
+              log: (line) =>
+                io.stderr.write(`${line}
+`),
+            },
+          ),
         );
       const site = options.sites?.[0];
       if (site && !configFile) {

@@ -11,7 +11,8 @@ import {
   KEY_EXAMPLE,
 } from '../protocol/index.js';
 import type { AppOptions, OrgConfig, SiteConfig } from './http/app.js';
-import { loadDocsSite } from './site/docs.js';
+import { loadDocsSite, type DocsSite } from './site/docs.js';
+import { loadHtmlSite } from './site/html.js';
 import { parsePageUrlRule, type PageUrlRule } from './site/page-urls.js';
 
 /** The demo that `npm start` serves; these keys are public and work only for the sample docs. */
@@ -96,6 +97,8 @@ export async function folderConfig(
   domain: string,
   keysEnv: string | undefined,
   pageUrls?: PageUrlRule,
+  /** `site`: `docsDir` is a generator's built HTML (html.ts); `log` hears which pages were skipped. */
+  source: { kind: 'docs' | 'site'; log?: (line: string) => void } = { kind: 'docs' },
 ): Promise<Pick<AppOptions, 'orgs' | 'sites'>> {
   const isSample = resolve(docsDir) === SAMPLE_DOCS_DIR;
   const keys =
@@ -110,7 +113,12 @@ export async function folderConfig(
     );
   }
   checkKeys(keys, 'DOCS_ASSISTANT_SERVER_KEYS');
-  const docs = await loadDocsSite(docsDir);
+  let docs: DocsSite;
+  if (source.kind === 'site') {
+    const loaded = await loadHtmlSite(docsDir);
+    docs = loaded.site;
+    for (const page of loaded.skipped) source.log?.(`Skipped ${page.file}: ${page.reason}.`);
+  } else docs = await loadDocsSite(docsDir);
   const org: OrgConfig = {
     id: isSample ? DEMO.org : domain,
     plan: 'enterprise',

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import type { List, Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
@@ -232,8 +233,12 @@ function sectionsOf(
   tree: Root,
   source: string,
   page: Omit<DocPage, 'sections' | 'markdown' | 'file'>,
+  anchors?: readonly string[],
 ): DocSection[] {
   const slugger = new GithubSlugger();
+  // A built page's headings carry their own ids (`anchors`, in document order), which may not be slugs.
+  const headingIndex = new Map<Nodes, number>();
+  if (anchors) visitTree(tree, 'heading', (node) => void headingIndex.set(node, headingIndex.size));
   const sections: DocSection[] = [];
   let current: { heading: string; anchor: string; blocks: DocBlock[] } = {
     heading: '',
@@ -273,7 +278,8 @@ function sectionsOf(
   const visit = (node: RootContent) => {
     if (node.type === 'heading') {
       const heading = flat(node);
-      const anchor = slugger.slug(toString(node));
+      const slug = slugger.slug(toString(node));
+      const anchor = anchors ? (anchors[headingIndex.get(node) ?? -1] ?? slug) : slug;
       flush();
       current = {
         heading: node.depth === 1 ? page.title : heading,
@@ -340,6 +346,8 @@ export function parsePage(
   file: string,
   source: string,
   defaultLanguage = DEFAULT_LANGUAGE,
+  /** Heading ids in document order, when the page was built with its own (html.ts). */
+  options: { anchors?: readonly string[] } = {},
 ): DocPage {
   const { data, body: rawBody } = splitFrontmatter(source);
   const markdown = /\.mdx$/i.test(file) ? stripMdxStatements(rawBody) : rawBody;
@@ -357,14 +365,42 @@ export function parsePage(
     ...(version ? { version } : {}),
     language: optionalString(data.language) ?? defaultLanguage,
   };
-  return { ...meta, markdown, file, frontmatter: data, sections: sectionsOf(tree, markdown, meta) };
+  return {
+    ...meta,
+    markdown,
+    file,
+    frontmatter: data,
+    sections: sectionsOf(tree, markdown, meta, options.anchors),
+  };
 }
 
 /** Root-page titles that name a page, not the product ("Introduction · Introduction" helps nobody). */
 const PAGE_NOT_PRODUCT =
   /^(index|readme|home|intro|introduction|overview|welcome|docs|documentation|getting started)$/i;
 /** Folder names that say where docs live, not whose they are: `acme/docs` is Acme's. */
-const FOLDER_NOT_PRODUCT = /^(docs?|documentation|content|pages|src|site|website|www)$/i;
+const FOLDER_NOT_PRODUCT =
+  /^(docs?|documentation|content|pages|src|site|website|www|build|dist|out|public|html|_build|package)$/i;
+
+/**
+ * The `name` of the nearest package.json in `dir` or the two folders above it: a package's docs
+ * (`node_modules/fastify/docs`, npm's unpacked `package/docs`) are that package's.
+ */
+function packageNameNear(dir: string | undefined): string | undefined {
+  for (let at = dir, up = 0; at && up < 3; at = dirname(at), up++) {
+    const file = join(at, 'package.json');
+    if (!existsSync(file)) {
+      if (dirname(at) === at) return undefined;
+      continue;
+    }
+    try {
+      const json: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      return isRecord(json) && typeof json.name === 'string' ? json.name : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
 
 const namesBySite = new WeakMap<DocsSite, string>();
 
@@ -372,7 +408,8 @@ const namesBySite = new WeakMap<DocsSite, string>();
  * The name a site's pages and header carry: `--site-name` (`site.name`), else what the docs say
  * about themselves — the root page's `siteName` frontmatter, the `<h1>` a README-style index opens
  * with (Fastify's `<h1 align="center">Fastify</h1>`), the root page's title when it names more
- * than a page — else the folder's name.
+ * than a page — else the `name` of the package.json beside or above the folder, else the folder's
+ * name.
  */
 export function siteNameOf(site: DocsSite): string {
   if (site.name) return site.name;
@@ -385,6 +422,7 @@ export function siteNameOf(site: DocsSite): string {
       typeof declared === 'string' ? declared : undefined,
       htmlHeading?.replace(/<[^>]*>/g, ''),
       root && !PAGE_NOT_PRODUCT.test(root.title.trim()) ? root.title : undefined,
+      packageNameNear(site.dir),
       ...(site.dir ?? '').split(/[\\/]/).reverse(),
     ];
     name =

@@ -17,7 +17,8 @@ export const PAGE_EXTENSIONS = /\.(md|mdx)$/i;
 
 /** The page path of a docs file (`guides/react.md` → `/guides/react`, `index.md` → `/`). */
 export function pagePathOf(file: string): PagePath {
-  const parts = file.replace(PAGE_EXTENSIONS, '').split(/[\\/]/);
+  // A built page (`--site`, html.ts) is named the same way as its source would be.
+  const parts = file.replace(/\.(md|mdx|html?)$/i, '').split(/[\\/]/);
   if (parts.at(-1) === 'index') parts.pop();
   return ('/' + parts.join('/')) as PagePath;
 }

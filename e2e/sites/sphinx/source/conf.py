@@ -1,0 +1,3 @@
+project = 'Acme Widgets'
+html_theme = 'alabaster'
+extensions = []

@@ -1,0 +1,1 @@
+window.navigationData = "eJyLrlYqSa0oUbJSckkszkjKTyxK8S8oyczPK1bSUSpILMlQslLKzCtJLUpLTE4t1kdXpJdRkpujpKOUnZmXomRlZGpWqwM3MLkoNbEkFa4DYV5aaV4yWLc+mhJU08xMamMBixI3wQ=="

@@ -1,0 +1,325 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { Element, ElementContent, Root as HastRoot } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
+import { matches, select, selectAll } from 'hast-util-select';
+import { toMdast } from 'hast-util-to-mdast';
+import { toString as hastText } from 'hast-util-to-string';
+import { gfmToMarkdown } from 'mdast-util-gfm';
+import { toMarkdown } from 'mdast-util-to-markdown';
+import { stringify as toYaml } from 'yaml';
+import { ASSET_EXTENSIONS, createSite, DEFAULT_LANGUAGE, parsePage } from './docs.js';
+import type { DocPage, DocsSite } from './docs.js';
+
+/** A built page that was not served, and why, so the owner can fix or ignore it. */
+export interface SkippedPage {
+  file: string;
+  reason: string;
+}
+
+/**
+ * Where a page's own content lives, most specific first. Generators agree on HTML's landmarks:
+ * VitePress and Starlight put the page in `<main>`, Docusaurus and MkDocs Material in `<article>`,
+ * Sphinx themes in `[role=main]`; TypeDoc writes no landmark, only its `.col-content` column.
+ * The first that holds a heading, paragraph, list, table or code wins.
+ */
+const MAIN_CANDIDATES = ['main article', 'article', '[role=main]', 'main', '.col-content', 'body'];
+
+/**
+ * What is chrome, not content, once the main part is found. Each rule is a landmark or a control:
+ * navigation, sidebars, footers (Docusaurus's "Edit this page", prev/next), the generators' search
+ * boxes and copy/wrap buttons (all controls are dropped: a button's label is never prose), text
+ * meant only for screen readers, and what never renders.
+ */
+const CHROME = [
+  'nav',
+  'aside',
+  'footer',
+  '[role=navigation]',
+  '[role=search]',
+  '[role=complementary]',
+  'form',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'iframe',
+  '.sr-only',
+  '.visually-hidden',
+  '.skip-link',
+  '[hidden]',
+  // Breadcrumbs are navigation, written as a list (TypeDoc, Sphinx and MkDocs themes).
+  '.tsd-breadcrumb, .breadcrumb, .breadcrumbs, .wy-breadcrumbs',
+  // VitePress's language label beside its <pre>: the language is kept on the code itself.
+  'span.lang',
+].join(', ');
+
+/** Heading self-links (`#`, `¶`) add a symbol to every heading; their target is the heading's anchor. */
+const SELF_LINK = 'a[href^="#"]';
+
+const SYMBOLS = /[\s#¶§🔗\u200b]/gu;
+
+const EDIT_LINK = /^\s*(edit (this|the) page|edit on github|view (page )?source|show source)\b/i;
+
+const isElement = (node: ElementContent | HastRoot['children'][number]): node is Element =>
+  node.type === 'element';
+
+const classesOf = (node: Element): string[] => {
+  const value = node.properties.className;
+  return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
+};
+
+/** Removes every descendant of `tree` that `drop` says is chrome. */
+function prune(tree: Element | HastRoot, drop: (node: Element) => boolean): void {
+  tree.children = tree.children.filter((child) => !(isElement(child) && drop(child)));
+  for (const child of tree.children) if (isElement(child)) prune(child, drop);
+}
+
+/**
+ * A code block's language, from where the generators write it: `data-language` (Starlight),
+ * `language-x` on the <pre>/<code> (Docusaurus, MkDocs) or on the block's wrapper (VitePress's
+ * `div.language-ts`, Sphinx's `div.highlight-python`).
+ */
+function languageOf(pre: Element, ancestors: Element[]): string {
+  const code = pre.children.find(isElement);
+  const dataLanguage = pre.properties.dataLanguage;
+  if (typeof dataLanguage === 'string' && dataLanguage) return dataLanguage;
+  // TypeDoc writes the language as the code's only class: `<code class="ts">`.
+  const own = code?.tagName === 'code' ? classesOf(code) : [];
+  if (own.length === 1 && /^[a-z][\w+#]{0,11}$/i.test(own[0]!)) return own[0]!;
+  for (const node of [
+    pre,
+    ...(code?.tagName === 'code' ? [code] : []),
+    ...ancestors.slice(-3).reverse(),
+  ]) {
+    for (const name of classesOf(node)) {
+      const match = /^(?:language|lang|highlight)-([\w+#.-]+)$/.exec(name);
+      if (match?.[1] && match[1] !== 'default') return match[1];
+    }
+  }
+  return '';
+}
+
+const LINE = '.token-line, .ec-line, span.line';
+
+const textWithBreaks = (node: ElementContent): string =>
+  node.type === 'text'
+    ? node.value
+    : node.type !== 'element'
+      ? ''
+      : node.tagName === 'br'
+        ? '\n'
+        : node.children.map(textWithBreaks).join('');
+
+/**
+ * A code block's text with its line breaks: generators that wrap each line in an element
+ * (Docusaurus `div.token-line` ending in `<br>`, Shiki `span.line`, expressive-code `div.ec-line`)
+ * give one line per element; others keep the text's own newlines.
+ */
+function codeTextOf(pre: Element): string {
+  const lines = selectAll(LINE, pre).filter((line) =>
+    line.children.every((child) => !isElement(child) || !select(LINE, child)),
+  );
+  // Without line elements, a `<br>` is a line break (TypeDoc); inside them it only ends the line.
+  const text = lines.length ? lines.map((line) => hastText(line)).join('\n') : textWithBreaks(pre);
+  return text.replace(/\n+$/, '');
+}
+
+/** Replaces every <pre> with a plain `<pre><code class="language-x">` that hast-util-to-mdast reads as a fence. */
+function normaliseCode(tree: Element, ancestors: Element[] = []): void {
+  tree.children = tree.children.map((child) => {
+    if (!isElement(child)) return child;
+    if (child.tagName !== 'pre') {
+      normaliseCode(child, [...ancestors, tree]);
+      return child;
+    }
+    const lang = languageOf(child, [...ancestors, tree]);
+    return {
+      type: 'element',
+      tagName: 'pre',
+      properties: {},
+      children: [
+        {
+          type: 'element',
+          tagName: 'code',
+          properties: lang ? { className: [`language-${lang}`] } : {},
+          children: [{ type: 'text', value: codeTextOf(child) }],
+        },
+      ],
+    };
+  });
+}
+
+/** A heading's anchor as the page serves it: its id, its self-link's target (Sphinx), or its section's id. */
+function anchorOf(heading: Element, parent: Element | undefined): string {
+  if (typeof heading.properties.id === 'string' && heading.properties.id)
+    return heading.properties.id;
+  const self = select(SELF_LINK, heading)?.properties.href;
+  if (typeof self === 'string' && self.length > 1) return decodeURIComponent(self.slice(1));
+  if (parent?.tagName === 'section' && typeof parent.properties.id === 'string')
+    return parent.properties.id;
+  return '';
+}
+
+/** Every heading's anchor, in document order. */
+function headingAnchors(tree: Element): string[] {
+  const anchors: string[] = [];
+  const walk = (node: Element) => {
+    for (const child of node.children) {
+      if (!isElement(child)) continue;
+      if (/^h[1-6]$/.test(child.tagName)) anchors.push(anchorOf(child, node));
+      else walk(child);
+    }
+  };
+  walk(tree);
+  return anchors;
+}
+
+const hasContent = (node: Element) => Boolean(select('h1, h2, h3, p, pre, table, li', node));
+
+/** The served path a built file answers at: `a/index.html` → `/a/`, `a/b.html` → `/a/b.html`. */
+export function servedPathOf(file: string): string {
+  const path = '/' + file.split(sep).join('/');
+  return path.replace(/(^|\/)index\.html?$/i, '$1');
+}
+
+/** The first path segment when it names a version (`v2`, `2.x`, `1.4`, `next`). */
+const versionOf = (file: string) =>
+  /^(v\d+(?:\.\d+)*|\d+\.(?:\d+|x)(?:\.\d+)*|next)$/i.exec(file.split(/[\\/]/)[0] ?? '')?.[1];
+
+/** `<html lang="pt-BR">` → `pt-br`; else a leading `fr/` segment of the path. */
+function languageOfPage(root: HastRoot, file: string, fallback: string): string {
+  const html = root.children.find(isElement);
+  const lang = html?.properties.lang;
+  if (typeof lang === 'string' && lang.trim()) return lang.trim().toLowerCase();
+  const segment = /^([a-z]{2}(?:-[a-z]{2})?)$/i.exec(file.split(/[\\/]/)[0] ?? '')?.[1];
+  return segment?.toLowerCase() ?? fallback;
+}
+
+/**
+ * One built HTML page as the same page model a Markdown page gives (sections per heading, code,
+ * tables), or why it is not a docs page. The page keeps its served URL as its `permalink` (the
+ * `<link rel=canonical>` path when the build gives one), so citations link to what the build serves.
+ */
+export function parseHtmlPage(
+  file: string,
+  html: string,
+  defaultLanguage = DEFAULT_LANGUAGE,
+): DocPage | { skipped: string } {
+  const root = fromHtml(html);
+  if (select('meta[http-equiv=refresh]', root)) return { skipped: 'a redirect' };
+  if (/(^|\/)404\.html?$/i.test(file)) return { skipped: 'the not-found page' };
+  const main = MAIN_CANDIDATES.map((selector) => select(selector, root)).find(
+    (node): node is Element => node !== undefined && hasContent(node),
+  );
+  if (!main) return { skipped: 'no headings, paragraphs, lists, tables or code' };
+  const content = structuredClone(main);
+  prune(
+    content,
+    (node) =>
+      matches(CHROME, node) ||
+      (node.tagName === 'header' && !select('h1', node)) ||
+      (node.tagName === 'a' && EDIT_LINK.test(hastText(node))),
+  );
+  // Heading self-links (VitePress's `#`, Sphinx's `¶`, Starlight's icon beside the heading) once
+  // their screen-reader text is gone: a symbol, not words.
+  prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
+  normaliseCode(content);
+  const anchors = headingAnchors(content);
+  // `<wbr>` (TypeDoc's long names) becomes a zero-width space: no reader types one into a question.
+  const markdown = toMarkdown(toMdast(content), { extensions: [gfmToMarkdown()] }).replace(
+    /\u200b/g,
+    '',
+  );
+  const textOf = (node: Element | undefined) =>
+    node
+      ? hastText(node)
+          .replace(/\u200b/g, '')
+          .trim()
+      : '';
+  const title = textOf(select('h1', content)) || textOf(select('title', root));
+  const canonical = select('link[rel=canonical]', root)?.properties.href;
+  let permalink = servedPathOf(file);
+  if (typeof canonical === 'string' && canonical) {
+    try {
+      permalink = new URL(canonical, 'http://site.invalid' + permalink).pathname;
+    } catch {
+      // An unparseable canonical says nothing: the file's own URL stands.
+    }
+  }
+  const version = versionOf(file);
+  const frontmatter = {
+    ...(title ? { title } : {}),
+    permalink,
+    language: languageOfPage(root, file, defaultLanguage),
+    ...(version ? { version } : {}),
+  };
+  return parsePage(file, `---\n${toYaml(frontmatter)}---\n\n${markdown}`, defaultLanguage, {
+    anchors,
+  });
+}
+
+/** Folders of a build that hold the generator's own assets or search index, never pages. */
+const NOT_PAGES =
+  /(^|[\\/])(_astro|assets|_static|_sources|_next|pagefind|search)([\\/]|$)|(^|[\\/])(genindex|search|py-modindex)\.html$/i;
+
+/**
+ * Reads the output folder of a static docs generator: every `.html` page becomes a page with the
+ * URL the build serves it at. Pages that are not docs (redirects, the 404 page, search and index
+ * pages) or that cannot be read are skipped and named in `skipped`; the rest are served.
+ */
+export async function loadHtmlSite(
+  dir: string,
+  defaultLanguage = DEFAULT_LANGUAGE,
+): Promise<{ site: DocsSite; skipped: SkippedPage[] }> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .filter((file) => !file.split(sep).some((part) => part.startsWith('.')))
+    .sort();
+  const htmlFiles = files.filter((file) => /\.html?$/i.test(file));
+  if (htmlFiles.length === 0)
+    throw new Error(
+      `No HTML pages (.html) found in ${dir}: give --site the folder your docs generator builds (build/, dist/, site/, _build/html), or --docs a folder of Markdown.`,
+    );
+  const pages: DocPage[] = [];
+  const skipped: SkippedPage[] = [];
+  const seen = new Map<string, string>();
+  for (const file of htmlFiles) {
+    const name = file.split(sep).join('/');
+    if (NOT_PAGES.test(name)) continue;
+    try {
+      const page = parseHtmlPage(name, await readFile(join(dir, file), 'utf8'), defaultLanguage);
+      if ('skipped' in page) {
+        skipped.push({ file: name, reason: page.skipped });
+        continue;
+      }
+      const other = seen.get(page.path);
+      if (other) {
+        skipped.push({ file: name, reason: `the same page as ${other}` });
+        continue;
+      }
+      seen.set(page.path, name);
+      pages.push(page);
+    } catch (error) {
+      skipped.push({ file: name, reason: (error as Error).message });
+    }
+  }
+  if (pages.length === 0)
+    throw new Error(
+      `No docs pages in ${dir}: its ${htmlFiles.length} HTML files hold no readable content (${skipped
+        .slice(0, 3)
+        .map((page) => `${page.file}: ${page.reason}`)
+        .join('; ')}).`,
+    );
+  const assets = files
+    .filter((file) => ASSET_EXTENSIONS.test(file) && !NOT_PAGES.test(file))
+    .map((file) => '/' + file.split(sep).join('/'));
+  return { site: createSite(pages, assets, dir), skipped };
+}

@@ -1,0 +1,255 @@
+import { readFileSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/index.js';
+import { createApp } from '../src/server/http/app.js';
+import { docLinkTarget } from '../src/server/site/doc-links.js';
+import { loadHtmlSite, parseHtmlPage } from '../src/server/site/html.js';
+import { loadDocsSite, siteNameOf, type DocPage } from '../src/server/site/docs.js';
+import { captureIo } from './helpers/cli.js';
+import { askBody, readStream, searchResultsOf, tempDir } from './helpers/server.js';
+
+// Built from their own npm packages by `node e2e/sites/build.mjs static` (checked in).
+const BUILDS = {
+  VitePress: 'e2e/sites/vitepress/docs/.vitepress/dist',
+  Docusaurus: 'e2e/sites/docusaurus/build',
+  Starlight: 'e2e/sites/starlight/dist',
+  // From PyPI by `node e2e/sites/build.mjs python` (checked in).
+  Sphinx: 'e2e/sites/sphinx/build',
+  MkDocs: 'e2e/sites/mkdocs/site',
+};
+
+/** The file a static server answers a URL path with: `/a/` → a/index.html, `/a` → a.html or a/index.html. */
+function servedFile(dir: string, urlPath: string): string | undefined {
+  const path = decodeURI(urlPath).replace(/^\//, '');
+  const candidates =
+    path.endsWith('/') || path === ''
+      ? [`${path}index.html`]
+      : [path, `${path}.html`, `${path}/index.html`];
+  return candidates
+    .map((file) => join(dir, file))
+    .find((file) => statSync(file, { throwIfNoEntry: false })?.isFile());
+}
+
+const isPage = (page: DocPage | { skipped: string }): page is DocPage => !('skipped' in page);
+
+describe.each(Object.entries(BUILDS))('a %s build read with --site', (_name, dir) => {
+  it('serves every page at a URL the build serves, with headings whose anchors exist there', async () => {
+    const { site } = await loadHtmlSite(dir);
+    expect(site.pages.map((page) => page.title).sort()).toEqual(
+      ['Acme Widgets', 'Getting started', 'Widget setup'].sort(),
+    );
+    for (const page of site.pages) {
+      const file = servedFile(dir, String(page.frontmatter?.permalink));
+      expect(file, `${page.file} → ${String(page.frontmatter?.permalink)}`).toBeDefined();
+      const html = readFileSync(file!, 'utf8');
+      for (const section of page.sections.filter((s) => s.anchor))
+        expect(html, `${page.file}#${section.anchor}`).toContain(`id="${section.anchor}"`);
+    }
+    const setup = site.pages.find((page) => page.title === 'Widget setup')!;
+    expect(setup.sections.map((s) => s.heading)).toEqual(
+      expect.arrayContaining(['Refresh interval', 'Data sources', 'Error handling']),
+    );
+  });
+
+  it('keeps code blocks with their language and line breaks, and leaves the chrome out', async () => {
+    const { site } = await loadHtmlSite(dir);
+    const start = site.pages.find((page) => page.title === 'Getting started')!;
+    const install = start.sections.find((s) => s.anchor === 'install')!;
+    expect(install.code).toEqual([
+      {
+        lang: 'sh',
+        value: expect.stringMatching(/^npm install acme-widgets --save\nnpx acme-widgets init /),
+      },
+    ]);
+    const render = start.sections.find((s) => s.anchor === 'render-a-first-widget')!;
+    expect(render.code[0]?.lang).toBe('tsx');
+    expect(render.code[0]?.value.split('\n').length).toBeGreaterThanOrEqual(5);
+    const everything = site.pages.map((page) => page.markdown).join('\n');
+    // Copy buttons, "Edit this page", search boxes, prev/next, heading self-links, skip links.
+    expect(everything).not.toMatch(
+      /Copy (code|to clipboard)|Edit (this|the) page|Search|Skip to content|Next page|Previous|\u200b|Direct link|Section titled/i,
+    );
+  });
+
+  it('answers a question with a citation that opens in the built site at its anchor', async () => {
+    const { site } = await loadHtmlSite(dir);
+    const app = createApp({
+      orgs: [{ id: 'acme', plan: 'enterprise', keys: ['svc_dsc_acme'] }],
+      sites: [
+        {
+          domain: 'acme',
+          org: 'acme',
+          docs: site,
+          pageUrls: { style: 'plain' },
+          publicUrl: 'https://docs.acme.dev',
+        },
+      ],
+    });
+    const response = await app.request('http://test/discovery/v1/assistant/acme/message', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer svc_dsc_acme' },
+      body: JSON.stringify(askBody('What is the default refresh interval?')),
+    });
+    const cited = new URL(searchResultsOf(await readStream(response))[0]!.url);
+    expect(cited.origin).toBe('https://docs.acme.dev');
+    expect(cited.hash).toBe('#refresh-interval');
+    const file = servedFile(dir, cited.pathname);
+    expect(file, cited.pathname).toBeDefined();
+    expect(readFileSync(file!, 'utf8')).toContain('id="refresh-interval"');
+  });
+});
+
+describe('a built page read by the HTML loader', () => {
+  it('keeps tables as tables and a Sphinx heading’s anchor from its self-link', () => {
+    const page = parseHtmlPage(
+      'api/config.html',
+      `<!doctype html><html lang="fr"><head><title>Config — Acme</title></head><body>
+      <div class="sphinxsidebar" role="navigation"><h3>Navigation</h3><p>Sidebar words</p></div>
+      <div class="body" role="main"><section id="config"><h1>Config<a class="headerlink" href="#config">¶</a></h1>
+      <section id="options"><h2>Options<a class="headerlink" href="#options">¶</a></h2>
+      <table><thead><tr><th>Name</th><th>Default</th></tr></thead>
+      <tbody><tr><td>timeout</td><td>30</td></tr></tbody></table>
+      <div class="highlight-python notranslate"><div class="highlight"><pre><span></span>import acme
+acme.run()
+</pre></div></div>
+      <p><a href="https://github.com/acme/x/edit/main/config.rst">Edit on GitHub</a></p>
+      </section></section></div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    expect(page).toMatchObject({ title: 'Config', language: 'fr', path: '/api/config' });
+    expect(page.frontmatter?.permalink).toBe('/api/config.html');
+    const options = page.sections.find((s) => s.heading === 'Options')!;
+    expect(options.anchor).toBe('options');
+    expect(options.blocks.map((b) => b.kind)).toEqual(['table', 'code']);
+    expect(options.blocks[0]!.markdown).toMatch(/\| Name +\| Default \|/);
+    expect(options.code).toEqual([{ lang: 'python', value: 'import acme\nacme.run()' }]);
+    expect(page.markdown).not.toMatch(/Sidebar words|Edit on GitHub|¶/);
+  });
+
+  it('takes the URL from <link rel=canonical> and the version from a versioned path', () => {
+    const page = parseHtmlPage(
+      'v2/guide/index.html',
+      `<html><head><link rel="canonical" href="https://acme.dev/v2/guide"></head>
+      <body><main><h1>Guide</h1><p>Words.</p></main></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    expect(page).toMatchObject({ path: '/v2/guide', version: 'v2', language: 'en' });
+    expect(page.frontmatter?.permalink).toBe('/v2/guide');
+  });
+
+  it('skips and names redirects and pages without content, and serves the rest', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'old'));
+    await writeFile(
+      join(dir, 'index.html'),
+      '<html><body><main><h1>Home</h1><p>Welcome.</p></main></body></html>',
+    );
+    await writeFile(
+      join(dir, 'old/index.html'),
+      '<html><head><meta http-equiv="refresh" content="0; url=/"></head></html>',
+    );
+    await writeFile(join(dir, 'empty.html'), '<html><body><nav>Only links</nav></body></html>');
+    const { site, skipped } = await loadHtmlSite(dir);
+    expect(site.pages.map((page) => page.path)).toEqual(['/']);
+    expect(skipped).toEqual([
+      { file: 'empty.html', reason: expect.stringContaining('no headings') },
+      { file: 'old/index.html', reason: 'a redirect' },
+    ]);
+  });
+
+  it('says what to give --site when the folder holds no HTML', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'readme.md'), '# Not built\n');
+    await expect(loadHtmlSite(dir)).rejects.toThrow(
+      /No HTML pages .* found in .*--site the folder/,
+    );
+    const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_acme' });
+    expect(await runCli(['serve', '--port', '0', '--site', dir], run.io)).toBe(1);
+    expect(run.err).toMatch(/No HTML pages/);
+    const both = captureIo();
+    expect(await runCli(['serve', '--site', dir, '--docs', dir], both.io)).toBe(2);
+    expect(both.err).toMatch(/--docs \(Markdown\) or --site \(built HTML\), not both/);
+  });
+});
+
+describe('a TypeDoc API reference read with --site', () => {
+  // Built from the typedoc npm package by `node e2e/sites/build.mjs static` (checked in).
+  const dir = 'e2e/sites/typedoc/docs';
+
+  it('keeps members under their own anchors and examples as code, without breadcrumbs', async () => {
+    const { site } = await loadHtmlSite(dir);
+    const options = site.byPath.get('/interfaces/DashboardOptions' as never)!;
+    expect(options.frontmatter?.permalink).toBe('/interfaces/DashboardOptions.html');
+    const html = readFileSync(join(dir, 'interfaces/DashboardOptions.html'), 'utf8');
+    const refresh = options.sections.find((s) => s.anchor === 'refreshseconds')!;
+    expect(refresh.text).toContain('Seconds between two polls');
+    expect(html).toContain('id="refreshseconds"');
+    const create = site.byPath.get('/functions/createDashboard' as never)!;
+    // TypeDoc puts the example inside the signature's list item: a fence within the list block.
+    expect(create.markdown).toMatch(
+      /```ts\n\s*const dashboard = createDashboard\(\{ refreshSeconds: 15 \}\);\n\s*dashboard\.start\(\);\n\s*```/,
+    );
+    expect(create.markdown).not.toMatch(/^\* \[createDashboard\]/m);
+    // A relative link between built pages resolves to the page it names, so answers can rewrite it.
+    const link = options.sections.flatMap((s) => s.blocks).flatMap((b) => b.links ?? [])[0]!;
+    expect(link.url).toBe('../functions/createDashboard.html');
+    expect(docLinkTarget(link.url, options, site)).toMatchObject({
+      kind: 'page',
+      pagePath: '/functions/createDashboard',
+    });
+  });
+});
+
+describe("a site's name", () => {
+  it("comes from the package.json above an npm package's docs before the folder's name", async () => {
+    const pkg = join(await tempDir(), 'package');
+    await mkdir(join(pkg, 'docs'), { recursive: true });
+    await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'acme-gauges' }));
+    await writeFile(join(pkg, 'docs', 'index.md'), 'Welcome.\n');
+    expect(siteNameOf(await loadDocsSite(join(pkg, 'docs')))).toBe('acme-gauges');
+    await writeFile(join(pkg, 'docs', 'index.md'), '# Gauges for Acme\n\nWelcome.\n');
+    expect(siteNameOf(await loadDocsSite(join(pkg, 'docs')))).toBe('Gauges for Acme');
+  });
+
+  it("comes from a built site's root page, not its build folder", async () => {
+    const { site } = await loadHtmlSite(BUILDS.Docusaurus);
+    expect(siteNameOf(site)).toBe('Acme Widgets');
+  });
+});
+
+describe('docs-assistant serve --site', () => {
+  it('serves a Sphinx build: its pages under /docs and answers citing the build’s URLs', async () => {
+    const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_acme' });
+    const exit = runCli(
+      [
+        'serve',
+        '--site',
+        BUILDS.Sphinx,
+        '--domain',
+        'acme',
+        '--public-url',
+        'https://docs.acme.dev',
+        '--port',
+        '0',
+        '--data',
+        await tempDir(),
+      ],
+      run.io,
+    );
+    const [, url] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:\d+)\//);
+    const page = await fetch(`${url}/docs/getting-started`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Render a first widget');
+    const answer = await fetch(`${url}/discovery/v1/assistant/acme/message`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer svc_dsc_acme' },
+      body: JSON.stringify(askBody('How do I install Acme Widgets?')),
+    });
+    const cited = searchResultsOf(await readStream(answer)).map((r) => r.url);
+    expect(cited).toContain('https://docs.acme.dev/getting-started.html#install');
+    run.interrupt();
+    expect(await exit).toBe(0);
+  });
+});
