@@ -47,6 +47,13 @@ describe('a method the route does not take', () => {
     expect(await response.json()).toMatchObject({ error: 'method_not_allowed' });
   });
 
+  it('answers 404, not 405, where no route matches: a pattern segment must match, and a taken method is no excuse', async () => {
+    const app = await demoApp();
+    for (const path of ['/secret.txt', '/llms-full-x.txt', '/v1/static-export/jobs/se_x/nothing'])
+      expect((await app.request(`http://test${path}`)).status, path).toBe(404);
+    expect((await app.request('http://test/llms-full-2.txt', { method: 'POST' })).status).toBe(405);
+  });
+
   it('answers 405 on the static export routes that only take POST', async () => {
     const app = await demoApp();
     for (const path of ['/v1/static-export/jobs', '/v1/static-export/jobs/se_x/bundle']) {

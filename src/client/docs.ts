@@ -1,15 +1,51 @@
-import { z } from 'zod';
 import { agentUrls } from '../protocol/routes.js';
-import {
-  pageResponseSchema,
-  searchResultSchema,
-  type PageRequest,
-  type PageResponse,
-  type SearchRequest,
-  type SearchResult,
-} from '../protocol/schemas.js';
 import { assertBrowserSafeKey } from './assistant.js';
 import { AssistantError, errorFromResponse } from './errors.js';
+
+/** NOTES §7: a search (the server checks it with protocol/schemas' searchRequestSchema). */
+export interface SearchRequest {
+  query: string;
+  /** 1–50. @default 10 */
+  pageSize?: number;
+  /** 0–1: hits scoring below this share of the best hit's score are left out. */
+  scoreThreshold?: number;
+  filter?: { version?: string; language?: string; tag?: string; groups?: string[] };
+}
+
+/** One search hit: the matching passage as Markdown, where it is, and about it. */
+export interface SearchResult {
+  content: string;
+  path: string;
+  metadata: { title: string; url: string; score: number; version?: string; language: string };
+}
+
+export interface PageRequest {
+  path: string;
+  groups?: string[];
+}
+
+/** A whole page as Markdown. */
+export interface PageResponse {
+  path: string;
+  content: string;
+}
+
+// Plain checks rather than the protocol's zod schemas: this client ships in the widget package,
+// which carries no zod.
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+const isSearchResult = (value: unknown): value is SearchResult =>
+  isObject(value) &&
+  typeof value.content === 'string' &&
+  typeof value.path === 'string' &&
+  isObject(value.metadata) &&
+  typeof value.metadata.title === 'string' &&
+  typeof value.metadata.url === 'string' &&
+  typeof value.metadata.score === 'number';
+const isSearchResults = (value: unknown): value is SearchResult[] =>
+  Array.isArray(value) && value.every(isSearchResult);
+const isPageResponse = (value: unknown): value is PageResponse =>
+  isObject(value) && typeof value.path === 'string' && typeof value.content === 'string';
 
 export interface DocsClientOptions {
   /** {base_url} of the service (the discovery operations live under `/discovery`). */
@@ -28,7 +64,12 @@ export interface DocsClientOptions {
 export function createDocsClient(options: DocsClientOptions) {
   assertBrowserSafeKey(options.apiKey);
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  async function call<T>(url: string, body: unknown, schema: z.ZodType<T>, signal?: AbortSignal) {
+  async function call<T>(
+    url: string,
+    body: unknown,
+    valid: (value: unknown) => value is T,
+    signal?: AbortSignal,
+  ): Promise<T> {
     let response: Response;
     try {
       response = await doFetch(url, {
@@ -45,26 +86,21 @@ export function createDocsClient(options: DocsClientOptions) {
       throw new AssistantError('network', `Could not reach ${url}.`, { code: 'network' });
     }
     if (!response.ok) throw await errorFromResponse(response);
-    const parsed = schema.safeParse(await response.json().catch(() => undefined));
-    if (!parsed.success)
+    const value: unknown = await response.json().catch(() => undefined);
+    if (!valid(value))
       throw new AssistantError('protocol', `The server answered ${url} with an unexpected body.`, {
         status: response.status,
         code: 'bad_response',
       });
-    return parsed.data;
+    return value;
   }
   return {
     /** The sections that best match `query`, best first, each as Markdown. */
     search: (request: SearchRequest, signal?: AbortSignal): Promise<SearchResult[]> =>
-      call(
-        agentUrls.search(options.baseUrl, options.domain),
-        request,
-        z.array(searchResultSchema),
-        signal,
-      ),
+      call(agentUrls.search(options.baseUrl, options.domain), request, isSearchResults, signal),
     /** One page as Markdown; an unknown page throws `not_found` naming the nearest pages. */
     page: (request: PageRequest, signal?: AbortSignal): Promise<PageResponse> =>
-      call(agentUrls.page(options.baseUrl, options.domain), request, pageResponseSchema, signal),
+      call(agentUrls.page(options.baseUrl, options.domain), request, isPageResponse, signal),
   };
 }
 

@@ -306,7 +306,8 @@ export function createApp(options: AppOptions = {}) {
   });
   app.notFound((c) => {
     const allowed = allowedMethods(app.routes, c.req.path);
-    if (allowed.length === 0)
+    // A route that takes this method and still did not answer had nothing at this address.
+    if (allowed.length === 0 || allowed.includes(c.req.method))
       return errorResponse('not_found', 'There is nothing at this address.');
     const response = errorResponse(
       'method_not_allowed',
@@ -474,7 +475,10 @@ export function allowedMethods(
     const pattern = route.path
       .split('/')
       .map((segment) =>
-        segment.startsWith(':') ? '[^/]+' : segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+        // `:name` is any one segment; `:name{regex}` only what its pattern matches.
+        segment.startsWith(':')
+          ? `(?:${/\{(.*)\}$/.exec(segment)?.[1] ?? '[^/]+'})`
+          : segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
       )
       .join('/');
     if (new RegExp(`^${pattern}/?$`).test(path)) methods.add(route.method);
