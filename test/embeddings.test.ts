@@ -55,7 +55,7 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
     docsDir = await mkdtemp(join(tmpdir(), 'embed-docs-'));
     dataDir = await mkdtemp(join(tmpdir(), 'embed-data-'));
     for (const page of ['troubleshooting.md', 'installation.md'])
-      await copyFile(join(import.meta.dirname, '../demo/docs', page), join(docsDir, page));
+      await copyFile(join(import.meta.dirname, 'fixtures/sample-docs', page), join(docsDir, page));
     server = spawn(python, [join(import.meta.dirname, 'embed-server/server.py'), '--port', '0'], {
       env: { ...process.env, HF_HUB_OFFLINE: '1' },
       stdio: ['ignore', 'pipe', 'inherit'],
