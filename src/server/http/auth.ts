@@ -55,6 +55,34 @@ export function requireKey(orgByKey: Map<string, Org>, kind: KeyRole) {
   });
 }
 
+/** The `domain_not_found` answer, naming the domain asked for (cut short). */
+export const unknownDomain = (domain: string): Response =>
+  errorResponse(
+    'domain_not_found',
+    `No docs site is configured for domain "${domain.slice(0, 100)}".`,
+  );
+
+/** The `forbidden` answer to a key of another organisation than the domain's. */
+export const otherOrganisation = (): Response =>
+  errorResponse('forbidden', 'This key belongs to another organisation than this domain.');
+
+/**
+ * Lets a request on only for a configured `:domain` of the key's organisation (from `requireKey`),
+ * and tells later handlers its site (`c.var.site`).
+ */
+export function requireOwnSite<Site extends { org: string }>(
+  siteOf: (domain: string) => Site | undefined,
+) {
+  return createMiddleware<{ Variables: { org: Org; site: Site } }>(async (c, next) => {
+    const domain = c.req.param('domain') ?? '';
+    const site = siteOf(domain);
+    if (!site) return unknownDomain(domain);
+    if (site.org !== c.var.org.id) return otherOrganisation();
+    c.set('site', site);
+    await next();
+  });
+}
+
 /** Lets a request on only when its organisation (from `requireKey`) has `plan`. */
 export function requirePlan(plan: Org['plan'], message: string) {
   return createMiddleware<{ Variables: { org: Org } }>(async (c, next) => {

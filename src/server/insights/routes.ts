@@ -1,8 +1,7 @@
 import { Hono, type Context } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import { join } from 'node:path';
 import { feedbackRequestSchema, ROUTES, type InsightsThread } from '../../protocol/index.js';
-import { requireKey, type Org } from '../http/auth.js';
+import { requireKey, requireOwnSite, type Org } from '../http/auth.js';
 import { errorResponse, jsonBody, validJson } from '../http/middleware.js';
 import { limitByIp, rateLimit } from '../http/rate-limit.js';
 import type { AssistantLimiters } from '../http/routes/api.js';
@@ -64,22 +63,7 @@ export function insightsRoutes(deps: InsightsRouteDeps) {
   const { now } = deps;
   const app = new Hono<Env>();
 
-  const ownSite = createMiddleware<Env>(async (c, next) => {
-    const domain = c.req.param('domain') ?? '';
-    const site = deps.site(domain);
-    if (!site)
-      return errorResponse(
-        'domain_not_found',
-        `No docs site is configured for domain "${domain.slice(0, 100)}".`,
-      );
-    if (site.org !== c.var.org.id)
-      return errorResponse(
-        'forbidden',
-        'This key belongs to another organisation than this domain.',
-      );
-    c.set('site', site);
-    await next();
-  });
+  const ownSite = requireOwnSite(deps.site);
 
   app.post(
     ROUTES.assistantFeedback,

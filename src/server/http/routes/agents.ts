@@ -7,7 +7,7 @@ import { createMcpServer } from '../../agents/mcp.js';
 import type { Retriever } from '../../answering/retrieval.js';
 import type { DocsSite } from '../../site/docs.js';
 import { servedMarkdownUrls } from '../../site/page-markdown.js';
-import { authenticate, type Org } from '../auth.js';
+import { authenticate, otherOrganisation, unknownDomain, type Org } from '../auth.js';
 import { errorResponse, jsonBody, validJson } from '../middleware.js';
 import { limitByIp, rateLimit } from '../rate-limit.js';
 import type { AssistantLimiters } from './api.js';
@@ -50,20 +50,12 @@ export function agentRoutes(deps: AgentRouteDeps) {
   const siteAccess = createMiddleware<AgentEnv>(async (c, next) => {
     const domain = c.req.param('domain') ?? '';
     const site = deps.site(domain);
-    if (!site)
-      return errorResponse(
-        'domain_not_found',
-        `No docs site is configured for domain "${domain.slice(0, 100)}".`,
-      );
+    if (!site) return unknownDomain(domain);
     const header = c.req.header('authorization');
     if (!(site.openToAgents && !header)) {
       const auth = authenticate(header, deps.orgByKey, 'assistant');
       if (!auth.ok) return auth.response;
-      if (auth.org.id !== site.org)
-        return errorResponse(
-          'forbidden',
-          'This key belongs to another organisation than this domain.',
-        );
+      if (auth.org.id !== site.org) return otherOrganisation();
     }
     c.set('site', site);
     c.set('tools', createDocsTools(site, servedMarkdownUrls(deps.origin(c), deps.basePath)));

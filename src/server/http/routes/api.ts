@@ -1,6 +1,5 @@
 import { Hono, type Context } from 'hono';
 import type { DenseRetrieval } from '../../answering/dense.js';
-import { createMiddleware } from 'hono/factory';
 import {
   assistantRequestSchema,
   assistantRequestV2Schema,
@@ -9,9 +8,9 @@ import {
   type Message,
 } from '../../../protocol/index.js';
 import { questionOf } from '../../answering/question.js';
-import { requireKey, type Org } from '../auth.js';
+import { requireKey, requireOwnSite, type Org } from '../auth.js';
 import { parsePagePath } from '../../site/page-path.js';
-import { errorResponse, jsonBody, validJson } from '../middleware.js';
+import { jsonBody, validJson } from '../middleware.js';
 import type { createPageUrls } from '../../site/page-urls.js';
 import { limitByIp, rateLimit, type RateLimiter } from '../rate-limit.js';
 import type { Retriever } from '../../answering/retrieval.js';
@@ -81,24 +80,7 @@ export function apiRoutes(deps: ApiRouteDeps) {
   const { now } = deps;
   const app = new Hono<AssistantEnv>();
 
-  const ownSite = createMiddleware<{ Variables: { org: Org; site: AnsweringSite } }>(
-    async (c, next) => {
-      const domain = c.req.param('domain') ?? '';
-      const site = deps.site(domain);
-      if (!site)
-        return errorResponse(
-          'domain_not_found',
-          `No docs site is configured for domain "${domain.slice(0, 100)}".`,
-        );
-      if (site.org !== c.var.org.id)
-        return errorResponse(
-          'forbidden',
-          'This key belongs to another organisation than this domain.',
-        );
-      c.set('site', site);
-      await next();
-    },
-  );
+  const ownSite = requireOwnSite(deps.site);
 
   // One chain for both versions: only the body's schema and the writer differ.
   const ipLimit = limitByIp(
