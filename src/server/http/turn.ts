@@ -99,6 +99,9 @@ export interface Turn {
 /** A question is kept in its thread up to this length (turns stay small whatever was asked). */
 const MAX_STORED_QUESTION_CHARS = 4000;
 
+/** What a request without a question is told, by the route's check and by the turn. */
+export const NO_QUESTION = 'messages: the conversation must end with a user message that has text.';
+
 const INTERNAL = 'Something went wrong on the server. Please try again.';
 const SAVE_FAILED =
   'This answer could not be saved to the conversation. Start a new conversation to ask a follow-up.';
@@ -145,7 +148,7 @@ export async function startTurn(
       ok: false,
       error: {
         error: 'invalid_request',
-        message: 'messages: the conversation must end with a user message that has text.',
+        message: NO_QUESTION,
       },
     };
   let thread: ThreadRecord | undefined;

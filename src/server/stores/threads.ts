@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { describeIssues } from '../../protocol/index.js';
+import { describeIssues, insightsThreadSchema } from '../../protocol/index.js';
 import { isHashedFingerprint, hashFingerprint } from './fingerprint.js';
 import { LruMap, probeWritable, removeTempFiles, writeFileDurably } from './fs.js';
 import type { NewThread, ThreadRecord, ThreadStore, ThreadTurn } from './types.js';
@@ -10,21 +10,10 @@ import type { NewThread, ThreadRecord, ThreadStore, ThreadTurn } from './types.j
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 export const isThreadId = (value: string): boolean => ULID.test(value);
 
-const threadSchema = z.object({
+/** A stored thread: the conversation the owner reads (insights), with its reader's hashed fp. */
+const threadSchema = insightsThreadSchema.extend({
   threadId: z.string().regex(ULID),
-  domain: z.string(),
   fp: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  turns: z.array(
-    z.object({
-      messageId: z.string(),
-      question: z.string(),
-      answer: z.string(),
-      sources: z.array(z.string()),
-      at: z.string(),
-    }),
-  ),
 });
 
 /** A stored thread (a file, a database row) as a thread, or why it is not one. */

@@ -17,6 +17,7 @@ import type { Retriever } from '../../answering/retrieval.js';
 import { dataStreamResponse } from '../data-stream.js';
 import {
   answer,
+  NO_QUESTION,
   type StreamWriter,
   type TurnRequest,
   type TurnDeps,
@@ -66,9 +67,7 @@ type AssistantEnv = { Variables: { ip: string; org: Org; site: AnsweringSite } }
 
 const hasQuestion = (messages: Message[]) => {
   const lastUser = messages.findLast((message) => message.role === 'user');
-  return lastUser && questionOf(lastUser)
-    ? undefined
-    : 'messages: the conversation must end with a user message that has text.';
+  return lastUser && questionOf(lastUser) ? undefined : NO_QUESTION;
 };
 
 /**
