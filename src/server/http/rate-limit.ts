@@ -75,3 +75,43 @@ export function limitByIp(
     await next();
   });
 }
+
+/** The assistant operation's limiters (SPEC §8), which every route a reader's key opens shares. */
+export interface AssistantLimiters {
+  /** Every request, per IP per day. */
+  ip: RateLimiter;
+  /** One IP's share of one organisation's hourly quota. */
+  ipOrg: RateLimiter;
+  /** Authenticated, valid requests per organisation per hour. */
+  org: RateLimiter;
+}
+
+/** What the organisation limits read: the IP (`limitByIp`) and the domain's site (its org). */
+type SiteEnv = { Variables: { ip: string; site: { org: string } } };
+
+/**
+ * The assistant operation's three checks, for the message, feedback, search, page and MCP routes
+ * alike: `ip` counts every request, first; `ipOrg` and `org` go after the key, domain and body
+ * checks, so only requests that pass them count against the organisation.
+ */
+export function assistantLimits(
+  limiters: AssistantLimiters,
+  trustProxy: boolean | number,
+  now: () => number,
+) {
+  return {
+    ip: limitByIp(limiters.ip, trustProxy, 'Too many requests from this IP address today.', now),
+    ipOrg: rateLimit(
+      limiters.ipOrg,
+      (c: Context<SiteEnv>) => `${c.var.site.org}|${c.var.ip}`,
+      'Too many requests from this IP address for this organisation this hour.',
+      now,
+    ),
+    org: rateLimit(
+      limiters.org,
+      (c: Context<SiteEnv>) => c.var.site.org,
+      'Too many requests for this organisation this hour.',
+      now,
+    ),
+  };
+}

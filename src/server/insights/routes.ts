@@ -1,10 +1,9 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { join } from 'node:path';
 import { feedbackRequestSchema, ROUTES, type InsightsThread } from '../../protocol/index.js';
 import { requireKey, requireOwnSite, type Org } from '../http/auth.js';
 import { errorResponse, jsonBody, validJson } from '../http/middleware.js';
-import { limitByIp, rateLimit } from '../http/rate-limit.js';
-import type { AssistantLimiters } from '../http/routes/api.js';
+import { assistantLimits, type AssistantLimiters } from '../http/rate-limit.js';
 import { readStatic } from '../http/static.js';
 import {
   MAX_INSIGHT_QUESTION_CHARS,
@@ -64,31 +63,17 @@ export function insightsRoutes(deps: InsightsRouteDeps) {
   const app = new Hono<Env>();
 
   const ownSite = requireOwnSite(deps.site);
+  const limits = assistantLimits(deps.limiters, deps.trustProxy, now);
 
   app.post(
     ROUTES.assistantFeedback,
-    limitByIp(
-      deps.limiters.ip,
-      deps.trustProxy,
-      'Too many requests from this IP address today.',
-      now,
-    ),
+    limits.ip,
     requireKey(deps.orgByKey, 'assistant'),
     ownSite,
     jsonBody(deps.maxBodyBytes),
     validJson(feedbackRequestSchema),
-    rateLimit(
-      deps.limiters.ipOrg,
-      (c: Context<Env>) => `${c.var.org.id}|${c.var.ip}`,
-      'Too many requests from this IP address for this organisation this hour.',
-      now,
-    ),
-    rateLimit(
-      deps.limiters.org,
-      (c: Context<Env>) => c.var.org.id,
-      'Too many requests for this organisation this hour.',
-      now,
-    ),
+    limits.ipOrg,
+    limits.org,
     async (c) => {
       const body = c.req.valid('json');
       const { site } = c.var;

@@ -9,8 +9,7 @@ import type { DocsSite } from '../../site/docs.js';
 import { servedMarkdownUrls } from '../../site/page-markdown.js';
 import { authenticate, otherOrganisation, unknownDomain, type Org } from '../auth.js';
 import { errorResponse, jsonBody, validJson } from '../middleware.js';
-import { limitByIp, rateLimit } from '../rate-limit.js';
-import type { AssistantLimiters } from './api.js';
+import { assistantLimits, type AssistantLimiters } from '../rate-limit.js';
 
 /** A configured docs site as agents reach it. */
 export interface AgentSite {
@@ -61,27 +60,8 @@ export function agentRoutes(deps: AgentRouteDeps) {
     c.set('tools', createDocsTools(site, servedMarkdownUrls(deps.origin(c), deps.basePath)));
     await next();
   });
-  const checks = [
-    limitByIp(
-      deps.limiters.ip,
-      deps.trustProxy,
-      'Too many requests from this IP address today.',
-      now,
-    ),
-    siteAccess,
-    rateLimit(
-      deps.limiters.ipOrg,
-      (c: Context<AgentEnv>) => `${c.var.site.org}|${c.var.ip}`,
-      'Too many requests from this IP address for this organisation this hour.',
-      now,
-    ),
-    rateLimit(
-      deps.limiters.org,
-      (c: Context<AgentEnv>) => c.var.site.org,
-      'Too many requests for this organisation this hour.',
-      now,
-    ),
-  ] as const;
+  const limits = assistantLimits(deps.limiters, deps.trustProxy, now);
+  const checks = [limits.ip, siteAccess, limits.ipOrg, limits.org] as const;
 
   app.post(
     ROUTES.search,

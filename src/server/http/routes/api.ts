@@ -12,7 +12,7 @@ import { requireKey, requireOwnSite, type Org } from '../auth.js';
 import { parsePagePath } from '../../site/page-path.js';
 import { jsonBody, validJson } from '../middleware.js';
 import type { createPageUrls } from '../../site/page-urls.js';
-import { limitByIp, rateLimit, type RateLimiter } from '../rate-limit.js';
+import { assistantLimits, type AssistantLimiters } from '../rate-limit.js';
 import type { Retriever } from '../../answering/retrieval.js';
 import { dataStreamResponse } from '../data-stream.js';
 import {
@@ -36,15 +36,6 @@ export interface AnsweringSite {
   urls?: ReturnType<typeof createPageUrls> | undefined;
   /** Public URL of the site's docs, for citations with `urls`. */
   publicUrl?: string | undefined;
-}
-
-export interface AssistantLimiters {
-  /** Every request, per IP per day. */
-  ip: RateLimiter;
-  /** One IP's share of one organisation's hourly quota. */
-  ipOrg: RateLimiter;
-  /** Authenticated, valid requests per organisation per hour. */
-  org: RateLimiter;
 }
 
 export interface ApiRouteDeps {
@@ -82,26 +73,13 @@ export function apiRoutes(deps: ApiRouteDeps) {
   const ownSite = requireOwnSite(deps.site);
 
   // One chain for both versions: only the body's schema and the writer differ.
-  const ipLimit = limitByIp(
-    deps.limiters.ip,
-    deps.trustProxy,
-    'Too many requests from this IP address today.',
-    now,
-  );
+  const {
+    ip: ipLimit,
+    ipOrg: ipOrgLimit,
+    org: orgLimit,
+  } = assistantLimits(deps.limiters, deps.trustProxy, now);
   const key = requireKey(deps.orgByKey, 'assistant');
   const body = jsonBody(deps.maxBodyBytes);
-  const ipOrgLimit = rateLimit(
-    deps.limiters.ipOrg,
-    (c: Context<AssistantEnv>) => `${c.var.org.id}|${c.var.ip}`,
-    'Too many requests from this IP address for this organisation this hour.',
-    now,
-  );
-  const orgLimit = rateLimit(
-    deps.limiters.org,
-    (c: Context<AssistantEnv>) => c.var.org.id,
-    'Too many requests for this organisation this hour.',
-    now,
-  );
 
   const respond = async (
     c: Context<AssistantEnv>,
