@@ -30,7 +30,8 @@ export function pagePathOf(file: string): PagePath {
  */
 export function parsePagePath(input: string, basePaths: readonly string[] = []): PagePath {
   let path = input.split(/[?#]/)[0] ?? '';
-  path = path.replace(/\.html$/i, '').replace(/\/index$/i, '');
+  // `index` as pagePathOf drops it: a page file named `Index.md` keeps its name both ways.
+  path = path.replace(/\.html$/i, '').replace(/\/index$/, '');
   if (!path.startsWith('/')) path = '/' + path;
   const base = basePaths.find((prefix) => path === prefix || path.startsWith(`${prefix}/`));
   if (base) path = path.slice(base.length);

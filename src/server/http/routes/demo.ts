@@ -172,8 +172,7 @@ export function demoRoutes(deps: DemoRouteDeps) {
     }
     const asMarkdown = /\.md$/i.test(sitePath);
     const named = asMarkdown ? sitePath.slice(0, -3) : sitePath;
-    // A page file named `Index.md` keeps its name in its path (pagePathOf drops only `index`).
-    const page = site.docs.byPath.get(named) ?? site.docs.byPath.get(parsePagePath(named));
+    const page = site.docs.byPath.get(parsePagePath(named));
     if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
     const urls = markdownUrls(c, basePath);
     if (asMarkdown)
