@@ -101,7 +101,7 @@ if (process.env.DA_BENCH_ROLE === 'server') void serverRole();
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** CPU seconds (user + system) used so far by a process and its children (Linux /proc). */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   const ticks = (id: string) => {
     try {
       const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -118,7 +118,7 @@ function cpuSeconds(pid: number): number {
   return total / 100; // USER_HZ
 }
 
-interface Served {
+export interface Served {
   url: string;
   pid: number;
   child: ChildProcess;
@@ -128,7 +128,7 @@ interface Served {
  * BENCH_PROFILE=1: every server process (primary and workers) writes a CPU profile on exit and
  * prints its event-loop delay every 2 s, to find where the TTFB tail comes from.
  */
-async function profileOptions(): Promise<
+export async function profileOptions(): Promise<
   { env: Record<string, string>; execArgv: string[]; dir: string } | undefined
 > {
   if (!process.env.BENCH_PROFILE) return undefined;
@@ -155,7 +155,7 @@ setInterval(() => {
 }
 
 /** The functions with the most self time across the profiles in `dir` (every server process). */
-function printProfiles(dir: string) {
+export function printProfiles(dir: string) {
   const self = new Map<string, number>();
   let total = 0;
   for (const name of readdirSync(dir).filter((file) => file.endsWith('.cpuprofile'))) {
@@ -185,20 +185,25 @@ function printProfiles(dir: string) {
     );
 }
 
-async function startCli(
+/**
+ * `docs-assistant serve` as a real process; resolves once it listens. `site` serves `docsDir` as
+ * built HTML (`--site`); `data` is its data folder (a new temporary one when absent).
+ */
+export async function startCli(
   cli: string,
   docsDir: string,
   workers: number,
   profile?: { env: Record<string, string>; execArgv: string[] },
+  options: { site?: boolean; data?: string } = {},
 ): Promise<Served> {
-  const data = await mkdtemp(join(tmpdir(), 'da-bench-data-'));
+  const data = options.data ?? (await mkdtemp(join(tmpdir(), 'da-bench-data-')));
   const child = spawn(
     process.execPath,
     [
       ...(profile?.execArgv ?? []),
       cli,
       'serve',
-      '--docs',
+      options.site ? '--site' : '--docs',
       docsDir,
       '--domain',
       'bench',
@@ -235,11 +240,15 @@ async function startCli(
   return { url, pid: child.pid!, child };
 }
 
-let asked = 0;
-/** One question; resolves to its time to first byte and total time (ms). */
-async function askOnce(url: string): Promise<{ start: number; ttfb: number }> {
-  const i = asked++;
-  const question = `How do I ${TOPICS[i % TOPICS.length]} in case ${(i * 7) % PAGES}?`;
+/**
+ * One question through the real assistant route; resolves to when it was sent, its time to first
+ * byte and its time to the answer's end (ms).
+ */
+export async function ask(
+  url: string,
+  question: string,
+  id: string,
+): Promise<{ start: number; ttfb: number; total: number }> {
   const t0 = performance.now();
   const response = await fetch(`${url}/discovery/v1/assistant/bench/message`, {
     method: 'POST',
@@ -247,7 +256,7 @@ async function askOnce(url: string): Promise<{ start: number; ttfb: number }> {
     body: JSON.stringify({
       fp: 'anonymous',
       messages: [
-        { id: `m${i}`, role: 'user', content: question, parts: [{ type: 'text', text: question }] },
+        { id, role: 'user', content: question, parts: [{ type: 'text', text: question }] },
       ],
     }),
   });
@@ -256,7 +265,14 @@ async function askOnce(url: string): Promise<{ start: number; ttfb: number }> {
   await reader.read();
   const ttfb = performance.now() - t0;
   while (!(await reader.read()).done);
-  return { start: t0, ttfb };
+  return { start: t0, ttfb, total: performance.now() - t0 };
+}
+
+let asked = 0;
+/** One of the generated site's questions; resolves to its time to first byte and total time (ms). */
+function askOnce(url: string): Promise<{ start: number; ttfb: number }> {
+  const i = asked++;
+  return ask(url, `How do I ${TOPICS[i % TOPICS.length]} in case ${(i * 7) % PAGES}?`, `m${i}`);
 }
 
 /** Closed loop: `clients` each ask, wait for the whole answer, ask again. */

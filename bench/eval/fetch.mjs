@@ -22,24 +22,30 @@ export const SETS = {
 };
 
 export function fetchSets(root) {
-  const cacheDir = cacheDirOf(root);
-  for (const [name, { spec, folder }] of Object.entries(SETS)) {
-    const target = join(cacheDir, name);
-    if (existsSync(target)) continue;
-    const work = join(cacheDir, `.${name}-download`);
-    rmSync(work, { recursive: true, force: true });
-    mkdirSync(work, { recursive: true });
-    const file = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', work], {
-      encoding: 'utf8',
-    })
-      .trim()
-      .split('\n')
-      .at(-1);
-    execFileSync('tar', ['-xzf', join(work, file), '-C', work]);
-    renameSync(join(work, 'package', folder), target);
-    rmSync(work, { recursive: true, force: true });
-    console.error(`fetched ${spec} ${folder}/ → ${target}`);
-  }
+  for (const [name, set] of Object.entries(SETS)) fetchSet(cacheDirOf(root), name, set);
+}
+
+/**
+ * One set: the `folder` of the package `spec` into `cacheDir/name` (a no-op once there). Returns
+ * that folder.
+ */
+export function fetchSet(cacheDir, name, { spec, folder }) {
+  const target = join(cacheDir, name);
+  if (existsSync(target)) return target;
+  const work = join(cacheDir, `.${name}-download`);
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const file = execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', work], {
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .at(-1);
+  execFileSync('tar', ['-xzf', join(work, file), '-C', work]);
+  renameSync(join(work, 'package', folder), target);
+  rmSync(work, { recursive: true, force: true });
+  console.error(`fetched ${spec} ${folder}/ → ${target}`);
+  return target;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url))
