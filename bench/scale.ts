@@ -179,6 +179,8 @@ interface Run {
   readyMs: number;
   /** CPU seconds the server process had used when it listened. */
   readyCpu: number;
+  /** Peak resident memory when it listened, before any question (MiB). */
+  readyPeakMiB: number;
   warmMs: number;
   warmCpu: number;
   /** The server's CPU time per answer, ms. */
@@ -193,6 +195,7 @@ interface Run {
 
 let QUESTIONS = 200;
 const WARM_UP = 20;
+const STAGES_UP_TO = 5000;
 
 /** One run: a start on an empty data folder, the questions, then a second start on that folder. */
 async function measure(cli: string, target: Target, withStages: boolean): Promise<Run> {
@@ -204,6 +207,7 @@ async function measure(cli: string, target: Target, withStages: boolean): Promis
     let served = await startCli(cli, target.dir, 1, profile, { site: target.site, data });
     const readyMs = performance.now() - start;
     const readyCpu = cpuSeconds(served.pid);
+    const readyPeakMiB = memoryOf(served.pid).peak;
     const totals: number[] = [];
     const ttfbs: number[] = [];
     let peak = 0;
@@ -235,6 +239,7 @@ async function measure(cli: string, target: Target, withStages: boolean): Promis
       load,
       readyMs,
       readyCpu,
+      readyPeakMiB,
       warmMs,
       warmCpu,
       answerCpuMs: (1000 * answersCpu) / totals.length,
@@ -271,6 +276,7 @@ const COLUMNS: [string, number][] = [
   ['+ index)', 9],
   ['heap MiB', 10],
   ['peak RSS MiB', 14],
+  ['(at ready)', 11],
   ['disk MiB', 10],
   ['warm s', 8],
   ['CPU s', 7],
@@ -302,6 +308,7 @@ function summary(row: Row): string[] {
     stage((s) => s.indexMs / 1000, 1),
     stage((s) => s.heapMiB, 0),
     of((run) => run.peakMiB).toFixed(0),
+    of((run) => run.readyPeakMiB).toFixed(0),
     of((run) => run.dataMiB).toFixed(2),
     (of((run) => run.warmMs) / 1000).toFixed(1),
     of((run) => run.warmCpu).toFixed(1),
@@ -375,8 +382,9 @@ export async function main(): Promise<void> {
   for (const make of targets) {
     const target = await make();
     const row: Row = { target, runs: [] };
-    // In-process stage timings once per site: they cost as much as a start.
-    for (let i = 0; i < runs; i++) row.runs.push(await measure(cli, target, i === 0));
+    // In-process stage timings once per site, and not above 5,000 pages: they cost a start each.
+    for (let i = 0; i < runs; i++)
+      row.runs.push(await measure(cli, target, i === 0 && target.pages <= STAGES_UP_TO));
     rows.push(row);
     printRow(summary(row));
   }
@@ -385,8 +393,9 @@ export async function main(): Promise<void> {
     `
 index s: \`serve\` started on an empty data folder until it listens (Node's start, reading and parsing the
   pages, building the index), wall clock and the server's CPU seconds by then; (read + index): the CPU
-  seconds of those two stages inside one process, and the heap they leave after a full GC. peak RSS: the server process's high-water mark (VmHWM) after indexing
-  and answering. disk: its data folder afterwards (threads and insights of the questions; the index
+  seconds of those two stages inside one process, and the heap they leave after a full GC (up to
+  ${STAGES_UP_TO.toLocaleString('en')} pages: above, it would cost one more start). peak RSS: the server process's high-water mark (VmHWM) after indexing
+  and answering, and (at ready) before the first question. disk: its data folder afterwards (threads and insights of the questions; the index
   itself is kept in memory only). warm start: \`serve\` again on that data folder until it listens.
   answer: the whole streamed answer, one question at a time, through POST …/assistant/bench/message;
   CPU ms: the server's CPU time per answer. On a loaded machine wall clock inflates by the load;
