@@ -166,6 +166,16 @@ A date is formatted in the reader's time zone.
     expect(result.unknown).toEqual(['zeitstempel']);
   });
 
+  it('does not name a word the docs use as unknown when its stem would shorten again (database)', () => {
+    const stored = createRetriever(
+      createSite([parsePage('storage.md', '# Storage\n\nThreads are kept in a database.\n')]),
+    );
+    const result = stored.search('Are threads kept in a database or a zeitstempel?', {
+      limit: 3,
+    });
+    expect(result.unknown).toEqual(['zeitstempel']);
+  });
+
   it('tells the reader in its reasoning which words found nothing', async () => {
     const parts = await readStream(
       await post(app(), askBody('How do I add a header with a flibbertigibbet?')),

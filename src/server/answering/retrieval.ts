@@ -615,13 +615,20 @@ export function createRetriever(site: DocsSite): Retriever {
       );
       // A section is as good as its best passage.
       const best = new Map<string, { score: number; queryTerms: string[]; terms: string[] }>();
+      // The index terms some kept passage holds as they are: the search looked each question term
+      // up exactly (besides its prefixes and near spellings), so a term missing here is one the
+      // docs never use, found without searching each word again.
+      const matchedTerms = new Set<string>();
+      let top = 0;
       for (const r of index.search(words, { ...scoped, boostTerm })) {
         const id = sectionOf(r.id)!.id;
         const seen = best.get(id);
+        for (const term of r.terms) matchedTerms.add(term);
+        // A loop, not Math.max(...scores): a common word matches more sections than a call takes arguments.
+        top = Math.max(top, r.score);
         if (!seen || r.score > seen.score)
           best.set(id, { score: r.score, queryTerms: r.queryTerms, terms: r.terms });
       }
-      const top = Math.max(0, ...[...best.values()].map((r) => r.score));
       const scores = new Map<string, Ranked>();
       for (const [id, r] of best) {
         const section = sections.get(id)!;
@@ -688,8 +695,7 @@ export function createRetriever(site: DocsSite): Retriever {
       // are also named, so the reasoning can say which words found nothing.
       const unknown = own.words.filter((word) => {
         const terms = tokenize(word).flatMap((token) => processTerm(token) ?? []);
-        const exact = { ...scoped, prefix: false, fuzzy: false };
-        return terms.length > 0 && terms.every((term) => index.search(term, exact).length === 0);
+        return terms.length > 0 && terms.every((term) => !matchedTerms.has(term));
       });
       // A question the model places close to a section is covered, whatever words it uses.
       if (dense) coverage = Math.max(coverage, denseCoverage(dense, keptSection));
