@@ -5,7 +5,7 @@
 //
 //   npm run bench:scale                          1,000 pages, one run
 //   npm run bench:scale -- --full                1k, 5k and 20k pages and the real set, 3 runs each
-//   npm run bench:scale -- --pages 5000 --runs 3 --site --real --questions 200
+//   npm run bench:scale -- --pages 5000 --runs 3 --site --real --questions 200 --skip-warm
 import { fork } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -198,7 +198,12 @@ const WARM_UP = 20;
 const STAGES_UP_TO = 5000;
 
 /** One run: a start on an empty data folder, the questions, then a second start on that folder. */
-async function measure(cli: string, target: Target, withStages: boolean): Promise<Run> {
+async function measure(
+  cli: string,
+  target: Target,
+  withStages: boolean,
+  warm: boolean,
+): Promise<Run> {
   const load = loadavg()[0]!;
   const data = await mkdtemp(join(tmpdir(), 'da-bench-scale-'));
   const profile = await profileOptions();
@@ -228,11 +233,13 @@ async function measure(cli: string, target: Target, withStages: boolean): Promis
     }
     if (profile) printProfiles(profile.dir);
     const dataMiB = sizeOf(data) / 2 ** 20;
-    start = performance.now();
-    served = await startCli(cli, target.dir, 1, undefined, { site: target.site, data });
-    const warmMs = performance.now() - start;
-    const warmCpu = cpuSeconds(served.pid);
-    await stop(served);
+    let [warmMs, warmCpu] = [NaN, NaN];
+    if (warm) {
+      start = performance.now();
+      served = await startCli(cli, target.dir, 1, undefined, { site: target.site, data });
+      [warmMs, warmCpu] = [performance.now() - start, cpuSeconds(served.pid)];
+      await stop(served);
+    }
     totals.sort((a, b) => a - b);
     ttfbs.sort((a, b) => a - b);
     return {
@@ -293,6 +300,10 @@ function printRow(cells: string[]): void {
   );
 }
 
+/** A figure, or a dash where it was not measured (`--skip-warm`). */
+const fixed = (value: number, digits: number) =>
+  Number.isNaN(value) ? '–' : value.toFixed(digits);
+
 function summary(row: Row): string[] {
   const of = (pick: (run: Run) => number) => median(row.runs.map(pick));
   const stages = row.runs.flatMap((run) => (run.stages ? [run.stages] : []));
@@ -310,8 +321,11 @@ function summary(row: Row): string[] {
     of((run) => run.peakMiB).toFixed(0),
     of((run) => run.readyPeakMiB).toFixed(0),
     of((run) => run.dataMiB).toFixed(2),
-    (of((run) => run.warmMs) / 1000).toFixed(1),
-    of((run) => run.warmCpu).toFixed(1),
+    fixed(of((run) => run.warmMs) / 1000, 1),
+    fixed(
+      of((run) => run.warmCpu),
+      1,
+    ),
     of((run) => run.p50).toFixed(1),
     of((run) => run.p99).toFixed(1),
     of((run) => run.answerCpuMs).toFixed(1),
@@ -356,6 +370,8 @@ export async function main(): Promise<void> {
       runs: { type: 'string' },
       questions: { type: 'string' },
       seed: { type: 'string' },
+      // The second start costs as much as the first while the index is not kept on disk.
+      'skip-warm': { type: 'boolean' },
     },
   });
   const full = values.full === true;
@@ -384,7 +400,9 @@ export async function main(): Promise<void> {
     const row: Row = { target, runs: [] };
     // In-process stage timings once per site, and not above 5,000 pages: they cost a start each.
     for (let i = 0; i < runs; i++)
-      row.runs.push(await measure(cli, target, i === 0 && target.pages <= STAGES_UP_TO));
+      row.runs.push(
+        await measure(cli, target, i === 0 && target.pages <= STAGES_UP_TO, !values['skip-warm']),
+      );
     rows.push(row);
     printRow(summary(row));
   }
