@@ -6,6 +6,7 @@
 //   npm run bench:scale                          1,000 pages, one run
 //   npm run bench:scale -- --full                1k, 5k and 20k pages and the real set, 3 runs each
 //   npm run bench:scale -- --pages 5000 --runs 3 --site --real --questions 200 --skip-warm
+//   npm run bench:scale -- --pages 0 --real    the real set alone
 import { fork } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -375,7 +376,10 @@ export async function main(): Promise<void> {
     },
   });
   const full = values.full === true;
-  const sizes = (values.pages ?? (full ? '1000,5000,20000' : '1000')).split(',').map(Number);
+  const sizes = (values.pages ?? (full ? '1000,5000,20000' : '1000'))
+    .split(',')
+    .map(Number)
+    .filter((pages) => pages > 0);
   const runs = Number(values.runs ?? process.env.BENCH_RUNS ?? (full ? 3 : 1));
   const seed = Number(values.seed ?? 1);
   QUESTIONS = Number(values.questions ?? 200);
