@@ -260,7 +260,8 @@ export async function ask(
       ],
     }),
   });
-  if (response.status !== 200) throw new Error(`status ${response.status}`);
+  if (response.status !== 200)
+    throw new Error(`status ${response.status} for "${question}": ${await response.text()}`);
   const reader = response.body!.getReader();
   await reader.read();
   const ttfb = performance.now() - t0;
