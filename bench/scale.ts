@@ -121,7 +121,9 @@ async function generated(pages: number, site: boolean, seed: number): Promise<Ta
 }
 
 /** Questions from random pages (one each, seeded), so every part of the site is asked about. */
-function drawn(byPage: string[][], seed: number, count = QUESTIONS): string[] {
+function drawn(questions: string[][], seed: number, count = QUESTIONS): string[] {
+  // A page with no sections (only front matter, or only an import) has nothing to ask about.
+  const byPage = questions.filter((page) => page.length > 0);
   let state = seed * 2654435761;
   const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   return Array.from({ length: count }, () => {
