@@ -2,11 +2,20 @@ import type { ChatMessage } from '../chat/message.js';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { CitationContext } from './citation-context.js';
 import type { QueuedQuestion } from '../chat/use-docs-assistant.js';
+import { confidenceLevel, type ConfidenceLevel } from '../protocol/annotations.js';
 import { FEEDBACK_REASONS, type FeedbackReason } from '../protocol/limits.js';
 import type { ContextItem } from '../protocol/types.js';
 import { CopyButton } from './copy-button.js';
 import { QuestionButtons } from './empty-state.js';
-import { ArrowDownIcon, CloseIcon, RetryIcon, ThumbDownIcon, ThumbUpIcon } from './icons.js';
+import {
+  ArrowDownIcon,
+  CloseIcon,
+  NotCoveredIcon,
+  RetryIcon,
+  ThumbDownIcon,
+  ThumbUpIcon,
+  UnsureIcon,
+} from './icons.js';
 import { useDocsBaseUrl, useTranslations } from './translations.js';
 import {
   Citations,
@@ -100,6 +109,26 @@ function FollowUps({ questions, onAsk }: { questions: string[]; onAsk(question: 
       <p className="da-suggestions-title">{followUps}</p>
       <QuestionButtons questions={questions} onAsk={onAsk} />
     </div>
+  );
+}
+
+/**
+ * How sure the answer is, from the server's confidence annotation: a small labelled marker above an
+ * answer that is unsure or says the docs don't cover it; for a sure answer the words are only read
+ * by screen readers, so each answer says which of the three it is, in text and not colour alone.
+ */
+function ConfidenceMarker({ level }: { level: ConfidenceLevel }) {
+  const {
+    sureMarker = 'Answered from the docs',
+    unsureMarker = 'Not sure',
+    refusedMarker = 'Not in the docs',
+  } = useTranslations('message');
+  if (level === 'sure') return <p className="da-visually-hidden">{sureMarker}</p>;
+  return (
+    <p className="da-confidence" data-level={level}>
+      {level === 'unsure' ? <UnsureIcon /> : <NotCoveredIcon />}
+      <span>{level === 'unsure' ? unsureMarker : refusedMarker}</span>
+    </p>
   );
 }
 
@@ -345,9 +374,11 @@ function AssistantMessage({
     .join('\n');
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const scope = useMemo(() => ({ citations, newTab }), [key, newTab]);
+  const level = confidenceLevel(message.annotations);
   return (
-    <li className="da-message" data-role="assistant" data-state={state}>
+    <li className="da-message" data-role="assistant" data-state={state} data-confidence={level}>
       <span className="da-visually-hidden">{assistant}: </span>
+      {level && <ConfidenceMarker level={level} />}
       <CitationContext.Provider value={scope}>
         <MessageParts
           message={message}
