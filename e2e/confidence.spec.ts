@@ -41,7 +41,6 @@ for (const [theme, width, height] of [
     ))
       expect(href).toMatch(/\/docs\/.+#.+/);
     expect(await axeViolations(page, 'docs-assistant-root')).toEqual([]);
-    await unsure.locator('.da-confidence').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `e2e/screenshots/confidence-${theme}-${width}.png` });
   });
 }
