@@ -157,6 +157,10 @@ function sentencesOf(markdown: string): string[] {
   return sentences.filter(Boolean);
 }
 
+/** A sentence that points at an example shown before it ("In the example above", "the previous snippet"). */
+const POINTS_BACK =
+  /\b(?:(?:example|snippet|code|sample)s? above|above (?:example|snippet|code|sample)s?|previous (?:example|snippet|code sample)s?|preceding (?:example|snippet|code)s?)\b/i;
+
 /**
  * The one or two sentences of a section that carry the most of the question, in page order, for an
  * unsure answer's list of places: prose only (a lead-in that ends with ":" or points at an example
@@ -323,10 +327,6 @@ export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
     return [{ ...cut, markdown, text: markdown }];
   });
 }
-
-/** A sentence that points at an example shown before it ("In the example above", "the previous snippet"). */
-const POINTS_BACK =
-  /\b(?:(?:example|snippet|code|sample)s? above|above (?:example|snippet|code|sample)s?|previous (?:example|snippet|code sample)s?|preceding (?:example|snippet|code)s?)\b/i;
 
 const quote = (markdown: string) =>
   markdown
