@@ -17,6 +17,7 @@ const PROCESS_SUITES = [
   'test/serve-workers.test.ts',
   'test/agent-stdio.test.ts',
   'test/embeddings.test.ts',
+  'test/large-docs-folder.test.ts',
 ];
 
 /** Radix marks its modules "use client"; that directive means nothing inside a browser bundle. */
