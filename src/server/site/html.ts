@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
@@ -8,8 +8,8 @@ import { toString as hastText } from 'hast-util-to-string';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { stringify as toYaml } from 'yaml';
-import { ASSET_EXTENSIONS, createSite, DEFAULT_LANGUAGE, parsePage } from './docs.js';
-import type { DocPage, DocsSite } from './docs.js';
+import { ASSET_EXTENSIONS, cachedPage, createSite, DEFAULT_LANGUAGE, parsePage } from './docs.js';
+import type { DocPage, DocsSite, PageCache } from './docs.js';
 
 /** A built page that was not served, and why, so the owner can fix or ignore it. */
 export interface SkippedPage {
@@ -276,6 +276,7 @@ const NOT_PAGES =
 export async function loadHtmlSite(
   dir: string,
   defaultLanguage = DEFAULT_LANGUAGE,
+  cache?: PageCache,
 ): Promise<{ site: DocsSite; skipped: SkippedPage[] }> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   const files = entries
@@ -295,7 +296,9 @@ export async function loadHtmlSite(
     const name = file.split(sep).join('/');
     if (NOT_PAGES.test(name)) continue;
     try {
-      const page = parseHtmlPage(name, await readFile(join(dir, file), 'utf8'), defaultLanguage);
+      const page = await cachedPage(join(dir, file), name, cache, (source) =>
+        parseHtmlPage(name, source, defaultLanguage),
+      );
       if ('skipped' in page) {
         skipped.push({ file: name, reason: page.skipped });
         continue;
