@@ -213,6 +213,32 @@ describe("a site's name", () => {
     expect(siteNameOf(await loadDocsSite(join(pkg, 'docs')))).toBe('Gauges for Acme');
   });
 
+  it('comes from the root page’s front matter before its heading and the package’s name', async () => {
+    const pkg = join(await tempDir(), 'package');
+    await mkdir(join(pkg, 'docs'), { recursive: true });
+    await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'acme-gauges' }));
+    await writeFile(
+      join(pkg, 'docs', 'index.md'),
+      '---\nsiteName: Acme Gauges\n---\n# Introduction\n\nWelcome.\n',
+    );
+    expect(siteNameOf(await loadDocsSite(join(pkg, 'docs')))).toBe('Acme Gauges');
+  });
+
+  it.each([
+    ['og:site_name', '<meta property="og:site_name" content="Acme Gauges">', 'Introduction'],
+    ['the <title> after the page’s own name', '', 'Introduction | Acme Gauges'],
+    ['Sphinx’s <title>', '', 'Introduction — Acme Gauges  documentation'],
+    ['the root page’s <title> when it is only the name', '', 'Acme Gauges'],
+  ])("comes from a built root page's %s", async (_source, meta, title) => {
+    const dir = join(await tempDir(), 'build');
+    await mkdir(dir);
+    await writeFile(
+      join(dir, 'index.html'),
+      `<html><head><title>${title}</title>${meta}</head><body><main><p>Welcome to the gauges.</p></main></body></html>`,
+    );
+    expect(siteNameOf((await loadHtmlSite(dir)).site)).toBe('Acme Gauges');
+  });
+
   it("comes from a built site's root page, not its build folder", async () => {
     const { site } = await loadHtmlSite(BUILDS.Docusaurus);
     expect(siteNameOf(site)).toBe('Acme Widgets');

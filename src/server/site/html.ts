@@ -243,6 +243,7 @@ export function parseHtmlPage(
           .trim()
       : '';
   const title = textOf(select('h1', content)) || textOf(select('title', root));
+  const siteName = siteNameOfPage(root, textOf(select('title', root)));
   const canonical = select('link[rel=canonical]', root)?.properties.href;
   let permalink = servedPathOf(file);
   if (typeof canonical === 'string' && canonical) {
@@ -255,6 +256,7 @@ export function parseHtmlPage(
   const version = versionOf(file);
   const frontmatter = {
     ...(title ? { title } : {}),
+    ...(siteName ? { siteName } : {}),
     permalink,
     language: languageOfPage(root, file, defaultLanguage),
     ...(version ? { version } : {}),
@@ -262,6 +264,25 @@ export function parseHtmlPage(
   return parsePage(file, `---\n${toYaml(frontmatter)}---\n\n${markdown}`, defaultLanguage, {
     anchors,
   });
+}
+
+/** What separates a page's name from the site's in a `<title>`: `Intro | Acme`, `Intro — Acme documentation`. */
+const TITLE_PARTS = /\s+(?:[|·•—–-]|::)\s+/;
+
+/**
+ * The site's name as a built page states it: `<meta property="og:site_name">` (Docusaurus,
+ * Starlight, most themes), `<meta name="application-name">`, else the last part of a `<title>`
+ * made of several (`Introduction | Acme Widgets`, Sphinx's `Intro — Acme Widgets documentation`).
+ */
+function siteNameOfPage(root: HastRoot, title: string): string | undefined {
+  for (const selector of ['meta[property="og:site_name"]', 'meta[name="application-name"]']) {
+    const content = select(selector, root)?.properties.content;
+    if (typeof content === 'string' && content.trim()) return content.trim();
+  }
+  const parts = title.split(TITLE_PARTS);
+  if (parts.length < 2) return undefined;
+  const last = parts.at(-1)!.trim();
+  return last.replace(/\s+(documentation|docs)$/i, '').trim() || last;
 }
 
 /** Folders of a build that hold the generator's own assets or search index, never pages. */
