@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { extract } from 'tar';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { createApp } from '../src/server/http/app.js';
@@ -277,5 +278,50 @@ describe('docs-assistant serve --site', () => {
     expect(cited).toContain('https://docs.acme.dev/getting-started.html#install');
     run.interrupt();
     expect(await exit).toBe(0);
+  });
+
+  it('exports a VitePress build as a static bundle whose pages and links work like --docs', async () => {
+    const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_acme,svc_acme_admin' });
+    const exit = runCli(
+      ['serve', '--site', BUILDS.VitePress, '--domain', 'acme', '--port', '0'].concat(
+        '--data',
+        await tempDir(),
+      ),
+      run.io,
+    );
+    const [, url] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:\d+)\//);
+    const out = await tempDir();
+    const exporting = captureIo({ DOCS_ASSISTANT_ADMIN_KEY: 'svc_acme_admin' });
+    const args = ['export', '--domain', 'acme', '--base-url', url!, '--interval-ms', '20'];
+    expect(
+      await runCli([...args, '--out', join(out, 'bundle.tar.gz')], exporting.io),
+      exporting.err,
+    ).toBe(0);
+    run.interrupt();
+    expect(await exit).toBe(0);
+
+    const site = join(out, 'site');
+    await mkdir(site);
+    await extract({ file: join(out, 'bundle.tar.gz'), cwd: site });
+    const { site: built } = await loadHtmlSite(BUILDS.VitePress);
+    let links = 0;
+    for (const page of built.pages) {
+      const file = join(site, page.path === '/' ? 'index.html' : `${page.path.slice(1)}.html`);
+      const html = readFileSync(file, 'utf8');
+      expect(html).toContain(
+        `<title>${page.title === 'Acme Widgets' ? '' : `${page.title} · `}Acme Widgets</title>`,
+      );
+      // Every link between pages points at a file of the bundle.
+      const main = /<main>([\s\S]*)<\/main>/.exec(html)![1]!;
+      for (const [, href] of main.matchAll(/href="([^"#:]+)(#[^"]*)?"/g)) {
+        links++;
+        expect(statSync(join(file, '..', href!), { throwIfNoEntry: false })?.isFile(), href).toBe(
+          true,
+        );
+      }
+    }
+    expect(links).toBeGreaterThan(0);
+    const setup = readFileSync(join(site, 'getting-started.html'), 'utf8');
+    expect(setup).toMatch(/npm.*install.*acme-widgets/);
   });
 });
