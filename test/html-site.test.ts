@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extract } from 'tar';
 import { describe, expect, it } from 'vitest';
@@ -158,6 +158,35 @@ acme.run()
       { file: 'empty.html', reason: expect.stringContaining('no headings') },
       { file: 'old/index.html', reason: 'a redirect' },
     ]);
+  });
+
+  it('names a binary page and a link out of the site folder as skipped, and serves a link inside it', async () => {
+    const outside = await tempDir();
+    await writeFile(join(outside, 'secret.html'), '<main><h1>Secret</h1><p>Keys.</p></main>');
+    const dir = await tempDir();
+    await writeFile(join(dir, 'index.html'), '<main><h1>Home</h1><p>Welcome.</p></main>');
+    await mkdir(join(dir, 'shared'));
+    await writeFile(join(dir, 'shared', 'faq.html'), '<main><h1>FAQ</h1><p>Answers.</p></main>');
+    await symlink(join(dir, 'shared', 'faq.html'), join(dir, 'faq.html'));
+    await symlink(join(outside, 'secret.html'), join(dir, 'secret.html'));
+    await symlink(join(outside, 'gone.html'), join(dir, 'gone.html'));
+    // A PNG's first bytes, saved under a page's name.
+    await writeFile(join(dir, 'logo.html'), Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0]));
+    const { site, skipped } = await loadHtmlSite(dir);
+    expect(site.pages.map((page) => page.path).sort()).toEqual(['/', '/faq', '/shared/faq']);
+    expect(site.pages.map((page) => page.markdown).join()).not.toContain('Keys');
+    expect(skipped).toEqual(
+      expect.arrayContaining([
+        {
+          file: 'secret.html',
+          reason: expect.stringMatching(
+            /^a link to .*secret\.html, outside the site folder, not read$/,
+          ),
+        },
+        { file: 'gone.html', reason: 'a link to nothing' },
+        { file: 'logo.html', reason: 'not HTML text (it holds binary bytes)' },
+      ]),
+    );
   });
 
   it('says what to give --site when the folder holds no HTML', async () => {

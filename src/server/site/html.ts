@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
@@ -211,6 +211,8 @@ export function parseHtmlPage(
   html: string,
   defaultLanguage = DEFAULT_LANGUAGE,
 ): DocPage | { skipped: string } {
+  // parse5 reads any bytes; a file of NULs and noise (an image saved as .html) would come out as garbage.
+  if (html.includes('\u0000')) return { skipped: 'not HTML text (it holds binary bytes)' };
   const root = fromHtml(html);
   if (select('meta[http-equiv=refresh]', root)) return { skipped: 'a redirect' };
   if (/(^|\/)404\.html?$/i.test(file)) return { skipped: 'the not-found page' };
@@ -300,18 +302,37 @@ export async function loadHtmlSite(
   cache?: PageCache,
 ): Promise<{ site: DocsSite; skipped: SkippedPage[] }> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  const files = entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .filter((file) => !file.split(sep).some((part) => part.startsWith('.')))
-    .sort();
+  const skipped: SkippedPage[] = [];
+  const root = await realpath(dir);
+  const files: string[] = [];
+  for (const entry of entries) {
+    const file = relative(dir, join(entry.parentPath, entry.name));
+    if (file.split(sep).some((part) => part.startsWith('.'))) continue;
+    if (entry.isFile()) files.push(file);
+    else if (entry.isSymbolicLink()) {
+      // A link is read only when it leads to a file inside the site: a build that links out of
+      // its folder (to ~/.ssh, /etc) must not publish what it points at.
+      const target = await realpath(join(dir, file)).catch(() => undefined);
+      const inside = target !== undefined && !relative(root, target).startsWith('..');
+      if (inside && (await stat(target)).isFile()) files.push(file);
+      else
+        skipped.push({
+          file: file.split(sep).join('/'),
+          reason: target
+            ? inside
+              ? 'a link to a folder, not read'
+              : `a link to ${target}, outside the site folder, not read`
+            : 'a link to nothing',
+        });
+    }
+  }
+  files.sort();
   const htmlFiles = files.filter((file) => /\.html?$/i.test(file));
   if (htmlFiles.length === 0)
     throw new Error(
       `No HTML pages (.html) found in ${dir}: give --site the folder your docs generator builds (build/, dist/, site/, _build/html), or --docs a folder of Markdown.`,
     );
   const pages: DocPage[] = [];
-  const skipped: SkippedPage[] = [];
   const seen = new Map<string, string>();
   for (const file of htmlFiles) {
     const name = file.split(sep).join('/');
