@@ -47,6 +47,16 @@ async function watchedServer(args: string[]) {
       await edit();
       return (await run.waitFor(/Re-indexed [^\n]*/, from))[0];
     },
+    /** Runs `edit`, then waits on re-index lines until the page at `path` shows `text`. */
+    async editedUntil(edit: () => Promise<unknown>, path: string, text: string): Promise<void> {
+      let at = run.out.length;
+      await edit();
+      for (;;) {
+        const line = await run.waitFor(/Re-indexed [^\n]*\n/, at);
+        at += line.index! + line[0].length;
+        if ((await (await fetch(`${url}/docs${path}`)).text()).includes(text)) return;
+      }
+    },
     stop: async () => {
       run.interrupt();
       return exit;
@@ -126,6 +136,40 @@ describe('serve --watch', () => {
       expect(textOf(parts)).toContain('Yarn Berry');
       expect(searchResultsOf(parts).map((hit) => hit.url)).toContain(
         'https://docs.acme.dev/getting-started.html#install',
+      );
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('follows a clean rebuild that deletes the output folder and writes it again', async () => {
+    const dir = join(await tempDir(), 'build');
+    await cp('e2e/sites/mkdocs/site', dir, { recursive: true });
+    const server = await watchedServer(['--site', dir]);
+    try {
+      const file = join(dir, 'getting-started', 'index.html');
+      const html = await readFile(file, 'utf8');
+      // The first read may come mid-copy: wait on re-index lines until the rebuilt page is served.
+      await server.editedUntil(
+        async () => {
+          await rm(dir, { recursive: true });
+          await cp('e2e/sites/mkdocs/site', dir, { recursive: true });
+          await writeFile(
+            file,
+            html.replace('Install the package with npm.', 'Install it with Bun.'),
+          );
+        },
+        '/getting-started/',
+        'Install it with Bun.',
+      );
+      // The new folder is watched: a later edit is seen too.
+      expect(
+        await server.edited(() =>
+          writeFile(file, html.replace('Install the package with npm.', 'Install it with Deno.')),
+        ),
+      ).toMatch(/Re-indexed 1 page/);
+      expect(await (await server.page('/getting-started/')).text()).toContain(
+        'Install it with Deno.',
       );
     } finally {
       expect(await server.stop()).toBe(0);

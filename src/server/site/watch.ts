@@ -1,4 +1,5 @@
-import { watch } from 'node:fs';
+import { statSync, watch, type FSWatcher } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_LANGUAGE, loadDocsSite, type DocsSite, type PageCache } from './docs.js';
@@ -84,7 +85,8 @@ export interface SiteWatcher {
  * `fs.watch`, inotify on Linux; an editor's save is several events, taken as one after `quietMs`),
  * and hands the new site to `update` when a page or file changed. Reads never overlap: a change
  * during one reads again after it. A read that fails (the folder emptied, a Markdown page that
- * cannot be read) keeps the site being served and says why in `log`.
+ * cannot be read) keeps the site being served and says why in `warn`; a folder deleted and made
+ * again (a generator's clean build) is watched anew.
  */
 export function watchSite(
   source: SiteSource,
@@ -102,8 +104,26 @@ export function watchSite(
   let reading: Promise<void> | undefined;
   let again = false;
   let closed = false;
+  let watcher: FSWatcher | undefined;
+  /** The folder's inode when it was last watched: a generator that deletes and remakes its output folder makes a new one. */
+  let watchedInode: number | undefined;
+  /**
+   * An event about the folder itself (no file name): it was deleted or moved, and a watch on it
+   * hears nothing more, even once a folder of that name (maybe reusing its inode) is back.
+   */
+  let folderEvent = false;
   const reread = async () => {
     const started = performance.now();
+    const folder = await stat(source.dir).catch(() => undefined);
+    if (!folder?.isDirectory()) {
+      // A watch on a deleted folder hears nothing more: look for it again until it is back.
+      if (watchedInode !== undefined)
+        handlers.warn(`${source.dir} is gone; serving the pages already read until it is back.`);
+      unwatch();
+      timer = setTimeout(run, 500);
+      return;
+    }
+    if (folderEvent || folder.ino !== watchedInode) rewatch(folder.ino);
     try {
       const read = await reader.read();
       if (closed) return;
@@ -119,6 +139,7 @@ export function watchSite(
   };
   const run = () => {
     timer = undefined;
+    if (closed) return;
     if (reading) {
       again = true;
       return;
@@ -131,26 +152,40 @@ export function watchSite(
       }
     });
   };
-  const watcher = watch(source.dir, { recursive: true }, (_event, name) => {
-    // Dot folders (.git, an editor's swap files, a data folder kept beside the docs) are never read.
-    if (
-      name &&
-      String(name)
-        .split(sep)
-        .some((part) => part.startsWith('.'))
-    )
-      return;
-    clearTimeout(timer);
-    timer = setTimeout(run, quietMs);
-  });
-  watcher.on('error', (error) =>
-    handlers.warn(`Stopped watching ${source.dir}: ${error.message}. Restart serve to see edits.`),
-  );
+  const unwatch = () => {
+    watcher?.close();
+    watcher = undefined;
+    watchedInode = undefined;
+  };
+  function rewatch(inode: number) {
+    unwatch();
+    watchedInode = inode;
+    folderEvent = false;
+    watcher = watch(source.dir, { recursive: true }, (_event, name) => {
+      if (!name) folderEvent = true;
+      // Dot folders (.git, an editor's swap files, a data folder kept beside the docs) are never read.
+      if (
+        name &&
+        String(name)
+          .split(sep)
+          .some((part) => part.startsWith('.'))
+      )
+        return;
+      clearTimeout(timer);
+      timer = setTimeout(run, quietMs);
+    });
+    watcher.on('error', (error) =>
+      handlers.warn(
+        `Stopped watching ${source.dir}: ${error.message}. Restart serve to see edits.`,
+      ),
+    );
+  }
+  rewatch(statSync(source.dir).ino);
   return {
     close() {
       closed = true;
       clearTimeout(timer);
-      watcher.close();
+      unwatch();
     },
   };
 }
