@@ -79,8 +79,9 @@ Options:
   --domain NAME       Domain identifier the folder is served as (default: demo)
   --config FILE       JSON config with several organisations and sites (instead of --docs);
                       each site may give its "siteName" and "starters" there
-  --site-name NAME    The name in the docs pages' titles and header (default: the root page's
-                      siteName frontmatter, its leading <h1> or title, else the folder's name)
+  --site-name NAME    The name in the docs pages' titles and header (default: what the root
+                      page says: siteName frontmatter, og:site_name, its <title>'s site part,
+                      its leading <h1> or title; else package.json's name, else the folder's)
   --starters 'Q1|Q2'  Up to 3 starter questions for the /docs pages' widget, or none
                       (default: the root page's starters frontmatter, else "Tell me about …"
                       the pages the root page links to, each checked to get an answer)
