@@ -163,6 +163,63 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
     },
     SLOW,
   );
+  /**
+   * A proxy in front of the model that records every text sent and answers 503 to a request of
+   * more than `maxBatch` texts (a server that breaks under a big batch).
+   */
+  async function modelProxy(maxBatch = Infinity) {
+    const texts: string[] = [];
+    const proxy: Server = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      const input = (JSON.parse(String(body)) as { input: string | string[] }).input;
+      const batch = typeof input === 'string' ? [input] : input;
+      if (batch.length > maxBatch) {
+        response.writeHead(503, { 'Content-Type': 'application/json' });
+        return response.end('{"error":{"message":"overloaded"}}');
+      }
+      texts.push(...batch);
+      const upstream = await fetch(`${baseUrl}/embeddings`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      });
+      response.writeHead(upstream.status, { 'Content-Type': 'application/json' });
+      response.end(Buffer.from(await upstream.arrayBuffer()));
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    const { port } = proxy.address() as { port: number };
+    return { texts, url: `http://127.0.0.1:${port}/v1`, close: () => proxy.close() };
+  }
+
+  it(
+    'indexes every section through a model server that fails big batches, in smaller ones',
+    async () => {
+      const { texts, url, close } = await modelProxy(2);
+      try {
+        const lines: string[] = [];
+        const dense = createDenseRetrieval(
+          await loadDocsSite(docsDir),
+          { baseUrl: url, model: 'all-MiniLM-L6-v2', batchSize: 8 },
+          {
+            store: createFileVectorStore(await mkdtemp(join(tmpdir(), 'embed-halves-'))),
+            log: (line) => lines.push(line),
+          },
+        );
+        await dense.ready;
+        const { sent, unique } = await sectionTexts(texts);
+        expect(sent).toHaveLength(unique);
+        expect(dense.embedded).toBe(unique);
+        expect(lines).toEqual([]);
+        expect(await dense.scores('How do I install it?')).toBeDefined();
+      } finally {
+        close();
+      }
+    },
+    SLOW,
+  );
+
   /** The section texts of the docs folder among `texts` (a question's text is not one). */
   const sectionTexts = async (texts: string[]) => {
     const site = await loadDocsSite(docsDir);
@@ -229,23 +286,7 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
     'serve --workers shares one set of vectors: the workers embed each section once between them',
     async () => {
       // A counting proxy in front of the model, since the workers are processes of their own.
-      const texts: string[] = [];
-      const proxy: Server = createServer(async (request, response) => {
-        const chunks: Buffer[] = [];
-        for await (const chunk of request) chunks.push(chunk as Buffer);
-        const body = Buffer.concat(chunks);
-        const input = (JSON.parse(String(body)) as { input: string | string[] }).input;
-        texts.push(...(typeof input === 'string' ? [input] : input));
-        const upstream = await fetch(`${baseUrl}/embeddings`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body,
-        });
-        response.writeHead(upstream.status, { 'Content-Type': 'application/json' });
-        response.end(Buffer.from(await upstream.arrayBuffer()));
-      });
-      await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
-      const port = (proxy.address() as { port: number }).port;
+      const { texts, url: proxyUrl, close: closeProxy } = await modelProxy();
       const data = await mkdtemp(join(tmpdir(), 'embed-workers-'));
       const root = resolve(import.meta.dirname, '..');
       const child = spawn(
@@ -262,7 +303,7 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
           '--data',
           data,
           '--embed-base-url',
-          `http://127.0.0.1:${port}/v1`,
+          proxyUrl,
           '--embed-model',
           'all-MiniLM-L6-v2',
         ],
@@ -307,7 +348,7 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
       } finally {
         child.kill('SIGTERM');
         await new Promise((done) => child.once('exit', done));
-        proxy.close();
+        closeProxy();
         await rm(data, { recursive: true, force: true });
       }
     },

@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, embed, embedMany, type EmbeddingModel } from 'ai';
+import { APICallError, embed, embedMany, RetryError, type EmbeddingModel } from 'ai';
 import { createHash } from 'node:crypto';
 import type { DocSection, DocsSite } from '../site/docs.js';
 import type { VectorStore } from '../stores/vectors.js';
@@ -165,10 +165,7 @@ export function createDenseRetrieval(
         });
         embedded += part.length;
       } catch (error) {
-        // A refusal (bad key, unknown model) or a wrong answer is not helped by smaller batches.
-        const status = APICallError.isInstance(error) ? error.statusCode : undefined;
-        const refused = status !== undefined && status < 500 && ![408, 413, 429].includes(status);
-        if (part.length === 1 || refused || /dimensions/.test(String(error))) throw error;
+        if (part.length === 1 || !helpedBySmallerBatches(error)) throw error;
         const half = Math.ceil(part.length / 2);
         await embedPart(part.slice(0, half));
         await embedPart(part.slice(half));
@@ -233,6 +230,20 @@ export function createDenseRetrieval(
       return new Map(found.slice(0, DENSE_CANDIDATES));
     },
   };
+}
+
+/**
+ * Whether a failed batch may pass in halves: a server that timed out or broke under the load (5xx,
+ * 408, 413). Not a refusal (bad key, unknown model), a server that is down, or vectors of the wrong
+ * size: those fail the same way however small the batch, and questions wait on the indexing.
+ */
+function helpedBySmallerBatches(error: unknown): boolean {
+  // Retried already: judged by the last attempt's error.
+  if (RetryError.isInstance(error)) return helpedBySmallerBatches(error.lastError);
+  const status = APICallError.isInstance(error) ? error.statusCode : undefined;
+  if (status !== undefined) return status >= 500 || status === 408 || status === 413;
+  const cause = error instanceof Error ? error.cause : undefined;
+  return /time(d)? ?out/i.test(`${String(error)} ${String(cause)}`);
 }
 
 function normalized(vector: number[] | Float32Array): Float32Array {
