@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import GithubSlugger from 'github-slugger';
@@ -275,15 +275,22 @@ function sectionsOf(
     const { markdown, links } = blockSource(node, source, definitions);
     return links.length ? { ...block, markdown, links } : { ...block, markdown };
   };
+  // The first top-level heading is the page's title (its section is the page's top); a later one
+  // (gyp's Testing.md has two) is a section with its own anchor, or two sections would share an id.
+  let titleSeen = false;
   const visit = (node: RootContent) => {
     if (node.type === 'heading') {
       const heading = flat(node);
       const slug = slugger.slug(toString(node));
       const anchor = anchors ? (anchors[headingIndex.get(node) ?? -1] ?? slug) : slug;
       flush();
+      // Text before the title already is the page's top: the title is then a section of its own.
+      const isTitle =
+        node.depth === 1 && !titleSeen && !sections.some((section) => section.anchor === '');
+      if (node.depth === 1) titleSeen = true;
       current = {
-        heading: node.depth === 1 ? page.title : heading,
-        anchor: node.depth === 1 ? '' : anchor,
+        heading: isTitle ? page.title : heading,
+        anchor: isTitle ? '' : anchor,
         blocks: [],
       };
       return;
@@ -448,6 +455,32 @@ export function createSite(pages: DocPage[], files: string[] = [], dir?: string)
   };
 }
 
+/**
+ * Pages already read, by folder-relative file, with the file's identity when read (`serve --watch`
+ * reads the folder again on every change and parses only the files whose identity moved).
+ */
+export type PageCache = Map<string, { stamp: string; page: DocPage | { skipped: string } }>;
+
+/**
+ * Reads a page through `cache`: the parsed page when the file's size, inode and modification time
+ * are those it was parsed at, else `parse` of its text (kept for the next read).
+ */
+export async function cachedPage(
+  path: string,
+  rel: string,
+  cache: PageCache | undefined,
+  parse: (source: string) => DocPage | { skipped: string },
+): Promise<DocPage | { skipped: string }> {
+  if (!cache) return parse(await readFile(path, 'utf8'));
+  const info = await stat(path);
+  const stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
+  const known = cache.get(rel);
+  if (known?.stamp === stamp) return known.page;
+  const page = parse(await readFile(path, 'utf8'));
+  cache.set(rel, { stamp, page });
+  return page;
+}
+
 /** Pages read at once while loading a folder. */
 const OPEN_FILES = 16;
 
@@ -455,6 +488,7 @@ const OPEN_FILES = 16;
 export async function loadDocsSite(
   dir: string,
   defaultLanguage = DEFAULT_LANGUAGE,
+  cache?: PageCache,
 ): Promise<DocsSite> {
   const { pages: files, assets } = await listFiles(dir);
   if (files.length === 0) throw new Error(`No Markdown pages (.md or .mdx) found in ${dir}`);
@@ -467,7 +501,11 @@ export async function loadDocsSite(
       const at = next++;
       const rel = relative(dir, files[at]!).split(sep).join('/');
       try {
-        pages[at] = parsePage(rel, await readFile(files[at]!, 'utf8'), defaultLanguage);
+        const page = await cachedPage(files[at]!, rel, cache, (source) =>
+          parsePage(rel, source, defaultLanguage),
+        );
+        if ('skipped' in page) throw new Error(page.skipped);
+        pages[at] = page;
       } catch (error) {
         throw new Error(`Cannot read ${rel}: ${(error as Error).message}`, { cause: error });
       }
