@@ -34,6 +34,8 @@ import { defaultStores, fingerprintKey, hashFingerprint, type Stores } from '../
 import { createRecorder } from '../insights/recorder.js';
 import { insightsRoutes } from '../insights/routes.js';
 import { createPageUrls, type PageUrlRule } from '../site/page-urls.js';
+import { parsePagePath } from '../site/page-path.js';
+import { servedMarkdownUrls, type MarkdownUrls } from '../site/page-markdown.js';
 
 export { DOCS_BASE_PATH, REACT_BASE_PATH } from './routes/demo.js';
 export type Plan = Org['plan'];
@@ -280,6 +282,40 @@ export function createApp(options: AppOptions = {}) {
       return `${fileBase}${encodeURI(target.path)}${target.anchor ? `#${target.anchor}` : ''}`;
     };
   };
+  /**
+   * Where agents find a site's pages: the pages at the URLs citations use (the site's own, with a
+   * URL style), their Markdown at this server's copy (`/docs/x.md`), the one address that serves it.
+   * With a URL style and no site-level publicUrl, `--public-url` is the docs' public root, not this
+   * server's address: the request's origin is.
+   */
+  const markdownUrlsOf = (
+    c: Context,
+    site: AnsweringSite & SiteConfig,
+    basePath: string = DOCS_BASE_PATH,
+  ): MarkdownUrls & { root: string } => {
+    const origin = originOf(c);
+    const own = servedMarkdownUrls(
+      site.urls && !site.publicUrl ? new URL(c.req.url).origin : origin,
+      basePath,
+    );
+    if (!site.urls) return own;
+    const { urls } = site;
+    const pageUrl = pageUrlAt(origin, site);
+    const publicRoot = site.publicUrl?.replace(/\/+$/, '') ?? origin;
+    const publicOrigin = URL.canParse(publicRoot) ? new URL(publicRoot).origin : publicRoot;
+    return {
+      ...own,
+      page: (path) => pageUrl({ pagePath: parsePagePath(path), anchor: '' }),
+      file: (path) => `${publicRoot}${path}`,
+      // The site's own URL of a page, else this server's copy (its HTML or Markdown).
+      pathOf: (url) => {
+        const at = url.startsWith(`${publicOrigin}/`)
+          ? urls.pageAt(url.slice(publicOrigin.length))
+          : undefined;
+        return at ?? own.pathOf(url);
+      },
+    };
+  };
   const linkers = new Map(
     [...sites.values()].map((site) => [
       site.domain,
@@ -402,8 +438,7 @@ export function createApp(options: AppOptions = {}) {
         trustProxy,
         now,
         maxBodyBytes,
-        origin: originOf,
-        basePath: DOCS_BASE_PATH,
+        markdownUrls: (c, site) => markdownUrlsOf(c, sites.get(site.domain)!),
       }),
     );
   app.route(
@@ -434,6 +469,8 @@ export function createApp(options: AppOptions = {}) {
       assetsDir: options.assetsDir,
       demoKey: options.demoKey,
       origin: originOf,
+      markdownUrls: (c, basePath) =>
+        markdownUrlsOf(c, sites.get(options.sites![0]!.domain)!, basePath),
       fullTextMaxBytes: options.fullTextMaxBytes,
     }),
   );

@@ -16,7 +16,19 @@ import { isScriptUrl, prefixedLinks, sidebarGroups, type LinkStrategy } from './
 export interface MarkdownUrls extends LinkStrategy {
   /** Site path of a page → URL of its Markdown (`…/guides/x.md`). */
   markdown(path: string): string;
+  /**
+   * A full URL of a page (its HTML or its Markdown) → the site path it names, possibly still with
+   * its `.md`; undefined for a URL outside the site.
+   */
+  pathOf(url: string): string | undefined;
 }
+
+/** The site paths under `base` (`https://x/docs/guides/a` → `/guides/a`). */
+export const pathUnder = (base: string) => (url: string) => {
+  const trimmed = base.replace(/\/+$/, '');
+  if (url !== trimmed && !url.startsWith(`${trimmed}/`)) return undefined;
+  return url.slice(trimmed.length) || '/';
+};
 
 /**
  * Where a page's Markdown lives beside its HTML: `…/guides/x` → `…/guides/x.md`; the root page,
@@ -34,7 +46,12 @@ export function servedMarkdownUrls(
   basePath: string,
 ): MarkdownUrls & { root: string } {
   const links = prefixedLinks(`${origin}${basePath}`);
-  return { ...links, root: origin, markdown: (path) => markdownUrlOf(links, path) };
+  return {
+    ...links,
+    root: origin,
+    markdown: (path) => markdownUrlOf(links, path),
+    pathOf: pathUnder(`${origin}${basePath}`),
+  };
 }
 
 const parser = unified().use(remarkParse).use(remarkGfm);
