@@ -35,7 +35,7 @@ import { createRecorder } from '../insights/recorder.js';
 import { insightsRoutes } from '../insights/routes.js';
 import { createPageUrls, type PageUrlRule } from '../site/page-urls.js';
 import { parsePagePath } from '../site/page-path.js';
-import { servedMarkdownUrls, type MarkdownUrls } from '../site/page-markdown.js';
+import { servedMarkdownUrls, type SiteMarkdownUrls } from '../site/page-markdown.js';
 
 export { DOCS_BASE_PATH, REACT_BASE_PATH } from './routes/demo.js';
 export type Plan = Org['plan'];
@@ -125,7 +125,7 @@ export interface AppOptions {
   assetsDir?: string;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
   demoKey?: string;
-  /** Above this size (bytes of Markdown), llms-full.txt is split by sidebar section. @default 5 MiB */
+  /** Above this size (bytes of Markdown), llms-full.txt (served and in export bundles) is split by sidebar section. @default 5 MiB */
   fullTextMaxBytes?: number;
   /** Static export settings. */
   exports?: {
@@ -212,6 +212,7 @@ export function createApp(options: AppOptions = {}) {
     ...(stores.bundles ? { bundles: stores.bundles } : {}),
     now,
     site: (domain) => sites.get(domain)?.docs,
+    fullTextMaxBytes: options.fullTextMaxBytes,
     ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}),
   });
   const retention = async () => {
@@ -292,7 +293,7 @@ export function createApp(options: AppOptions = {}) {
     c: Context,
     site: AnsweringSite & SiteConfig,
     basePath: string = DOCS_BASE_PATH,
-  ): MarkdownUrls & { root: string } => {
+  ): SiteMarkdownUrls => {
     const origin = originOf(c);
     const own = servedMarkdownUrls(
       site.urls && !site.publicUrl ? new URL(c.req.url).origin : origin,

@@ -23,6 +23,12 @@ export interface MarkdownUrls extends LinkStrategy {
   pathOf(url: string): string | undefined;
 }
 
+/** A site's Markdown URLs and the files at its root (`llms.txt`, `llms-full.txt`). */
+export interface SiteMarkdownUrls extends MarkdownUrls {
+  /** URL of a file at the site's root, by name. */
+  siteFile(name: string): string;
+}
+
 /** The site paths under `base` (`https://x/docs/guides/a` → `/guides/a`). */
 export const pathUnder = (base: string) => (url: string) => {
   const trimmed = base.replace(/\/+$/, '');
@@ -44,11 +50,11 @@ export function markdownUrlOf(links: LinkStrategy, path: string): string {
 export function servedMarkdownUrls(
   origin: string,
   basePath: string,
-): MarkdownUrls & { root: string } {
+): SiteMarkdownUrls {
   const links = prefixedLinks(`${origin}${basePath}`);
   return {
     ...links,
-    root: origin,
+    siteFile: (name) => `${origin}/${name}`,
     markdown: (path) => markdownUrlOf(links, path),
     pathOf: pathUnder(`${origin}${basePath}`),
   };
@@ -193,7 +199,7 @@ export function fullTextParts(
 /** The llmstxt.org index: the site's name, a summary, then the pages by sidebar section. */
 export function llmsTxt(
   site: DocsSite,
-  urls: MarkdownUrls & { root: string },
+  urls: SiteMarkdownUrls,
   maxBytes = DEFAULT_FULL_TEXT_MAX_BYTES,
 ): string {
   const name = siteNameOf(site);
@@ -203,7 +209,7 @@ export function llmsTxt(
   if (summary) lines.push(`> ${summary}`, '');
   lines.push(
     `Every page below is Markdown. The whole site in one file: ${fullTextParts(site, maxBytes)
-      .map((part) => `${urls.root}/${part.name}${part.section ? ` (${part.section})` : ''}`)
+      .map((part) => `${urls.siteFile(part.name)}${part.section ? ` (${part.section})` : ''}`)
       .join(', ')}.`,
     '',
   );

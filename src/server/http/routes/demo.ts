@@ -22,7 +22,7 @@ import {
   llmsFullTxt,
   llmsTxt,
   pageMarkdown,
-  type MarkdownUrls,
+  type SiteMarkdownUrls,
 } from '../../site/page-markdown.js';
 
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
@@ -108,7 +108,7 @@ export interface DemoRouteDeps {
   /** The origin links on the pages use. */
   origin(c: Context): string;
   /** Where the site's pages and their Markdown are, for the Markdown and llms.txt served here. */
-  markdownUrls(c: Context, basePath: string): MarkdownUrls & { root: string };
+  markdownUrls(c: Context, basePath: string): SiteMarkdownUrls;
   /** Above this, llms-full.txt is split by sidebar section. @default 5 MiB */
   fullTextMaxBytes?: number | undefined;
 }
@@ -185,7 +185,7 @@ export function demoRoutes(deps: DemoRouteDeps) {
     const markdownHref = urls.markdown(page.path);
     c.header(
       'Link',
-      `<${markdownHref}>; rel="alternate"; type="text/markdown", <${urls.root}/llms.txt>; rel="llms-txt"`,
+      `<${markdownHref}>; rel="alternate"; type="text/markdown", <${urls.siteFile('llms.txt')}>; rel="llms-txt"`,
     );
     return c.html(
       renderDocsPage(site.docs, page, {
