@@ -35,7 +35,10 @@ function linksOf(index: string) {
 }
 
 /** Follows every link of the llms.txt at `indexUrl`: each page a 200 text/markdown, each part a 200 text. */
-async function followEveryLink(get: (url: string) => Promise<Response>, indexUrl: string) {
+async function followEveryLink(
+  get: (url: string) => Response | Promise<Response>,
+  indexUrl: string,
+) {
   const index = await get(indexUrl);
   expect(index.status, indexUrl).toBe(200);
   expect(index.headers.get('content-type')).toMatch(/^text\/(plain|markdown)/);
