@@ -147,15 +147,17 @@ export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy):
 export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls): string {
   const body = markdownBody(page, site, urls);
   const title = pageLabelOf(site, page);
-  // Most pages open with their own `# Title`; a page without one gets it.
-  const head = /^#\s/.test(body) ? '' : `# ${title}\n\n`;
+  // Most pages open with their own `# Title`; a page without one gets it. The description follows it.
+  const own = /^#\s.*/.exec(body)?.[0];
+  const head = `${own ?? `# ${title}`}\n\n`;
+  const rest = own ? body.slice(own.length).trimStart() : body;
   const meta = [
     `Source: ${urls.page(page.path)}`,
     page.version && `Version: ${page.version}`,
     page.language !== 'en' && `Language: ${page.language}`,
   ].filter(Boolean);
   const description = page.description ? `> ${page.description.replace(/\n/g, ' ')}\n\n` : '';
-  return `${head}${description}${body}\n\n---\n${meta.join('  \n')}\n`;
+  return `${head}${description}${rest}\n\n---\n${meta.join('  \n')}\n`;
 }
 
 /** One line about a page for `llms.txt`: its description, else its first paragraph's first sentence. */
