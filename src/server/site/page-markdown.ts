@@ -47,10 +47,7 @@ export function markdownUrlOf(links: LinkStrategy, path: string): string {
 }
 
 /** The Markdown URLs of pages served under `origin` + `basePath` (`/docs/guides/x.md`). */
-export function servedMarkdownUrls(
-  origin: string,
-  basePath: string,
-): SiteMarkdownUrls {
+export function servedMarkdownUrls(origin: string, basePath: string): SiteMarkdownUrls {
   const links = prefixedLinks(`${origin}${basePath}`);
   return {
     ...links,
