@@ -24,7 +24,7 @@ test('copies the page as Markdown and the conversation with its sources', async 
   ]);
   await page.screenshot({ path: 'e2e/screenshots/copy-menu-light.png' });
   await menu(page).getByRole('menuitem', { name: 'Copy page as Markdown' }).click();
-  await expect(dialog(page).getByRole('status').filter({ hasText: 'Page copied' })).toBeVisible();
+  await expect(dialog(page).locator('.da-menu-status', { hasText: 'Page copied' })).toBeVisible();
   const served = await page.evaluate(async () => (await fetch('/docs/guides/theming.md')).text());
   await expect.poll(() => clipboard(page)).toBe(served);
   expect(served).toMatch(/^# Theming/);

@@ -60,7 +60,9 @@ describe('the header menu', () => {
     expect(copied).toContain('**Sources**');
     for (const link of shownSources)
       expect(copied).toContain(`](${link.getAttribute('href')!.replace(/#.*$/, '')})`);
-    expect(screen.getByText('Conversation copied as Markdown').getAttribute('role')).toBe('status');
+    expect(screen.getByText('Conversation copied as Markdown').getAttribute('aria-live')).toBe(
+      'polite',
+    );
     expect(screen.queryByRole('menu')).toBeNull();
   });
 
@@ -86,7 +88,7 @@ describe('the header menu', () => {
     const served = await (await app.request('http://test/docs/guides/react.md')).text();
     await waitFor(async () => expect(await navigator.clipboard.readText()).toBe(served));
     expect(served).toMatch(/^# /);
-    expect(screen.getByText('Page copied as Markdown').getAttribute('role')).toBe('status');
+    expect(screen.getByText('Page copied as Markdown').getAttribute('aria-live')).toBe('polite');
   });
 
   it('leaves Copy page out when the page has no Markdown', async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { writeClipboard } from './copy-markdown.js';
+import { writeClipboard } from './clipboard.js';
 import { CheckIcon, CopyIcon } from './icons.js';
 
 export interface CopyButtonProps {

@@ -5,8 +5,8 @@ import {
   fetchMarkdown,
   pageMarkdownUrl,
   servesMarkdown,
-  writeClipboard,
 } from './copy-markdown.js';
+import { writeClipboard } from './clipboard.js';
 import { CheckIcon, MoreIcon } from './icons.js';
 import { useDocsBaseUrl, useTranslations } from './translations.js';
 
@@ -145,7 +145,8 @@ export function HeaderMenu({
   const empty = messages.length === 0;
   return (
     <div className="da-menu-wrap">
-      <span className="da-menu-status" role="status" data-status={status}>
+      {/* Polite, without role="status": the dialog's announcer is its one status region. */}
+      <span className="da-menu-status" aria-live="polite" data-status={status}>
         {said}
       </span>
       <button
