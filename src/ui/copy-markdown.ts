@@ -34,7 +34,8 @@ export async function servesMarkdown(url: string, fetchImpl: typeof fetch = fetc
   for (const method of ['HEAD', 'GET']) {
     try {
       const response = await fetchImpl(url, { method, credentials: 'same-origin' });
-      void response.body?.cancel().catch(() => {});
+      // Read to its end (a HEAD's is empty): a body left unread shows as aborted in DevTools.
+      await response.arrayBuffer();
       if (response.status === 405 || response.status === 501) continue;
       return (
         response.ok &&
