@@ -50,7 +50,7 @@ const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
     .map((part) => (part.type === 'text' ? part.text : ''))
     .join('\n');
 
-describe('the MCP server over Streamable HTTP', { timeout: 120_000 }, () => {
+describe('the MCP server over Streamable HTTP', () => {
   it('lists search_docs and get_page with descriptions that say when to use them', async () => {
     const client = await connect(await fastifyApp());
     const { tools } = await client.listTools();
@@ -126,7 +126,7 @@ describe('the MCP server over Streamable HTTP', { timeout: 120_000 }, () => {
   });
 });
 
-describe('the search and page operations', { timeout: 120_000 }, () => {
+describe('the search and page operations', () => {
   const post = (app: TestApp, url: string, body: unknown, key = KEY) =>
     app.request(url, {
       method: 'POST',

@@ -13,7 +13,7 @@ const textOf = (result: unknown) =>
     .map((part) => (part.type === 'text' ? part.text : ''))
     .join('\n');
 
-describe('docs-assistant mcp over stdio', { timeout: 180_000 }, () => {
+describe('docs-assistant mcp over stdio', () => {
   it('gives a local agent the same tools as the server, from a spawned CLI process', async () => {
     const cli = await bundleCli(ROOT, 'docs-assistant-agent-stdio');
     const transport = new StdioClientTransport({

@@ -25,10 +25,8 @@ describe('AnswerText', () => {
     const pendingAtFirst = container.querySelectorAll('[data-pending]').length;
     expect(pendingAtFirst).toBeGreaterThan(0);
     expect(screen.getAllByRole('heading').length).toBeLessThan(count);
-    // Formatting runs over later tasks; a loaded CI machine may need longer than waitFor's 1 s default.
-    await waitFor(() => expect(container.querySelectorAll('[data-pending]')).toHaveLength(0), {
-      timeout: 15_000,
-    });
+    // Formatting runs over later tasks (waitFor waits as long as a loaded machine needs: test/setup.ts).
+    await waitFor(() => expect(container.querySelectorAll('[data-pending]')).toHaveLength(0));
     expect(screen.getAllByRole('heading')).toHaveLength(count);
     expect(container.querySelectorAll('strong')).toHaveLength(count);
   });

@@ -246,7 +246,7 @@ describe('ask() while an answer is being written', () => {
     expect(within(waiting[0]!).getByText('Waiting to be asked')).toBeTruthy();
     expect(bodies).toHaveLength(1);
     first.release();
-    await waitFor(() => expect(bodies).toHaveLength(3), { timeout: 10_000 });
+    await waitFor(() => expect(bodies).toHaveLength(3));
     await waitForIdle();
     expect(bodies.map((b) => b.messages.at(-1)!.content)).toEqual([
       'How do I install it?',

@@ -1,15 +1,16 @@
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/server/config.js';
 import { unpack } from './helpers/export.js';
+import { buildCli } from './helpers/build.js';
 import { tempDir } from './helpers/server.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin/docs-assistant.js');
+/** bin/docs-assistant.js beside a private build of dist/ (test/helpers/build.ts). */
+let bin: string;
 
 interface Run {
   code: number | null;
@@ -22,7 +23,7 @@ function cli(args: string[], options: { cwd?: string; env?: Record<string, strin
   return new Promise<Run>((done) => {
     execFile(
       process.execPath,
-      [BIN, ...args],
+      [bin, ...args],
       { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env } },
       (error, stdout, stderr) =>
         done({
@@ -44,16 +45,8 @@ async function closedPort(): Promise<number> {
 }
 
 describe('docs-assistant as a real process', () => {
-  beforeAll(() => {
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')],
-      { cwd: ROOT },
-    );
-    // As `npm run build` does: the page templates the server reads go beside its modules.
-    cpSync(join(ROOT, 'src/server/site/templates'), join(ROOT, 'dist/server/site/templates'), {
-      recursive: true,
-    });
+  beforeAll(async () => {
+    bin = (await buildCli('docs-assistant-cli-process')).bin;
   });
 
   it('names the option a typo meant, with exit 2 and a pointer to --help', async () => {
@@ -82,9 +75,9 @@ describe('docs-assistant as a real process', () => {
     expect(values.stderr).toContain('--values expects the chart values YAML');
     expect(values.stderr).not.toContain('ENOENT');
 
-    const cache = await cli(['host', '--cache', BIN, '--port', '0']);
+    const cache = await cli(['host', '--cache', bin, '--port', '0']);
     expect(cache.code).toBe(2);
-    expect(cache.stderr).toContain(`Cannot use ${BIN} as the cache folder (EEXIST)`);
+    expect(cache.stderr).toContain(`Cannot use ${bin} as the cache folder (EEXIST)`);
     expect(cache.stderr).toContain('--cache expects a folder');
 
     const out = await cli(['export', '--domain', 'demo', '--out', join(dir, 'missing', 'b.tgz')], {
@@ -117,7 +110,7 @@ describe('docs-assistant as a real process', () => {
 
   it('exports from a real docs-assistant serve on a free port', async () => {
     const data = await tempDir();
-    const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', data], {
+    const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data', data], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

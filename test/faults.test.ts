@@ -1,10 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../src/server/config.js';
+import { bundleCli } from './helpers/build.js';
 import { askBody, tempDir, userMessage } from './helpers/server.js';
 
 /**
@@ -13,30 +12,13 @@ import { askBody, tempDir, userMessage } from './helpers/server.js';
  * client was told must still be true afterwards, and nothing half-written may remain.
  */
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'node_modules', '.cache', 'docs-assistant-faults', 'cli.mjs');
+let cli: string;
 const KEYS = `${DEMO.assistantKey},${DEMO.adminKey}`;
 const running = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  // One bundled file of the real CLI (the same code `docs-assistant serve` runs), built in a second.
-  await build({
-    stdin: {
-      contents:
-        "import { processIo, runCli } from './src/cli/index.ts';\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());",
-      resolveDir: ROOT,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    outfile: CLI,
-    logLevel: 'warning',
-  });
-  // The server reads its page templates from beside its own module.
-  cpSync(join(ROOT, 'src/server/site/templates'), join(dirname(CLI), 'templates'), {
-    recursive: true,
-  });
+  // One bundled file of the real CLI: the same code `docs-assistant serve` runs.
+  cli = await bundleCli(ROOT, 'docs-assistant-faults');
 });
 
 afterAll(() => {
@@ -55,7 +37,7 @@ function serve(args: string[]): Promise<Server> {
   const child = spawn(
     process.execPath,
     [
-      CLI,
+      cli,
       'serve',
       '--port',
       '0',

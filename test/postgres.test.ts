@@ -6,7 +6,7 @@ import { DEMO } from '../src/server/config.js';
 import { postgresStores } from '../src/server/stores/postgres.js';
 import { adminCall, exportApp } from './helpers/export.js';
 import { insightStoreContract } from './helpers/insight-store.js';
-import { buildCli, startServerProcess } from './helpers/build.js';
+import { startServerProcess } from './helpers/build.js';
 import { postgresBinDir, startPostgres, type TestPostgres } from './helpers/postgres.js';
 import { startLlmServer } from './helpers/llm-server.js';
 import {
@@ -359,10 +359,6 @@ describe.skipIf(!available)('PostgreSQL stores themselves', () => {
 });
 
 describe.skipIf(!available)('PostgreSQL stores: an instance killed mid-job', () => {
-  beforeAll(async () => {
-    await buildCli();
-  });
-
   it('leaves the job queued again and finished by the other instance, never stuck running', async () => {
     const url = await freshDatabase();
     const docs = await bigDocsFolder(200);

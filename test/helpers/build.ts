@@ -1,44 +1,57 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { build } from 'esbuild';
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { build as esbuild } from 'esbuild';
+import { cp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-let built: Promise<string> | undefined;
+const built = new Map<string, Promise<BuiltCli>>();
+
+export interface BuiltCli {
+  /** The CLI module (dist/cli/index.js of the private build). */
+  cli: string;
+  /** `bin/docs-assistant.js` beside that build, as a user runs it. */
+  bin: string;
+}
+
 /**
- * Compiles the server and CLI to a private folder (inside node_modules, so packages resolve) and
- * resolves to its CLI module: real processes, without racing other tests that rebuild dist/.
+ * Transpiles the server and CLI module by module, as `npm run build` lays them out (dist/ with
+ * bin/ beside it), into `folder` under node_modules/.cache (so packages resolve), one folder per
+ * caller: real processes, without racing other tests or a developer's build in dist/. esbuild
+ * strips the types in about a second; `npm run typecheck` checks them, so tsc is not run twice.
  */
-export function buildCli(): Promise<string> {
-  return (built ??= (async () => {
-    const parent = join(ROOT, 'node_modules', '.cache', 'docs-assistant-test');
-    // Earlier runs' builds go; only the test file using this helper builds here.
-    await rm(parent, { recursive: true, force: true });
-    const out = join(parent, `build-${process.pid}`, 'dist');
-    await promisify(execFile)(
-      process.execPath,
-      [
-        join(ROOT, 'node_modules/typescript/bin/tsc'),
-        '-p',
-        join(ROOT, 'tsconfig.build.json'),
-        '--outDir',
-        out,
-        '--declaration',
-        'false',
-        '--sourceMap',
-        'false',
-      ],
-      { cwd: ROOT },
-    );
-    // tsc compiles modules only; the page templates the server reads go beside them, as the build does.
-    await cp(join(ROOT, 'src/server/site/templates'), join(out, 'server/site/templates'), {
-      recursive: true,
-    });
-    return join(out, 'cli', 'index.js');
-  })());
+export function buildCli(folder: string): Promise<BuiltCli> {
+  let build = built.get(folder);
+  if (!build) {
+    build = (async () => {
+      const root = join(ROOT, 'node_modules', '.cache', folder);
+      await rm(root, { recursive: true, force: true });
+      const sources = await readdir(join(ROOT, 'src'), { recursive: true });
+      await esbuild({
+        entryPoints: sources
+          .filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts'))
+          .map((file) => join(ROOT, 'src', file)),
+        outbase: join(ROOT, 'src'),
+        outdir: join(root, 'dist'),
+        platform: 'node',
+        format: 'esm',
+        jsx: 'automatic',
+        logLevel: 'warning',
+      });
+      // Modules only; the page templates the server reads go beside them, as the build does.
+      await cp(join(ROOT, 'src/server/site/templates'), join(root, 'dist/server/site/templates'), {
+        recursive: true,
+      });
+      await cp(join(ROOT, 'bin'), join(root, 'bin'), { recursive: true });
+      return {
+        cli: join(root, 'dist', 'cli', 'index.js'),
+        bin: join(root, 'bin', 'docs-assistant.js'),
+      };
+    })();
+    built.set(folder, build);
+  }
+  return build;
 }
 
 /**
@@ -56,7 +69,7 @@ export async function bundleCli(root: string, folder: string): Promise<string> {
     `import { processIo, runCli } from ${JSON.stringify(join(root, 'src/cli/index.ts'))};\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());\n`,
   );
   const outfile = join(dir, 'cli.mjs');
-  await build({
+  await esbuild({
     entryPoints: [entry],
     bundle: true,
     platform: 'node',
@@ -86,7 +99,7 @@ export async function startServerProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<ServerProcess> {
-  const cli = await buildCli();
+  const { cli } = await buildCli('docs-assistant-server-process');
   const child = spawn(
     process.execPath,
     [
