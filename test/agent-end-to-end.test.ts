@@ -170,6 +170,10 @@ describe('an agent reading the docs, end to end', { timeout: 300_000 }, () => {
       }
       const page = await get('http://host/guides/react.md');
       expect(await page.text()).toContain('Source: react.html');
+      // Its HTML page points agents at it, as the served site's pages do.
+      expect((await get('http://host/guides/react')).headers.get('link')).toBe(
+        '</guides/react.md>; rel="alternate"; type="text/markdown", </llms.txt>; rel="llms-txt"',
+      );
     }
   });
 });
