@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { askQuestion, dialog, launcher } from './helpers.js';
+import { askQuestion, axeViolations, dialog, launcher } from './helpers.js';
 
 /**
  * The header menu's copy actions in real Chromium, with the real clipboard: the script tag offers
@@ -67,6 +67,7 @@ test('the menu in dark and at phone width', async ({ page }) => {
   await askQuestion(page, 'How do I change the accent colour of the widget?');
   await more(page).click();
   await expect(menu(page)).toBeVisible();
+  expect(await axeViolations(page, 'docs-assistant-root')).toEqual([]);
   await page.screenshot({ path: 'e2e/screenshots/copy-menu-dark.png' });
 
   await page.keyboard.press('Escape');
