@@ -1,9 +1,23 @@
 import { resolve } from 'node:path';
 import { Features } from 'lightningcss';
 import type { UserConfig } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const here = import.meta.dirname;
+
+/**
+ * Suites that start real processes and wait on them: server processes killed mid-answer, the CLI
+ * binary, `--workers`, the stdio MCP server, PostgreSQL, the MiniLM embedding server. Half of the
+ * vitest suite's time; they run in CI and with `npm run test:processes`, not in `npm test`.
+ */
+const PROCESS_SUITES = [
+  'test/faults.test.ts',
+  'test/postgres.test.ts',
+  'test/cli-process.test.ts',
+  'test/serve-workers.test.ts',
+  'test/agent-stdio.test.ts',
+  'test/embeddings.test.ts',
+];
 
 /** Radix marks its modules "use client"; that directive means nothing inside a browser bundle. */
 const rollupOptions = {
@@ -107,13 +121,28 @@ export default defineConfig(({ mode }) => {
     },
     test: {
       root: here,
-      include: ['test/**/*.test.{ts,tsx}'],
       environment: 'node',
       // Hang guards only, never speed bounds: a shared, loaded 2-core machine may take many times
       // a test's usual time. Speed is measured in bench/. test/setup.ts raises waitFor's the same way.
       testTimeout: 600_000,
       hookTimeout: 600_000,
       setupFiles: ['test/setup.ts'],
+      // `npm test` runs `unit`; `npm run test:processes` the suites that start real processes
+      // (servers, workers, PostgreSQL, the embedding server); CI runs both (docs/testing.md).
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'unit',
+            include: ['test/**/*.test.{ts,tsx}'],
+            exclude: [...configDefaults.exclude, ...PROCESS_SUITES],
+            // Files share one module graph per worker instead of importing the server, the AI SDK
+            // and React afresh for each of ~60 files: that import was most of the suite's CPU.
+            isolate: false,
+          },
+        },
+        { extends: true, test: { name: 'processes', include: PROCESS_SUITES } },
+      ],
     },
   };
 });

@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { createApp, type AppOptions } from '../src/server/http/app.js';
 import { loadDocsSite } from '../src/server/site/docs.js';
 import { parsePagePath } from '../src/server/site/page-path.js';
-import { MIN_COVERAGE } from '../src/server/answering/answer.js';
+import { CLOSE_MARGIN, MIN_COVERAGE, runnerUpShare } from '../src/server/answering/answer.js';
 import { REFUSAL_SENTENCES } from '../src/server/answering/phrases.js';
 import { followUpSubject } from '../src/server/answering/question.js';
 import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
@@ -65,6 +65,8 @@ interface Reply {
   text: string;
   sources: string[];
   searched: string[];
+  /** The answer's confidence annotation: sure, unsure or refused. */
+  level?: string;
 }
 
 /**
@@ -123,6 +125,10 @@ async function ask(
         for (const hit of result as { url?: string }[])
           if (hit.url) reply.searched.push(pathOf(hit.url));
     },
+    onMessageAnnotationsPart: (annotations) => {
+      for (const item of annotations as { type?: string; level?: string }[])
+        if (item?.type === 'confidence') reply.level = item.level;
+    },
     onErrorPart: (error) => {
       throw new Error(`stream error: ${error}`);
     },
@@ -142,6 +148,8 @@ interface Figures {
   refused: number;
   paraphrases: number;
   paraphrasesFound: number;
+  /** Answerable questions answered unsure (the best places shown, none quoted as the answer). */
+  unsure: number;
 }
 
 async function score(
@@ -163,6 +171,7 @@ async function score(
     refused: 0,
     paraphrases: 0,
     paraphrasesFound: 0,
+    unsure: 0,
   };
   let termTotal = 0,
     termFound = 0;
@@ -203,6 +212,7 @@ async function score(
     }
     figures.inScope++;
     if (refusedHere) figures.falseRefusals++;
+    if (reply.level === 'unsure') figures.unsure++;
     const top5 = [...new Set([...reply.sources, ...reply.searched])].slice(0, 5);
     const hit = top5.some((path) => c.expect.includes(path));
     if (hit) figures.hits++;
@@ -245,7 +255,7 @@ async function score(
   console.log(
     `${name.padEnd(30)} ${String(cases.length).padStart(5)}  cite@1 ${pct(figures.cited, figures.inScope)}  shown@3 ${pct(figures.shown, figures.inScope)}  ` +
       `false refusals ${pct(figures.falseRefusals, figures.inScope)}  honest refusals ${pct(figures.refused, figures.outOfScope)}  ` +
-      `hit@5 ${pct(figures.hits, figures.inScope)}  paraphrases ${figures.paraphrasesFound}/${figures.paraphrases}` +
+      `hit@5 ${pct(figures.hits, figures.inScope)}  unsure ${pct(figures.unsure, figures.inScope)}  paraphrases ${figures.paraphrasesFound}/${figures.paraphrases}` +
       (termTotal ? `  answer terms ${pct(termFound, termTotal)}` : ''),
   );
   if (verbose) for (const line of misses) console.log(line);
@@ -371,10 +381,11 @@ export async function main() {
     console.log(
       `all held-out halves: cite@1 ${pct(sum('cited'), sum('inScope'))} (target ≥ 85%), ` +
         `shown@3 ${pct(sum('shown'), sum('inScope'))} (≥ 97%), false refusals ${pct(sum('falseRefusals'), sum('inScope'))} (≤ 3%), ` +
-        `honest refusals ${pct(sum('refused'), sum('outOfScope'))} (≥ 90%), paraphrases found ${sum('paraphrasesFound')}/${sum('paraphrases')}`,
+        `honest refusals ${pct(sum('refused'), sum('outOfScope'))} (≥ 90%), unsure ${pct(sum('unsure'), sum('inScope'))}, paraphrases found ${sum('paraphrasesFound')}/${sum('paraphrases')}`,
     );
   }
   printCurve(curves);
+  printMarginCurve(curves);
 }
 
 interface Coverage {
@@ -382,6 +393,10 @@ interface Coverage {
   /** No section matched at all: refused whatever the threshold. */
   empty: boolean;
   inScope: boolean;
+  /** How close the best other page comes to the best section (runnerUpShare). */
+  runnerUp: number;
+  /** The best section's page answers the question. */
+  topRight: boolean;
 }
 
 /** The coverage the no-model answer compares with MIN_COVERAGE, found the way assistant.ts finds it. */
@@ -397,6 +412,8 @@ function coverageOf(retriever: Retriever, c: EvalCase): Coverage {
     coverage: result.coverage,
     empty: result.hits.length === 0,
     inScope: c.expect.length > 0,
+    runnerUp: runnerUpShare(result.hits),
+    topRight: !!result.hits[0] && c.expect.includes(result.hits[0].section.pagePath),
   };
 }
 
@@ -433,4 +450,29 @@ function printCurve(curves: { name: string; rows: Coverage[] }[]) {
     `highest out-of-scope coverage ${max.toFixed(3)}; answerable questions at or under it: ` +
       `${inside.filter((r) => r.coverage <= max).length} of ${inside.length}; the next answerable one: ${next.toFixed(3)}`,
   );
+}
+
+/**
+ * Unsure answers against the margin (CLOSE_MARGIN), on the dev halves' answerable questions that
+ * are not refused: how many would be unsure, of those whose best page is right (the cost: places
+ * instead of a quote) and of those whose best page is wrong (the gain: the reader is told). The
+ * data the margin is chosen from (docs/answer-quality.md, "Confidence").
+ */
+function printMarginCurve(curves: { name: string; rows: Coverage[] }[]) {
+  const rows = curves.flatMap(({ rows }) =>
+    rows.filter((r) => r.inScope && !r.empty && r.coverage >= MIN_COVERAGE),
+  );
+  const right = rows.filter((r) => r.topRight);
+  const wrong = rows.filter((r) => !r.topRight);
+  console.log(
+    `\nunsure margin (CLOSE_MARGIN = ${CLOSE_MARGIN}), dev halves, ${rows.length} answered questions: ` +
+      `unsure of all / of those whose top page is right / of those whose top page is wrong`,
+  );
+  for (const t of [0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95]) {
+    const unsure = (list: Coverage[]) => list.filter((r) => r.runnerUp >= t).length;
+    console.log(
+      `${(t === CLOSE_MARGIN ? `${t} *` : String(t)).padEnd(10)}${`${unsure(rows)}/${rows.length}`.padStart(10)}` +
+        `${`${unsure(right)}/${right.length}`.padStart(10)}${`${unsure(wrong)}/${wrong.length}`.padStart(10)}`,
+    );
+  }
 }

@@ -17,23 +17,29 @@ const distanceToEnd = (page: Page) =>
   scroller(page).evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
 const ready = (page: Page) => page.locator('.da-dialog[data-status="ready"]').waitFor();
 
-/** The element is inside the scroller's visible area (not cut off below it). */
-async function fullyInView(page: Page, selector: string) {
+/** Where the last element matching `selector` is, relative to the scroller's visible area (px). */
+async function placeInView(page: Page, selector: string) {
   return page.evaluate((sel) => {
     const root = document.querySelector('docs-assistant-root')?.shadowRoot ?? document;
     const scroll = root.querySelector('.da-scroll')!.getBoundingClientRect();
     const all = root.querySelectorAll(sel);
     const target = all[all.length - 1]!.getBoundingClientRect();
-    return target.top >= scroll.top - 1 && target.bottom <= scroll.bottom + 1;
+    return {
+      top: Math.round(target.top - scroll.top),
+      bottom: Math.round(target.bottom - scroll.top),
+      height: Math.round(scroll.height),
+    };
   }, selector);
 }
+const lastQuestion = '.da-message[data-role="user"]';
+const lastAnswerStart = '.da-message[data-role="assistant"] .da-markdown > :first-child';
 
-test.describe('auto-scroll follows an answer to its very end', () => {
+test.describe('a long answer is read from its start', () => {
   for (const [width, height] of [
     [1440, 900],
     [390, 844],
   ] as const) {
-    test(`a long paced answer ends with its sources and buttons in view (${width}×${height})`, async ({
+    test(`a long paced answer keeps its question at the top and its first line in view, not its end (${width}×${height})`, async ({
       page,
     }) => {
       await page.setViewportSize({ width, height });
@@ -44,18 +50,25 @@ test.describe('auto-scroll follows an answer to its very end', () => {
       await input(page).press('Enter');
       await expect(answers(page).first()).toContainText("The docs don't cover this");
       await ready(page);
-      await expect.poll(() => distanceToEnd(page)).toBeLessThanOrEqual(2);
       await askQuestion(page, 'How do I change the accent colour of the widget?', 2);
-      await expect.poll(() => distanceToEnd(page)).toBeLessThanOrEqual(2);
+      // The answer is longer than the area: the reader could have been taken to its end.
       expect(await scroller(page).evaluate((el) => el.scrollHeight > el.clientHeight * 1.2)).toBe(
         true,
       );
-      expect(await fullyInView(page, '.da-message[data-role="assistant"] .da-actions')).toBe(true);
+      // The question sits at the top, the answer's first line below it; its end is below the fold.
+      const question = await placeInView(page, lastQuestion);
+      expect(question.top).toBeGreaterThanOrEqual(0);
+      expect(question.top).toBeLessThanOrEqual(24);
+      const start = await placeInView(page, lastAnswerStart);
+      expect(start.top).toBeGreaterThan(question.bottom - 1);
+      expect(start.top).toBeLessThan(start.height / 2);
+      expect(await distanceToEnd(page)).toBeGreaterThan(100);
+      expect((await placeInView(page, '.da-follow-ups')).top).toBeGreaterThan(start.height);
       await page.screenshot({ path: `e2e/screenshots/chat-scroll-${width}.png` });
     });
   }
 
-  test('an answer that grows after it ends (the Markdown renderer arrives late) is followed too', async ({
+  test('an answer that grows after it ends (the Markdown renderer arrives late) keeps its start in view', async ({
     page,
   }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -76,10 +89,13 @@ test.describe('auto-scroll follows an answer to its very end', () => {
     release();
     await expect(answers(page).first().locator('.da-markdown .da-code').first()).toBeVisible();
     await expect(answers(page).first().locator('[data-pending]')).toHaveCount(0);
-    // Formatting changed the height; the view still ends at the end.
+    // Formatting changed the height; the question and the answer's start are still in view.
     expect(await scroller(page).evaluate((el) => el.scrollHeight)).not.toBe(before);
-    await expect.poll(() => distanceToEnd(page)).toBeLessThanOrEqual(2);
-    expect(await fullyInView(page, '.da-message[data-role="assistant"] .da-actions')).toBe(true);
+    const question = await placeInView(page, lastQuestion);
+    expect(question.top).toBeGreaterThanOrEqual(0);
+    expect(question.top).toBeLessThanOrEqual(24);
+    const start = await placeInView(page, lastAnswerStart);
+    expect(start.top).toBeLessThan(start.height / 2);
   });
 
   test('code in an answer is highlighted once it is in view (the script tag, a real IntersectionObserver)', async ({

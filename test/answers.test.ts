@@ -127,6 +127,77 @@ describe('currentPath only breaks ties', () => {
   });
 });
 
+/** The levels of an answer's confidence annotations (`8:` `{type:'confidence', level}`). */
+const levelsOf = (parts: StreamPart[]) =>
+  parts
+    .filter((p) => p.type === 'message_annotations')
+    .flatMap((p) => p.value as { type: string; level?: string }[])
+    .filter((a) => a.type === 'confidence')
+    .map((a) => a.level);
+
+describe('the answer says how sure it is', () => {
+  it('quotes the one section that clearly answers, and says it is sure', async () => {
+    const parts = await ask('How do I theme the widget colours?');
+    expect(levelsOf(parts)).toEqual(['sure']);
+    expect(textOf(parts)).toMatch(/^From \*\*\[Theming and translations › Colours\]/);
+  });
+
+  it('shows the best places, each with its title path, matching sentences and anchor, when the top hits are close', async () => {
+    const app = appOf(
+      parsePage(
+        'guides/caching.md',
+        '# Caching\n\n## Cache lifetime\n\nAnswers are cached for ten minutes. ' +
+          'Set `cacheSeconds` to keep cached answers longer. Nothing else is stored.\n',
+      ),
+      parsePage(
+        'reference/options.md',
+        '# Options\n\n## cacheSeconds\n\nHow long cached answers are kept, in seconds. ' +
+          'The default keeps them ten minutes. It is read once at start.\n',
+      ),
+      parsePage('guides/setup.md', '# Setup\n\nRun the installer and open the page.\n'),
+    );
+    const parts = await readStream(await post(app, askBody('How long are cached answers kept?')));
+    const text = textOf(parts);
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    expect(text.split('\n')[0]).toBe(
+      "I'm not sure which part of the docs answers this; these sections come closest:",
+    );
+    const places = [...text.matchAll(/^- \*\*\[([^\]]+)\]\((http[^)]+)\)\*\* \[\d\]$/gm)];
+    expect(places.map((m) => m[1])).toEqual(
+      expect.arrayContaining(['Caching › Cache lifetime', 'Options › cacheSeconds']),
+    );
+    expect(places.length).toBeLessThanOrEqual(3);
+    expect(places.map((m) => m[2])).toEqual(
+      expect.arrayContaining([
+        'http://test/docs/guides/caching#cache-lifetime',
+        'http://test/docs/reference/options#cacheseconds',
+      ]),
+    );
+    // Each place brings the one or two sentences that match, not its whole section.
+    expect(text).toMatch(/^ {2}> [^\n]*Set `cacheSeconds` to keep cached answers longer\./m);
+    expect(text).not.toContain('Nothing else is stored.');
+    expect(sourcesOf(parts).map((s) => s.id)).toEqual(
+      expect.arrayContaining(['/guides/caching', '/reference/options']),
+    );
+    expect(reasoningOf(parts)).toContain("I'm not sure");
+  });
+
+  it('does not answer a question the sample docs do not cover with an unrelated snippet', async () => {
+    const parts = await ask('How do I change the launcher position?');
+    const text = textOf(parts);
+    expect(['unsure', 'refused']).toContain(levelsOf(parts)[0]);
+    expect(text).not.toMatch(/^From /);
+    // Still where to look: a list of linked places.
+    expect(text).toMatch(/^- (\*\*)?\[[^\]]+\]\(http:\/\/test\/docs\//m);
+  });
+
+  it('says it refused when nothing matches, and still offers where to look', async () => {
+    const parts = await ask('Does it support single sign-on with SAML?');
+    expect(levelsOf(parts)).toEqual(['refused']);
+    expect(textOf(parts)).toContain('You might look at:');
+  });
+});
+
 describe('questions the docs do not cover', () => {
   it('says so, points at the nearest pages, and quotes nothing as an answer', async () => {
     const parts = await ask('Does it support single sign-on with SAML?');
@@ -293,6 +364,58 @@ describe('extractive answers keep the Markdown they quote', () => {
     const parts = await readStream(await post(app, askBody('Where is the charts gallery?')));
     expect(sourcesOf(parts)[0]).toMatchObject({ id: '/', title: 'Acme' });
     expect(textOf(parts)).toMatch(/^From \*\*\[Acme › Additional documentation\]/);
+  });
+
+  it('does not end a quote on a lead-in whose list of links is left out as a table of contents', async () => {
+    const app = appOf(
+      parsePage(
+        'start.md',
+        '# Getting started\n\nThe widget runs on any site. There are two ways to start:\n\n' +
+          '- [With npm](#with-npm)\n- [With a script tag](#with-a-script-tag)\n\n' +
+          '## With npm\n\nInstall the package.\n\n## With a script tag\n\nPaste the tag.\n',
+      ),
+    );
+    const text = textOf(await readStream(await post(app, askBody('How do I get started?'))));
+    expect(text).toContain('The widget runs on any site.');
+    // Either what the lead-in introduces follows it, or the lead-in is not quoted.
+    const leadIn = text.indexOf('There are two ways to start:');
+    if (leadIn >= 0) expect(text.slice(leadIn)).toMatch(/^There are two ways to start:\n>?\n?> - /);
+  });
+
+  it('brings the example a quoted sentence points back at, or leaves the sentence out', async () => {
+    const app = appOf(
+      parsePage(
+        'retries.md',
+        '# Retries\n\n## Retrying requests\n\n```js\nclient({ retries: 3 })\n```\n\n' +
+          'Failed requests are retried with a growing delay. In the example above, a request is retried three times before it fails.\n\n' +
+          '## Timeouts\n\nA request gives up after 30 seconds. In the example above, the timeout is left at its default.\n',
+      ),
+    );
+    const retried = textOf(
+      await readStream(await post(app, askBody('How are failed requests retried?'))),
+    );
+    expect(retried).toContain('In the example above, a request is retried three times');
+    expect(retried).toContain('client({ retries: 3 })');
+    const timeout = textOf(
+      await readStream(await post(app, askBody('When does a request give up with a timeout?'))),
+    );
+    expect(timeout).toContain('A request gives up after 30 seconds.');
+    expect(timeout).not.toContain('the timeout is left at its default');
+  });
+
+  it('does not offer to ask about the sections the answer just showed', async () => {
+    const parts = await ask('How do I install it?');
+    const text = textOf(parts);
+    const questions = parts
+      .filter((p) => p.type === 'message_annotations')
+      .flatMap((p) => p.value as { type: string; questions?: string[] }[])
+      .flatMap((a) => a.questions ?? []);
+    expect(questions.length).toBeGreaterThan(0);
+    for (const question of questions) {
+      const heading = /“(.+)”/.exec(question)![1]!;
+      expect(text, question).not.toContain(`**${heading}**`);
+      expect(text, question).not.toContain(`› ${heading}]`);
+    }
   });
 
   it('shows every way a short page intro promises', async () => {

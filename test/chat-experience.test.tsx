@@ -672,3 +672,39 @@ describe('follow-up questions from a language model', () => {
     expect(lastAnswer().textContent).not.toContain('followups');
   });
 });
+
+describe('how sure an answer is', () => {
+  it('marks an unsure and a refused answer in words, reads a sure one to screen readers, and announces which', async () => {
+    const { fetch } = recorder();
+    renderWidget({ fetch });
+    await ask('How do I theme the widget colours?');
+    await waitForIdle();
+    expect(lastAnswer().dataset.confidence).toBe('sure');
+    expect(within(lastAnswer()).getByText('Answered from the docs').className).toBe(
+      'da-visually-hidden',
+    );
+    expect(within(lastAnswer()).queryByText('Not sure')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('Answer ready.');
+
+    await ask('How do I change the launcher position?');
+    await waitForIdle();
+    expect(lastAnswer().dataset.confidence).toBe('unsure');
+    expect(within(lastAnswer()).getByText('Not sure').closest('p')!.dataset.level).toBe('unsure');
+    expect(screen.getByRole('status').textContent).toMatch(/^Answer ready, not sure/);
+    // The best places are a list of links to their sections ("Page › Section").
+    const places = within(lastAnswer())
+      .getAllByRole('link')
+      .filter((link) => link.textContent!.includes('›'));
+    expect(places.length).toBeGreaterThanOrEqual(2);
+    for (const link of places) {
+      expect(link.getAttribute('href')).toMatch(/\/docs\/.+#.+/);
+      expect(link.closest('li')).not.toBeNull();
+    }
+
+    await ask('Does it support single sign-on with SAML?');
+    await waitForIdle();
+    expect(lastAnswer().dataset.confidence).toBe('refused');
+    expect(within(lastAnswer()).getByText('Not in the docs')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Answer ready: the docs don’t cover this.');
+  });
+});

@@ -180,6 +180,21 @@ describe('recording real answers', () => {
     expect(JSON.stringify(stored)).not.toMatch(/reader-1|127\.0\.0\.1|"fp"|"ip"/);
   });
 
+  it('counts an answer that was not sure as unsure, among the questions the docs fall short on', async () => {
+    const app = await demoApp({ dataDir: await tempDir() });
+    await (await post(app, askBody('How do I change the launcher position?'))).text();
+    await expect.poll(async () => (await report(app)).totals.questions).toBe(1);
+    const { totals, unanswered } = await report(app);
+    expect(totals).toMatchObject({ answered: 0, unsure: 1, refused: 0 });
+    expect(unanswered).toEqual([
+      expect.objectContaining({
+        example: 'How do I change the launcher position?',
+        outcomes: ['unsure'],
+      }),
+    ]);
+    await app.close();
+  });
+
   it('cuts a long question to 500 characters', async () => {
     const store = memoryInsightStore();
     const app = await demoApp({ stores: { insights: store } });

@@ -48,6 +48,12 @@ const systemOf = (request: LlmTestServer['requests'][number]) => {
   );
 };
 const typesOf = (parts: StreamPart[]) => parts.map((p) => p.type);
+/** The suggestions annotations of a stream (an answer also carries its confidence annotation). */
+const suggestionsOf = (parts: StreamPart[]) =>
+  parts
+    .filter((p) => p.type === 'message_annotations')
+    .flatMap((p) => p.value as { type: string }[])
+    .filter((a) => a.type === 'suggestions');
 
 /** A model silence timer the test fires itself: "too long" happens when the test says so. */
 function silenceTimer() {
@@ -238,6 +244,7 @@ describe('answers from an OpenAI-compatible model', () => {
     expect(systemOf(llm.requests[0]!)).toContain('```followups');
     expect(textOf(parts)).toBe('Use npm [1].');
     expect(parts.filter((p) => p.type === 'message_annotations').map((p) => p.value)).toEqual([
+      [{ type: 'confidence', level: 'sure' }],
       [
         {
           type: 'suggestions',
@@ -257,14 +264,14 @@ describe('answers from an OpenAI-compatible model', () => {
       (m) => m.role === 'assistant',
     );
     expect(turns).toEqual([{ role: 'assistant', content: 'Use npm [1].' }]);
-    expect(typesOf(second)).not.toContain('message_annotations');
+    expect(suggestionsOf(second)).toEqual([]);
   });
 
   it('keeps text that only looks like the start of the block', async () => {
     llm.script({ text: ['Run ``', '`npm i` or see ```fol', 'der```.'] });
     const parts = await readStream(await post(await appWith(), askBody('How do I install it?')));
     expect(textOf(parts)).toBe('Run ```npm i` or see ```folder```.');
-    expect(typesOf(parts)).not.toContain('message_annotations');
+    expect(suggestionsOf(parts)).toEqual([]);
   });
 });
 
@@ -581,5 +588,41 @@ describe('docs-assistant serve --llm-…', () => {
     const noUrl = captureIo({});
     expect(await runCli(['serve', '--port', '0', '--llm-model', 'llama3.2'], noUrl.io)).toBe(2);
     expect(noUrl.err).toContain('--llm-base-url');
+  });
+});
+
+describe('the model gets the search’s confidence in its prompt', () => {
+  const levelsOf = (parts: StreamPart[]) =>
+    parts
+      .filter((p) => p.type === 'message_annotations')
+      .flatMap((p) => p.value as { type: string; level?: string }[])
+      .filter((a) => a.type === 'confidence')
+      .map((a) => a.level);
+
+  it('is told when one section clearly answers, when the top hits are close, and when nothing matched', async () => {
+    const app = await appWith();
+    const cases = [
+      ['How do I theme the widget colours?', 'one section that clearly answers', 'sure'],
+      [
+        'How do I change the launcher position?',
+        'say plainly in one sentence that you are not sure',
+        'unsure',
+      ],
+      [
+        'Does it support single sign-on with SAML?',
+        "say plainly that the docs don't cover it",
+        'refused',
+      ],
+    ] as const;
+    for (const [question, told, level] of cases) {
+      llm.requests.length = 0;
+      llm.script({ text: ['I am not sure; see the places below.'] });
+      const parts = await readStream(await post(app, askBody(question)));
+      const system = systemOf(llm.requests[0]!);
+      expect(system, question).toMatch(/^Search confidence: /m);
+      expect(system.toLowerCase(), question).toContain(told.toLowerCase());
+      // The reader's stream carries the same level as the no-model answer's.
+      expect(levelsOf(parts), question).toEqual([level]);
+    }
   });
 });

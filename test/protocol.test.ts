@@ -16,6 +16,7 @@ import {
   ROUTES,
   serviceUrl,
   suggestedQuestions,
+  confidenceLevel,
 } from '../src/protocol/index.js';
 import { parseBundle, parseJob } from '../src/protocol/parse.js';
 import { bundleSchema, jobSchema } from '../src/protocol/schemas.js';
@@ -184,6 +185,19 @@ describe('suggestions annotation', () => {
     ).toEqual(['How?', 'Why?', 'And?']);
     expect(suggestedQuestions(undefined)).toEqual([]);
     expect(suggestedQuestions({ type: 'suggestions', questions: ['x'] })).toEqual([]);
+  });
+});
+
+describe('confidence annotation', () => {
+  it('gives the level of the confidence annotation and ignores anything that is not one', () => {
+    expect(
+      confidenceLevel([
+        { type: 'suggestions', questions: ['How?'] },
+        { type: 'confidence', level: 'unsure' },
+      ]),
+    ).toBe('unsure');
+    expect(confidenceLevel([{ type: 'confidence', level: 'certain' }, null])).toBeUndefined();
+    expect(confidenceLevel(undefined)).toBeUndefined();
   });
 });
 

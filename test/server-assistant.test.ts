@@ -31,7 +31,8 @@ describe('assistant answers on the wire', () => {
     });
     // Collapse runs so the order reads as the protocol's grammar.
     const order = codes.filter((code, i) => code !== codes[i - 1]).join(' ');
-    expect(order).toBe('f 9 a e f g h 0 8 e d');
+    // The confidence annotation (8) comes before the text, the follow-up questions (8) after it.
+    expect(order).toBe('f 9 a e f g h 8 0 8 e d');
     expect(codes.filter((c) => c === '0').length).toBeGreaterThan(3);
   });
 
@@ -48,7 +49,7 @@ describe('assistant answers on the wire', () => {
     };
     const paced = await codes(1);
     expect(paced).toBe(await codes(0));
-    expect(paced).toMatch(/^f 9 a e f g h( h)*( 0){4,} 8 e d$/);
+    expect(paced).toMatch(/^f 9 a e f g h( h)* 8( 0){4,} 8 e d$/);
   });
 
   it('answers from the docs with quotes, links and fenced code, and cites real pages', async () => {
@@ -111,11 +112,13 @@ describe('assistant answers on the wire', () => {
       const answer = await readStream(await post(app, askBody(question)));
       expect(textOf(answer), question).not.toContain("The docs don't cover this.");
     }
-    // A refusal suggests nothing: there is nothing grounded to follow up on.
+    // A refusal suggests nothing: there is nothing grounded to follow up on. It says it refused.
     const refused = await readStream(
       await post(app, askBody('What is the airspeed velocity of an unladen swallow?')),
     );
-    expect(refused.some((p) => p.type === 'message_annotations')).toBe(false);
+    expect(
+      refused.filter((p) => p.type === 'message_annotations').flatMap((p) => p.value as unknown[]),
+    ).toEqual([{ type: 'confidence', level: 'refused' }]);
   });
 
   it('says honestly when nothing in the docs matches', async () => {

@@ -60,6 +60,14 @@ describe('each turn tells the insights sink how it ended', () => {
     await vi.waitFor(() => expect(summaries.map((s) => s.outcome)).toEqual(['refused']));
   });
 
+  it('reports an answer that shows the best places because the top hits are close as unsure', async () => {
+    const { summaries, insights } = recorder();
+    const app = await demoApp({ insights });
+    await (await post(app, askBody('How do I change the launcher position?'))).text();
+    await vi.waitFor(() => expect(summaries.map((s) => s.outcome)).toEqual(['unsure']));
+    expect(summaries[0]!.cited.length).toBeGreaterThan(0);
+  });
+
   it('reports a model failure before the answer as failed, with no thread handed out', async () => {
     const { summaries, insights } = recorder();
     const app = await demoApp({ insights, llm: { baseUrl: llm.baseUrl, model: 'test-model' } });

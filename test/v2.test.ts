@@ -39,6 +39,10 @@ describe('the v2 operation answers an AI SDK 6 client', () => {
     const sources = message.parts.filter((part) => part.type === 'source-url');
     expect(sources[0]).toMatchObject({ url: expect.stringMatching(/^http:\/\/test\//) });
     expect(message.parts.some((part) => part.type === 'data-suggestions')).toBe(true);
+    // How sure the answer is: a data part, as the v1 stream's `8:` confidence annotation.
+    expect(message.parts.filter((part) => part.type === 'data-confidence')).toEqual([
+      expect.objectContaining({ type: 'data-confidence', data: { level: 'sure' } }),
+    ]);
   });
 
   it('names the thread in the X-Thread-Id header, the message metadata and the finish event', async () => {

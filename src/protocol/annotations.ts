@@ -21,3 +21,31 @@ export function suggestedQuestions(annotations: unknown): string[] {
       : [],
   );
 }
+
+/**
+ * How sure an answer is, as the reader is shown it: one section clearly answers (`sure`), the best
+ * matches are close and the answer shows them as places to read (`unsure`), or the docs do not
+ * cover the question (`refused`). The turn's outcomes `answered`, `unsure`, `refused` (insights).
+ */
+export const CONFIDENCE_LEVELS = ['sure', 'unsure', 'refused'] as const;
+export type ConfidenceLevel = (typeof CONFIDENCE_LEVELS)[number];
+
+/** An answer's confidence, in a message annotation (`8:`) beside its suggestions; v2 sends `data-confidence`. */
+export interface ConfidenceAnnotation {
+  type: 'confidence';
+  level: ConfidenceLevel;
+}
+
+/** The level of a message's confidence annotation (the last one), or undefined when it has none. */
+export function confidenceLevel(annotations: unknown): ConfidenceLevel | undefined {
+  if (!Array.isArray(annotations)) return undefined;
+  let level: ConfidenceLevel | undefined;
+  for (const item of annotations as unknown[])
+    if (
+      isRecord(item) &&
+      item.type === 'confidence' &&
+      (CONFIDENCE_LEVELS as readonly unknown[]).includes(item.level)
+    )
+      level = item.level as ConfidenceLevel;
+  return level;
+}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { ConfidenceLevel } from '../protocol/annotations.js';
 import { useTranslations } from './translations.js';
 
 /**
@@ -9,16 +10,23 @@ import { useTranslations } from './translations.js';
 export function Announcer({
   busy,
   ending,
+  level,
 }: {
   busy: boolean;
   /** How the last answer ended, read when `busy` turns false. */
   ending: 'answered' | 'stopped' | 'failed' | 'other';
+  /** How sure the last answer is, when the server said. */
+  level?: ConfidenceLevel | undefined;
 }) {
   const {
     answering = 'Answering…',
-    answered = 'Answer ready.',
+    answered: sure = 'Answer ready.',
+    answeredUnsure = 'Answer ready, not sure: it shows the closest sections of the docs.',
+    answeredRefused = 'Answer ready: the docs don’t cover this.',
     stopped = 'Stopped.',
   } = useTranslations('status');
+  const answered =
+    level === 'unsure' ? answeredUnsure : level === 'refused' ? answeredRefused : sure;
   const [announcement, setAnnouncement] = useState('');
   const wasBusy = useRef(busy);
   useEffect(() => {

@@ -16,6 +16,7 @@ import {
   type UseDocsAssistantOptions,
 } from '../chat/use-docs-assistant.js';
 import type { ContextItem } from '../protocol/types.js';
+import { confidenceLevel } from '../protocol/annotations.js';
 import { Announcer } from './announcer.js';
 import { loadMarkdown } from './answer-text.js';
 import { Composer } from './composer.js';
@@ -386,7 +387,11 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
               onStop={chat.stop}
               onRemoveContext={chat.removeContext}
             />
-            <Announcer busy={chat.busy} ending={ending} />
+            <Announcer
+              busy={chat.busy}
+              ending={ending}
+              level={last?.role === 'assistant' ? confidenceLevel(last.annotations) : undefined}
+            />
           </Dialog.Content>
         </div>
       </Dialog.Portal>

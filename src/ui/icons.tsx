@@ -37,3 +37,11 @@ export const SparkleIcon = () => (
   <Icon d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9L12 3Zm7 12 .9 2.1L22 18l-2.1.9L19 21l-.9-2.1L16 18l2.1-.9L19 15Z" />
 );
 export const ArrowDownIcon = () => <Icon d="M12 5v14m-6-6 6 6 6-6" />;
+/** A question mark in a circle: the answer is not sure. */
+export const UnsureIcon = () => (
+  <Icon d="M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17h.01" />
+);
+/** A circle struck through: the docs do not cover the question. */
+export const NotCoveredIcon = () => (
+  <Icon d="M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM5.6 5.6l12.8 12.8" />
+);

@@ -2,11 +2,20 @@ import type { ChatMessage } from '../chat/message.js';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { CitationContext } from './citation-context.js';
 import type { QueuedQuestion } from '../chat/use-docs-assistant.js';
+import { confidenceLevel, type ConfidenceLevel } from '../protocol/annotations.js';
 import { FEEDBACK_REASONS, type FeedbackReason } from '../protocol/limits.js';
 import type { ContextItem } from '../protocol/types.js';
 import { CopyButton } from './copy-button.js';
 import { QuestionButtons } from './empty-state.js';
-import { ArrowDownIcon, CloseIcon, RetryIcon, ThumbDownIcon, ThumbUpIcon } from './icons.js';
+import {
+  ArrowDownIcon,
+  CloseIcon,
+  NotCoveredIcon,
+  RetryIcon,
+  ThumbDownIcon,
+  ThumbUpIcon,
+  UnsureIcon,
+} from './icons.js';
 import { useDocsBaseUrl, useTranslations } from './translations.js';
 import {
   Citations,
@@ -100,6 +109,26 @@ function FollowUps({ questions, onAsk }: { questions: string[]; onAsk(question: 
       <p className="da-suggestions-title">{followUps}</p>
       <QuestionButtons questions={questions} onAsk={onAsk} />
     </div>
+  );
+}
+
+/**
+ * How sure the answer is, from the server's confidence annotation: a small labelled marker above an
+ * answer that is unsure or says the docs don't cover it; for a sure answer the words are only read
+ * by screen readers, so each answer says which of the three it is, in text and not colour alone.
+ */
+function ConfidenceMarker({ level }: { level: ConfidenceLevel }) {
+  const {
+    sureMarker = 'Answered from the docs',
+    unsureMarker = 'Not sure',
+    refusedMarker = 'Not in the docs',
+  } = useTranslations('message');
+  if (level === 'sure') return <p className="da-visually-hidden">{sureMarker}</p>;
+  return (
+    <p className="da-confidence" data-level={level}>
+      {level === 'unsure' ? <UnsureIcon /> : <NotCoveredIcon />}
+      <span>{level === 'unsure' ? unsureMarker : refusedMarker}</span>
+    </p>
   );
 }
 
@@ -345,9 +374,11 @@ function AssistantMessage({
     .join('\n');
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const scope = useMemo(() => ({ citations, newTab }), [key, newTab]);
+  const level = confidenceLevel(message.annotations);
   return (
-    <li className="da-message" data-role="assistant" data-state={state}>
+    <li className="da-message" data-role="assistant" data-state={state} data-confidence={level}>
       <span className="da-visually-hidden">{assistant}: </span>
+      {level && <ConfidenceMarker level={level} />}
       <CitationContext.Provider value={scope}>
         <MessageParts
           message={message}
@@ -378,30 +409,58 @@ function AssistantMessage({
   );
 }
 
+/** Space kept above the question pinned at the top of the message area. */
+const PIN_GAP_PX = 8;
+
 /**
- * Keeps the view at the end of a growing conversation unless the reader scrolled up. Only a move
- * *up* unpins: content that grows between our scroll and its event (a lazy Markdown renderer, a
- * formatted burst, the sources and buttons at the end) used to read as "the reader left the bottom".
+ * Where the view stays while the conversation grows: `question` keeps the question just asked at
+ * the top, its answer's start below it (a long answer is read from its start, not its end);
+ * `end` follows the end (the reader asked for it: "Jump to latest", or scrolled to the bottom);
+ * `reader` leaves the view where the reader scrolled it.
  */
-function useStickToBottom(busy: boolean, questionCount: number) {
+type Anchor = 'question' | 'end' | 'reader';
+
+/**
+ * Keeps the question just asked at the top of the message area while its answer arrives below it,
+ * unless the reader scrolls. A move the reader makes (any scroll this hook did not make) is theirs
+ * to keep; "Jump to latest" follows the end from then on.
+ */
+function useAnswerScroll(busy: boolean, questionCount: number) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
+  const anchor = useRef<Anchor>('question');
   const lastTop = useRef(0);
   const frame = useRef(0);
   const [away, setAway] = useState(false);
 
-  // Reading scrollHeight forces a layout of the whole log; doing it on every streamed update made
-  // layout the main cost of an answer. Once per frame, where the browser lays out anyway.
-  const stick = useRef(() => {
-    if (!pinned.current || frame.current || typeof requestAnimationFrame === 'undefined') return;
+  // Reading layout forces it for the whole log; doing it on every streamed update made layout the
+  // main cost of an answer. Once per frame, where the browser lays out anyway.
+  const place = useRef(() => {
+    if (
+      anchor.current === 'reader' ||
+      frame.current ||
+      typeof requestAnimationFrame === 'undefined'
+    )
+      return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;
       const el = scroller.current;
-      if (el && pinned.current) {
-        el.scrollTop = el.scrollHeight;
-        lastTop.current = el.scrollTop;
+      if (!el || anchor.current === 'reader') return;
+      const questions = el.querySelectorAll<HTMLElement>(
+        '.da-message[data-role="user"]:not([data-state="queued"])',
+      );
+      const question = questions[questions.length - 1];
+      if (anchor.current === 'end' || !question) el.scrollTop = el.scrollHeight;
+      else {
+        const top =
+          el.scrollTop +
+          question.getBoundingClientRect().top -
+          el.getBoundingClientRect().top -
+          PIN_GAP_PX;
+        // The browser stops at the end: a short answer is seen whole with what came before it.
+        el.scrollTop = Math.max(0, top);
       }
+      lastTop.current = el.scrollTop;
     });
   }).current;
   // Follow the content's size, not this component's renders: an answer also grows when the
@@ -409,10 +468,10 @@ function useStickToBottom(busy: boolean, questionCount: number) {
   useEffect(() => {
     if (typeof ResizeObserver === 'undefined' || !content.current) return;
     const observer = new ResizeObserver(() => {
-      stick();
-      // Content that grows under a reader who scrolled up puts news below them.
+      place();
+      // Content that grows under a reader who scrolled away puts news below them.
       const el = scroller.current;
-      if (el && !pinned.current)
+      if (el && anchor.current === 'reader')
         setAway(el.scrollHeight - el.scrollTop - el.clientHeight > PIN_SLACK_PX);
     });
     observer.observe(content.current);
@@ -420,32 +479,36 @@ function useStickToBottom(busy: boolean, questionCount: number) {
       observer.disconnect();
       cancelAnimationFrame(frame.current);
     };
-  }, [stick]);
+  }, [place]);
   useEffect(() => {
     // Without ResizeObserver (old browsers, jsdom), renders are the best signal there is.
-    if (typeof ResizeObserver === 'undefined') stick();
+    if (typeof ResizeObserver === 'undefined') place();
   });
-  // A new question (or one sent from the queue) is the reader's: show it and follow its answer.
+  // A new question (or one sent from the queue) is the reader's: show it at the top, its answer below.
   useEffect(() => {
     if (!busy) return;
-    pinned.current = true;
+    anchor.current = 'question';
     setAway(false);
-    stick();
-  }, [busy, questionCount, stick]);
+    place();
+  }, [busy, questionCount, place]);
 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
     const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
-    if (distance <= PIN_SLACK_PX) pinned.current = true;
-    else if (el.scrollTop < lastTop.current - 1) pinned.current = false;
+    // Our own moves (and the browser stopping one at the end) are not the reader's, nor is going
+    // down while following the end ("Jump to latest" scrolls smoothly).
+    const moved = el.scrollTop - lastTop.current;
+    const following = anchor.current === 'end' && moved >= 0;
+    if (Math.abs(moved) > 1 && !following)
+      anchor.current = distance <= PIN_SLACK_PX && busy ? 'end' : 'reader';
     lastTop.current = el.scrollTop;
-    setAway(!pinned.current && distance > PIN_SLACK_PX);
+    setAway(anchor.current === 'reader' && distance > PIN_SLACK_PX);
   };
   const jump = () => {
     const el = scroller.current;
     if (!el) return;
-    pinned.current = true;
+    anchor.current = 'end';
     setAway(false);
     const smooth =
       typeof matchMedia !== 'undefined' && !matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -489,7 +552,7 @@ export function MessageList(props: MessageListProps) {
   } = useTranslations('message');
   // Re-pin for a new question only: an answer's first part arriving is not the reader's doing.
   const questions = messages.reduce((n, m) => n + (m.role === 'user' ? 1 : 0), 0) + queue.length;
-  const { scroller, content, away, onScroll, jump } = useStickToBottom(busy, questions);
+  const { scroller, content, away, onScroll, jump } = useAnswerScroll(busy, questions);
   const last = messages.at(-1);
   // Between sending and the first part there is no assistant message yet: show one that says so.
   const pending = busy && last?.role === 'user';

@@ -63,6 +63,12 @@ export type MessageTranslations = Partial<{
   followUps: string;
   /** `{title}` is a suggested page's title. */
   followUpAbout: string;
+  /** Read (not shown) before an answer that quotes the section that clearly answers. */
+  sureMarker: string;
+  /** The marker on an answer that is not sure and shows the closest sections instead. */
+  unsureMarker: string;
+  /** The marker on an answer that says the docs do not cover the question. */
+  refusedMarker: string;
 }>;
 export type FeedbackTranslations = Partial<{
   title: string;
@@ -106,7 +112,15 @@ export type CodeTranslations = Partial<{
   suggestions: string;
 }>;
 /** Said once to screen readers as an answer starts and ends. */
-export type StatusTranslations = Partial<{ answering: string; answered: string; stopped: string }>;
+export type StatusTranslations = Partial<{
+  answering: string;
+  answered: string;
+  /** Announced when an answer that is not sure ends. */
+  answeredUnsure: string;
+  /** Announced when an answer that says the docs do not cover the question ends. */
+  answeredRefused: string;
+  stopped: string;
+}>;
 export type ErrorTranslations = Partial<{
   unauthorized: string;
   forbidden: string;

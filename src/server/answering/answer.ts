@@ -1,5 +1,6 @@
+import type { ConfidenceLevel } from '../../protocol/index.js';
 import type { DocBlock, DocSection } from '../site/docs.js';
-import type { CitedPage } from './parts.js';
+import type { AnswerOutcome, CitedPage } from './parts.js';
 import { phrasesFor, type AnswerPhrases } from './phrases.js';
 import type { SearchHit, SearchResult } from './retrieval.js';
 
@@ -9,8 +10,11 @@ export interface ComposedAnswer {
   cited: CitedPage[];
   /** One sentence for the reasoning part: what was found and why it was chosen. */
   rationale: string;
-  /** True when the docs do not cover the question and the answer says so. */
-  refused: boolean;
+  /**
+   * How sure the answer is: `sure` quotes the section that answers, `unsure` shows the best places
+   * to read, `refused` says the docs do not cover the question and offers the nearest pages.
+   */
+  level: ConfidenceLevel;
   /** Up to {@link FOLLOW_UP_QUESTIONS} questions a reader may ask next, each one the docs answer. */
   followUps: string[];
 }
@@ -27,8 +31,12 @@ function followUpsOf(
   related: SearchHit[],
   sectionsOf: (pagePath: string) => DocSection[],
   phrases: AnswerPhrases,
+  shown: DocSection[] = [],
 ): string[] {
-  const seen = new Set(quoted.map((hit) => hit.section.heading.toLowerCase()));
+  // What the answer showed is not offered again: the quoted sections and those a page intro brought.
+  const seen = new Set(
+    [...quoted.map((hit) => hit.section), ...shown].map((section) => section.heading.toLowerCase()),
+  );
   const headings: string[] = [];
   const unseen = [
     ...quoted.flatMap((hit) => sectionsOf(hit.section.pagePath).slice(1)),
@@ -53,6 +61,39 @@ function followUpsOf(
  */
 export const MIN_COVERAGE = 0.4;
 
+/**
+ * When the best section of another page scores at least this share of the best section, the search
+ * has no clear winner: the answer says so and shows the best places instead of quoting one as the
+ * answer. Chosen on the dev halves of the eval only, from the curve `npm run eval` prints
+ * (docs/answer-quality.md, "Confidence").
+ */
+export const CLOSE_MARGIN = 0.7;
+
+/** How close the best section of another page comes to the best section: its score over the best. */
+export function runnerUpShare(hits: SearchHit[]): number {
+  const best = hits[0];
+  if (!best || best.score <= 0) return 0;
+  const other = hits.find((hit) => hit.section.pagePath !== best.section.pagePath);
+  return other ? other.score / best.score : 0;
+}
+
+/**
+ * How sure a search is that one section answers: `refused` when nothing matches (no hit, or the
+ * best pages carry under MIN_COVERAGE of the question), `unsure` when another page comes within
+ * CLOSE_MARGIN of the best section, else `sure`.
+ */
+export function confidenceOf(
+  result: Pick<SearchResult, 'hits' | 'coverage'>,
+  margin = CLOSE_MARGIN,
+): ConfidenceLevel {
+  if (result.hits.length === 0 || result.coverage < MIN_COVERAGE) return 'refused';
+  return runnerUpShare(result.hits) >= margin ? 'unsure' : 'sure';
+}
+
+/** The turn's outcome (what insights count) of an answer given at a level. */
+export const outcomeOf = (level: ConfidenceLevel): AnswerOutcome =>
+  level === 'sure' ? 'answered' : level;
+
 /** How many sections the answer quotes; the rest become follow-up suggestions. */
 const QUOTED_SECTIONS = 3;
 /** A section scoring under this share of the best one is not quoted (it is listed to read next). */
@@ -63,6 +104,11 @@ const MAX_TABLE_ROWS = 15;
 const MAX_LIST_ITEMS = 15;
 const MAX_PARAGRAPH_CHARS = 700;
 const NEAREST_PAGES = 3;
+/** How many places an unsure answer shows. */
+const BEST_PLACES = 3;
+/** How many of a place's sentences an unsure answer shows, and how long each may be. */
+const PLACE_SENTENCES = 2;
+const PLACE_SENTENCE_CHARS = 280;
 /** A page intro this short is a promise ("There are two ways…") that the next sections keep. */
 const SHORT_INTRO_CHARS = 200;
 const INTRO_SECTIONS = 3;
@@ -109,6 +155,45 @@ function sentencesOf(markdown: string): string[] {
   }
   sentences.push(markdown.slice(start).trim());
   return sentences.filter(Boolean);
+}
+
+/** A sentence that points at an example shown before it ("In the example above", "the previous snippet"). */
+const POINTS_BACK =
+  /\b(?:(?:example|snippet|code|sample)s? above|above (?:example|snippet|code|sample)s?|previous (?:example|snippet|code sample)s?|preceding (?:example|snippet|code)s?)\b/i;
+
+/**
+ * The one or two sentences of a section that carry the most of the question, in page order, for an
+ * unsure answer's list of places: prose only (a lead-in that ends with ":" or points at an example
+ * says nothing alone), else the section's first sentence.
+ */
+function matchingSentences(section: DocSection, terms: string[]): string {
+  const sentences = section.blocks
+    .flatMap((block) => {
+      if (block.kind === 'paragraph') return sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' '));
+      if (block.kind !== 'list' && block.kind !== 'quote') return [];
+      return block.markdown
+        .replace(/^[ \t]*>[ \t]?/gm, '')
+        .split(/\n(?=(?:[-*+]|\d+[.)]) )/)
+        .map((item) =>
+          item
+            .replace(/^(?:[-*+]|\d+[.)]) /, '')
+            .replace(/\s*\n\s*/g, ' ')
+            .trim(),
+        );
+    })
+    .filter((sentence) => sentence && !/:\s*$/.test(sentence) && !POINTS_BACK.test(sentence))
+    .map((sentence) =>
+      sentence.length > PLACE_SENTENCE_CHARS
+        ? `${sentence.slice(0, sentence.lastIndexOf(' ', PLACE_SENTENCE_CHARS))} …`
+        : sentence,
+    );
+  const best = sentences
+    .map((sentence, i) => ({ sentence, i, n: termsIn(sentence, terms) }))
+    .filter((s) => s.n > 0)
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .slice(0, PLACE_SENTENCES)
+    .sort((a, b) => a.i - b.i);
+  return (best.length ? best.map((s) => s.sentence) : sentences.slice(0, 1)).join(' ');
 }
 
 /** A paragraph as quoted: whole when short, else the three sentences that carry most of the question. */
@@ -214,7 +299,33 @@ export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
     if (blocks[index]!.kind === 'code' && before && before.kind === 'paragraph')
       picked.add(index - 1);
   }
-  return [...picked].sort((a, b) => a - b).map((index) => blocks[index]!);
+  // "In the example above…" brings the example: the code just before it.
+  for (const index of [...picked]) {
+    if (!POINTS_BACK.test(blocks[index]!.text)) continue;
+    const example = [index - 1, index - 2].find((i) => blocks[i]?.kind === 'code');
+    if (example !== undefined) picked.add(example);
+  }
+  const order = [...picked].sort((a, b) => a - b);
+  return order.flatMap((index, position) => {
+    const block = blocks[index]!;
+    if (block.kind !== 'paragraph') return [block];
+    // A sentence about an example that is not shown, or a lead-in (":") whose list is not there
+    // (a list of links read as a table of contents, the end of the section), would mislead: it goes.
+    const example = [index - 1, index - 2].some(
+      (i) => order.includes(i) && blocks[i]!.kind === 'code',
+    );
+    const followed = order[position + 1] === index + 1;
+    const kept = sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' ')).filter(
+      (sentence, i, all) =>
+        !(POINTS_BACK.test(sentence) && !example) &&
+        !(i === all.length - 1 && /:\s*$/.test(sentence) && !followed),
+    );
+    if (kept.length === 0) return [];
+    const markdown = kept.join(' ');
+    if (markdown === block.markdown.replace(/\s*\n\s*/g, ' ')) return [block];
+    const { links: _, ...cut } = block;
+    return [{ ...cut, markdown, text: markdown }];
+  });
 }
 
 const quote = (markdown: string) =>
@@ -250,7 +361,8 @@ export function composeAnswer(
   const pages = hits.filter(
     (hit, i) => hits.findIndex((other) => other.section.pagePath === hit.section.pagePath) === i,
   );
-  if (hits.length === 0 || result.coverage < MIN_COVERAGE) {
+  const level = confidenceOf(result);
+  if (level === 'refused') {
     const nearest = pages.slice(0, NEAREST_PAGES);
     return {
       markdown:
@@ -262,7 +374,7 @@ export function composeAnswer(
       rationale: hits.length
         ? phrases.reasoning.notCovered(Math.round(result.coverage * 100))
         : phrases.reasoning.nothing,
-      refused: true,
+      level,
       followUps: [],
     };
   }
@@ -278,11 +390,34 @@ export function composeAnswer(
         }) - 1;
     return index + 1;
   };
+  if (level === 'unsure') {
+    // No clear winner: say so, and show where to read, each place with the sentences that match.
+    const places = hits.slice(0, BEST_PLACES);
+    const items = places.map((hit) => {
+      const n = citationOf(hit);
+      const lines = matchingSentences(hit.section, [...new Set([...terms, ...hit.terms])]);
+      return (
+        `- **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]` +
+        (lines ? `\n\n  > ${lines}` : '')
+      );
+    });
+    const others = pages.filter(
+      (hit) => !places.some((place) => place.section.pagePath === hit.section.pagePath),
+    );
+    return {
+      markdown: `${phrases.unsure}\n\n${items.join('\n\n')}`,
+      cited,
+      rationale: phrases.reasoning.close(places.length),
+      level,
+      followUps: followUpsOf(places, others, sectionsOf, phrases),
+    };
+  }
   const best = hits[0]!.score;
   const quoted = hits
     .slice(0, QUOTED_SECTIONS)
     .filter((hit, i) => i === 0 || hit.score >= QUOTE_RELATIVE_SCORE * best);
   const blocks: string[] = [];
+  const shownIntro: DocSection[] = [];
   for (const [position, hit] of quoted.entries()) {
     const n = citationOf(hit);
     const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])]);
@@ -309,6 +444,7 @@ export function composeAnswer(
       for (const next of following.filter(
         (section) => !quoted.some((q) => q.section === section),
       )) {
+        shownIntro.push(next);
         parts.push(`**${escapeLinkText(next.heading)}**`);
         for (const block of next.blocks.slice(0, 2))
           parts.push(
@@ -342,7 +478,7 @@ export function composeAnswer(
       quoted.length,
       related.length,
     ),
-    refused: false,
-    followUps: followUpsOf(quoted, related, sectionsOf, phrases),
+    level,
+    followUps: followUpsOf(quoted, related, sectionsOf, phrases, shownIntro),
   };
 }

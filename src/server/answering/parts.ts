@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../../protocol/index.js';
+import type { ConfidenceLevel, ErrorBody } from '../../protocol/index.js';
 
 /**
  * What an answerer produces: the parts of one answer, in the order the reader gets them, in no
@@ -26,6 +26,12 @@ export type AnswerPart =
   | { type: 'source'; id: string; url: string; title?: string | undefined }
   | { type: 'tool-call'; toolCallId: string; toolName: string; args: unknown }
   | { type: 'tool-result'; toolCallId: string; result: unknown }
+  /**
+   * How sure the answer is (`sure`, `unsure`, `refused`): the reader sees it beside the answer. At
+   * most one per answer; an answerer that knows it before its text sends it before, so the reader
+   * sees it while the answer streams.
+   */
+  | { type: 'confidence'; level: ConfidenceLevel }
   /** Questions the reader may ask next, each one the docs answer. */
   | { type: 'suggestions'; questions: string[] }
   | { type: 'error'; error: ErrorBody }

@@ -13,6 +13,8 @@ export interface AnswerPhrases {
   lookAt: string;
   /** When not even a nearest page matched. */
   tryOtherWords: string;
+  /** The one sentence an unsure answer starts with, before its list of the best places. */
+  unsure: string;
   /** Before the first quoted page's link. */
   from: string;
   /** Before each further quoted page's link. */
@@ -33,6 +35,8 @@ export interface AnswerPhrases {
     /** … and why this answer: quoted passages, or why none. */
     best: (heading: string, title: string, path: string, quoted: number, related: number) => string;
     notCovered: (percent: number) => string;
+    /** Why the answer lists places instead of quoting one: the best matches were close. */
+    close: (places: number) => string;
     nothing: string;
   };
 }
@@ -47,6 +51,7 @@ const PHRASES: Record<string, AnswerPhrases> = {
     noGuess: "No page answers this question, so I won't guess.",
     lookAt: 'You might look at:',
     tryOtherWords: 'Try other words: a feature name, an option or an error message.',
+    unsure: "I'm not sure which part of the docs answers this; these sections come closest:",
     from: 'From',
     seeAlso: 'See also',
     tellMeAbout: (heading) => `Tell me about “${heading}”`,
@@ -72,6 +77,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
           : '.'),
       notCovered: (percent) =>
         `The closest sections share only ${percent}% of the question's distinctive words, so I say the docs don't cover it rather than quote them as an answer.`,
+      close: (places) =>
+        `The best sections of different pages scored close to each other, so rather than quote one as the answer I say I'm not sure and show the ${plural(places, 'place', `${places} places`)} to read, each with the sentences that match.`,
       nothing: 'No section of the docs matched, so I say so rather than guess.',
     },
   },
@@ -81,6 +88,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
     lookAt: 'Vous pouvez consulter :',
     tryOtherWords:
       'Essayez d’autres mots : le nom d’une fonctionnalité, une option ou un message d’erreur.',
+    unsure:
+      'Je ne suis pas sûr de la partie de la documentation qui répond à cette question ; voici les sections les plus proches :',
     from: 'D’après',
     seeAlso: 'Voir aussi',
     tellMeAbout: (heading) => `Parlez-moi de « ${heading} »`,
@@ -108,6 +117,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
           : '.'),
       notCovered: (percent) =>
         `Les sections les plus proches ne partagent que ${percent} % des mots distinctifs de la question : je dis que la documentation ne couvre pas ce sujet plutôt que de les citer comme réponse.`,
+      close: (places) =>
+        `Les meilleures sections de pages différentes ont des scores proches : plutôt que d’en citer une comme réponse, je dis que je ne suis pas sûr et montre ${plural(places, 'l’endroit', `les ${places} endroits`)} à lire, avec les phrases qui correspondent.`,
       nothing:
         'Aucune section de la documentation ne correspond : je le dis plutôt que de deviner.',
     },
@@ -118,6 +129,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
     lookAt: 'Vielleicht hilft Ihnen:',
     tryOtherWords:
       'Versuchen Sie andere Wörter: den Namen einer Funktion, eine Option oder eine Fehlermeldung.',
+    unsure:
+      'Ich bin nicht sicher, welcher Teil der Dokumentation das beantwortet; diese Abschnitte kommen am nächsten:',
     from: 'Aus',
     seeAlso: 'Siehe auch',
     tellMeAbout: (heading) => `Erzähl mir mehr über „${heading}“`,
@@ -144,6 +157,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
           : '.'),
       notCovered: (percent) =>
         `Die nächsten Abschnitte teilen nur ${percent} % der kennzeichnenden Wörter der Frage, also sage ich, dass die Dokumentation das nicht behandelt, statt sie als Antwort zu zitieren.`,
+      close: (places) =>
+        `Die besten Abschnitte verschiedener Seiten lagen nah beieinander, also zitiere ich keinen als Antwort, sondern sage, dass ich unsicher bin, und zeige ${plural(places, 'die Stelle', `die ${places} Stellen`)} zum Lesen mit den passenden Sätzen.`,
       nothing: 'Kein Abschnitt der Dokumentation passte, also sage ich das, statt zu raten.',
     },
   },
@@ -153,6 +168,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
     lookAt: 'Puede consultar:',
     tryOtherWords:
       'Pruebe con otras palabras: el nombre de una función, una opción o un mensaje de error.',
+    unsure:
+      'No estoy seguro de qué parte de la documentación responde a esto; estas secciones son las más cercanas:',
     from: 'De',
     seeAlso: 'Véase también',
     tellMeAbout: (heading) => `Háblame de «${heading}»`,
@@ -179,6 +196,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
           : '.'),
       notCovered: (percent) =>
         `Las secciones más cercanas solo comparten el ${percent} % de las palabras distintivas de la pregunta, así que digo que la documentación no trata este tema en lugar de citarlas como respuesta.`,
+      close: (places) =>
+        `Las mejores secciones de páginas distintas puntuaron parecido, así que en lugar de citar una como respuesta digo que no estoy seguro y muestro ${plural(places, 'el lugar', `los ${places} lugares`)} para leer, con las frases que coinciden.`,
       nothing:
         'Ninguna sección de la documentación coincidió, así que lo digo en lugar de adivinar.',
     },

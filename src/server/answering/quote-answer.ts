@@ -1,6 +1,6 @@
 import { SEARCH_TOOL_NAME, type SearchHit } from '../../protocol/index.js';
 import { newUlid } from '../ids.js';
-import { composeAnswer } from './answer.js';
+import { composeAnswer, outcomeOf } from './answer.js';
 import type { AnswerPart, Usage } from './parts.js';
 import { phrasesFor } from './phrases.js';
 import { firstSearch, shownQuery, type AnswerSite, type Question } from './question.js';
@@ -86,6 +86,7 @@ export async function* quoteAnswer(
   yield { type: 'reasoning', text: reasoning };
   for (const page of composed.cited)
     yield { type: 'source', id: page.path, url: page.url, title: page.title };
+  yield { type: 'confidence', level: composed.level };
   for (const chunk of chunkText(composed.markdown)) {
     if (site.chunkDelayMs > 0) await sleep(site.chunkDelayMs);
     yield { type: 'text', text: chunk };
@@ -94,7 +95,7 @@ export async function* quoteAnswer(
   yield { type: 'step-finish', finishReason: 'stop', usage, isContinued: false };
   yield {
     type: 'done',
-    outcome: composed.refused ? 'refused' : 'answered',
+    outcome: outcomeOf(composed.level),
     text: composed.markdown,
     cited: composed.cited,
     finishReason: 'stop',

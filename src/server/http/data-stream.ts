@@ -1,6 +1,6 @@
 import { createDataStreamResponse, formatDataStreamPart, type DataStreamWriter } from 'ai';
 import type { DataStreamString } from '@ai-sdk/ui-utils';
-import type { SuggestionsAnnotation } from '../../protocol/index.js';
+import type { ConfidenceAnnotation, SuggestionsAnnotation } from '../../protocol/index.js';
 import type { TurnPart } from '../answering/parts.js';
 
 /**
@@ -69,6 +69,11 @@ function lineOf(part: TurnPart): DataStreamString {
       // this answer's `message.annotations`, where a `2:` data item would be shared by the chat.
       return formatDataStreamPart('message_annotations', [
         { type: 'suggestions', questions: part.questions } satisfies SuggestionsAnnotation,
+      ]);
+    case 'confidence':
+      // How sure the answer is rides the same way, so the reader's client shows it beside the answer.
+      return formatDataStreamPart('message_annotations', [
+        { type: 'confidence', level: part.level } satisfies ConfidenceAnnotation,
       ]);
     case 'error':
       return formatDataStreamPart('error', part.error.message);

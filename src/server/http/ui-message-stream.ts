@@ -111,6 +111,9 @@ function chunker() {
       case 'suggestions':
         // Follow-up questions are a data part of the answer (`message.parts`, `data-suggestions`).
         return [...close(), { type: 'data-suggestions', data: { questions: part.questions } }];
+      case 'confidence':
+        // How sure the answer is: a data part of the answer (`data-confidence`), like its suggestions.
+        return [...close(), { type: 'data-confidence', data: { level: part.level } }];
       case 'error':
         return [...close(), { type: 'error', errorText: part.error.message }];
       case 'finish': {

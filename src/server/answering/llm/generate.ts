@@ -10,11 +10,13 @@ import {
 import { z } from 'zod';
 import {
   SEARCH_TOOL_NAME,
+  type ConfidenceLevel,
   type ErrorBody,
   type SearchToolResult,
 } from '../../../protocol/index.js';
 import type { DocSection } from '../../site/docs.js';
 import type { ThreadTurn } from '../../stores/index.js';
+import { confidenceOf, outcomeOf } from '../answer.js';
 import type { AnswerPart } from '../parts.js';
 import { firstSearch, searchFor, shownQuery, type AnswerSite, type Question } from '../question.js';
 import type { SearchHit } from '../retrieval.js';
@@ -45,6 +47,23 @@ Rules:
 - If the passages are not enough but the docs may cover it, call the search tool with other words before answering.
 - Answer in the language of the question. Be concise.
 ${FOLLOW_UPS_INSTRUCTION}`;
+
+/**
+ * What the search tells the model about how sure it is, the signal the no-model answer acts on
+ * (answer.ts, confidenceOf): one clear section, close top hits, or nothing that matches.
+ */
+export function confidenceInstruction(level: ConfidenceLevel): string {
+  switch (level) {
+    case 'sure':
+      return 'Search confidence: the search found one section that clearly answers the question, passage [1]. Answer from it.';
+    case 'unsure':
+      return 'Search confidence: the top passages scored close to each other, so no one section clearly answers. Say plainly in one sentence that you are not sure, then name the best places to read (up to three passages, each with its title, what it says about the question and its citation), rather than pick one as the answer.';
+    case 'refused':
+      return "Search confidence: nothing in the docs matched the question well. Unless the search tool finds passages that answer it, say plainly that the docs don't cover it and name the nearest pages to look at; do not guess.";
+    default:
+      return level satisfies never;
+  }
+}
 
 function passageText(passage: Passage, limit = PASSAGE_CHARS): string {
   const body = passage.section.blocks.map((block) => block.markdown).join('\n\n');
@@ -305,7 +324,9 @@ export async function* modelAnswer(
       passages.push(passage);
       return [passage];
     });
-  addPassages(firstSearch(site, question).hits);
+  const first = firstSearch(site, question);
+  const level = confidenceOf(first.result);
+  addPassages(first.hits);
   // The reader's page is a passage too, whether or not the search found it.
   const current = (
     question.currentPath
@@ -324,6 +345,8 @@ export async function* modelAnswer(
 
   const system = [
     SYSTEM,
+    '',
+    confidenceInstruction(level),
     '',
     'Passages:',
     ...passages.map((p) =>
@@ -454,11 +477,15 @@ export async function* modelAnswer(
     yield { type: 'error', error: errorFor(failure) };
     return;
   }
+  // The first search's level, except that passages the model found with its own search and cited
+  // are no refusal: they are places, though not a clear answer.
+  const said: ConfidenceLevel = level === 'refused' && cited.length > 0 ? 'unsure' : level;
+  yield { type: 'confidence', level: said };
   if (followUps.length) yield { type: 'suggestions', questions: followUps };
   const usage = await result.usage;
   yield {
     type: 'done',
-    outcome: 'answered',
+    outcome: outcomeOf(said),
     text: await result.text,
     cited: cited.map((p) => ({ path: p.section.pagePath, title: p.title, url: p.pageUrl })),
     finishReason: await result.finishReason,

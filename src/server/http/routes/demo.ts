@@ -2,7 +2,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import { join } from 'node:path';
-import { composeAnswer } from '../../answering/answer.js';
+import { confidenceOf } from '../../answering/answer.js';
 import { docLinkTarget } from '../../site/doc-links.js';
 import type { DocPage, DocsSite } from '../../site/docs.js';
 import { parsePagePath } from '../../site/page-path.js';
@@ -79,11 +79,8 @@ export function suggestStarters(docs: DocsSite, retriever: Retriever): string[] 
     // The script tag's attribute separates its questions with "|".
     if (question.includes('|')) continue;
     const result = retriever.search(question, { limit: 5 });
-    const { refused } = composeAnswer(result, retriever.terms(question), {
-      pageUrl: () => '',
-      sectionsOf: retriever.sectionsOf,
-    });
-    if (!refused) starters.push(question);
+    // A starter is a question the docs clearly answer, not one the answer would be unsure of.
+    if (confidenceOf(result) === 'sure') starters.push(question);
     if (starters.length === MAX_STARTERS) break;
   }
   return starters;
