@@ -8,6 +8,8 @@
 //   npm run eval                      the no-model default
 //   npm run eval -- --verbose         also list every miss (of the held-out halves only with --show-held-out)
 //   npm run eval -- --set npm         only the sets whose name contains 'npm'
+//   npm run eval -- --site            also the project and sample sets on a VitePress build of
+//                                     their pages (serve --site), each row beside its --docs row
 //   DOCS_ASSISTANT_LLM_API_KEY=… npm run eval -- --llm-base-url URL --llm-model NAME [--llm-provider P]
 //                                     the same questions answered by a model
 //   npm run eval -- --embed-base-url URL --embed-model NAME
@@ -16,11 +18,12 @@
 import { processDataStream } from '@ai-sdk/ui-utils';
 import GithubSlugger from 'github-slugger';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp, type AppOptions } from '../src/server/http/app.js';
 import { loadDocsSite } from '../src/server/site/docs.js';
+import { loadHtmlSite } from '../src/server/site/html.js';
 import { parsePagePath } from '../src/server/site/page-path.js';
 import { CLOSE_MARGIN, MIN_COVERAGE, runnerUpShare } from '../src/server/answering/answer.js';
 import { REFUSAL_SENTENCES } from '../src/server/answering/phrases.js';
@@ -274,6 +277,7 @@ export async function main() {
       'llm-provider': { type: 'string' },
       'embed-base-url': { type: 'string' },
       'embed-model': { type: 'string' },
+      site: { type: 'boolean' },
     },
   });
   // The sets downloaded from the registry, fetched once into node_modules/.cache.
@@ -284,6 +288,13 @@ export async function main() {
     SETS: Record<string, unknown>;
   };
   fetchSets(root);
+  // @ts-expect-error -- a plain ES module script, no types
+  const { buildSite, builtDirOf } = (await import('./eval/build-site.mjs')) as {
+    buildSite: (root: string, name: string) => string;
+    builtDirOf: (root: string, name: string) => string;
+  };
+  /** The corpora --site also scores on their VitePress build, by domain: the build-site.mjs name. */
+  const BUILT: Record<string, string> = { project: 'project', demo: 'sample' };
   const cacheDir = cacheDirOf(root);
   // The held-out Fastify questions were written before any tuning and are never tuned against:
   // the gap between the two Fastify rows is the measure of overfitting. The fetched sets are each
@@ -323,14 +334,37 @@ export async function main() {
       ],
     })),
   ]
+    // --site: the same questions on a VitePress build of the same pages (bench/eval/build-site.mjs),
+    // read as `serve --site` reads it, each set's row right below its Markdown row.
+    .flatMap((corpus) => {
+      const built = values.site ? BUILT[corpus.domain] : undefined;
+      if (!built) return [{ ...corpus, built: false }];
+      const sets = corpus.sets.map((set) => ({ ...set, name: `${set.name} --site` }));
+      return [
+        { ...corpus, built: false },
+        {
+          ...corpus,
+          domain: `${corpus.domain}-site`,
+          dir: builtDirOf(root, built),
+          sets,
+          built: true,
+        },
+      ];
+    })
     .map((corpus) => ({
       ...corpus,
       sets: corpus.sets.filter((set) => !values.set || set.name.includes(values.set)),
     }))
     .filter((corpus) => corpus.sets.length);
   const sites: AppOptions['sites'] = [];
-  for (const corpus of corpora)
-    sites.push({ domain: corpus.domain, org: 'eval', docs: await loadDocsSite(corpus.dir) });
+  for (const corpus of corpora) {
+    if (corpus.built && !existsSync(corpus.dir))
+      buildSite(root, BUILT[corpus.domain.replace(/-site$/, '')]!);
+    const docs = corpus.built
+      ? (await loadHtmlSite(corpus.dir)).site
+      : await loadDocsSite(corpus.dir);
+    sites.push({ domain: corpus.domain, org: 'eval', docs });
+  }
   const key = process.env.DOCS_ASSISTANT_LLM_API_KEY;
   const llm: LlmConfig | undefined = values['llm-model']
     ? {

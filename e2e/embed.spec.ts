@@ -302,6 +302,8 @@ test.describe('script tag', () => {
       const response = await route.fetch();
       const body = (await response.text())
         .replace('<style>', '<style nonce="n0nce">')
+        // The docs page's own narrow-screen menu script, as an owner would nonce theirs.
+        .replace('<script>', '<script nonce="n0nce">')
         .replace('<script src=', '<script nonce="n0nce" data-nonce="n0nce" src=')
         // The demo page's own icon is inline (data:), which this site's img-src refuses; what is
         // under test is the widget, as on an owner's page with its own icon.

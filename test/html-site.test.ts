@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { extract } from 'tar';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { createApp } from '../src/server/http/app.js';
@@ -159,6 +160,35 @@ acme.run()
     ]);
   });
 
+  it('names a binary page and a link out of the site folder as skipped, and serves a link inside it', async () => {
+    const outside = await tempDir();
+    await writeFile(join(outside, 'secret.html'), '<main><h1>Secret</h1><p>Keys.</p></main>');
+    const dir = await tempDir();
+    await writeFile(join(dir, 'index.html'), '<main><h1>Home</h1><p>Welcome.</p></main>');
+    await mkdir(join(dir, 'shared'));
+    await writeFile(join(dir, 'shared', 'faq.html'), '<main><h1>FAQ</h1><p>Answers.</p></main>');
+    await symlink(join(dir, 'shared', 'faq.html'), join(dir, 'faq.html'));
+    await symlink(join(outside, 'secret.html'), join(dir, 'secret.html'));
+    await symlink(join(outside, 'gone.html'), join(dir, 'gone.html'));
+    // A PNG's first bytes, saved under a page's name.
+    await writeFile(join(dir, 'logo.html'), Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0]));
+    const { site, skipped } = await loadHtmlSite(dir);
+    expect(site.pages.map((page) => page.path).sort()).toEqual(['/', '/faq', '/shared/faq']);
+    expect(site.pages.map((page) => page.markdown).join()).not.toContain('Keys');
+    expect(skipped).toEqual(
+      expect.arrayContaining([
+        {
+          file: 'secret.html',
+          reason: expect.stringMatching(
+            /^a link to .*secret\.html, outside the site folder, not read$/,
+          ),
+        },
+        { file: 'gone.html', reason: 'a link to nothing' },
+        { file: 'logo.html', reason: 'not HTML text (it holds binary bytes)' },
+      ]),
+    );
+  });
+
   it('says what to give --site when the folder holds no HTML', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'readme.md'), '# Not built\n');
@@ -213,6 +243,32 @@ describe("a site's name", () => {
     expect(siteNameOf(await loadDocsSite(join(pkg, 'docs')))).toBe('Gauges for Acme');
   });
 
+  it('comes from the root page’s front matter before its heading and the package’s name', async () => {
+    const pkg = join(await tempDir(), 'package');
+    await mkdir(join(pkg, 'docs'), { recursive: true });
+    await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'acme-gauges' }));
+    await writeFile(
+      join(pkg, 'docs', 'index.md'),
+      '---\nsiteName: Acme Gauges\n---\n# Introduction\n\nWelcome.\n',
+    );
+    expect(siteNameOf(await loadDocsSite(join(pkg, 'docs')))).toBe('Acme Gauges');
+  });
+
+  it.each([
+    ['og:site_name', '<meta property="og:site_name" content="Acme Gauges">', 'Introduction'],
+    ['the <title> after the page’s own name', '', 'Introduction | Acme Gauges'],
+    ['Sphinx’s <title>', '', 'Introduction — Acme Gauges  documentation'],
+    ['the root page’s <title> when it is only the name', '', 'Acme Gauges'],
+  ])("comes from a built root page's %s", async (_source, meta, title) => {
+    const dir = join(await tempDir(), 'build');
+    await mkdir(dir);
+    await writeFile(
+      join(dir, 'index.html'),
+      `<html><head><title>${title}</title>${meta}</head><body><main><p>Welcome to the gauges.</p></main></body></html>`,
+    );
+    expect(siteNameOf((await loadHtmlSite(dir)).site)).toBe('Acme Gauges');
+  });
+
   it("comes from a built site's root page, not its build folder", async () => {
     const { site } = await loadHtmlSite(BUILDS.Docusaurus);
     expect(siteNameOf(site)).toBe('Acme Widgets');
@@ -251,5 +307,50 @@ describe('docs-assistant serve --site', () => {
     expect(cited).toContain('https://docs.acme.dev/getting-started.html#install');
     run.interrupt();
     expect(await exit).toBe(0);
+  });
+
+  it('exports a VitePress build as a static bundle whose pages and links work like --docs', async () => {
+    const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_acme,svc_acme_admin' });
+    const exit = runCli(
+      ['serve', '--site', BUILDS.VitePress, '--domain', 'acme', '--port', '0'].concat(
+        '--data',
+        await tempDir(),
+      ),
+      run.io,
+    );
+    const [, url] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:\d+)\//);
+    const out = await tempDir();
+    const exporting = captureIo({ DOCS_ASSISTANT_ADMIN_KEY: 'svc_acme_admin' });
+    const args = ['export', '--domain', 'acme', '--base-url', url!, '--interval-ms', '20'];
+    expect(
+      await runCli([...args, '--out', join(out, 'bundle.tar.gz')], exporting.io),
+      exporting.err,
+    ).toBe(0);
+    run.interrupt();
+    expect(await exit).toBe(0);
+
+    const site = join(out, 'site');
+    await mkdir(site);
+    await extract({ file: join(out, 'bundle.tar.gz'), cwd: site });
+    const { site: built } = await loadHtmlSite(BUILDS.VitePress);
+    let links = 0;
+    for (const page of built.pages) {
+      const file = join(site, page.path === '/' ? 'index.html' : `${page.path.slice(1)}.html`);
+      const html = readFileSync(file, 'utf8');
+      expect(html).toContain(
+        `<title>${page.title === 'Acme Widgets' ? '' : `${page.title} · `}Acme Widgets</title>`,
+      );
+      // Every link between pages points at a file of the bundle.
+      const main = /<main>([\s\S]*)<\/main>/.exec(html)![1]!;
+      for (const [, href] of main.matchAll(/href="([^"#:]+)(#[^"]*)?"/g)) {
+        links++;
+        expect(statSync(join(file, '..', href!), { throwIfNoEntry: false })?.isFile(), href).toBe(
+          true,
+        );
+      }
+    }
+    expect(links).toBeGreaterThan(0);
+    const setup = readFileSync(join(site, 'getting-started.html'), 'utf8');
+    expect(setup).toMatch(/npm.*install.*acme-widgets/);
   });
 });

@@ -45,7 +45,9 @@ async function page(app: TestApp, path: string) {
 }
 
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
-const headerOf = (html: string) => /<header class="site">\s*<a [^>]*>([^<]*)<\/a>/.exec(html)?.[1];
+// The site's name is the header's link (after the menu button narrow screens show).
+const headerOf = (html: string) =>
+  /<header class="site">[\s\S]*?<a [^>]*>([^<]*)<\/a>/.exec(html)?.[1];
 const firstSidebarItem = (html: string) =>
   /<nav class="sidebar"[\s\S]*?<a [^>]*>([^<]*)<\/a>/.exec(html)?.[1];
 const startersOf = (html: string) =>

@@ -25,6 +25,7 @@ import {
   workerStores,
 } from '../server/http/cluster.js';
 import { parsePageUrlRule, type PageUrlRule } from '../server/site/page-urls.js';
+import { siteReader, watchSite } from '../server/site/watch.js';
 import { listen } from '../server/http/serve.js';
 import {
   checkLlmConfig,
@@ -77,11 +78,15 @@ Options:
   --site DIR          Or the HTML a docs generator built (VitePress, Docusaurus, Starlight,
                       Sphinx, MkDocs, …): each page's main content, cited at the URL the build
                       serves it at (with --public-url, the site's origin)
+  --watch             Re-read --docs or --site when a file under it changes: new questions,
+                      searches and pages see the edit (answers already streaming end from the
+                      pages they began with); one log line per re-index
   --domain NAME       Domain identifier the folder is served as (default: demo)
   --config FILE       JSON config with several organisations and sites (instead of --docs);
                       each site may give its "siteName" and "starters" there
-  --site-name NAME    The name in the docs pages' titles and header (default: the root page's
-                      siteName frontmatter, its leading <h1> or title, else the folder's name)
+  --site-name NAME    The name in the docs pages' titles and header (default: what the root
+                      page says: siteName frontmatter, og:site_name, its <title>'s site part,
+                      its leading <h1> or title; else package.json's name, else the folder's)
   --starters 'Q1|Q2'  Up to 3 starter questions for the /docs pages' widget, or none
                       (default: the root page's starters frontmatter, else "Tell me about …"
                       the pages the root page links to, each checked to get an answer)
@@ -137,6 +142,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
   options: {
     docs: { type: 'string' },
     site: { type: 'string' },
+    watch: { type: 'boolean' },
     domain: { type: 'string' },
     config: { type: 'string' },
     'site-name': { type: 'string' },
@@ -197,6 +203,11 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       );
     if (docsDir && configFile)
       throw new UsageError(`Give ${builtDir ? '--site' : '--docs'} or --config, not both.`);
+    const watching = values.watch === true;
+    if (watching && !docsDir)
+      throw new UsageError(
+        '--watch re-reads the folder of --docs or --site: give one of them (not --config).',
+      );
     if (!/^[\w.-]{1,100}$/.test(domain))
       throw new UsageError('--domain may hold letters, digits, ".", "_" and "-" only.');
 
@@ -336,6 +347,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         expects: 'a JSON file of organisations and sites (README "Several sites")',
       });
     const useSample = !configFile && !upstreamUrl && docsPath === SAMPLE_DOCS_DIR;
+    const source = { kind: builtDir ? 'site' : 'docs', dir: docsPath } as const;
+    const reader = siteReader(source);
     try {
       if (configFile) {
         const { embed, ...sites } = await fileConfig(resolve(configFile));
@@ -353,7 +366,8 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
             // origin, citations link to it there.
             pageUrls ?? (builtDir && publicUrl ? { style: 'plain' } : undefined),
             {
-              kind: builtDir ? 'site' : 'docs',
+              kind: source.kind,
+              reader,
               log: (line) =>
                 io.stderr.write(`${line}
 `),
@@ -403,6 +417,20 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       await stopStores();
       return EXIT.failed;
     }
+    // Watching starts before listening, so an edit made once the server says it runs is seen.
+    // Each worker re-reads the folder itself (they share no memory); each says so, with its pid.
+    const worker = isClusterWorker ? ` (worker ${process.pid})` : '';
+    const watcher =
+      watching && options.sites?.[0]
+        ? watchSite(source, reader, {
+            update: (read) => {
+              if (siteName) read.site.name = siteName;
+              app.replaceDocs(domain, read.site);
+            },
+            log: (line) => io.stdout.write(`${line}${worker}\n`),
+            warn: (line) => io.stderr.write(`${line}${worker}\n`),
+          })
+        : undefined;
     let server;
     try {
       server = await listen(app, { port, host });
@@ -413,6 +441,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
           ? `Port ${port} on ${host} is already in use. Pick another with --port.\n`
           : `Cannot listen on ${host}:${port}: ${(error as Error).message}\n`,
       );
+      watcher?.close();
       await stopStores();
       return EXIT.failed;
     }
@@ -462,6 +491,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     if (!isClusterWorker) io.stdout.write(lines.join('\n'));
 
     await untilAborted(io);
+    watcher?.close();
     await server.close();
     await stopStores();
     if (isClusterWorker) leaveCluster();

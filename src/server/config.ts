@@ -11,8 +11,8 @@ import {
   KEY_EXAMPLE,
 } from '../protocol/index.js';
 import type { AppOptions, OrgConfig, SiteConfig } from './http/app.js';
-import { loadDocsSite, type DocsSite } from './site/docs.js';
-import { loadHtmlSite } from './site/html.js';
+import { loadDocsSite } from './site/docs.js';
+import { siteReader } from './site/watch.js';
 import { parsePageUrlRule, type PageUrlRule } from './site/page-urls.js';
 
 /** The demo that `npm start` serves; these keys are public and work only for the sample docs. */
@@ -97,8 +97,15 @@ export async function folderConfig(
   domain: string,
   keysEnv: string | undefined,
   pageUrls?: PageUrlRule,
-  /** `site`: `docsDir` is a generator's built HTML (html.ts); `log` hears which pages were skipped. */
-  source: { kind: 'docs' | 'site'; log?: (line: string) => void } = { kind: 'docs' },
+  /**
+   * `site`: `docsDir` is a generator's built HTML (html.ts); `log` hears which pages were skipped;
+   * `reader` reads the folder (`serve --watch` keeps it to read it again).
+   */
+  source: {
+    kind: 'docs' | 'site';
+    log?: (line: string) => void;
+    reader?: ReturnType<typeof siteReader>;
+  } = { kind: 'docs' },
 ): Promise<Pick<AppOptions, 'orgs' | 'sites'>> {
   const isSample = resolve(docsDir) === SAMPLE_DOCS_DIR;
   const keys =
@@ -113,12 +120,10 @@ export async function folderConfig(
     );
   }
   checkKeys(keys, 'DOCS_ASSISTANT_SERVER_KEYS');
-  let docs: DocsSite;
-  if (source.kind === 'site') {
-    const loaded = await loadHtmlSite(docsDir);
-    docs = loaded.site;
-    for (const page of loaded.skipped) source.log?.(`Skipped ${page.file}: ${page.reason}.`);
-  } else docs = await loadDocsSite(docsDir);
+  const { site: docs, skipped } = await (
+    source.reader ?? siteReader({ kind: source.kind, dir: docsDir })
+  ).read();
+  for (const page of skipped) source.log?.(`Skipped ${page.file}: ${page.reason}.`);
   const org: OrgConfig = {
     id: isSample ? DEMO.org : domain,
     plan: 'enterprise',

@@ -22,10 +22,10 @@ export function captureIo(env: Record<string, string | undefined> = {}) {
       return err;
     },
     interrupt: () => controller.abort(),
-    /** Resolves with the first match of `pattern` in stdout. */
-    async waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
+    /** Resolves with the first match of `pattern` in stdout (from character `after` on). */
+    async waitFor(pattern: RegExp, after = 0): Promise<RegExpMatchArray> {
       for (;;) {
-        const match = out.match(pattern);
+        const match = out.slice(after).match(pattern);
         if (match) return match;
         await new Promise<void>((wake) => waiters.push(wake));
       }

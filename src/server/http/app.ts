@@ -181,24 +181,20 @@ export function createApp(options: AppOptions = {}) {
       : memoryVectorStore());
   const orgByKey = new Map<string, Org>();
   for (const org of options.orgs ?? []) for (const key of org.keys) orgByKey.set(key, org);
+  /** A site as the routes use it: its config, its retriever and its page URLs, made from its docs. */
+  const answeringSite = (site: SiteConfig) => {
+    const publicUrl = site.publicUrl ?? options.publicUrl;
+    const urls = site.pageUrls
+      ? createPageUrls(site.docs.pages, site.pageUrls, publicUrl ? new URL(publicUrl).pathname : '')
+      : undefined;
+    const dense = options.embed
+      ? createDenseRetrieval(site.docs, options.embed, { store: vectorStore })
+      : undefined;
+    return { ...site, retriever: createRetriever(site.docs), urls, ...(dense ? { dense } : {}) };
+  };
+  // Entries are replaced whole, never changed (`replaceDocs`): an answer holds the one it began with.
   const sites = new Map(
-    (options.sites ?? []).map((site) => {
-      const publicUrl = site.publicUrl ?? options.publicUrl;
-      const urls = site.pageUrls
-        ? createPageUrls(
-            site.docs.pages,
-            site.pageUrls,
-            publicUrl ? new URL(publicUrl).pathname : '',
-          )
-        : undefined;
-      const dense = options.embed
-        ? createDenseRetrieval(site.docs, options.embed, { store: vectorStore })
-        : undefined;
-      return [
-        site.domain,
-        { ...site, retriever: createRetriever(site.docs), urls, ...(dense ? { dense } : {}) },
-      ] as const;
-    }),
+    (options.sites ?? []).map((site) => [site.domain, answeringSite(site)] as const),
   );
 
   // Without a data folder, jobs and bundles still need disk: a private temporary folder, made when
@@ -317,12 +313,9 @@ export function createApp(options: AppOptions = {}) {
       },
     };
   };
-  const linkers = new Map(
-    [...sites.values()].map((site) => [
-      site.domain,
-      sectionLinker(site.docs, (origin) => linkUrlAt(origin, site)),
-    ]),
-  );
+  const linkerOf = (site: AnsweringSite & SiteConfig) =>
+    sectionLinker(site.docs, (origin) => linkUrlAt(origin, site));
+  const linkers = new Map([...sites.values()].map((site) => [site.domain, linkerOf(site)]));
 
   const app = new Hono();
   app.use(
@@ -466,7 +459,7 @@ export function createApp(options: AppOptions = {}) {
   app.route(
     '/',
     demoRoutes({
-      site: options.sites?.[0] && sites.get(options.sites[0].domain),
+      site: () => options.sites?.[0] && sites.get(options.sites[0].domain),
       assetsDir: options.assetsDir,
       demoKey: options.demoKey,
       origin: originOf,
@@ -480,6 +473,18 @@ export function createApp(options: AppOptions = {}) {
     exports: exportService,
     /** Owner insights: `record` keeps a settled turn (never blocks or fails the answer). */
     insights: recorder,
+    /**
+     * Serves `docs` as the site `domain`'s pages from now on (`serve --watch`): new questions,
+     * searches, pages and exports read them; an answer already streaming ends from the pages it began with.
+     */
+    replaceDocs(domain: string, docs: DocsSite): void {
+      const old = sites.get(domain);
+      if (!old) throw new Error(`No site ${domain} to replace the docs of.`);
+      const { retriever: _retriever, urls: _urls, dense: _dense, ...config } = old;
+      const site = answeringSite({ ...config, docs });
+      sites.set(domain, site);
+      linkers.set(domain, linkerOf(site));
+    },
     /** Resolves when the stores are open; rejects (with the reason) when one cannot be used. */
     ready: ready.then(() => {}),
     /** Saves what is buffered (rate-limit counters, pending writes). */

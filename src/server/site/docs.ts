@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import GithubSlugger from 'github-slugger';
@@ -448,10 +448,37 @@ export function createSite(pages: DocPage[], files: string[] = [], dir?: string)
   };
 }
 
+/**
+ * Pages already read, by folder-relative file, with the file's identity when read (`serve --watch`
+ * reads the folder again on every change and parses only the files whose identity moved).
+ */
+export type PageCache = Map<string, { stamp: string; page: DocPage | { skipped: string } }>;
+
+/**
+ * Reads a page through `cache`: the parsed page when the file's size, inode and modification time
+ * are those it was parsed at, else `parse` of its text (kept for the next read).
+ */
+export async function cachedPage(
+  path: string,
+  rel: string,
+  cache: PageCache | undefined,
+  parse: (source: string) => DocPage | { skipped: string },
+): Promise<DocPage | { skipped: string }> {
+  if (!cache) return parse(await readFile(path, 'utf8'));
+  const info = await stat(path);
+  const stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
+  const known = cache.get(rel);
+  if (known?.stamp === stamp) return known.page;
+  const page = parse(await readFile(path, 'utf8'));
+  cache.set(rel, { stamp, page });
+  return page;
+}
+
 /** Reads every `.md`/`.mdx` page under `dir` (files starting with `_` are partials and skipped). */
 export async function loadDocsSite(
   dir: string,
   defaultLanguage = DEFAULT_LANGUAGE,
+  cache?: PageCache,
 ): Promise<DocsSite> {
   const { pages: files, assets } = await listFiles(dir);
   if (files.length === 0) throw new Error(`No Markdown pages (.md or .mdx) found in ${dir}`);
@@ -459,7 +486,11 @@ export async function loadDocsSite(
     files.map(async (file) => {
       const rel = relative(dir, file).split(sep).join('/');
       try {
-        return parsePage(rel, await readFile(file, 'utf8'), defaultLanguage);
+        const page = await cachedPage(file, rel, cache, (source) =>
+          parsePage(rel, source, defaultLanguage),
+        );
+        if ('skipped' in page) throw new Error(page.skipped);
+        return page;
       } catch (error) {
         throw new Error(`Cannot read ${rel}: ${(error as Error).message}`, { cause: error });
       }

@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
@@ -8,8 +8,8 @@ import { toString as hastText } from 'hast-util-to-string';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { stringify as toYaml } from 'yaml';
-import { ASSET_EXTENSIONS, createSite, DEFAULT_LANGUAGE, parsePage } from './docs.js';
-import type { DocPage, DocsSite } from './docs.js';
+import { ASSET_EXTENSIONS, cachedPage, createSite, DEFAULT_LANGUAGE, parsePage } from './docs.js';
+import type { DocPage, DocsSite, PageCache } from './docs.js';
 
 /** A built page that was not served, and why, so the owner can fix or ignore it. */
 export interface SkippedPage {
@@ -211,6 +211,8 @@ export function parseHtmlPage(
   html: string,
   defaultLanguage = DEFAULT_LANGUAGE,
 ): DocPage | { skipped: string } {
+  // parse5 reads any bytes; a file of NULs and noise (an image saved as .html) would come out as garbage.
+  if (html.includes('\u0000')) return { skipped: 'not HTML text (it holds binary bytes)' };
   const root = fromHtml(html);
   if (select('meta[http-equiv=refresh]', root)) return { skipped: 'a redirect' };
   if (/(^|\/)404\.html?$/i.test(file)) return { skipped: 'the not-found page' };
@@ -243,6 +245,7 @@ export function parseHtmlPage(
           .trim()
       : '';
   const title = textOf(select('h1', content)) || textOf(select('title', root));
+  const siteName = siteNameOfPage(root, textOf(select('title', root)));
   const canonical = select('link[rel=canonical]', root)?.properties.href;
   let permalink = servedPathOf(file);
   if (typeof canonical === 'string' && canonical) {
@@ -255,6 +258,7 @@ export function parseHtmlPage(
   const version = versionOf(file);
   const frontmatter = {
     ...(title ? { title } : {}),
+    ...(siteName ? { siteName } : {}),
     permalink,
     language: languageOfPage(root, file, defaultLanguage),
     ...(version ? { version } : {}),
@@ -262,6 +266,25 @@ export function parseHtmlPage(
   return parsePage(file, `---\n${toYaml(frontmatter)}---\n\n${markdown}`, defaultLanguage, {
     anchors,
   });
+}
+
+/** What separates a page's name from the site's in a `<title>`: `Intro | Acme`, `Intro — Acme documentation`. */
+const TITLE_PARTS = /\s+(?:[|·•—–-]|::)\s+/;
+
+/**
+ * The site's name as a built page states it: `<meta property="og:site_name">` (Docusaurus,
+ * Starlight, most themes), `<meta name="application-name">`, else the last part of a `<title>`
+ * made of several (`Introduction | Acme Widgets`, Sphinx's `Intro — Acme Widgets documentation`).
+ */
+function siteNameOfPage(root: HastRoot, title: string): string | undefined {
+  for (const selector of ['meta[property="og:site_name"]', 'meta[name="application-name"]']) {
+    const content = select(selector, root)?.properties.content;
+    if (typeof content === 'string' && content.trim()) return content.trim();
+  }
+  const parts = title.split(TITLE_PARTS);
+  if (parts.length < 2) return undefined;
+  const last = parts.at(-1)!.trim();
+  return last.replace(/\s+(documentation|docs)$/i, '').trim() || last;
 }
 
 /** Folders of a build that hold the generator's own assets or search index, never pages. */
@@ -276,26 +299,48 @@ const NOT_PAGES =
 export async function loadHtmlSite(
   dir: string,
   defaultLanguage = DEFAULT_LANGUAGE,
+  cache?: PageCache,
 ): Promise<{ site: DocsSite; skipped: SkippedPage[] }> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  const files = entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .filter((file) => !file.split(sep).some((part) => part.startsWith('.')))
-    .sort();
+  const skipped: SkippedPage[] = [];
+  const root = await realpath(dir);
+  const files: string[] = [];
+  for (const entry of entries) {
+    const file = relative(dir, join(entry.parentPath, entry.name));
+    if (file.split(sep).some((part) => part.startsWith('.'))) continue;
+    if (entry.isFile()) files.push(file);
+    else if (entry.isSymbolicLink()) {
+      // A link is read only when it leads to a file inside the site: a build that links out of
+      // its folder (to ~/.ssh, /etc) must not publish what it points at.
+      const target = await realpath(join(dir, file)).catch(() => undefined);
+      const inside = target !== undefined && !relative(root, target).startsWith('..');
+      if (inside && (await stat(target)).isFile()) files.push(file);
+      else
+        skipped.push({
+          file: file.split(sep).join('/'),
+          reason: target
+            ? inside
+              ? 'a link to a folder, not read'
+              : `a link to ${target}, outside the site folder, not read`
+            : 'a link to nothing',
+        });
+    }
+  }
+  files.sort();
   const htmlFiles = files.filter((file) => /\.html?$/i.test(file));
   if (htmlFiles.length === 0)
     throw new Error(
       `No HTML pages (.html) found in ${dir}: give --site the folder your docs generator builds (build/, dist/, site/, _build/html), or --docs a folder of Markdown.`,
     );
   const pages: DocPage[] = [];
-  const skipped: SkippedPage[] = [];
   const seen = new Map<string, string>();
   for (const file of htmlFiles) {
     const name = file.split(sep).join('/');
     if (NOT_PAGES.test(name)) continue;
     try {
-      const page = parseHtmlPage(name, await readFile(join(dir, file), 'utf8'), defaultLanguage);
+      const page = await cachedPage(join(dir, file), name, cache, (source) =>
+        parseHtmlPage(name, source, defaultLanguage),
+      );
       if ('skipped' in page) {
         skipped.push({ file: name, reason: page.skipped });
         continue;

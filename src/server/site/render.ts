@@ -147,6 +147,7 @@ export function renderMarkdown(page: DocPage, site: DocsSite, links: LinkStrateg
 }
 
 export const DOCS_CSS = template('docs.css');
+const MENU_SCRIPT = template('docs-menu.js');
 
 /**
  * The pages' icon, inline: without one the browser asks for /favicon.ico, which a static host or
@@ -303,12 +304,25 @@ export function renderDocsPage(site: DocsSite, page: DocPage, options: RenderOpt
         </head>
         <body>
           <header class="site">
+            <button
+              type="button"
+              class="menu-button"
+              aria-controls="docs-nav"
+              aria-expanded="false"
+            >
+              <span aria-hidden="true">☰</span> Menu
+            </button>
             <a href="${options.links.page('/')}">${siteName}</a>${options.headerExtra}
           </header>
           <div class="layout">
-            <nav class="sidebar" aria-label="Docs">${navigation(site, page, options.links)}</nav>
+            <nav class="sidebar" id="docs-nav" aria-label="Docs" data-state="closed">
+              ${navigation(site, page, options.links)}
+            </nav>
             <main>${meta && html`<p class="meta">${meta}</p>`}${content}</main>
           </div>
+          <script>
+            ${raw(MENU_SCRIPT)};
+          </script>
           ${options.bodyEnd}
         </body>
       </html>`,

@@ -87,8 +87,8 @@ export function suggestStarters(docs: DocsSite, retriever: Retriever): string[] 
 }
 
 export interface DemoRouteDeps {
-  /** The site the pages show; the server has none when no docs are configured. */
-  site?:
+  /** The site the pages show, as it is now (`serve --watch` replaces it); none when no docs are configured. */
+  site():
     | {
         domain: string;
         docs: DocsSite;
@@ -121,24 +121,25 @@ interface PageExtras {
  * and the React demo's bundle.
  */
 export function demoRoutes(deps: DemoRouteDeps) {
-  const { site, assetsDir } = deps;
+  const { assetsDir } = deps;
   const app = new Hono();
   // Only pages with the script tag carry starters: worked out on the first such page, once.
   let starters: string[] | undefined;
-  const startersOf = (docs: DocsSite) =>
+  const startersOf = (site: NonNullable<ReturnType<DemoRouteDeps['site']>>) =>
     (starters ??=
-      site?.starters ??
-      declaredStarters(docs) ??
-      suggestStarters(docs, site?.retriever ?? createRetriever(docs)));
+      site.starters ??
+      declaredStarters(site.docs) ??
+      suggestStarters(site.docs, site.retriever ?? createRetriever(site.docs)));
 
   const demoAttributes = (c: Context, basePath: string) => {
     const origin = deps.origin(c);
+    const site = deps.site();
     const record: Record<string, string> = {
       'data-domain': site?.domain ?? '',
       'data-base-url': origin,
       'data-docs-base-url': `${origin}${basePath}/`,
     };
-    const questions = site ? startersOf(site.docs) : [];
+    const questions = site ? startersOf(site) : [];
     if (questions.length) record['data-starter-questions'] = questions.join('|');
     if (deps.demoKey) record['data-api-key'] = deps.demoKey;
     return attributes(record);
@@ -156,6 +157,7 @@ export function demoRoutes(deps: DemoRouteDeps) {
   });
 
   async function servePage(c: Context, basePath: string, extras: PageExtras): Promise<Response> {
+    const site = deps.site();
     if (!site) return errorResponse('not_found', 'No docs site is configured.');
     let sitePath: string;
     try {
@@ -193,15 +195,18 @@ export function demoRoutes(deps: DemoRouteDeps) {
     );
   }
   const markdownUrls = (c: Context, basePath = DOCS_BASE_PATH) => deps.markdownUrls(c, basePath);
-  const llmsIndex = (c: Context) =>
-    site
+  const llmsIndex = (c: Context) => {
+    const site = deps.site();
+    return site
       ? c.body(llmsTxt(site.docs, markdownUrls(c), deps.fullTextMaxBytes), 200, {
           'Content-Type': TEXT_TYPE,
         })
       : errorResponse('not_found', 'No docs site is configured.');
+  };
   app.get('/llms.txt', llmsIndex);
   app.get('/.well-known/llms.txt', llmsIndex);
   app.get('/:name{llms-full(-[0-9]+)?\\.txt}', (c) => {
+    const site = deps.site();
     if (!site) return errorResponse('not_found', 'No docs site is configured.');
     const part = fullTextParts(site.docs, deps.fullTextMaxBytes).find(
       (candidate) => candidate.name === c.req.param('name'),
@@ -242,7 +247,9 @@ export function demoRoutes(deps: DemoRouteDeps) {
     app.get('/*', built({ root: join(assetsDir, 'demo') }), notFound);
   } else {
     app.get('/', (c) =>
-      site ? c.redirect(DOCS_BASE_PATH) : errorResponse('not_found', 'No docs site is configured.'),
+      deps.site()
+        ? c.redirect(DOCS_BASE_PATH)
+        : errorResponse('not_found', 'No docs site is configured.'),
     );
   }
 

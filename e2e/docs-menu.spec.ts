@@ -1,0 +1,92 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { extract } from 'tar';
+import { createStaticExportClient } from '../src/client/static-export.js';
+
+/** The docs pages below 720 px: the sidebar hides, and a menu button opens it. */
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+const menu = (page: Page) => page.getByRole('button', { name: 'Menu' });
+const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Docs' });
+
+/** Opens the menu with the keyboard, follows a link in it, and checks what a reader would notice. */
+async function checkMenu(page: Page, linkName: string, lands: RegExp, shot: string) {
+  await expect(sidebar(page)).toBeHidden();
+  await expect(menu(page)).toHaveAttribute('aria-expanded', 'false');
+  await page.screenshot({ path: `e2e/screenshots/${shot}-closed.png` });
+
+  // Keyboard: Tab to the button, Enter opens, focus moves into the list, Escape closes.
+  await menu(page).focus();
+  await page.keyboard.press('Enter');
+  await expect(menu(page)).toHaveAttribute('aria-expanded', 'true');
+  await expect(sidebar(page)).toBeVisible();
+  await expect(sidebar(page).locator('a:focus')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(sidebar(page)).toBeHidden();
+  await expect(menu(page)).toHaveAttribute('aria-expanded', 'false');
+  await expect(menu(page)).toBeFocused();
+
+  // Pointer: a tap opens it over the page, the whole list scrolls, a link navigates and it is shut.
+  await menu(page).click();
+  await expect(sidebar(page)).toBeVisible();
+  const box = (await sidebar(page).boundingBox())!;
+  expect(box.x).toBe(0);
+  expect(box.width).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: `e2e/screenshots/${shot}.png` });
+  await sidebar(page).getByRole('link', { name: linkName }).click();
+  await expect(page).toHaveURL(lands);
+  await expect(sidebar(page)).toBeHidden();
+  await expect(menu(page)).toHaveAttribute('aria-expanded', 'false');
+
+  // A tap outside the open list closes it too.
+  await menu(page).click();
+  await expect(sidebar(page)).toBeVisible();
+  await page.mouse.click(380, 600);
+  await expect(sidebar(page)).toBeHidden();
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`a served docs page at 390 px opens its navigation from the menu button (OS ${scheme})`, async ({
+    page,
+  }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto('/docs/guides/react');
+    await checkMenu(page, 'Quickstart', /\/docs\/quickstart$/, `docs-menu-served-${scheme}`);
+    expect(errors).toEqual([]);
+  });
+}
+
+test('at 1024 px the sidebar shows and the menu button does not', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto('/docs/guides/react');
+  await expect(sidebar(page)).toBeVisible();
+  await expect(menu(page)).toBeHidden();
+});
+
+test('an exported bundle opened from file:// at 390 px opens its navigation from the menu button', async ({
+  page,
+  baseURL,
+}) => {
+  const client = createStaticExportClient({ baseUrl: baseURL!, adminKey: 'svc_demo_admin' });
+  const job = await client.startJob({ domain: 'demo' });
+  await client.waitForJob(job.jobId, { intervalMs: 100 });
+  const bundle = await client.generateBundle(job.jobId);
+  const dir = mkdtempSync(join(tmpdir(), 'da-export-menu-'));
+  await client.downloadBundle(bundle.bundleUrl, join(dir, 'bundle.tar.gz'), {
+    expectedSize: bundle.sizeBytes,
+  });
+  const site = join(dir, 'site');
+  mkdirSync(site);
+  await extract({ file: join(dir, 'bundle.tar.gz'), cwd: site });
+
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`file://${site}/guides/react.html`);
+  await checkMenu(page, 'Quickstart', /\/quickstart\.html$/, 'docs-menu-export');
+  expect(errors).toEqual([]);
+});
