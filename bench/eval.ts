@@ -10,6 +10,7 @@
 //   npm run eval -- --set npm         only the sets whose name contains 'npm'
 //   npm run eval -- --site            also the project and sample sets on a VitePress build of
 //                                     their pages (serve --site), each row beside its --docs row
+//   npm run eval -- --skip gyp        all but the sets whose name contains 'gyp'
 //   DOCS_ASSISTANT_LLM_API_KEY=… npm run eval -- --llm-base-url URL --llm-model NAME [--llm-provider P]
 //                                     the same questions answered by a model
 //   npm run eval -- --embed-base-url URL --embed-model NAME
@@ -30,6 +31,7 @@ import { REFUSAL_SENTENCES } from '../src/server/answering/phrases.js';
 import { followUpSubject } from '../src/server/answering/question.js';
 import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
 import {
+  createFileVectorStore,
   describeEmbed,
   EMBED_API_KEY_VARIABLE,
   type EmbedConfig,
@@ -272,6 +274,7 @@ export async function main() {
       verbose: { type: 'boolean', short: 'v' },
       'show-held-out': { type: 'boolean' },
       set: { type: 'string' },
+      skip: { type: 'string' },
       'llm-base-url': { type: 'string' },
       'llm-model': { type: 'string' },
       'llm-provider': { type: 'string' },
@@ -285,7 +288,7 @@ export async function main() {
   const { fetchSets, cacheDirOf, SETS } = (await import('./eval/fetch.mjs')) as {
     fetchSets: (root: string) => void;
     cacheDirOf: (root: string) => string;
-    SETS: Record<string, unknown>;
+    SETS: Record<string, { heldOutOnly?: boolean }>;
   };
   fetchSets(root);
   // @ts-expect-error -- a plain ES module script, no types
@@ -320,18 +323,21 @@ export async function main() {
         { name: 'fastify held-out', file: 'fastify-heldout.json', heldOut: true },
       ],
     },
-    ...Object.keys(SETS).map((name) => ({
+    ...Object.entries(SETS).map(([name, { heldOutOnly }]) => ({
       domain: name,
       dir: join(cacheDir, name),
-      sets: [
-        { name: `${name} dev`, file: `${name}.json`, heldOut: false, half: 'dev' as const },
-        {
-          name: `${name} held-out`,
-          file: `${name}.json`,
-          heldOut: true,
-          half: 'held-out' as const,
-        },
-      ],
+      // A set held out whole (gyp) has no dev half: every question is only ever scored.
+      sets: heldOutOnly
+        ? [{ name: `${name} held-out (all)`, file: `${name}.json`, heldOut: true }]
+        : [
+            { name: `${name} dev`, file: `${name}.json`, heldOut: false, half: 'dev' as const },
+            {
+              name: `${name} held-out`,
+              file: `${name}.json`,
+              heldOut: true,
+              half: 'held-out' as const,
+            },
+          ],
     })),
   ]
     // --site: the same questions on a VitePress build of the same pages (bench/eval/build-site.mjs),
@@ -353,7 +359,11 @@ export async function main() {
     })
     .map((corpus) => ({
       ...corpus,
-      sets: corpus.sets.filter((set) => !values.set || set.name.includes(values.set)),
+      sets: corpus.sets.filter(
+        (set) =>
+          (!values.set || set.name.includes(values.set)) &&
+          !(values.skip && set.name.includes(values.skip)),
+      ),
     }))
     .filter((corpus) => corpus.sets.length);
   const sites: AppOptions['sites'] = [];
@@ -387,7 +397,8 @@ export async function main() {
     orgs: [{ id: 'eval', plan: 'enterprise', keys: [KEY] }],
     sites,
     ...(llm ? { llm } : {}),
-    ...(embed ? { embed } : {}),
+    // Section vectors are kept between runs (by content hash): a second run embeds nothing again.
+    ...(embed ? { embed, vectorStore: createFileVectorStore(join(cacheDir, 'vectors')) } : {}),
   });
   console.log(`answers by: ${llm ? describeLlm(llm) : 'the no-model default (extractive)'}`);
   console.log(`retrieval: ${embed ? `keywords fused with ${describeEmbed(embed)}` : 'keywords'}`);

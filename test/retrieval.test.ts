@@ -174,3 +174,32 @@ A date is formatted in the reader's time zone.
     expect(reasoning).toContain('The docs never use “flibbertigibbet”');
   });
 });
+
+describe('pages with more than one top-level heading', () => {
+  // gyp's Testing.md (node-gyp's gyp/docs) has a second "# …" half-way down; its index used to
+  // fail to build (two sections with one id), so the whole site could not be served.
+  const page = parsePage(
+    'Testing.md',
+    '# Testing\n\nHow the tests are laid out.\n\n## Running tests\n\nRun them all with one command.\n\n' +
+      '# Specifying the format (build tool) to use\n\nPass the format on the command line.\n',
+  );
+
+  it('keeps the later top-level heading as a section of its own that a question finds', () => {
+    const site = createSite([page]);
+    expect(page.sections.map((section) => section.anchor)).toEqual([
+      '',
+      'running-tests',
+      'specifying-the-format-build-tool-to-use',
+    ]);
+    const result = createRetriever(site).search('How do I specify the build tool format?', {
+      limit: 3,
+    });
+    expect(result.hits[0]?.section.heading).toBe('Specifying the format (build tool) to use');
+  });
+
+  it('keeps text before the title apart from the title’s own section', () => {
+    const early = parsePage('Early.md', 'A note first.\n\n# Early\n\nThe page proper.\n');
+    expect(() => createRetriever(createSite([early]))).not.toThrow();
+    expect(new Set(early.sections.map((section) => section.id)).size).toBe(early.sections.length);
+  });
+});

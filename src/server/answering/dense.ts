@@ -1,10 +1,10 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { embed, embedMany, type EmbeddingModel } from 'ai';
+import { APICallError, embed, embedMany, RetryError, type EmbeddingModel } from 'ai';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { DocSection, DocsSite } from '../site/docs.js';
-import { writeFileDurably } from '../stores/fs.js';
+import type { VectorStore } from '../stores/vectors.js';
+
+export { createFileVectorStore, memoryVectorStore, type VectorStore } from '../stores/vectors.js';
 
 /** How the reference server reaches the site owner's embedding model (`serve --embed-…`). */
 export interface EmbedConfig {
@@ -14,7 +14,10 @@ export interface EmbedConfig {
   model: string;
   /** Secret key; read only from DOCS_ASSISTANT_EMBED_API_KEY by the CLI, never shown anywhere. */
   apiKey?: string;
-  /** Texts per request while indexing (small: a CPU-bound local server must answer each within its timeout). @default 16 */
+  /**
+   * Texts per request while indexing (small: a CPU-bound local server must answer each within its
+   * timeout). A batch that fails is tried again in halves, down to one text. @default 16
+   */
   batchSize?: number;
   /** The fetch the provider uses (tests, proxies). @default globalThis.fetch */
   fetch?: typeof fetch;
@@ -26,56 +29,6 @@ export const EMBED_API_KEY_VARIABLE = 'DOCS_ASSISTANT_EMBED_API_KEY';
 export function describeEmbed(config: EmbedConfig): string {
   return `${config.model} at ${config.baseUrl}${config.apiKey ? ` (key from ${EMBED_API_KEY_VARIABLE})` : ''}`;
 }
-
-/**
- * Where section vectors are kept between runs, by content hash: a section whose text did not
- * change is never sent to the model again.
- */
-export interface VectorStore {
-  load(model: string): Promise<Map<string, Float32Array>>;
-  save(model: string, vectors: Map<string, Float32Array>): Promise<void>;
-}
-
-/** Vectors in one file per model under `dir` (the data folder's `vectors/`), as base64 float32. */
-export function createFileVectorStore(dir: string): VectorStore {
-  const fileOf = (model: string) =>
-    join(dir, `${createHash('sha256').update(model).digest('hex').slice(0, 16)}.json`);
-  return {
-    async load(model) {
-      let stored: { model: string; vectors: Record<string, string> };
-      try {
-        stored = JSON.parse(await readFile(fileOf(model), 'utf8'));
-      } catch {
-        return new Map();
-      }
-      if (stored.model !== model) return new Map();
-      return new Map(
-        Object.entries(stored.vectors).map(([hash, data]) => {
-          const bytes = Buffer.from(data, 'base64');
-          return [hash, new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)];
-        }),
-      );
-    },
-    async save(model, vectors) {
-      await mkdir(dir, { recursive: true });
-      const encoded: Record<string, string> = {};
-      for (const [hash, vector] of vectors)
-        encoded[hash] = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString(
-          'base64',
-        );
-      await writeFileDurably(fileOf(model), JSON.stringify({ model, vectors: encoded }));
-    },
-  };
-}
-
-/** A store that keeps nothing between runs (no data folder). */
-export const memoryVectorStore = (): VectorStore => {
-  const kept = new Map<string, Map<string, Float32Array>>();
-  return {
-    load: async (model) => new Map(kept.get(model)),
-    save: async (model, vectors) => void kept.set(model, new Map(vectors)),
-  };
-};
 
 /** Section id → cosine similarity to the question, for the sections the model placed closest. */
 export type DenseScores = Map<string, number>;
@@ -93,6 +46,8 @@ export interface DenseRetrieval {
 const DENSE_CANDIDATES = 50;
 /** Characters of a section that are embedded: small models read 256–512 tokens, the rest is cut. */
 const SECTION_CHARS = 2000;
+/** A long indexing logs its progress (and keeps the vectors it has) this often. */
+const PROGRESS_EVERY_MS = 30_000;
 
 /** What the model reads of a section: where it sits (page › heading) and its text. */
 export function embeddingTextOf(section: DocSection): string {
@@ -155,41 +110,87 @@ export function createDenseRetrieval(
   };
 
   const ready = (async () => {
-    const kept = await options.store
-      .load(config.model)
-      .catch(() => new Map<string, Float32Array>());
-    const missing: number[] = [];
-    hashes.forEach((hash, i) => {
-      const vector = kept.get(hash);
-      if (vector && (dims === undefined || vector.length === dims)) {
-        dims ??= vector.length;
-        vectors[i] = vector;
-      } else missing.push(i);
+    // One indexing of this model at a time over the store: the sites of this server, the workers
+    // of `--workers`, the instances on one database. The next one finds what this one embedded.
+    const token = await options.store.lock(config.model).catch((error: unknown) => {
+      log(
+        `[docs-assistant] could not wait for the other indexing of the vectors: ${String(error)}`,
+      );
+      return undefined;
     });
-    if (missing.length === 0) return;
+    try {
+      await index();
+    } finally {
+      if (token !== undefined) await options.store.unlock(token).catch(() => {});
+    }
+  })();
+
+  async function index() {
+    const unique = [...new Set(hashes)];
+    const kept = await options.store
+      .load(config.model, unique)
+      .catch(() => new Map<string, Float32Array>());
+    const byHash = new Map<string, Float32Array>();
+    for (const [hash, vector] of kept)
+      if (vector.length > 0 && (dims === undefined || vector.length === dims)) {
+        dims ??= vector.length;
+        byHash.set(hash, vector);
+      }
+    // Sections of the same text share one vector: each text is sent once.
+    const missing = unique.filter((hash) => !byHash.has(hash));
+    const textOf = new Map(hashes.map((hash, i) => [hash, texts[i]!]));
+    const fresh = new Map<string, Float32Array>();
+    const keep = async () => {
+      const found = new Map(fresh);
+      fresh.clear();
+      await options.store.save(config.model, found, unique).catch((error: unknown) => {
+        log(`[docs-assistant] could not keep the section vectors: ${String(error)}`);
+      });
+    };
+    const started = Date.now();
+    let lastNews = started;
+    /** Embeds `part`; a failed batch is tried again in halves (a slow server may time out on a big one). */
+    const embedPart = async (part: string[]): Promise<void> => {
+      try {
+        const { embeddings } = await embedMany({
+          model,
+          values: part.map((hash) => textOf.get(hash)!),
+          maxRetries: 1,
+        });
+        checkDims(embeddings);
+        part.forEach((hash, n) => {
+          const vector = normalized(embeddings[n]!);
+          byHash.set(hash, vector);
+          fresh.set(hash, vector);
+        });
+        embedded += part.length;
+      } catch (error) {
+        if (part.length === 1 || !helpedBySmallerBatches(error)) throw error;
+        const half = Math.ceil(part.length / 2);
+        await embedPart(part.slice(0, half));
+        await embedPart(part.slice(half));
+      }
+    };
     const batch = config.batchSize ?? 16;
     try {
       for (let start = 0; start < missing.length; start += batch) {
-        const part = missing.slice(start, start + batch);
-        const { embeddings } = await embedMany({
-          model,
-          values: part.map((i) => texts[i]!),
-          maxRetries: 0,
-        });
-        checkDims(embeddings);
-        part.forEach((i, n) => (vectors[i] = normalized(embeddings[n]!)));
-        embedded += part.length;
+        await embedPart(missing.slice(start, start + batch));
+        // A long indexing says how far it is, and keeps what it has: a restart resumes there.
+        if (Date.now() - lastNews >= PROGRESS_EVERY_MS) {
+          lastNews = Date.now();
+          const perSecond = embedded / ((lastNews - started) / 1000);
+          log(
+            `[docs-assistant] embedding sections with ${config.model}: ${embedded} of ${missing.length} (${perSecond.toFixed(1)} per second)`,
+          );
+          await keep();
+        }
       }
     } catch (error) {
       fail(error);
     }
-    // Everything known is kept, the vectors of sections that no longer exist dropped.
-    const keep = new Map<string, Float32Array>();
-    hashes.forEach((hash, i) => vectors[i] && keep.set(hash, vectors[i]));
-    await options.store.save(config.model, keep).catch((error: unknown) => {
-      log(`[docs-assistant] could not keep the section vectors: ${String(error)}`);
-    });
-  })();
+    hashes.forEach((hash, i) => (vectors[i] = byHash.get(hash)));
+    await keep();
+  }
 
   return {
     ready,
@@ -229,6 +230,20 @@ export function createDenseRetrieval(
       return new Map(found.slice(0, DENSE_CANDIDATES));
     },
   };
+}
+
+/**
+ * Whether a failed batch may pass in halves: a server that timed out or broke under the load (5xx,
+ * 408, 413). Not a refusal (bad key, unknown model), a server that is down, or vectors of the wrong
+ * size: those fail the same way however small the batch, and questions wait on the indexing.
+ */
+function helpedBySmallerBatches(error: unknown): boolean {
+  // Retried already: judged by the last attempt's error.
+  if (RetryError.isInstance(error)) return helpedBySmallerBatches(error.lastError);
+  const status = APICallError.isInstance(error) ? error.statusCode : undefined;
+  if (status !== undefined) return status >= 500 || status === 408 || status === 413;
+  const cause = error instanceof Error ? error.cause : undefined;
+  return /time(d)? ?out/i.test(`${String(error)} ${String(cause)}`);
 }
 
 function normalized(vector: number[] | Float32Array): Float32Array {

@@ -9,7 +9,6 @@ import type { Trace } from '../answering/question.js';
 import { createModel, type LlmConfig, type SilenceTimer } from '../answering/llm/model.js';
 import {
   createDenseRetrieval,
-  createFileVectorStore,
   memoryVectorStore,
   type EmbedConfig,
   type VectorStore,
@@ -174,11 +173,7 @@ export function createApp(options: AppOptions = {}) {
   });
   const forward = options.upstream ? createForwarder(options.upstream) : undefined;
 
-  const vectorStore =
-    options.vectorStore ??
-    (options.dataDir
-      ? createFileVectorStore(join(options.dataDir, 'vectors'))
-      : memoryVectorStore());
+  const vectorStore = options.vectorStore ?? stores.vectors ?? memoryVectorStore();
   const orgByKey = new Map<string, Org>();
   for (const org of options.orgs ?? []) for (const key of org.keys) orgByKey.set(key, org);
   /** A site as the routes use it: its config, its retriever and its page URLs, made from its docs. */

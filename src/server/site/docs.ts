@@ -275,15 +275,22 @@ function sectionsOf(
     const { markdown, links } = blockSource(node, source, definitions);
     return links.length ? { ...block, markdown, links } : { ...block, markdown };
   };
+  // The first top-level heading is the page's title (its section is the page's top); a later one
+  // (gyp's Testing.md has two) is a section with its own anchor, or two sections would share an id.
+  let titleSeen = false;
   const visit = (node: RootContent) => {
     if (node.type === 'heading') {
       const heading = flat(node);
       const slug = slugger.slug(toString(node));
       const anchor = anchors ? (anchors[headingIndex.get(node) ?? -1] ?? slug) : slug;
       flush();
+      // Text before the title already is the page's top: the title is then a section of its own.
+      const isTitle =
+        node.depth === 1 && !titleSeen && !sections.some((section) => section.anchor === '');
+      if (node.depth === 1) titleSeen = true;
       current = {
-        heading: node.depth === 1 ? page.title : heading,
-        anchor: node.depth === 1 ? '' : anchor,
+        heading: isTitle ? page.title : heading,
+        anchor: isTitle ? '' : anchor,
         blocks: [],
       };
       return;

@@ -5,12 +5,14 @@ import { fileRateLimitStore, memoryRateLimitStore } from './rate-limits.js';
 import { fileSigningKeyStore, memorySigningKeyStore } from './signing-key.js';
 import { fileThreadStore, memoryThreadStore } from './threads.js';
 import type { Stores } from './types.js';
+import { createFileVectorStore, memoryVectorStore } from './vectors.js';
 
 export type * from './types.js';
 export { isJobId } from './jobs.js';
 export { isThreadId } from './threads.js';
 export { fingerprintKey, hashFingerprint } from './fingerprint.js';
 export { MAX_INSIGHT_QUESTION_CHARS } from './insights.js';
+export { createFileVectorStore, memoryVectorStore } from './vectors.js';
 export {
   fileInsightStore,
   memoryInsightStore,
@@ -39,6 +41,7 @@ export function defaultStores(
       jobs: memoryJobStore(),
       rateLimits: memoryRateLimitStore(),
       signingKey: memorySigningKeyStore(),
+      vectors: memoryVectorStore(),
     };
   return {
     threads: fileThreadStore(
@@ -49,5 +52,6 @@ export function defaultStores(
     jobs: fileJobStore(join(dataDir, 'exports')),
     rateLimits: fileRateLimitStore(join(dataDir, 'rate-limits.json')),
     signingKey: fileSigningKeyStore(join(dataDir, 'exports', '.signing-key')),
+    vectors: createFileVectorStore(join(dataDir, 'vectors')),
   };
 }

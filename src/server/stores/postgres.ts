@@ -17,6 +17,12 @@ import { isJobId, parseJobRecord } from './jobs.js';
 import { isThreadId, parseThreadRecord } from './threads.js';
 import { hashFingerprint } from './fingerprint.js';
 import { parseInsight } from './insights.js';
+import {
+  VECTOR_RETENTION_DAYS,
+  vectorFromBytes,
+  vectorToBytes,
+  type VectorStore,
+} from './vectors.js';
 
 export interface PostgresStoreOptions {
   /** How long a claimed job stays its worker's without a renewal. @default 30000 */
@@ -75,6 +81,13 @@ CREATE TABLE IF NOT EXISTS docs_assistant_settings (
   name text PRIMARY KEY,
   value text NOT NULL
 );
+CREATE TABLE IF NOT EXISTS docs_assistant_vectors (
+  model text NOT NULL,
+  hash text NOT NULL,
+  data bytea NOT NULL,
+  seen_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (model, hash)
+);
 CREATE TABLE IF NOT EXISTS docs_assistant_bundle_chunks (
   job_id text NOT NULL,
   seq integer NOT NULL,
@@ -84,6 +97,10 @@ CREATE TABLE IF NOT EXISTS docs_assistant_bundle_chunks (
 `;
 const SCHEMA_LOCK = 4_242_001;
 const CLAIM_LOCK = 4_242_002;
+/** With the model's hash: one indexing of a model's vectors at a time across instances. */
+const VECTOR_LOCK = 4_242_003;
+/** Vectors written per statement. */
+const VECTOR_ROWS = 200;
 const CHUNK_BYTES = 1024 * 1024;
 
 /** Connection strings are credentials: errors name the host and database, never the password. */
@@ -104,7 +121,7 @@ export function describeDatabase(url: string): string {
 export function postgresStores(
   url: string,
   options: PostgresStoreOptions = {},
-): Stores & { bundles: BundleStore; close(): Promise<void> } {
+): Stores & { bundles: BundleStore; vectors: VectorStore; close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', (error) =>
@@ -462,6 +479,70 @@ export function postgresStores(
     },
   };
 
+  // Section vectors as float32 bytes (bytea): every PostgreSQL has it, and nearest-neighbour search
+  // runs in the server's memory over the site's few thousand sections, so pgvector would add nothing.
+  const lockClients = new Map<string, pg.PoolClient>();
+  let lockCount = 0;
+  const vectors: VectorStore = {
+    async load(model, hashes) {
+      await migrate();
+      const { rows } = await pool.query<{ hash: string; data: Buffer }>(
+        'SELECT hash, data FROM docs_assistant_vectors WHERE model = $1 AND hash = ANY($2)',
+        [model, hashes],
+      );
+      return new Map(rows.map((row) => [row.hash, vectorFromBytes(row.data)]));
+    },
+    async save(model, found, used) {
+      await migrate();
+      await transaction(async (client) => {
+        const entries = [...found];
+        for (let start = 0; start < entries.length; start += VECTOR_ROWS) {
+          const part = entries.slice(start, start + VECTOR_ROWS);
+          await client.query(
+            `INSERT INTO docs_assistant_vectors (model, hash, data)
+             SELECT $1, * FROM unnest($2::text[], $3::bytea[])
+             ON CONFLICT (model, hash) DO UPDATE SET data = excluded.data, seen_at = now()`,
+            [model, part.map(([hash]) => hash), part.map(([, vector]) => vectorToBytes(vector))],
+          );
+        }
+        await client.query(
+          'UPDATE docs_assistant_vectors SET seen_at = now() WHERE model = $1 AND hash = ANY($2)',
+          [model, used],
+        );
+        await client.query(
+          `DELETE FROM docs_assistant_vectors WHERE model = $1 AND seen_at < now() - make_interval(days => $2)`,
+          [model, VECTOR_RETENTION_DAYS],
+        );
+      });
+    },
+    // A session lock on its own connection: an instance that dies mid-indexing lets go with it.
+    async lock(model) {
+      await migrate();
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [VECTOR_LOCK, model]);
+      } catch (error) {
+        client.release();
+        throw error;
+      }
+      const token = `${++lockCount}\n${model}`;
+      lockClients.set(token, client);
+      return token;
+    },
+    async unlock(token) {
+      const client = lockClients.get(token);
+      if (!client) return;
+      lockClients.delete(token);
+      const model = token.slice(token.indexOf('\n') + 1);
+      try {
+        await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [VECTOR_LOCK, model]);
+        client.release();
+      } catch (error) {
+        client.release(error as Error);
+      }
+    },
+  };
+
   return {
     threads,
     insights,
@@ -469,9 +550,13 @@ export function postgresStores(
     rateLimits,
     signingKey,
     bundles,
+    vectors,
     async close() {
       if (closed) return;
       closed = true;
+      // A lock still held (an indexing cut short) goes with its connection.
+      for (const client of lockClients.values()) client.release(true);
+      lockClients.clear();
       await pool.end();
     },
   };

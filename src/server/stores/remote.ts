@@ -1,6 +1,7 @@
 import type { Worker } from 'node:cluster';
 import { isRecord } from '../../protocol/_guards.js';
 import type { Stores } from './types.js';
+import { vectorFromBytes, vectorToBytes } from './vectors.js';
 
 /**
  * Stores shared by several server processes (`serve --workers N`): the primary process owns the
@@ -10,15 +11,16 @@ import type { Stores } from './types.js';
  * count its own quota and cache its own copy of a thread.
  */
 
-type StoreName = 'threads' | 'insights' | 'jobs' | 'rateLimits' | 'signingKey';
+type StoreName = 'threads' | 'insights' | 'jobs' | 'rateLimits' | 'signingKey' | 'vectors';
 
 /** The names of a store's methods (a property such as `leases` is not one). */
 type MethodOf<T> = {
   [K in keyof T]-?: NonNullable<T[K]> extends (...args: never[]) => Promise<unknown> ? K : never;
 }[keyof T];
 /** What a worker calls through the primary: every method but open/close, which belong to the owner. */
-type RemoteMethod<S extends StoreName> = Exclude<MethodOf<Stores[S]>, 'open' | 'close'>;
-type RemoteStore<S extends StoreName> = Pick<Stores[S], MethodOf<Stores[S]>>;
+type StoreOf<S extends StoreName> = NonNullable<Stores[S]>;
+type RemoteMethod<S extends StoreName> = Exclude<MethodOf<StoreOf<S>>, 'open' | 'close'>;
+type RemoteStore<S extends StoreName> = Pick<StoreOf<S>, MethodOf<StoreOf<S>>>;
 
 interface Call {
   da: 'store-call';
@@ -53,6 +55,9 @@ const METHODS: { [S in StoreName]: Record<RemoteMethod<S>, true> } = {
   jobs: { insert: true, get: true, update: true, claim: true, list: true, delete: true },
   rateLimits: { increment: true },
   signingKey: { getOrCreate: true },
+  // The workers share the primary's section vectors: one indexing embeds them, the others wait
+  // for it (lock) and read them back.
+  vectors: { load: true, save: true, lock: true, unlock: true },
 };
 
 // Another process's message is read through guards, not typed on trust: a process may also get
@@ -75,28 +80,57 @@ const isReply = (message: unknown): message is Reply =>
   typeof message.id === 'number' &&
   typeof message.ok === 'boolean';
 
-// IPC messages are JSON: the signing key (the one Buffer) travels as base64.
+// IPC messages are JSON: the signing key (the one Buffer) travels as base64, and a map of section
+// vectors as base64 float32 by hash.
 const toWire = (value: unknown) =>
-  Buffer.isBuffer(value) ? { base64: value.toString('base64') } : value;
-const fromWire = (value: unknown) =>
-  isRecord(value) && typeof value.base64 === 'string' ? Buffer.from(value.base64, 'base64') : value;
+  Buffer.isBuffer(value)
+    ? { base64: value.toString('base64') }
+    : value instanceof Map
+      ? {
+          vectors: Object.fromEntries(
+            [...(value as Map<string, Float32Array>)].map(([hash, vector]) => [
+              hash,
+              vectorToBytes(vector).toString('base64'),
+            ]),
+          ),
+        }
+      : value;
+const fromWire = (value: unknown) => {
+  if (!isRecord(value)) return value;
+  if (typeof value.base64 === 'string') return Buffer.from(value.base64, 'base64');
+  if (isRecord(value.vectors))
+    return new Map(
+      Object.entries(value.vectors).flatMap(([hash, data]) =>
+        typeof data === 'string' ? [[hash, vectorFromBytes(Buffer.from(data, 'base64'))]] : [],
+      ),
+    );
+  return value;
+};
 
 /** In the primary: answers a worker's store calls with `stores`. */
 export function serveStores(stores: Stores, worker: Worker): void {
+  // The vector locks a worker holds are let go when it exits, so a crash mid-indexing blocks no one.
+  const held = new Set<string>();
+  worker.on('exit', () => {
+    for (const token of held) void stores.vectors?.unlock(token);
+    held.clear();
+  });
   worker.on('message', async (message: unknown) => {
     if (!isCall(message)) return;
-    const store = stores[message.store] as unknown as Record<
-      string,
-      (...args: unknown[]) => Promise<unknown>
-    >;
+    const store = stores[message.store] as unknown as
+      Record<string, (...args: unknown[]) => Promise<unknown>> | undefined;
     let reply: Reply;
     try {
-      reply = {
-        da: 'store-reply',
-        id: message.id,
-        ok: true,
-        value: toWire(await store[message.method]!(...message.args.map(fromWire))),
-      };
+      if (!store) throw new Error(`The primary has no ${message.store} store.`);
+      const value = await store[message.method]!(...message.args.map(fromWire));
+      if (message.store === 'vectors' && message.method === 'lock') {
+        // Taken for a worker that is gone meanwhile: let go at once.
+        if (!worker.isConnected()) await stores.vectors?.unlock(String(value));
+        else held.add(String(value));
+      }
+      if (message.store === 'vectors' && message.method === 'unlock')
+        held.delete(String(message.args[0]));
+      reply = { da: 'store-reply', id: message.id, ok: true, value: toWire(value) };
     } catch (error) {
       reply = {
         da: 'store-reply',
@@ -159,5 +193,6 @@ export function remoteStores(channel: NodeJS.Process = process): Stores {
     jobs: remote('jobs'),
     rateLimits: remote('rateLimits'),
     signingKey: remote('signingKey'),
+    vectors: remote('vectors'),
   };
 }

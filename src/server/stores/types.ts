@@ -1,4 +1,5 @@
 import type { AnswerMode, FeedbackReason, Job, TurnOutcome } from '../../protocol/index.js';
+import type { VectorStore } from './vectors.js';
 
 /**
  * The four things the reference server keeps between requests, each behind a small async
@@ -191,4 +192,11 @@ export interface Stores {
   signingKey: SigningKeyStore;
   /** Bundles outside this machine's disk (a database, object storage); the export folder when absent. */
   bundles?: BundleStore;
+  /**
+   * The embedding model's section vectors (`serve --embed-…`): the data folder's `vectors/`, the
+   * database, the primary's over IPC. A memory store of the app's own when absent.
+   */
+  vectors?: VectorStore;
 }
+
+export type { VectorStore } from './vectors.js';
