@@ -116,3 +116,84 @@ describe('Markdown for agents on the served site', () => {
     expect(page).toContain('this');
   });
 });
+
+describe("Markdown for agents with the site's own page URLs", () => {
+  const docs = () =>
+    createSite([
+      parsePage('index.md', '# Acme\n\nAcme makes rockets. See [setup](./guides/setup.md).'),
+      parsePage(
+        'guides/setup.md',
+        '# Setup\n\nFuel the rocket, then read [the API](../reference/api.md#launch).\n\n![plan](../img/plan.png)',
+      ),
+      parsePage('reference/api.md', '# API\n\n## Launch\n\nCall launch().'),
+    ]);
+  const vitepressApp = async (publicUrl: { site?: string; server?: string }) =>
+    demoApp({
+      orgs: [{ id: 'acme', plan: 'enterprise', keys: ['svc_dsc_acme'] }],
+      sites: [
+        {
+          domain: 'acme',
+          org: 'acme',
+          docs: docs(),
+          pageUrls: { style: 'vitepress' },
+          openToAgents: true,
+          ...(publicUrl.site ? { publicUrl: publicUrl.site } : {}),
+        },
+      ],
+      ...(publicUrl.server ? { publicUrl: publicUrl.server } : {}),
+    });
+
+  it('points Source lines and page links at the URLs the site publishes, and llms.txt at Markdown this server serves', async () => {
+    for (const publicUrl of [
+      { site: 'https://acme.dev/guide', server: 'https://assistant.acme.dev' },
+      // `serve --public-url https://acme.dev/guide --url-style vitepress`: one URL, the docs' root.
+      { server: 'https://acme.dev/guide' },
+    ]) {
+      const app = await vitepressApp(publicUrl);
+      const own = publicUrl.site ? 'https://assistant.acme.dev' : 'http://test';
+      const index = await (await app.request('http://test/llms.txt')).text();
+      const links = linksOf(index);
+      expect(links).toEqual([
+        `${own}/docs/index.md`,
+        `${own}/docs/guides/setup.md`,
+        `${own}/docs/reference/api.md`,
+      ]);
+      for (const link of links) {
+        const response = await app.request(link.replace(own, 'http://test'));
+        expect(response.status, link).toBe(200);
+        expect(response.headers.get('content-type')).toMatch(/^text\/markdown/);
+      }
+      const setup = await (await app.request('http://test/docs/guides/setup.md')).text();
+      expect(setup).toContain('Source: https://acme.dev/guide/guides/setup.html');
+      expect(setup).toContain('[the API](https://acme.dev/guide/reference/api.html#launch)');
+      expect(setup).toContain('![plan](https://acme.dev/guide/img/plan.png)');
+      const html = await app.request('http://test/docs/guides/setup');
+      expect(html.headers.get('link')).toContain(`<${own}/docs/guides/setup.md>; rel="alternate"`);
+      expect(html.headers.get('link')).toContain(`<${own}/llms.txt>; rel="llms-txt"`);
+    }
+  });
+
+  it("gives agents the site's own URLs in search hits and finds a page by its public URL", async () => {
+    const app = await vitepressApp({ site: 'https://acme.dev/guide' });
+    const post = (path: string, body: unknown) =>
+      app.request(`http://test/discovery/v1/${path}/acme`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const hits = await (await post('search', { query: 'launch' })).json();
+    expect(hits[0].metadata.url).toBe('https://acme.dev/guide/reference/api.html#launch');
+    for (const url of [
+      'https://acme.dev/guide/reference/api.html',
+      'http://test/docs/reference/api.md',
+      '/reference/api',
+    ]) {
+      const page = await post('page', { path: url });
+      expect(page.status, url).toBe(200);
+      expect((await page.json()).path).toBe('/reference/api');
+    }
+    expect(
+      (await post('page', { path: 'https://elsewhere.dev/guide/reference/api.html' })).status,
+    ).toBe(404);
+  });
+});

@@ -155,4 +155,39 @@ describe('docs-assistant CLI', () => {
     run.interrupt();
     expect(await exit).toBe(0);
   });
+  it('opens the MCP server and search to agents without a key only with --open-to-agents', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'index.md'), '# Rockets\n\nRockets need fuel to reach orbit.\n');
+    const search = (url: string) =>
+      fetch(`${url}/discovery/v1/search/space`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: 'fuel' }),
+      });
+    for (const open of [false, true]) {
+      const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_space' });
+      const args = ['serve', '--docs', dir, '--domain', 'space', '--port', '0'];
+      const exit = runCli(
+        [...args, '--data', await tempDir(), ...(open ? ['--open-to-agents'] : [])],
+        run.io,
+      );
+      const [, url] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:\d+)\//);
+      expect(run.out).toContain(
+        `MCP for agents:  ${url}/mcp/space (${open ? 'open: no key needed' : 'with the assistant key'})`,
+      );
+      const response = await search(url!);
+      expect(response.status, `open: ${open}`).toBe(open ? 200 : 401);
+      if (open) expect((await response.json())[0].content).toContain('Rockets need fuel');
+      run.interrupt();
+      expect(await exit).toBe(0);
+    }
+    const help = captureIo();
+    await runCli(['serve', '--help'], help.io);
+    expect(help.out).toMatch(/--open-to-agents\s+Let AI agents use this site's MCP server/);
+    const withConfig = captureIo();
+    expect(await runCli(['serve', '--config', 'x.json', '--open-to-agents'], withConfig.io)).toBe(
+      2,
+    );
+    expect(withConfig.err).toContain('"openToAgents": true on each public site');
+  });
 });

@@ -86,7 +86,7 @@ function longAnswer(): string {
       `| Option | Default | Meaning |\n|---|---|---|\n| \`${name.toLowerCase()}A\` | \`${i}\` | The first knob. |\n| \`${name.toLowerCase()}B\` | \`true\` | The second knob. |\n\n` +
       '```tsx\n<DocsAssistant domain="acme" ' +
       `${name.toLowerCase()}A={${i + 1}}` +
-      ' />\n```\n\n- One point to remember.\n- Another one, with a [link](/docs/guides/configuration).\n',
+      ' />\n```\n\n- One point to remember.\n- Another one, with a [link](/docs/widget#the-chat-experience).\n',
   );
   return sections.join('\n');
 }
@@ -100,22 +100,25 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
       return stream(
         [
           ...search('install', [
-            { path: '/installation', title: 'Install' },
-            { path: '/quickstart', title: 'Quickstart' },
+            { path: '/widget', title: 'The React widget' },
+            { path: '/script-tag', title: 'The script tag' },
           ]),
-          part('reasoning', 'The install page covers npm and the script tag; I quote both.'),
+          part(
+            'reasoning',
+            'The widget page covers npm and the script tag page the tag; I quote both.',
+          ),
           part('source', {
             sourceType: 'url',
-            id: '/installation',
-            url: '/docs/installation',
-            title: 'Install',
+            id: '/widget',
+            url: '/docs/widget',
+            title: 'The React widget',
           }),
           ...words(
             'There are two ways to install the assistant [1]:\n\n1. **From npm**, for React sites:\n\n',
           ),
           part('text', '```bash\nnpm install docs-assistant react react-dom\n```\n\n'),
           ...words(
-            '2. **With a script tag**, on any site. No build step is needed; see the [Quickstart](/docs/quickstart).',
+            '2. **With a script tag**, on any site. No build step is needed; see [The script tag](/docs/script-tag).',
           ),
           part('message_annotations', [
             {
@@ -140,10 +143,13 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
           result: {
             type: 'search',
             results: [
-              { path: '/docs/guides/threads', metadata: { title: 'Conversations and threads' } },
               {
-                path: '/docs/api/assistant-message',
-                metadata: { title: 'Create assistant message' },
+                path: '/docs/widget#the-chat-experience',
+                metadata: { title: 'The chat experience' },
+              },
+              {
+                path: '/docs/server',
+                metadata: { title: 'The reference server' },
               },
             ],
           },
@@ -158,8 +164,8 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
         part('source', {
           sourceType: 'url',
           id: 's1',
-          url: '/docs/guides/threads',
-          title: 'Conversations and threads',
+          url: '/docs/widget#the-chat-experience',
+          title: 'The chat experience',
         }),
         part('source', {
           sourceType: 'url',
@@ -170,7 +176,7 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
         part('tool_call', {
           toolCallId: 'c2',
           toolName: 'fetch_page',
-          args: { path: '/guides/threads' },
+          args: { path: '/widget' },
         }),
         part(
           'text',
@@ -186,14 +192,14 @@ export function respond(name: ScenarioName): Response | Promise<Response> {
         ),
         part(
           'text',
-          '```suggestions\n(Conversations and threads)[/docs/guides/threads]\n(Errors and rate limits)[/docs/api/errors]\n```\n',
+          '```suggestions\n(The chat experience)[/docs/widget#the-chat-experience]\n(Security and hostile input)[/docs/security]\n```\n',
         ),
         part('finish_step', { finishReason: 'stop', isContinued: false }),
         finish,
       ]);
     case 'long':
       return stream([
-        ...search('configuration', [{ path: '/guides/configuration', title: 'Configuration' }]),
+        ...search('configuration', [{ path: '/widget', title: 'The React widget' }]),
         part('text', longAnswer()),
         finish,
       ]);

@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { assistantMessageUrl, classifyKey, wrongKeySentence } from '../protocol/index.js';
+import {
+  agentUrls,
+  assistantMessageUrl,
+  classifyKey,
+  wrongKeySentence,
+} from '../protocol/index.js';
 import { createApp, DOCS_BASE_PATH, type AppOptions } from '../server/http/app.js';
 import {
   ConfigError,
@@ -91,6 +96,9 @@ Options:
   --public-url URL    Origin used in answer, page and bundle links (recommended; default:
                       the request's Host header); with a
                       URL style, the docs' public root, e.g. https://example.com/docs
+  --open-to-agents    Let AI agents use this site's MCP server (/mcp/DOMAIN) and search and
+                      page operations without a key: for public docs. Rate limits still
+                      apply. Without it agents need the assistant key (docs/agents.md)
   --url-style STYLE   Link citations the way the site's generator routes pages:
                       plain, vitepress, vitepress-clean, docusaurus or starlight
   --page-url TEMPLATE Or a template for a page's public path, e.g. '/{path}/'
@@ -144,6 +152,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     data: { type: 'string' },
     'public-url': { type: 'string' },
     'url-style': { type: 'string' },
+    'open-to-agents': { type: 'boolean' },
     'page-url': { type: 'string' },
     upstream: { type: 'string' },
     'chunk-delay-ms': { type: 'string' },
@@ -182,6 +191,15 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     if (configFile && (siteName || starters))
       throw new UsageError(
         'With --config, give each site its "siteName" and "starters" in the file.',
+      );
+    const openToAgents = values['open-to-agents'] === true;
+    if (openToAgents && configFile)
+      throw new UsageError(
+        'With --config, set "openToAgents": true on each public site in the file.',
+      );
+    if (openToAgents && upstreamUrl && !docsDir)
+      throw new UsageError(
+        '--open-to-agents needs docs served here (--docs or --site): behind --upstream the other service answers agents.',
       );
     if (docsDir && configFile)
       throw new UsageError(`Give ${builtDir ? '--site' : '--docs'} or --config, not both.`);
@@ -360,6 +378,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       if (site && !configFile) {
         if (siteName) site.docs.name = siteName;
         if (starters) site.starters = starters;
+        if (openToAgents) site.openToAgents = true;
       }
     } catch (error) {
       io.stderr.write(`${(error as Error).message}\n`);
@@ -434,6 +453,11 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       );
       for (const site of options.sites)
         lines.push(`  Assistant API:   POST ${assistantMessageUrl(server.url, site.domain)}`);
+      if (!options.upstream)
+        for (const site of options.sites)
+          lines.push(
+            `  MCP for agents:  ${agentUrls.mcp(server.url, site.domain)} (${site.openToAgents ? 'open: no key needed' : 'with the assistant key'})`,
+          );
       if (!options.upstream)
         lines.push(
           `  Insights:        ${server.url}/insights${options.recordInsights === false ? ' (recording off: --no-insights)' : ''}`,

@@ -79,6 +79,8 @@ function mount({
         position={config.position ?? 'bottom-right'}
         shortcut={config.openShortcut ?? 'mod+i'}
         showLauncher={false}
+        // The script tag offers "Copy page as Markdown" where the page's .md exists.
+        pageMarkdown="check"
         container={container}
         onEvent={(event) => {
           if (event.type === 'error' && event.kind === 'unauthorized' && !refusedKeyTold) {

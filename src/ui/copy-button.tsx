@@ -1,14 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
+import { writeClipboard } from './clipboard.js';
 import { CheckIcon, CopyIcon } from './icons.js';
-
-async function writeClipboard(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface CopyButtonProps {
   text: () => string;

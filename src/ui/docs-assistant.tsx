@@ -92,6 +92,12 @@ export interface DocsAssistantProps extends UseDocsAssistantOptions {
   components?: PartComponents;
   /** Support page; `{threadId}` in it is replaced, else `threadId` is added as a query parameter. @default undefined */
   supportUrl?: string;
+  /**
+   * "Copy page as Markdown" in the header menu: `true` copies the page's Markdown (its
+   * `<link rel="alternate" type="text/markdown">`, else its URL plus `.md`); `'check'` offers it
+   * only once that URL is found to serve Markdown (the script tag's choice). @default false
+   */
+  pageMarkdown?: boolean | 'check';
   /** Render the floating launcher button. @default true */
   showLauncher?: boolean;
   /** Element the dialog is portalled into (a shadow root's container for the embed). @default document.body */
@@ -199,6 +205,8 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
   }, [open, emit, chat.messages.length]);
 
   const panel = useRef<HTMLDivElement>(null);
+  /** The header menu is open: Escape is its, not the dialog's. */
+  const menuOpen = useRef(false);
   usePushPage(open && mode === 'panel' && !!props.push, panel);
 
   const input = useRef<HTMLTextAreaElement>(null);
@@ -309,6 +317,10 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
               event.preventDefault();
               input.current?.focus();
             }}
+            onEscapeKeyDown={(event) => {
+              // Escape in the header menu closes the menu only.
+              if (menuOpen.current) event.preventDefault();
+            }}
             onInteractOutside={(event) => {
               if (mode !== 'modal') event.preventDefault();
             }}
@@ -325,6 +337,12 @@ const Assistant = forwardRef<AssistantHandle, DocsAssistantProps>(function Assis
               threadId={chat.threadId}
               empty={chat.messages.length === 0 && !chat.threadId}
               onNewConversation={newConversation}
+              messages={chat.messages}
+              pageMarkdown={props.pageMarkdown ?? false}
+              fetch={props.fetch}
+              onMenuOpenChange={(isOpen) => {
+                menuOpen.current = isOpen;
+              }}
             />
             <MessageList
               messages={chat.messages}

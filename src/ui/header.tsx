@@ -1,4 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
+import type { ChatMessage } from '../chat/message.js';
+import { HeaderMenu, type PageMarkdownSetting } from './header-menu.js';
 import { CloseIcon, NewIcon } from './icons.js';
 import { useTranslations } from './translations.js';
 
@@ -9,18 +11,29 @@ function supportHref(template: string, threadId: string): string {
   return `${template}${template.includes('?') ? '&' : '?'}threadId=${encodeURIComponent(threadId)}`;
 }
 
-/** The dialog's title bar: the support link (once there is a thread), New conversation, Close. */
+/**
+ * The dialog's title bar: the support link (once there is a thread), New conversation, the menu
+ * of copy actions, Close.
+ */
 export function Header({
   supportUrl,
   threadId,
   empty,
   onNewConversation,
+  messages,
+  pageMarkdown,
+  fetch,
+  onMenuOpenChange,
 }: {
   supportUrl: string | undefined;
   threadId: string | undefined;
   /** Nothing to start over from: New conversation is disabled. */
   empty: boolean;
   onNewConversation(): void;
+  messages: readonly ChatMessage[];
+  pageMarkdown: PageMarkdownSetting;
+  fetch: typeof globalThis.fetch | undefined;
+  onMenuOpenChange(open: boolean): void;
 }) {
   const {
     title = 'Ask the docs',
@@ -52,6 +65,12 @@ export function Header({
           <NewIcon />
           <span className="da-collapsible-label">{newConversation}</span>
         </button>
+        <HeaderMenu
+          messages={messages}
+          pageMarkdown={pageMarkdown}
+          fetch={fetch}
+          onOpenChange={onMenuOpenChange}
+        />
         <Dialog.Close className="da-icon-button da-close" aria-label={close} title={close}>
           <CloseIcon />
         </Dialog.Close>

@@ -31,6 +31,7 @@ export const CopyIcon = () => <Icon d="M9 9h11v11H9zM5 15H4V4h11v1" />;
 export const CheckIcon = () => <Icon d="m5 12 5 5L20 7" />;
 export const RetryIcon = () => <Icon d="M3 12a9 9 0 1 0 3-6.7M3 4v5h5" />;
 export const NewIcon = () => <Icon d="M12 5v14M5 12h14" />;
+export const MoreIcon = () => <Icon d="M5 12h.01M12 12h.01M19 12h.01" strokeWidth="3" />;
 export const CloseIcon = () => <Icon d="M6 6l12 12M18 6 6 18" />;
 export const SparkleIcon = () => (
   <Icon d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9L12 3Zm7 12 .9 2.1L22 18l-2.1.9L19 21l-.9-2.1L16 18l2.1-.9L19 15Z" />

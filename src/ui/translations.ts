@@ -20,6 +20,14 @@ export type HeaderTranslations = Partial<{
   close: string;
   newConversation: string;
   support: string;
+  /** The header menu's button. */
+  moreActions: string;
+  copyPage: string;
+  copyConversation: string;
+  /** Said (and shown) once the page is on the clipboard. */
+  pageCopied: string;
+  conversationCopied: string;
+  copyFailed: string;
 }>;
 export type StartTranslations = Partial<{ title: string; body: string; startersTitle: string }>;
 export type ComposerTranslations = Partial<{

@@ -70,15 +70,12 @@ export function createDocsTools(
   const sectionUrl = (path: string, anchor: string) =>
     `${urls.page(path)}${anchor ? `#${anchor}` : ''}`;
   const linkUrl = (page: DocPage) => siteLinkUrl(page, docs, urls);
-  const pageBase = urls.page('/').replace(/\/+$/, '');
 
   const pageAt = (input: string): DocPage | undefined => {
-    let path = input.trim();
-    // A full URL of the site (its HTML or Markdown) → the path under the site's base.
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
-      if (!path.startsWith(`${pageBase}/`) && path !== pageBase) return undefined;
-      path = path.slice(pageBase.length);
-    }
+    let path: string | undefined = input.trim();
+    // A full URL of the site (its HTML or Markdown) → the path it names.
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) path = urls.pathOf(path.split(/[?#]/)[0] ?? '');
+    if (path === undefined) return undefined;
     path = path.split(/[?#]/)[0] ?? '';
     if (/\.mdx?$/i.test(path)) path = path.replace(/\.mdx?$/i, '');
     if (!path.startsWith('/')) path = `/${path}`;

@@ -30,6 +30,8 @@ export interface ExportServiceOptions {
   concurrency?: number;
   /** Where finished bundles go so every instance can serve them; this process's folder only when absent. */
   bundles?: BundleStore;
+  /** Above this, a bundle's llms-full.txt is split by sidebar section. @default 5 MiB */
+  fullTextMaxBytes?: number | undefined;
 }
 
 /**
@@ -82,6 +84,7 @@ export function createExportService(options: ExportServiceOptions) {
       const { pageCount } = await exportSite(site, {
         ...(job.paths ? { paths: job.paths } : {}),
         outDir: staging,
+        fullTextMaxBytes: options.fullTextMaxBytes,
         onProgress: async ({ done, total }) => {
           // Pages are 95% of the work; packing is the rest.
           const progress = Math.floor((done / total) * 95);

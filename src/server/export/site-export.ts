@@ -1,4 +1,8 @@
+import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import MiniSearch from 'minisearch';
@@ -6,10 +10,22 @@ import { createSite, siteNameOf, type DocPage, type DocsSite } from '../site/doc
 import { parsePagePath } from '../site/page-path.js';
 import { html } from 'hono/html';
 import { DOCS_CSS, markup, renderDocsPage, template, type LinkStrategy } from '../site/render.js';
+import {
+  fullTextParts,
+  llmsFullTxt,
+  llmsTxt,
+  pageMarkdown,
+  type SiteMarkdownUrls,
+} from '../site/page-markdown.js';
 
 /** `/` → `index.html`, `/guides/start` → `guides/start.html`: every page is a file a static host serves. */
 export function htmlFileOf(path: string): string {
   return path === '/' ? 'index.html' : `${path.slice(1)}.html`;
+}
+
+/** `/` → `index.md`, `/guides/start` → `guides/start.md`: each page's Markdown beside its HTML. */
+export function markdownFileOf(path: string): string {
+  return path === '/' ? 'index.md' : `${path.slice(1)}.md`;
 }
 
 /**
@@ -52,6 +68,8 @@ export interface ExportSiteOptions {
   /** Site paths to export; every page when absent. */
   paths?: string[];
   outDir: string;
+  /** Above this, llms-full.txt is split by sidebar section. @default 5 MiB */
+  fullTextMaxBytes?: number | undefined;
   onProgress?(progress: ExportProgress): void | Promise<void>;
 }
 
@@ -126,6 +144,7 @@ export async function exportSite(
     const pageHtml = renderDocsPage(exported, page, {
       links,
       stylesheet: `${root}assets/docs.css`,
+      markdownHref: relativeFrom(file, markdownFileOf(page.path)),
       headerExtra: SEARCH_FORM,
       bodyEnd: markup(
         html`<script src="${asset('minisearch.js')}"></script>
@@ -139,9 +158,42 @@ export async function exportSite(
       folders.add(folder);
     }
     await writeFile(join(outDir, file), pageHtml);
+    await writeFile(
+      join(outDir, markdownFileOf(page.path)),
+      pageMarkdown(page, exported, bundleUrls(markdownFileOf(page.path))),
+    );
     await options.onProgress?.({ done: done + 1, total: selected.length });
     // Let the server answer other requests between pages of a big site.
     await new Promise((resolve) => setImmediate(resolve));
   }
+  await writeAgentIndexes(exported, outDir, options.fullTextMaxBytes);
   return { pageCount: selected.length };
+}
+
+/**
+ * The bundle's links as seen from one of its files: relative, like its HTML pages' links, so
+ * agents reach them under any prefix, from any host, air-gapped or from file://.
+ */
+function bundleUrls(fromFile: string): SiteMarkdownUrls {
+  return {
+    page: (path) => relativeFrom(fromFile, htmlFileOf(path)),
+    file: (path) => relativeFrom(fromFile, path.slice(1)),
+    markdown: (path) => relativeFrom(fromFile, markdownFileOf(path)),
+    siteFile: (name) => relativeFrom(fromFile, name),
+    pathOf: () => undefined,
+  };
+}
+
+/** `llms.txt` (also under `.well-known/`) and `llms-full.txt` or its parts, a page at a time. */
+async function writeAgentIndexes(site: DocsSite, outDir: string, maxBytes: number | undefined) {
+  await mkdir(join(outDir, '.well-known'), { recursive: true });
+  for (const file of ['llms.txt', '.well-known/llms.txt'])
+    await writeFile(join(outDir, file), llmsTxt(site, bundleUrls(file), maxBytes));
+  for (const part of fullTextParts(site, maxBytes))
+    await pipeline(
+      Readable.fromWeb(
+        llmsFullTxt(site, part, bundleUrls(part.name)) as NodeReadableStream<Uint8Array>,
+      ),
+      createWriteStream(join(outDir, part.name)),
+    );
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { extname, join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { Hono, type Context } from 'hono';
@@ -115,6 +115,22 @@ const NOT_FOUND_PAGE = markup(
 /** Header values must be Latin-1: a reason with other characters is cut down, never a thrown error. */
 const headerSafe = (text: string) => text.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 300);
 
+const isFile = async (file: string | undefined) =>
+  file ? (await stat(file).catch(() => undefined))?.isFile() === true : false;
+
+/**
+ * A bundle page's Markdown and the bundle's llms.txt, for agents, as a `Link` header (the export
+ * writes `x.md` beside `x.html`); undefined for other files and older bundles without them.
+ */
+async function agentLinks(root: string, file: string): Promise<string | undefined> {
+  if (extname(file) !== '.html') return undefined;
+  const markdown = file.replace(/\.html$/, '.md');
+  if (!(await isFile(markdown))) return undefined;
+  const path = `/${relative(root, markdown).split(sep).map(encodeURIComponent).join('/')}`;
+  const index = (await isFile(join(root, 'llms.txt'))) ? ', </llms.txt>; rel="llms-txt"' : '';
+  return `<${path}>; rel="alternate"; type="text/markdown"${index}`;
+}
+
 export interface HostAppOptions {
   state(): HostState;
   assistant: AssistantPlan;
@@ -214,8 +230,6 @@ export function createHostApp(options: HostAppOptions) {
     const decoded = decodePath(urlPath);
     if (decoded === undefined) return undefined;
     const inside = (relative: string) => resolveInside(root, relative);
-    const isFile = async (file: string | undefined) =>
-      file ? (await stat(file).catch(() => undefined))?.isFile() === true : false;
     const relative = decoded.replace(/^\/+/, '');
     const candidates = decoded.endsWith('/')
       ? [`${relative}index.html`]
@@ -309,8 +323,8 @@ export function createHostApp(options: HostAppOptions) {
     if (!found) return c.html(NOT_FOUND_PAGE, 404);
     if ('redirect' in found) return c.redirect(found.redirect, 301);
     const tag = embedDir ? scriptTag(assistant, state.active.manifest) : undefined;
-    const { name, activatedAt } = state.active;
-    return send(
+    const { name, activatedAt, dir } = state.active;
+    const response = await send(
       c,
       await representation(
         `bundle\0${name}\0${found.file}`,
@@ -319,6 +333,9 @@ export function createHostApp(options: HostAppOptions) {
       ),
       'no-cache',
     );
+    const links = await agentLinks(dir, found.file);
+    if (links) response.headers.set('Link', links);
+    return response;
   });
 
   return app;

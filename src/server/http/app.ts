@@ -33,6 +33,8 @@ import { defaultStores, fingerprintKey, hashFingerprint, type Stores } from '../
 import { createRecorder } from '../insights/recorder.js';
 import { insightsRoutes } from '../insights/routes.js';
 import { createPageUrls, type PageUrlRule } from '../site/page-urls.js';
+import { parsePagePath } from '../site/page-path.js';
+import { servedMarkdownUrls, type SiteMarkdownUrls } from '../site/page-markdown.js';
 
 export { DOCS_BASE_PATH, REACT_BASE_PATH } from './routes/demo.js';
 export type Plan = Org['plan'];
@@ -122,7 +124,7 @@ export interface AppOptions {
   assetsDir?: string;
   /** Assistant key the demo pages carry (assistant keys are public by design). */
   demoKey?: string;
-  /** Above this size (bytes of Markdown), llms-full.txt is split by sidebar section. @default 5 MiB */
+  /** Above this size (bytes of Markdown), llms-full.txt (served and in export bundles) is split by sidebar section. @default 5 MiB */
   fullTextMaxBytes?: number;
   /** Static export settings. */
   exports?: {
@@ -201,6 +203,7 @@ export function createApp(options: AppOptions = {}) {
     ...(stores.bundles ? { bundles: stores.bundles } : {}),
     now,
     site: (domain) => sites.get(domain)?.docs,
+    fullTextMaxBytes: options.fullTextMaxBytes,
     ...(options.exports?.concurrency ? { concurrency: options.exports.concurrency } : {}),
   });
   const retention = async () => {
@@ -269,6 +272,40 @@ export function createApp(options: AppOptions = {}) {
       if (!target) return raw;
       if (target.kind === 'page') return pageUrl(target);
       return `${fileBase}${encodeURI(target.path)}${target.anchor ? `#${target.anchor}` : ''}`;
+    };
+  };
+  /**
+   * Where agents find a site's pages: the pages at the URLs citations use (the site's own, with a
+   * URL style), their Markdown at this server's copy (`/docs/x.md`), the one address that serves it.
+   * With a URL style and no site-level publicUrl, `--public-url` is the docs' public root, not this
+   * server's address: the request's origin is.
+   */
+  const markdownUrlsOf = (
+    c: Context,
+    site: AnsweringSite & SiteConfig,
+    basePath: string = DOCS_BASE_PATH,
+  ): SiteMarkdownUrls => {
+    const origin = originOf(c);
+    const own = servedMarkdownUrls(
+      site.urls && !site.publicUrl ? new URL(c.req.url).origin : origin,
+      basePath,
+    );
+    if (!site.urls) return own;
+    const { urls } = site;
+    const pageUrl = pageUrlAt(origin, site);
+    const publicRoot = site.publicUrl?.replace(/\/+$/, '') ?? origin;
+    const publicOrigin = URL.canParse(publicRoot) ? new URL(publicRoot).origin : publicRoot;
+    return {
+      ...own,
+      page: (path) => pageUrl({ pagePath: parsePagePath(path), anchor: '' }),
+      file: (path) => `${publicRoot}${path}`,
+      // The site's own URL of a page, else this server's copy (its HTML or Markdown).
+      pathOf: (url) => {
+        const at = url.startsWith(`${publicOrigin}/`)
+          ? urls.pageAt(url.slice(publicOrigin.length))
+          : undefined;
+        return at ?? own.pathOf(url);
+      },
     };
   };
   const linkerOf = (site: AnsweringSite & SiteConfig) =>
@@ -390,8 +427,7 @@ export function createApp(options: AppOptions = {}) {
         trustProxy,
         now,
         maxBodyBytes,
-        origin: originOf,
-        basePath: DOCS_BASE_PATH,
+        markdownUrls: (c, site) => markdownUrlsOf(c, sites.get(site.domain)!),
       }),
     );
   app.route(
@@ -422,6 +458,8 @@ export function createApp(options: AppOptions = {}) {
       assetsDir: options.assetsDir,
       demoKey: options.demoKey,
       origin: originOf,
+      markdownUrls: (c, basePath) =>
+        markdownUrlsOf(c, sites.get(options.sites![0]!.domain)!, basePath),
       fullTextMaxBytes: options.fullTextMaxBytes,
     }),
   );

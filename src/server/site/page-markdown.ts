@@ -16,7 +16,25 @@ import { isScriptUrl, prefixedLinks, sidebarGroups, type LinkStrategy } from './
 export interface MarkdownUrls extends LinkStrategy {
   /** Site path of a page → URL of its Markdown (`…/guides/x.md`). */
   markdown(path: string): string;
+  /**
+   * A full URL of a page (its HTML or its Markdown) → the site path it names, possibly still with
+   * its `.md`; undefined for a URL outside the site.
+   */
+  pathOf(url: string): string | undefined;
 }
+
+/** A site's Markdown URLs and the files at its root (`llms.txt`, `llms-full.txt`). */
+export interface SiteMarkdownUrls extends MarkdownUrls {
+  /** URL of a file at the site's root, by name. */
+  siteFile(name: string): string;
+}
+
+/** The site paths under `base` (`https://x/docs/guides/a` → `/guides/a`). */
+export const pathUnder = (base: string) => (url: string) => {
+  const trimmed = base.replace(/\/+$/, '');
+  if (url !== trimmed && !url.startsWith(`${trimmed}/`)) return undefined;
+  return url.slice(trimmed.length) || '/';
+};
 
 /**
  * Where a page's Markdown lives beside its HTML: `…/guides/x` → `…/guides/x.md`; the root page,
@@ -29,12 +47,14 @@ export function markdownUrlOf(links: LinkStrategy, path: string): string {
 }
 
 /** The Markdown URLs of pages served under `origin` + `basePath` (`/docs/guides/x.md`). */
-export function servedMarkdownUrls(
-  origin: string,
-  basePath: string,
-): MarkdownUrls & { root: string } {
+export function servedMarkdownUrls(origin: string, basePath: string): SiteMarkdownUrls {
   const links = prefixedLinks(`${origin}${basePath}`);
-  return { ...links, root: origin, markdown: (path) => markdownUrlOf(links, path) };
+  return {
+    ...links,
+    siteFile: (name) => `${origin}/${name}`,
+    markdown: (path) => markdownUrlOf(links, path),
+    pathOf: pathUnder(`${origin}${basePath}`),
+  };
 }
 
 const parser = unified().use(remarkParse).use(remarkGfm);
@@ -124,15 +144,17 @@ export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy):
 export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls): string {
   const body = markdownBody(page, site, urls);
   const title = pageLabelOf(site, page);
-  // Most pages open with their own `# Title`; a page without one gets it.
-  const head = /^#\s/.test(body) ? '' : `# ${title}\n\n`;
+  // Most pages open with their own `# Title`; a page without one gets it. The description follows it.
+  const own = /^#\s.*/.exec(body)?.[0];
+  const head = `${own ?? `# ${title}`}\n\n`;
+  const rest = own ? body.slice(own.length).trimStart() : body;
   const meta = [
     `Source: ${urls.page(page.path)}`,
     page.version && `Version: ${page.version}`,
     page.language !== 'en' && `Language: ${page.language}`,
   ].filter(Boolean);
   const description = page.description ? `> ${page.description.replace(/\n/g, ' ')}\n\n` : '';
-  return `${head}${description}${body}\n\n---\n${meta.join('  \n')}\n`;
+  return `${head}${description}${rest}\n\n---\n${meta.join('  \n')}\n`;
 }
 
 /** One line about a page for `llms.txt`: its description, else its first paragraph's first sentence. */
@@ -176,7 +198,7 @@ export function fullTextParts(
 /** The llmstxt.org index: the site's name, a summary, then the pages by sidebar section. */
 export function llmsTxt(
   site: DocsSite,
-  urls: MarkdownUrls & { root: string },
+  urls: SiteMarkdownUrls,
   maxBytes = DEFAULT_FULL_TEXT_MAX_BYTES,
 ): string {
   const name = siteNameOf(site);
@@ -186,7 +208,7 @@ export function llmsTxt(
   if (summary) lines.push(`> ${summary}`, '');
   lines.push(
     `Every page below is Markdown. The whole site in one file: ${fullTextParts(site, maxBytes)
-      .map((part) => `${urls.root}/${part.name}${part.section ? ` (${part.section})` : ''}`)
+      .map((part) => `${urls.siteFile(part.name)}${part.section ? ` (${part.section})` : ''}`)
       .join(', ')}.`,
     '',
   );

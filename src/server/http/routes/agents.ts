@@ -6,7 +6,7 @@ import { createDocsTools, type DocsTools } from '../../agents/docs-tools.js';
 import { createMcpServer } from '../../agents/mcp.js';
 import type { Retriever } from '../../answering/retrieval.js';
 import type { DocsSite } from '../../site/docs.js';
-import { servedMarkdownUrls } from '../../site/page-markdown.js';
+import type { MarkdownUrls } from '../../site/page-markdown.js';
 import { authenticate, otherOrganisation, unknownDomain, type Org } from '../auth.js';
 import { errorResponse, jsonBody, validJson } from '../middleware.js';
 import { assistantLimits, type AssistantLimiters } from '../rate-limit.js';
@@ -28,10 +28,8 @@ export interface AgentRouteDeps {
   trustProxy: boolean | number;
   now: () => number;
   maxBodyBytes: number;
-  /** The origin of links; the site's pages are this server's /docs pages. */
-  origin(c: Context): string;
-  /** Where the docs pages are served. */
-  basePath: string;
+  /** Where the site's pages and their Markdown are, for the links the tools return. */
+  markdownUrls(c: Context, site: AgentSite): MarkdownUrls;
 }
 
 type AgentEnv = { Variables: { ip: string; site: AgentSite; tools: DocsTools } };
@@ -57,7 +55,7 @@ export function agentRoutes(deps: AgentRouteDeps) {
       if (auth.org.id !== site.org) return otherOrganisation();
     }
     c.set('site', site);
-    c.set('tools', createDocsTools(site, servedMarkdownUrls(deps.origin(c), deps.basePath)));
+    c.set('tools', createDocsTools(site, deps.markdownUrls(c, site)));
     await next();
   });
   const limits = assistantLimits(deps.limiters, deps.trustProxy, now);

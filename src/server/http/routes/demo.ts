@@ -21,8 +21,8 @@ import {
   fullTextParts,
   llmsFullTxt,
   llmsTxt,
-  servedMarkdownUrls,
   pageMarkdown,
+  type SiteMarkdownUrls,
 } from '../../site/page-markdown.js';
 
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
@@ -104,6 +104,8 @@ export interface DemoRouteDeps {
   demoKey?: string | undefined;
   /** The origin links on the pages use. */
   origin(c: Context): string;
+  /** Where the site's pages and their Markdown are, for the Markdown and llms.txt served here. */
+  markdownUrls(c: Context, basePath: string): SiteMarkdownUrls;
   /** Above this, llms-full.txt is split by sidebar section. @default 5 MiB */
   fullTextMaxBytes?: number | undefined;
 }
@@ -182,7 +184,7 @@ export function demoRoutes(deps: DemoRouteDeps) {
     const markdownHref = urls.markdown(page.path);
     c.header(
       'Link',
-      `<${markdownHref}>; rel="alternate"; type="text/markdown", <${deps.origin(c)}/llms.txt>; rel="llms-txt"`,
+      `<${markdownHref}>; rel="alternate"; type="text/markdown", <${urls.siteFile('llms.txt')}>; rel="llms-txt"`,
     );
     return c.html(
       renderDocsPage(site.docs, page, {
@@ -192,8 +194,7 @@ export function demoRoutes(deps: DemoRouteDeps) {
       }),
     );
   }
-  const markdownUrls = (c: Context, basePath = DOCS_BASE_PATH) =>
-    servedMarkdownUrls(deps.origin(c), basePath);
+  const markdownUrls = (c: Context, basePath = DOCS_BASE_PATH) => deps.markdownUrls(c, basePath);
   const llmsIndex = (c: Context) => {
     const site = deps.site();
     return site
