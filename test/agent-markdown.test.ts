@@ -1,13 +1,9 @@
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSite, loadDocsSite, parsePage, type DocsSite } from '../src/server/site/docs.js';
-import { demoApp } from './helpers/server.js';
-
-const FASTIFY = resolve(import.meta.dirname, 'fixtures/corpus/fastify');
-let fastifyDocs: Promise<DocsSite> | undefined;
+import { createSite, parsePage } from '../src/server/site/docs.js';
+import { demoApp, fastifyDocs } from './helpers/server.js';
 
 async function fastifyApp(fullTextMaxBytes?: number) {
-  const docs = await (fastifyDocs ??= loadDocsSite(FASTIFY));
+  const docs = await fastifyDocs();
   return demoApp({
     orgs: [{ id: 'fastify', plan: 'enterprise', keys: ['svc_dsc_fastify'] }],
     sites: [{ domain: 'fastify', org: 'fastify', docs }],
@@ -22,7 +18,7 @@ const linksOf = (index: string) =>
 describe('Markdown for agents on the served site', () => {
   it('lists every page in llms.txt, and every link there is a 200 text/markdown page', async () => {
     const app = await fastifyApp();
-    const docs = await fastifyDocs!;
+    const docs = await fastifyDocs();
     const response = await app.request('http://test/llms.txt');
     expect(response.status).toBe(200);
     const index = await response.text();
@@ -63,7 +59,7 @@ describe('Markdown for agents on the served site', () => {
   it('streams every page into llms-full.txt in sidebar order', async () => {
     const app = await fastifyApp();
     const full = await (await app.request('http://test/llms-full.txt')).text();
-    const docs = await fastifyDocs!;
+    const docs = await fastifyDocs();
     for (const page of docs.pages)
       expect(full).toContain(`Source: http://test/docs${page.path === '/' ? '' : page.path}\n`);
     expect(full.indexOf('Source: http://test/docs\n')).toBeLessThan(

@@ -1,19 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDocsClient } from '../src/client/index.js';
 import { agentUrls } from '../src/protocol/index.js';
-import { loadDocsSite, type DocsSite } from '../src/server/site/docs.js';
-import { demoApp, type TestApp } from './helpers/server.js';
+import { demoApp, fastifyDocs, type TestApp } from './helpers/server.js';
 
-const FASTIFY = resolve(import.meta.dirname, 'fixtures/corpus/fastify');
 const KEY = 'svc_dsc_fastify';
-let fastifyDocs: Promise<DocsSite> | undefined;
 
 async function fastifyApp(site: { openToAgents?: boolean } = {}, orgPerHour?: number) {
-  const docs = await (fastifyDocs ??= loadDocsSite(FASTIFY));
+  const docs = await fastifyDocs();
   return demoApp({
     orgs: [
       { id: 'fastify', plan: 'enterprise', keys: [KEY] },

@@ -2,8 +2,16 @@ import { Lexer, type Token } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { createApp, type SiteConfig } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
-import { createSite, loadDocsSite, parsePage } from '../src/server/site/docs.js';
-import { askBody, demoApp, post, readStream, textOf, type TestApp } from './helpers/server.js';
+import { createSite, parsePage } from '../src/server/site/docs.js';
+import {
+  askBody,
+  demoApp,
+  fastifyDocs,
+  post,
+  readStream,
+  textOf,
+  type TestApp,
+} from './helpers/server.js';
 
 // Pages laid out as a docs repository is (Fastify's: Guides/ and Reference/ linking each other
 // with relative `.md` paths), so a quoted passage carries every kind of link a page can hold.
@@ -150,7 +158,7 @@ describe('links inside quoted passages', () => {
   });
 
   it('in the Fastify corpus are never left relative or pointing at .md files', async () => {
-    const docs = await loadDocsSite('test/fixtures/corpus/fastify');
+    const docs = await fastifyDocs();
     const app = createApp({
       orgs: [{ id: DEMO.org, plan: 'enterprise', keys: [DEMO.assistantKey] }],
       sites: [{ domain: DEMO.domain, org: DEMO.org, docs }],

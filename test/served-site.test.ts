@@ -1,22 +1,27 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { fileConfig } from '../src/server/config.js';
-import { loadDocsSite, type DocsSite } from '../src/server/site/docs.js';
 import { REFUSAL_SENTENCES } from '../src/server/answering/phrases.js';
 import { captureIo } from './helpers/cli.js';
 import { unpack } from './helpers/export.js';
-import { askBody, demoApp, readStream, tempDir, textOf, type TestApp } from './helpers/server.js';
+import {
+  askBody,
+  demoApp,
+  FASTIFY_DOCS_DIR,
+  fastifyDocs,
+  readStream,
+  tempDir,
+  textOf,
+  type TestApp,
+} from './helpers/server.js';
 
-const FASTIFY = resolve(import.meta.dirname, 'fixtures/corpus/fastify');
 const KEYS = ['svc_dsc_fastify', 'svc_fastify_admin'];
-
-let fastifyDocs: Promise<DocsSite> | undefined;
 
 /** A server of the Fastify folder as `serve --docs` sets it up, with built assets so pages carry the script tag. */
 async function fastifyApp(site: { starters?: string[]; name?: string } = {}) {
-  const docs = await (fastifyDocs ??= loadDocsSite(FASTIFY));
+  const docs = await fastifyDocs();
   return demoApp({
     assetsDir: await assets(),
     orgs: [{ id: 'fastify', plan: 'enterprise', keys: KEYS }],
@@ -94,7 +99,7 @@ describe('a served docs folder is branded as its own site', () => {
       [
         'serve',
         '--docs',
-        FASTIFY,
+        FASTIFY_DOCS_DIR,
         '--site-name',
         'Fastify v5',
         '--port',
@@ -113,7 +118,10 @@ describe('a served docs folder is branded as its own site', () => {
 
     const both = captureIo();
     expect(
-      await runCli(['serve', '--config', join(FASTIFY, 'index.md'), '--site-name', 'X'], both.io),
+      await runCli(
+        ['serve', '--config', join(FASTIFY_DOCS_DIR, 'index.md'), '--site-name', 'X'],
+        both.io,
+      ),
     ).toBe(2);
     expect(both.err).toContain('With --config, give each site its "siteName"');
   });
@@ -129,7 +137,7 @@ describe('a served docs folder is branded as its own site', () => {
           {
             domain: 'f',
             org: 'f',
-            docs: FASTIFY,
+            docs: FASTIFY_DOCS_DIR,
             siteName: 'Fastify 5',
             starters: ['How do hooks work?'],
           },
@@ -205,7 +213,9 @@ describe('starter questions fit the site', () => {
     expect(none).not.toContain('data-starter-questions');
     for (const [value, message] of [['a|b|c|d', '--starters takes at most 3 questions, got 4.']]) {
       const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: KEYS.join(',') });
-      expect(await runCli(['serve', '--docs', FASTIFY, '--starters', value!], run.io)).toBe(2);
+      expect(
+        await runCli(['serve', '--docs', FASTIFY_DOCS_DIR, '--starters', value!], run.io),
+      ).toBe(2);
       expect(run.err).toContain(message);
     }
   });

@@ -13,8 +13,17 @@ import { loadDocsSite, type DocsSite } from '../../src/server/site/docs.js';
  */
 export const FIXTURE_DOCS_DIR = join(import.meta.dirname, '..', 'fixtures', 'sample-docs');
 let sample: Promise<DocsSite> | undefined;
-/** The fixture docs, loaded once per test file. */
+/**
+ * The fixture docs, loaded once per vitest worker (the unit project shares modules between files:
+ * vite.config.ts). Tests read the site and never change it.
+ */
 export const sampleDocs = () => (sample ??= loadDocsSite(FIXTURE_DOCS_DIR));
+
+/** Fastify's docs folder (v5, MIT), a real third-party corpus: 80 pages of guides and reference. */
+export const FASTIFY_DOCS_DIR = join(import.meta.dirname, '..', 'fixtures', 'corpus', 'fastify');
+let fastify: Promise<DocsSite> | undefined;
+/** Fastify's docs, loaded once per vitest worker like {@link sampleDocs}. */
+export const fastifyDocs = () => (fastify ??= loadDocsSite(FASTIFY_DOCS_DIR));
 
 export const tempDir = (prefix = 'da-test-') => mkdtemp(join(tmpdir(), prefix));
 
