@@ -100,6 +100,17 @@ describe('the header menu', () => {
     expect(menuItems()).toEqual(['Copy conversation as Markdown']);
   });
 
+  it('guesses no .md for a page that does not advertise one, so a host site logs no 404', async () => {
+    const user = userEvent.setup();
+    renderWidget({ fetch: serverFetch, pageMarkdown: 'check' });
+    await user.click(screen.getByRole('button', { name: 'More actions' }));
+    expect(menuItems()).toEqual(['Copy conversation as Markdown']);
+    await ask('How do I install it from npm?');
+    await waitForIdle();
+    expect(requested.filter((request) => /\.md\b/.test(request))).toEqual([]);
+    expect(requested.length).toBeGreaterThan(0);
+  });
+
   it('works from the keyboard, and Escape closes the menu but not the dialog', async () => {
     onPageWithMarkdown('http://test/docs/guides/react.md');
     const user = userEvent.setup();

@@ -7,15 +7,23 @@ import { citationsOf, citedNumbers, splitCitations } from './parts.js';
  */
 
 /**
- * Where the page's Markdown would be: the page's own `<link rel="alternate" type="text/markdown">`
- * (the reference server's and export bundles' pages have one), else its URL plus `.md` (`/a/` →
+ * The Markdown the page says it has: its `<link rel="alternate" type="text/markdown">` (the
+ * reference server's and export bundles' pages have one).
+ */
+export function advertisedMarkdownUrl(doc: Document = document): string | undefined {
+  return (
+    doc.querySelector<HTMLLinkElement>('link[rel~="alternate"][type="text/markdown"][href]')
+      ?.href || undefined
+  );
+}
+
+/**
+ * Where the page's Markdown would be: the one it advertises, else its URL plus `.md` (`/a/` →
  * `/a/index.md`, `/a.html` → `/a.md`), the llms.txt convention. Undefined off http(s).
  */
 export function pageMarkdownUrl(doc: Document = document): string | undefined {
-  const link = doc.querySelector<HTMLLinkElement>(
-    'link[rel~="alternate"][type="text/markdown"][href]',
-  );
-  if (link?.href) return link.href;
+  const advertised = advertisedMarkdownUrl(doc);
+  if (advertised) return advertised;
   const url = new URL(doc.location.href);
   if (!/^https?:$/.test(url.protocol)) return undefined;
   url.hash = '';

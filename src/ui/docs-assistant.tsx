@@ -95,7 +95,8 @@ export interface DocsAssistantProps extends UseDocsAssistantOptions {
   /**
    * "Copy page as Markdown" in the header menu: `true` copies the page's Markdown (its
    * `<link rel="alternate" type="text/markdown">`, else its URL plus `.md`); `'check'` offers it
-   * only once that URL is found to serve Markdown (the script tag's choice). @default false
+   * only where the page advertises its Markdown and that URL serves it (the script tag's choice;
+   * no URL is guessed, so a site without Markdown pages sees no request). @default false
    */
   pageMarkdown?: boolean | 'check';
   /** Render the floating launcher button. @default true */

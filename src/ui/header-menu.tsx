@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChatMessage } from '../chat/message.js';
 import {
+  advertisedMarkdownUrl,
   conversationMarkdown,
   fetchMarkdown,
   pageMarkdownUrl,
@@ -10,7 +11,11 @@ import { writeClipboard } from './clipboard.js';
 import { CheckIcon, MoreIcon } from './icons.js';
 import { useDocsBaseUrl, useTranslations } from './translations.js';
 
-/** `true`: offer the page's Markdown; `'check'`: only once the page's `.md` is found to exist. */
+/**
+ * `true`: offer the page's Markdown (advertised, else its URL plus `.md`); `'check'`: only where the
+ * page advertises it and a HEAD finds it there. `'check'` never guesses a URL: on a site without
+ * Markdown pages, a guessed `.md` would be a 404 in the host page's console on every page.
+ */
 export type PageMarkdownSetting = boolean | 'check';
 
 /** Pages whose `.md` was looked for, this page load: one request per page, however often it opens. */
@@ -21,7 +26,7 @@ function usePageMarkdown(setting: PageMarkdownSetting, fetchImpl: typeof fetch |
   const [url, setUrl] = useState<string>();
   useEffect(() => {
     if (!setting || typeof document === 'undefined') return;
-    const candidate = pageMarkdownUrl();
+    const candidate = setting === 'check' ? advertisedMarkdownUrl() : pageMarkdownUrl();
     if (!candidate) return;
     if (setting === true) return setUrl(candidate);
     let live = true;
