@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocsSite } from '../src/server/site/docs.js';
 import { createRetriever } from '../src/server/answering/retrieval.js';
@@ -15,7 +15,7 @@ import {
 } from '../src/server/answering/dense.js';
 import { postgresStores } from '../src/server/stores/postgres.js';
 import { DEMO } from '../src/server/config.js';
-import { bundleCli } from './helpers/build.js';
+import { startWorkers } from './helpers/build.js';
 import { postgresBinDir, startPostgres } from './helpers/postgres.js';
 import { askBody, readStream } from './helpers/server.js';
 
@@ -288,16 +288,9 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
       // A counting proxy in front of the model, since the workers are processes of their own.
       const { texts, url: proxyUrl, close: closeProxy } = await modelProxy();
       const data = await mkdtemp(join(tmpdir(), 'embed-workers-'));
-      const root = resolve(import.meta.dirname, '..');
-      const child = spawn(
-        process.execPath,
+      const server = await startWorkers(
+        'docs-assistant-embed-workers-test',
         [
-          await bundleCli(root, 'docs-assistant-embed-workers-test'),
-          'serve',
-          '--workers',
-          '2',
-          '--port',
-          '0',
           '--docs',
           docsDir,
           '--data',
@@ -308,26 +301,12 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
           'all-MiniLM-L6-v2',
         ],
         {
-          cwd: root,
-          stdio: ['ignore', 'pipe', 'pipe'],
-          env: {
-            ...process.env,
-            DOCS_ASSISTANT_SERVER_KEYS: `${DEMO.assistantKey},${DEMO.adminKey}`,
-          },
+          ...process.env,
+          DOCS_ASSISTANT_SERVER_KEYS: `${DEMO.assistantKey},${DEMO.adminKey}`,
         },
       );
-      let out = '';
-      let err = '';
-      child.stderr.on('data', (chunk) => (err += chunk));
       try {
-        const url = await new Promise<string>((done, fail) => {
-          child.stdout.on('data', (chunk) => {
-            out += chunk;
-            const match = /running at (http:\/\/[^/\s]+)\/ with 2 worker processes/.exec(out);
-            if (match) done(match[1]!);
-          });
-          child.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${err}`)));
-        });
+        const { url } = server;
         // Connections go round-robin: four questions reach both workers, each answering only
         // once its vectors are ready.
         for (let i = 0; i < 4; i++) {
@@ -344,10 +323,9 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
         }
         const { sent, unique } = await sectionTexts(texts);
         expect(sent).toHaveLength(unique);
-        expect(err).not.toContain('failed');
+        expect(server.output()).not.toContain('failed');
       } finally {
-        child.kill('SIGTERM');
-        await new Promise((done) => child.once('exit', done));
+        await server.stop();
         closeProxy();
         await rm(data, { recursive: true, force: true });
       }

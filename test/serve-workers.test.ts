@@ -1,41 +1,15 @@
-import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../src/server/config.js';
-import { bundleCli } from './helpers/build.js';
+import { startWorkers } from './helpers/build.js';
 import { askBody, readStream, tempDir, textOf } from './helpers/server.js';
-
-const ROOT = resolve(import.meta.dirname, '..');
 
 describe('serve --workers', () => {
   it('shares threads, rate-limit counters and insights between worker processes', async () => {
     const data = await tempDir();
-    const child = spawn(
-      process.execPath,
-      [
-        await bundleCli(ROOT, 'docs-assistant-workers-test'),
-        'serve',
-        '--workers',
-        '2',
-        '--port',
-        '0',
-        '--data',
-        data,
-      ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (chunk) => (err += chunk));
-    const url = await new Promise<string>((done, fail) => {
-      child.stdout.on('data', (chunk) => {
-        out += chunk;
-        const match = /running at (http:\/\/[^/\s]+)\/ with 2 worker processes/.exec(out);
-        if (match) done(match[1]!);
-      });
-      child.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${err}`)));
-    });
+    const server = await startWorkers('docs-assistant-workers-test', ['--data', data]);
+    const { url } = server;
     try {
       const ask = (question: string, thread: Record<string, string>) =>
         fetch(`${url}/discovery/v1/assistant/${DEMO.domain}/message`, {
@@ -96,10 +70,9 @@ describe('serve --workers', () => {
         ]);
       }
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((done) => child.once('exit', done));
+      await server.stop();
     }
-    expect(out).toContain('Server stopped.');
+    expect(server.output()).toContain('Server stopped.');
     // One owner wrote the stores: the thread has all six turns in order, and the org counter all six hits.
     const [file] = (await readdir(join(data, 'threads'))).filter((name) => name.endsWith('.json'));
     const stored = JSON.parse(await readFile(join(data, 'threads', file!), 'utf8')) as {

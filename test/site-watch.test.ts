@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { createApp } from '../src/server/http/app.js';
 import { createSite, parsePage } from '../src/server/site/docs.js';
 import { siteReader } from '../src/server/site/watch.js';
-import { bundleCli } from './helpers/build.js';
+import { startWorkers } from './helpers/build.js';
 import { captureIo } from './helpers/cli.js';
 import { askBody, readStream, searchResultsOf, tempDir, textOf } from './helpers/server.js';
 
 const KEY = 'svc_dsc_watch';
-const ROOT = resolve(import.meta.dirname, '..');
 
 /** `serve --watch` on `args` (a --docs or --site folder), with helpers to ask, search and fetch pages. */
 async function watchedServer(args: string[]) {
@@ -202,34 +200,13 @@ describe('serve --watch', () => {
   it('re-reads in every worker of --workers, so each one serves the edit', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'index.md'), '# Acme Gauges\n\nGauges for dashboards.\n');
-    const child = spawn(
-      process.execPath,
-      [
-        await bundleCli(ROOT, 'docs-assistant-watch-test'),
-        'serve',
-        ...['--docs', dir, '--watch', '--workers', '2', '--domain', 'acme'],
-        ...['--port', '0', '--data', await tempDir()],
-      ],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, DOCS_ASSISTANT_SERVER_KEYS: KEY },
-      },
+    const server = await startWorkers(
+      'docs-assistant-watch-test',
+      ['--docs', dir, '--watch', '--domain', 'acme', '--data', await tempDir()],
+      { ...process.env, DOCS_ASSISTANT_SERVER_KEYS: KEY },
     );
-    let out = '';
-    const waiters: (() => void)[] = [];
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      waiters.splice(0).forEach((wake) => wake());
-    });
-    const waitFor = async (pattern: RegExp) => {
-      for (let match = pattern.exec(out); ; match = pattern.exec(out)) {
-        if (match) return match;
-        await new Promise<void>((wake) => waiters.push(wake));
-      }
-    };
+    const { url, waitFor } = server;
     try {
-      const [, url] = await waitFor(/running at (http:\/\/[^/\s]+)\/ with 2 worker processes/);
       // Each worker watches before it listens; the primary says "running" once both listen.
       await writeFile(
         join(dir, 'index.md'),
@@ -242,8 +219,7 @@ describe('serve --watch', () => {
           await (await fetch(`${url}/docs/`, { headers: { Connection: 'close' } })).text(),
         ).toContain('kiosks');
     } finally {
-      child.kill('SIGINT');
-      await new Promise((done) => child.once('exit', done));
+      await server.stop('SIGINT');
     }
   });
 

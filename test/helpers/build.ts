@@ -132,3 +132,66 @@ export async function startServerProcess(
   });
   return { url, process: child, output: () => out };
 }
+
+export interface WorkersProcess {
+  url: string;
+  process: ChildProcess;
+  /** Everything the primary and its workers printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves once the output matches `pattern`; fails if the server exits first. */
+  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Sends `signal` and resolves once the process is gone. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * `docs-assistant serve --workers 2 --port 0 …` as a real process, from the one-file bundle
+ * node:cluster can fork (bundled into node_modules/.cache/`folder`); resolves once the primary
+ * says both workers listen.
+ */
+export async function startWorkers(
+  folder: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<WorkersProcess> {
+  const child = spawn(
+    process.execPath,
+    [await bundleCli(ROOT, folder), 'serve', '--workers', '2', '--port', '0', ...args],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  const waiters = new Set<() => void>();
+  const read = (chunk: Buffer) => {
+    out += chunk.toString();
+    waiters.forEach((wake) => wake());
+  };
+  child.stdout!.on('data', read);
+  child.stderr!.on('data', read);
+  const exited = new Promise<number | null>((done) => child.once('exit', done));
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(out);
+        if (!match) return;
+        waiters.delete(check);
+        resolve(match);
+      };
+      waiters.add(check);
+      check();
+      void exited.then((code) => {
+        waiters.delete(check);
+        reject(new Error(`serve exited with ${code} before printing ${pattern}:\n${out}`));
+      });
+    });
+  const [, url] = await waitFor(/running at (http:\/\/[^/\s]+)\/ with 2 worker processes/);
+  return {
+    url: url!,
+    process: child,
+    output: () => out,
+    waitFor,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
