@@ -111,6 +111,26 @@ describe('serve --watch', () => {
     }
   });
 
+  it("offers the docs' starter questions as they are after an edit", async () => {
+    const dir = await tempDir();
+    const root = (starters: string[]) =>
+      writeFile(
+        join(dir, 'index.md'),
+        `---\nstarters:\n${starters.map((q) => `  - ${q}\n`).join('')}---\n\n# Acme Gauges\n\nGauges for dashboards.\n`,
+      );
+    await root(['How do I install the gauges?']);
+    const server = await watchedServer(['--docs', dir]);
+    const startersOnPage = async () =>
+      /data-starter-questions="([^"]*)"/.exec(await (await server.page('/')).text())?.[1];
+    try {
+      expect(await startersOnPage()).toBe('How do I install the gauges?');
+      await server.edited(() => root(['Which themes are there?', 'Can a gauge blink?']));
+      expect(await startersOnPage()).toBe('Which themes are there?|Can a gauge blink?');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
   it('re-reads a built site: an edited HTML page is served and cited as rebuilt', async () => {
     const dir = join(await tempDir(), 'build');
     await cp('e2e/sites/sphinx/build', dir, { recursive: true });

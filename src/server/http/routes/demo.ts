@@ -123,13 +123,20 @@ interface PageExtras {
 export function demoRoutes(deps: DemoRouteDeps) {
   const { assetsDir } = deps;
   const app = new Hono();
-  // Only pages with the script tag carry starters: worked out on the first such page, once.
-  let starters: string[] | undefined;
-  const startersOf = (site: NonNullable<ReturnType<DemoRouteDeps['site']>>) =>
-    (starters ??=
-      site.starters ??
-      declaredStarters(site.docs) ??
-      suggestStarters(site.docs, site.retriever ?? createRetriever(site.docs)));
+  // Only pages with the script tag carry starters: worked out on the first such page, once per
+  // version of the docs (`serve --watch` replaces them on an edit, and the starters follow).
+  const starters = new WeakMap<object, string[]>();
+  const startersOf = (site: NonNullable<ReturnType<DemoRouteDeps['site']>>) => {
+    let questions = starters.get(site.docs);
+    if (!questions) {
+      questions =
+        site.starters ??
+        declaredStarters(site.docs) ??
+        suggestStarters(site.docs, site.retriever ?? createRetriever(site.docs));
+      starters.set(site.docs, questions);
+    }
+    return questions;
+  };
 
   const demoAttributes = (c: Context, basePath: string) => {
     const origin = deps.origin(c);
