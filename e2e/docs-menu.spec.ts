@@ -57,6 +57,21 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto('/docs/guides/react');
     await checkMenu(page, 'Quickstart', /\/docs\/quickstart$/, `docs-menu-served-${scheme}`);
+    // The assistant's launcher floats over the page, but the open list is above it: the list's
+    // link under the launcher is the one a tap there reaches.
+    const launcher = page.getByRole('button', { name: 'Ask AI', exact: true });
+    await menu(page).click();
+    await expect(sidebar(page)).toBeVisible();
+    const box = (await launcher.boundingBox())!;
+    const under = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x!, y!)?.closest('nav')?.getAttribute('aria-label'),
+      [box.x + 10, box.y + box.height / 2],
+    );
+    expect(under).toBe('Docs');
+    // The assistant's shortcut opens its dialog over the page and shuts the list.
+    await page.keyboard.press('Control+i');
+    await expect(page.getByRole('dialog', { name: 'Ask the docs' })).toBeVisible();
+    await expect(sidebar(page)).toBeHidden();
     expect(errors).toEqual([]);
   });
 }

@@ -33,6 +33,10 @@
     if (button.contains(target)) return;
     if (!nav.contains(target) || target.closest('a')) set(false);
   });
+  // Focus leaving for elsewhere (the assistant's dialog opened from its shortcut) closes it too.
+  document.addEventListener('focusin', function (event) {
+    if (isOpen() && !button.contains(event.target) && !nav.contains(event.target)) set(false);
+  });
   // A page restored from the back-forward cache comes back as it was left: with the menu shut.
   window.addEventListener('pageshow', function () {
     set(false);
