@@ -4,7 +4,7 @@ import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite, loadDocsSite, parsePage } from '../src/server/site/docs.js';
 import { createRetriever } from '../src/server/answering/retrieval.js';
-import { askBody, post, readStream, sourcesOf, textOf } from './helpers/server.js';
+import { askBody, post, readStream, sourcesOf, textOf, userMessage } from './helpers/server.js';
 
 /**
  * A small reference site shaped like real ones: one big page of server options (each option a
@@ -234,5 +234,24 @@ describe('a real command reference whose pages are titled by the command alone',
   it('shows the command among the first three places even when a guide uses the same words', async () => {
     const pages = await pagesFor('How do I remove a package?');
     expect(pages.slice(0, 3)).toContain('/commands/npm-uninstall');
+  });
+
+  it('answers a follow-up whose own words are a small part of the thread, rather than refusing it', async () => {
+    const docs = await loadDocsSite(resolve(import.meta.dirname, 'fixtures/corpus/npm'));
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs }],
+    });
+    const parts = await readStream(
+      await post(app, {
+        fp: 'anonymous',
+        messages: [
+          userMessage('How do I uninstall a package globally?'),
+          userMessage('And does it update the lockfile?'),
+        ],
+      }),
+    );
+    expect(textOf(parts)).not.toContain("The docs don't cover this.");
+    expect(sourcesOf(parts)[0]?.id).toBe('/commands/npm-uninstall');
   });
 });

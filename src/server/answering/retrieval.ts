@@ -682,16 +682,20 @@ export function createRetriever(site: DocsSite): Retriever {
         hits.push({ section, score, terms, title: titleOf(section) });
       }
 
-      // Coverage: the share of the question's own terms that one of the best pages carries, each
-      // term weighted by how rare it is (a question's rarest word is usually its subject). A long
+      // Coverage: the share of the question's terms that one of the best pages carries, each term
+      // weighted by how rare it is (a question's rarest word is usually its subject). A long
       // section (a catalogue, a big table) counts only its best passage: it contains every word
-      // somewhere, which says nothing about whether it answers the question.
-      const queryTerms = own.terms;
+      // somewhere, which says nothing about whether it answers the question. A follow-up's terms
+      // are the thread's, the earlier question's weighing less as in the ranking: "what if I don't
+      // want it copied?" after a question about buffers is covered by the buffers page, and
+      // "and then?" is as covered as the question it follows.
+      const queryTerms = allTerms;
+      const coverageWeight = (term: string) => termWeight(term) * weightOf(term);
       let coverage = 0;
       if (queryTerms.length > 0) {
-        const total = queryTerms.reduce((sum, term) => sum + weightOf(term), 0);
+        const total = queryTerms.reduce((sum, term) => sum + coverageWeight(term), 0);
         const weigh = (found: Set<string>) =>
-          [...found].reduce((sum, term) => sum + weightOf(term), 0);
+          [...found].reduce((sum, term) => sum + coverageWeight(term), 0);
         const byPage = new Map<string, Set<string>>();
         for (const [id] of ranked) {
           const section = sections.get(id)!;
@@ -707,9 +711,6 @@ export function createRetriever(site: DocsSite): Retriever {
         }
         for (const found of byPage.values())
           coverage = Math.max(coverage, total ? weigh(found) / total : 0);
-      } else if (earlier && hits.length > 0) {
-        // "And then?" has no words of its own: it is as covered as the question it follows.
-        coverage = this.search(earlier, { limit: 1, filter, currentPath }).coverage;
       }
       // Words the docs never use still count against coverage above (at the highest weight); they
       // are also named, so the reasoning can say which words found nothing.
