@@ -3,7 +3,7 @@ import { stemmer } from 'stemmer';
 import type { Filter } from '../../protocol/index.js';
 import { DEFAULT_LANGUAGE, pageLabelOf, type DocSection, type DocsSite } from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
-import { fuseRanks, type DenseScores } from './dense.js';
+import { fuseScores, type DenseScores } from './dense.js';
 
 export interface SearchOptions {
   limit: number;
@@ -362,7 +362,7 @@ function nameTermsOf(heading: string, tokenize: Tokenize): string[] {
 }
 
 /**
- * The keyword ranking fused with the embedding model's (reciprocal rank fusion, dense.ts), over the
+ * The keyword ranking fused with the embedding model's (on a fixed scale, dense.ts), over the
  * sections the search keeps. Scores become the fused ones relative to the best, so the answer's
  * "quote the hits close to the best" rule reads them the same way; a section only the model found
  * has no matched words.
@@ -373,9 +373,9 @@ function withDense(
   kept: (id: string) => boolean,
 ): [string, Ranked][] {
   const termsOf = new Map(keyword.map(([id, r]) => [id, r.terms]));
-  const fused = fuseRanks(
-    keyword.map(([id]) => id),
-    [...dense.keys()].filter(kept),
+  const fused = fuseScores(
+    new Map(keyword.map(([id, r]) => [id, r.score])),
+    new Map([...dense].filter(([id]) => kept(id))),
   );
   const top = Math.max(...fused.values());
   return [...fused]
