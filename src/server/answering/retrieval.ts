@@ -1,9 +1,9 @@
-import MiniSearch from 'minisearch';
+import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Filter } from '../../protocol/index.js';
 import { DEFAULT_LANGUAGE, pageLabelOf, type DocSection, type DocsSite } from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
-import { fuseRanks, type DenseScores } from './dense.js';
+import { fuseScores, type DenseScores } from './dense.js';
 
 export interface SearchOptions {
   limit: number;
@@ -362,7 +362,7 @@ function nameTermsOf(heading: string, tokenize: Tokenize): string[] {
 }
 
 /**
- * The keyword ranking fused with the embedding model's (reciprocal rank fusion, dense.ts), over the
+ * The keyword ranking fused with the embedding model's (on a fixed scale, dense.ts), over the
  * sections the search keeps. Scores become the fused ones relative to the best, so the answer's
  * "quote the hits close to the best" rule reads them the same way; a section only the model found
  * has no matched words.
@@ -373,9 +373,9 @@ function withDense(
   kept: (id: string) => boolean,
 ): [string, Ranked][] {
   const termsOf = new Map(keyword.map(([id, r]) => [id, r.terms]));
-  const fused = fuseRanks(
-    keyword.map(([id]) => id),
-    [...dense.keys()].filter(kept),
+  const fused = fuseScores(
+    new Map(keyword.map(([id, r]) => [id, r.score])),
+    new Map([...dense].filter(([id]) => kept(id))),
   );
   const top = Math.max(...fused.values());
   return [...fused]
@@ -403,45 +403,66 @@ function denseCoverage(dense: DenseScores, kept: (id: string) => boolean): numbe
   return 0;
 }
 
-/** Builds the full-text index once per site; each search is then an in-memory lookup. */
-export function createRetriever(site: DocsSite): Retriever {
-  const tokenize = createTokenizer(compoundsOf(site));
-  const sections = new Map<string, DocSection>();
-  /** Each passage's section. */
-  const sectionOfPassage = new Map<string, DocSection>();
-  const nameTerms = new Map<string, string[]>();
-  const index = new MiniSearch<Passage>({
-    fields: ['pageTitle', 'heading', 'text', 'codeText'],
-    idField: 'id',
-    storeFields: SCOPE_FIELDS,
-    processTerm,
-    tokenize,
-    searchOptions: { ...SEARCH_DEFAULTS({ pageTitle: 3, heading: 2.5, text: 1, codeText: 0.6 }) },
+/**
+ * A retriever's indexes as plain data (MiniSearch's `toJSON`), kept between starts by an
+ * IndexStore (index-cache.ts) for a site's `stamp`, and loaded instead of built.
+ */
+export interface SavedIndexes {
+  compounds: [string, string[]][];
+  pages: AsPlainObject;
+  passages: AsPlainObject;
+}
+
+/** Where built indexes are kept: `load` hands what it kept for the site's stamp to `restore`. */
+export interface IndexStore {
+  load<T>(site: DocsSite, restore: (saved: SavedIndexes) => T): T | undefined;
+  save(site: DocsSite, saved: () => SavedIndexes): void;
+}
+
+/**
+ * The two indexes of a site, loaded from `store` when it kept them for these pages, else built
+ * (and kept). What the search reads beside them (sections, name terms, titles) is cheap and
+ * always made from the pages.
+ */
+function indexesOf(site: DocsSite, store: IndexStore | undefined) {
+  const options = (tokenize: Tokenize) => ({
+    passages: {
+      fields: ['pageTitle', 'heading', 'text', 'codeText'],
+      idField: 'id',
+      storeFields: SCOPE_FIELDS,
+      processTerm,
+      tokenize,
+      searchOptions: { ...SEARCH_DEFAULTS({ pageTitle: 3, heading: 2.5, text: 1, codeText: 0.6 }) },
+    },
+    // Pages are indexed by their outline too: a question is usually about a page's topic, and the
+    // page's title, front-matter description and headings say what that topic is better than one
+    // small section can. (Bodies stay out: a long page that mentions everything would win every
+    // question.)
+    pages: {
+      fields: ['title', 'description', 'headings'],
+      storeFields: SCOPE_FIELDS,
+      processTerm,
+      tokenize,
+      searchOptions: SEARCH_DEFAULTS({ title: 2, description: DESCRIPTION_WEIGHT, headings: 1 }),
+    },
   });
-  // Pages are indexed by their outline too: a question is usually about a page's topic, and the
-  // page's title, front-matter description and headings say what that topic is better than one
-  // small section can. (Bodies stay out: a long page that mentions everything would win every
-  // question.)
-  const pageIndex = new MiniSearch<
-    Scope & { id: string; title: string; description: string; headings: string }
-  >({
-    fields: ['title', 'description', 'headings'],
-    storeFields: SCOPE_FIELDS,
-    processTerm,
-    tokenize,
-    searchOptions: SEARCH_DEFAULTS({ title: 2, description: DESCRIPTION_WEIGHT, headings: 1 }),
+  const loaded = store?.load(site, (saved) => {
+    const compounds = new Map(saved.compounds);
+    const tokenize = createTokenizer(compounds);
+    const { passages, pages } = options(tokenize);
+    return {
+      tokenize,
+      index: MiniSearch.loadJS<Passage>(saved.passages, passages),
+      pageIndex: MiniSearch.loadJS<PageEntry>(saved.pages, pages),
+    };
   });
-  // Words of each language's pages, to tell which language a question is written in.
-  const vocabulary = new Map<string, Set<string>>();
-  const versions = new Set<string>();
-  const titleCount = new Map<string, number>();
+  if (loaded) return loaded;
+  const compounds = compoundsOf(site);
+  const tokenize = createTokenizer(compounds);
+  const { passages, pages } = options(tokenize);
+  const index = new MiniSearch<Passage>(passages);
+  const pageIndex = new MiniSearch<PageEntry>(pages);
   for (const page of site.pages) {
-    titleCount.set(page.title, (titleCount.get(page.title) ?? 0) + 1);
-    if (page.version) versions.add(page.version);
-    let words = vocabulary.get(page.language);
-    if (!words) vocabulary.set(page.language, (words = new Set()));
-    for (const word of `${page.title}\n${page.markdown}`.toLowerCase().split(WORD))
-      if (word.length >= 2) words.add(word);
     pageIndex.add({
       id: page.path,
       pagePath: page.path,
@@ -451,11 +472,9 @@ export function createRetriever(site: DocsSite): Retriever {
       description: page.description ?? '',
       headings: page.sections.map((section) => section.heading).join('\n'),
     });
-    for (const section of page.sections) {
-      sections.set(section.id, section);
-      nameTerms.set(section.id, nameTermsOf(section.heading, tokenize));
-      for (const [n, piece] of passagesOf(section).entries()) {
-        const passage = {
+    for (const section of page.sections)
+      for (const [n, piece] of passagesOf(section).entries())
+        index.add({
           ...piece,
           id: `${section.id}~${n}`,
           pagePath: section.pagePath,
@@ -463,12 +482,50 @@ export function createRetriever(site: DocsSite): Retriever {
           version: section.version,
           pageTitle: section.pageTitle,
           heading: section.heading,
-        };
-        sectionOfPassage.set(passage.id, section);
-        index.add(passage);
-      }
+        });
+  }
+  store?.save(site, () => ({
+    compounds: [...compounds],
+    pages: pageIndex.toJSON(),
+    passages: index.toJSON(),
+  }));
+  return { tokenize, index, pageIndex };
+}
+
+type PageEntry = Scope & { id: string; title: string; description: string; headings: string };
+
+/** Builds the full-text index once per site; each search is then an in-memory lookup. */
+export function createRetriever(
+  site: DocsSite,
+  /** Keeps the built index between starts (`serve`: in its data folder). */
+  { store }: { store?: IndexStore | undefined } = {},
+): Retriever {
+  const { tokenize, index, pageIndex } = indexesOf(site, store);
+  const sections = new Map<string, DocSection>();
+  const nameTerms = new Map<string, string[]>();
+  // Words of each language's pages, to tell which language a question is written in: only read
+  // when the site has pages in more than one language.
+  const vocabulary = new Map<string, Set<string>>();
+  const languages = new Set(site.pages.map((page) => page.language));
+  const versions = new Set<string>();
+  const titleCount = new Map<string, number>();
+  for (const page of site.pages) {
+    titleCount.set(page.title, (titleCount.get(page.title) ?? 0) + 1);
+    if (page.version) versions.add(page.version);
+    let words = vocabulary.get(page.language);
+    if (!words) vocabulary.set(page.language, (words = new Set()));
+    if (languages.size > 1)
+      for (const word of `${page.title}\n${page.markdown}`.toLowerCase().split(WORD))
+        if (word.length >= 2) words.add(word);
+    for (const section of page.sections) {
+      sections.set(section.id, section);
+      nameTerms.set(section.id, nameTermsOf(section.heading, tokenize));
     }
   }
+  /** A passage's section: its id is the section's and `~` and its number. */
+  const sectionOfPassage = {
+    get: (id: string) => sections.get(id.slice(0, id.lastIndexOf('~'))),
+  };
   const newestVersion = [...versions].sort(compareVersions).at(-1);
   const languageCounts = new Map<string, number>();
   for (const page of site.pages)
