@@ -187,7 +187,7 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
         : (compounds.get(word.toLowerCase()) ?? [])),
       // snake_case and CONSTANT_CASE are their words too.
       ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
-      // Capitals past the first letter carry meaning: YYYY, MaybeLocal, HTTP2.
+      // A language's name is also its locale code (German → de).
       ...(LOCALE_CODES.has(word.toLowerCase()) ? [LOCALE_CODES.get(word.toLowerCase())!] : []),
     ]);
     const joined = [
