@@ -1,9 +1,9 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../src/server/config.js';
 import { startWorkers } from './helpers/build.js';
-import { askBody, readStream, tempDir, textOf } from './helpers/server.js';
+import { askBody, FIXTURE_DOCS_DIR, readStream, tempDir, textOf } from './helpers/server.js';
 
 describe('serve --workers', () => {
   it('shares threads, rate-limit counters and insights between worker processes', async () => {
@@ -88,5 +88,30 @@ describe('serve --workers', () => {
     >;
     // Six questions and the thumbs: feedback counts against the same quota as the messages.
     expect(counters[`org:${DEMO.org}`]?.count).toBe(7);
+  });
+
+  it('keeps one page and index cache for both workers: a restart of both parses and builds nothing', async () => {
+    const data = await tempDir();
+    const docs = await tempDir();
+    await cp(FIXTURE_DOCS_DIR, docs, { recursive: true });
+    const env = { ...process.env, DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_workers' };
+    const args = ['--docs', docs, '--data', data];
+    const workerLines = /(Cache [^\n]*\(worker \d+\)\n)[\s\S]*(Cache [^\n]*\(worker \d+\)\n)/;
+    const first = await startWorkers('docs-assistant-workers-test', args, env);
+    await first.waitFor(workerLines);
+    await first.stop();
+    // The primary parsed the pages (and kept them); each worker then read them from the cache.
+    expect(first.output()).toMatch(/Cache [^\n]*: 0 pages reused, (\d+) parsed\.\n/);
+
+    const second = await startWorkers('docs-assistant-workers-test', args, env);
+    const [, one, two] = await second.waitFor(workerLines);
+    await second.stop();
+    for (const line of [one, two])
+      expect(line).toMatch(/: \d+ pages reused, 0 parsed; index reused\./);
+    expect(second.output()).toMatch(/Cache [^\n]*: \d+ pages reused, 0 parsed\.\n/);
+    expect(second.output()).not.toMatch(/Ignored|Cannot keep/);
+    // Written whole or not at all: no half-written file is left behind.
+    const files = await readdir(join(data, 'cache'), { recursive: true });
+    expect(files.filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });

@@ -25,7 +25,10 @@ import {
   workerStores,
 } from '../server/http/cluster.js';
 import { parsePageUrlRule, type PageUrlRule } from '../server/site/page-urls.js';
-import { siteReader, watchSite } from '../server/site/watch.js';
+import { siteReader, watchSite, type SiteRead } from '../server/site/watch.js';
+import { diskPageStore, removeOtherVersions } from '../server/site/page-cache.js';
+import { diskIndexStore } from '../server/answering/index-cache.js';
+import { DEFAULT_LANGUAGE, type DocsSite } from '../server/site/docs.js';
 import { listen } from '../server/http/serve.js';
 import {
   checkLlmConfig,
@@ -92,7 +95,8 @@ Options:
                       the pages the root page links to, each checked to get an answer)
   --port N            Port (default: 4321; 0 picks a free one)
   --host HOST         Interface (default: 127.0.0.1)
-  --data DIR          Where threads are stored (default: .docs-assistant)
+  --data DIR          Where threads are stored, and the parsed pages and index kept
+                      for the next start (default: .docs-assistant)
   --public-url URL    Origin used in answer, page and bundle links (recommended; default:
                       the request's Host header); with a
                       URL style, the docs' public root, e.g. https://example.com/docs
@@ -348,7 +352,36 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       });
     const useSample = !configFile && !upstreamUrl && docsPath === SAMPLE_DOCS_DIR;
     const source = { kind: builtDir ? 'site' : 'docs', dir: docsPath } as const;
-    const reader = siteReader(source);
+    // Each worker re-reads the folder itself (they share no memory); each says so, with its pid.
+    const worker = isClusterWorker ? ` (worker ${process.pid})` : '';
+    // Parsed pages and built indexes are kept under --data, also with --database: they are what
+    // this machine made of its own docs folder, not state to share with other instances.
+    const cacheDir = join(dataDir, 'cache');
+    const warnCache = (line: string) => io.stderr.write(`${line}${worker}\n`);
+    await removeOtherVersions(cacheDir);
+    const pageStore = diskPageStore(
+      cacheDir,
+      { ...source, dir: resolve(source.dir), language: DEFAULT_LANGUAGE },
+      warnCache,
+    );
+    const indexStore = diskIndexStore(cacheDir, warnCache);
+    options.indexStore = indexStore;
+    const pageReader = siteReader(source, pageStore);
+    let firstRead: SiteRead | undefined;
+    const reader = {
+      read: async () => {
+        const read = await pageReader.read();
+        firstRead ??= read;
+        return read;
+      },
+    };
+    /** The start-up line about the cache: what was reused from the last start and what was made. */
+    const cacheLine = (docs: DocsSite | undefined) => {
+      if (!firstRead?.kept) return undefined;
+      const { reused, parsed } = firstRead.kept;
+      const index = docs && indexStore.outcome(docs);
+      return `Cache ${cacheDir}: ${reused} page${reused === 1 ? '' : 's'} reused, ${parsed} parsed${index ? `; index ${index}` : ''}.${worker}\n`;
+    };
     try {
       if (configFile) {
         const { embed, ...sites } = await fileConfig(resolve(configFile));
@@ -395,8 +428,11 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       if (key) options.demoKey = key;
     }
 
-    if (workers > 1 && !isClusterWorker)
+    if (workers > 1 && !isClusterWorker) {
+      const line = cacheLine(undefined);
+      if (line) io.stdout.write(line);
       return servePrimary(options, workers, host, port, io, database);
+    }
     // With a database every worker uses it directly; with files, the primary's stores over IPC.
     // Bundles in object storage (--bundle-store) stay each worker's own client of the same bucket.
     if (isClusterWorker)
@@ -417,9 +453,9 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       await stopStores();
       return EXIT.failed;
     }
+    const line = cacheLine(options.sites?.[0]?.docs);
+    if (line) io.stdout.write(line);
     // Watching starts before listening, so an edit made once the server says it runs is seen.
-    // Each worker re-reads the folder itself (they share no memory); each says so, with its pid.
-    const worker = isClusterWorker ? ` (worker ${process.pid})` : '';
     const watcher =
       watching && options.sites?.[0]
         ? watchSite(source, reader, {

@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch';
+import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Filter } from '../../protocol/index.js';
 import { DEFAULT_LANGUAGE, pageLabelOf, type DocSection, type DocsSite } from '../site/docs.js';
@@ -187,7 +187,7 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
         : (compounds.get(word.toLowerCase()) ?? [])),
       // snake_case and CONSTANT_CASE are their words too.
       ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
-      // Capitals past the first letter carry meaning: YYYY, MaybeLocal, HTTP2.
+      // A language's name is also its locale code (German → de).
       ...(LOCALE_CODES.has(word.toLowerCase()) ? [LOCALE_CODES.get(word.toLowerCase())!] : []),
     ]);
     const joined = [
@@ -234,6 +234,14 @@ const wordsOf = (text: string) =>
  * outranks a better match elsewhere): a few percent, enough to order near-equal sections.
  */
 const CURRENT_PAGE_BOOST = 1.08;
+/**
+ * Weight of a page's front-matter description in the page index, next to its title's 2: one
+ * sentence its author wrote to say what the page is for ("Run a command from a local or remote npm
+ * package" on a page titled `npx`), where a command's or an API's page has a title that is only its
+ * name. Measured on the eval's dev halves (docs/answer-quality.md): from 3.5 to 6 the same, 2 no
+ * gain.
+ */
+const DESCRIPTION_WEIGHT = 4;
 /** Weight of a section's page next to the section's own match. */
 const PAGE_WEIGHT = 0.5;
 /** A section's score is scaled by the share of the question it carries, at least this share. */
@@ -395,55 +403,78 @@ function denseCoverage(dense: DenseScores, kept: (id: string) => boolean): numbe
   return 0;
 }
 
-/** Builds the full-text index once per site; each search is then an in-memory lookup. */
-export function createRetriever(site: DocsSite): Retriever {
-  const tokenize = createTokenizer(compoundsOf(site));
-  const sections = new Map<string, DocSection>();
-  /** Each passage's section. */
-  const sectionOfPassage = new Map<string, DocSection>();
-  const nameTerms = new Map<string, string[]>();
-  const index = new MiniSearch<Passage>({
-    fields: ['pageTitle', 'heading', 'text', 'codeText'],
-    idField: 'id',
-    storeFields: SCOPE_FIELDS,
-    processTerm,
-    tokenize,
-    searchOptions: { ...SEARCH_DEFAULTS({ pageTitle: 3, heading: 2.5, text: 1, codeText: 0.6 }) },
+/**
+ * A retriever's indexes as plain data (MiniSearch's `toJSON`), kept between starts by an
+ * IndexStore (index-cache.ts) for a site's `stamp`, and loaded instead of built.
+ */
+export interface SavedIndexes {
+  compounds: [string, string[]][];
+  pages: AsPlainObject;
+  passages: AsPlainObject;
+}
+
+/** Where built indexes are kept: `load` hands what it kept for the site's stamp to `restore`. */
+export interface IndexStore {
+  load<T>(site: DocsSite, restore: (saved: SavedIndexes) => T): T | undefined;
+  save(site: DocsSite, saved: () => SavedIndexes): void;
+}
+
+/**
+ * The two indexes of a site, loaded from `store` when it kept them for these pages, else built
+ * (and kept). What the search reads beside them (sections, name terms, titles) is cheap and
+ * always made from the pages.
+ */
+function indexesOf(site: DocsSite, store: IndexStore | undefined) {
+  const options = (tokenize: Tokenize) => ({
+    passages: {
+      fields: ['pageTitle', 'heading', 'text', 'codeText'],
+      idField: 'id',
+      storeFields: SCOPE_FIELDS,
+      processTerm,
+      tokenize,
+      searchOptions: { ...SEARCH_DEFAULTS({ pageTitle: 3, heading: 2.5, text: 1, codeText: 0.6 }) },
+    },
+    // Pages are indexed by their outline too: a question is usually about a page's topic, and the
+    // page's title, front-matter description and headings say what that topic is better than one
+    // small section can. (Bodies stay out: a long page that mentions everything would win every
+    // question.)
+    pages: {
+      fields: ['title', 'description', 'headings'],
+      storeFields: SCOPE_FIELDS,
+      processTerm,
+      tokenize,
+      searchOptions: SEARCH_DEFAULTS({ title: 2, description: DESCRIPTION_WEIGHT, headings: 1 }),
+    },
   });
-  // Pages are indexed by their outline too: a question is usually about a page's topic, and the
-  // page's title and headings say what that topic is better than one small section can. (Bodies
-  // stay out: a long page that mentions everything would win every question.)
-  const pageIndex = new MiniSearch<Scope & { id: string; title: string; headings: string }>({
-    fields: ['title', 'headings'],
-    storeFields: SCOPE_FIELDS,
-    processTerm,
-    tokenize,
-    searchOptions: SEARCH_DEFAULTS({ title: 2, headings: 1 }),
+  const loaded = store?.load(site, (saved) => {
+    const compounds = new Map(saved.compounds);
+    const tokenize = createTokenizer(compounds);
+    const { passages, pages } = options(tokenize);
+    return {
+      tokenize,
+      index: MiniSearch.loadJS<Passage>(saved.passages, passages),
+      pageIndex: MiniSearch.loadJS<PageEntry>(saved.pages, pages),
+    };
   });
-  // Words of each language's pages, to tell which language a question is written in.
-  const vocabulary = new Map<string, Set<string>>();
-  const versions = new Set<string>();
-  const titleCount = new Map<string, number>();
+  if (loaded) return loaded;
+  const compounds = compoundsOf(site);
+  const tokenize = createTokenizer(compounds);
+  const { passages, pages } = options(tokenize);
+  const index = new MiniSearch<Passage>(passages);
+  const pageIndex = new MiniSearch<PageEntry>(pages);
   for (const page of site.pages) {
-    titleCount.set(page.title, (titleCount.get(page.title) ?? 0) + 1);
-    if (page.version) versions.add(page.version);
-    let words = vocabulary.get(page.language);
-    if (!words) vocabulary.set(page.language, (words = new Set()));
-    for (const word of `${page.title}\n${page.markdown}`.toLowerCase().split(WORD))
-      if (word.length >= 2) words.add(word);
     pageIndex.add({
       id: page.path,
       pagePath: page.path,
       language: page.language,
       version: page.version,
       title: page.title,
+      description: page.description ?? '',
       headings: page.sections.map((section) => section.heading).join('\n'),
     });
-    for (const section of page.sections) {
-      sections.set(section.id, section);
-      nameTerms.set(section.id, nameTermsOf(section.heading, tokenize));
-      for (const [n, piece] of passagesOf(section).entries()) {
-        const passage = {
+    for (const section of page.sections)
+      for (const [n, piece] of passagesOf(section).entries())
+        index.add({
           ...piece,
           id: `${section.id}~${n}`,
           pagePath: section.pagePath,
@@ -451,12 +482,50 @@ export function createRetriever(site: DocsSite): Retriever {
           version: section.version,
           pageTitle: section.pageTitle,
           heading: section.heading,
-        };
-        sectionOfPassage.set(passage.id, section);
-        index.add(passage);
-      }
+        });
+  }
+  store?.save(site, () => ({
+    compounds: [...compounds],
+    pages: pageIndex.toJSON(),
+    passages: index.toJSON(),
+  }));
+  return { tokenize, index, pageIndex };
+}
+
+type PageEntry = Scope & { id: string; title: string; description: string; headings: string };
+
+/** Builds the full-text index once per site; each search is then an in-memory lookup. */
+export function createRetriever(
+  site: DocsSite,
+  /** Keeps the built index between starts (`serve`: in its data folder). */
+  { store }: { store?: IndexStore | undefined } = {},
+): Retriever {
+  const { tokenize, index, pageIndex } = indexesOf(site, store);
+  const sections = new Map<string, DocSection>();
+  const nameTerms = new Map<string, string[]>();
+  // Words of each language's pages, to tell which language a question is written in: only read
+  // when the site has pages in more than one language.
+  const vocabulary = new Map<string, Set<string>>();
+  const languages = new Set(site.pages.map((page) => page.language));
+  const versions = new Set<string>();
+  const titleCount = new Map<string, number>();
+  for (const page of site.pages) {
+    titleCount.set(page.title, (titleCount.get(page.title) ?? 0) + 1);
+    if (page.version) versions.add(page.version);
+    let words = vocabulary.get(page.language);
+    if (!words) vocabulary.set(page.language, (words = new Set()));
+    if (languages.size > 1)
+      for (const word of `${page.title}\n${page.markdown}`.toLowerCase().split(WORD))
+        if (word.length >= 2) words.add(word);
+    for (const section of page.sections) {
+      sections.set(section.id, section);
+      nameTerms.set(section.id, nameTermsOf(section.heading, tokenize));
     }
   }
+  /** A passage's section: its id is the section's and `~` and its number. */
+  const sectionOfPassage = {
+    get: (id: string) => sections.get(id.slice(0, id.lastIndexOf('~'))),
+  };
   const newestVersion = [...versions].sort(compareVersions).at(-1);
   const languageCounts = new Map<string, number>();
   for (const page of site.pages)
@@ -670,16 +739,20 @@ export function createRetriever(site: DocsSite): Retriever {
         hits.push({ section, score, terms, title: titleOf(section) });
       }
 
-      // Coverage: the share of the question's own terms that one of the best pages carries, each
-      // term weighted by how rare it is (a question's rarest word is usually its subject). A long
+      // Coverage: the share of the question's terms that one of the best pages carries, each term
+      // weighted by how rare it is (a question's rarest word is usually its subject). A long
       // section (a catalogue, a big table) counts only its best passage: it contains every word
-      // somewhere, which says nothing about whether it answers the question.
-      const queryTerms = own.terms;
+      // somewhere, which says nothing about whether it answers the question. A follow-up's terms
+      // are the thread's, the earlier question's weighing less as in the ranking: "what if I don't
+      // want it copied?" after a question about buffers is covered by the buffers page, and
+      // "and then?" is as covered as the question it follows.
+      const queryTerms = allTerms;
+      const coverageWeight = (term: string) => termWeight(term) * weightOf(term);
       let coverage = 0;
       if (queryTerms.length > 0) {
-        const total = queryTerms.reduce((sum, term) => sum + weightOf(term), 0);
+        const total = queryTerms.reduce((sum, term) => sum + coverageWeight(term), 0);
         const weigh = (found: Set<string>) =>
-          [...found].reduce((sum, term) => sum + weightOf(term), 0);
+          [...found].reduce((sum, term) => sum + coverageWeight(term), 0);
         const byPage = new Map<string, Set<string>>();
         for (const [id] of ranked) {
           const section = sections.get(id)!;
@@ -695,9 +768,6 @@ export function createRetriever(site: DocsSite): Retriever {
         }
         for (const found of byPage.values())
           coverage = Math.max(coverage, total ? weigh(found) / total : 0);
-      } else if (earlier && hits.length > 0) {
-        // "And then?" has no words of its own: it is as covered as the question it follows.
-        coverage = this.search(earlier, { limit: 1, filter, currentPath }).coverage;
       }
       // Words the docs never use still count against coverage above (at the highest weight); they
       // are also named, so the reasoning can say which words found nothing.

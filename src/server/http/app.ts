@@ -23,7 +23,7 @@ import { createForwarder, type UpstreamConfig } from './proxy.js';
 import { createRateLimiter } from './rate-limit.js';
 import { isScriptUrl, prefixedLinks } from '../site/render.js';
 import { docLinkTarget, sectionLinker, type LinkUrl } from '../site/doc-links.js';
-import { createRetriever } from '../answering/retrieval.js';
+import { createRetriever, type IndexStore } from '../answering/retrieval.js';
 import { apiRoutes, type AnsweringSite } from './routes/api.js';
 import { noInsights, type InsightsSink } from './turn.js';
 import { DOCS_BASE_PATH, demoRoutes, SITE_BASE_PATHS } from './routes/demo.js';
@@ -64,6 +64,11 @@ export interface AppOptions {
   dataDir?: string;
   /** Stores to use instead of the files under `dataDir` (e.g. a database shared by several instances). */
   stores?: Partial<Stores>;
+  /**
+   * Keeps each site's built index between starts (`serve`: under `dataDir`'s `cache/`), used for
+   * sites whose docs carry a `stamp`. Absent: indexes are built at every start.
+   */
+  indexStore?: IndexStore;
   /**
    * Fail the export jobs left running and remove their half-written files at start. Of several
    * processes sharing the stores, only the first may: the others would fail live jobs. @default true
@@ -185,7 +190,12 @@ export function createApp(options: AppOptions = {}) {
     const dense = options.embed
       ? createDenseRetrieval(site.docs, options.embed, { store: vectorStore })
       : undefined;
-    return { ...site, retriever: createRetriever(site.docs), urls, ...(dense ? { dense } : {}) };
+    return {
+      ...site,
+      retriever: createRetriever(site.docs, { store: options.indexStore }),
+      urls,
+      ...(dense ? { dense } : {}),
+    };
   };
   // Entries are replaced whole, never changed (`replaceDocs`): an answer holds the one it began with.
   const sites = new Map(

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -87,6 +88,11 @@ export interface DocsSite {
   dir?: string;
   /** Other files of the folder (images, downloads), as site paths like `/images/a.png`. */
   files: string[];
+  /**
+   * What the pages were read from (`stampOf`), when read through a cache: two sites with the same
+   * stamp have the same pages, so an index built for one serves the other.
+   */
+  stamp?: string;
 }
 
 export const DEFAULT_LANGUAGE = 'en';
@@ -470,15 +476,48 @@ export async function cachedPage(
   rel: string,
   cache: PageCache | undefined,
   parse: (source: string) => DocPage | { skipped: string },
+  /** Pages kept on disk by an earlier start (page-cache.ts), read before parsing. */
+  store?: PageStore,
 ): Promise<DocPage | { skipped: string }> {
   if (!cache) return parse(await readFile(path, 'utf8'));
   const info = await stat(path);
   const stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
   const known = cache.get(rel);
   if (known?.stamp === stamp) return known.page;
-  const page = parse(await readFile(path, 'utf8'));
+  let page = await store?.get(rel, stamp);
+  if (!page) {
+    page = parse(await readFile(path, 'utf8'));
+    await store?.set(rel, stamp, page);
+  }
   cache.set(rel, { stamp, page });
   return page;
+}
+
+/**
+ * What a site's pages were read from, as one string: equal for two reads of the same files at the
+ * same stamps, in the same way (`how`: the kind of folder, its default language, the code's
+ * version). The built index is kept under it (index-cache.ts).
+ */
+export function stampOf(site: DocsSite, cache: PageCache, how: string): string {
+  const hash = createHash('sha256').update(how);
+  for (const page of site.pages)
+    hash.update(`\0${page.file}\0${cache.get(page.file)?.stamp ?? ''}`);
+  return hash.digest('hex').slice(0, 32);
+}
+
+/** A parsed page, or why its file is not served. */
+export type CachedPage = DocPage | { skipped: string };
+
+/** The kept pages of one served folder. */
+export interface PageStore {
+  /** The page kept for `file` when it was parsed from the file at `stamp`. */
+  get(file: string, stamp: string): Promise<CachedPage | undefined>;
+  /** Keeps the page parsed from `file` at `stamp`. */
+  set(file: string, stamp: string, page: CachedPage): Promise<void>;
+  /** Forgets the pages of files not in `files` (deleted since). */
+  keepOnly(files: Set<string>): Promise<void>;
+  /** Pages read from the cache and parsed since the last call, then starts counting again. */
+  counted(): { reused: number; parsed: number; ignored: number };
 }
 
 /** Pages read at once while loading a folder. */
@@ -489,6 +528,7 @@ export async function loadDocsSite(
   dir: string,
   defaultLanguage = DEFAULT_LANGUAGE,
   cache?: PageCache,
+  store?: PageStore,
 ): Promise<DocsSite> {
   const { pages: files, assets } = await listFiles(dir);
   if (files.length === 0) throw new Error(`No Markdown pages (.md or .mdx) found in ${dir}`);
@@ -501,8 +541,12 @@ export async function loadDocsSite(
       const at = next++;
       const rel = relative(dir, files[at]!).split(sep).join('/');
       try {
-        const page = await cachedPage(files[at]!, rel, cache, (source) =>
-          parsePage(rel, source, defaultLanguage),
+        const page = await cachedPage(
+          files[at]!,
+          rel,
+          cache,
+          (source) => parsePage(rel, source, defaultLanguage),
+          store,
         );
         if ('skipped' in page) throw new Error(page.skipped);
         pages[at] = page;

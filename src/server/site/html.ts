@@ -10,6 +10,7 @@ import { toMarkdown } from 'mdast-util-to-markdown';
 import { stringify as toYaml } from 'yaml';
 import { ASSET_EXTENSIONS, cachedPage, createSite, DEFAULT_LANGUAGE, parsePage } from './docs.js';
 import type { DocPage, DocsSite, PageCache } from './docs.js';
+import type { PageStore } from './docs.js';
 
 /** A built page that was not served, and why, so the owner can fix or ignore it. */
 export interface SkippedPage {
@@ -300,6 +301,7 @@ export async function loadHtmlSite(
   dir: string,
   defaultLanguage = DEFAULT_LANGUAGE,
   cache?: PageCache,
+  store?: PageStore,
 ): Promise<{ site: DocsSite; skipped: SkippedPage[] }> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   const skipped: SkippedPage[] = [];
@@ -338,8 +340,12 @@ export async function loadHtmlSite(
     const name = file.split(sep).join('/');
     if (NOT_PAGES.test(name)) continue;
     try {
-      const page = await cachedPage(join(dir, file), name, cache, (source) =>
-        parseHtmlPage(name, source, defaultLanguage),
+      const page = await cachedPage(
+        join(dir, file),
+        name,
+        cache,
+        (source) => parseHtmlPage(name, source, defaultLanguage),
+        store,
       );
       if ('skipped' in page) {
         skipped.push({ file: name, reason: page.skipped });

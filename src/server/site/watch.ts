@@ -1,9 +1,17 @@
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_LANGUAGE, loadDocsSite, type DocsSite, type PageCache } from './docs.js';
+import {
+  DEFAULT_LANGUAGE,
+  loadDocsSite,
+  stampOf,
+  type DocsSite,
+  type PageCache,
+  type PageStore,
+} from './docs.js';
 import { loadHtmlSite, type SkippedPage } from './html.js';
+import { cacheVersion } from './page-cache.js';
 
 /** A docs folder: Markdown (`--docs`) or a generator's built HTML (`--site`). */
 export interface SiteSource {
@@ -23,6 +31,8 @@ export interface SiteRead {
   removed: string[];
   /** Whether the folder's other files (images, downloads) are not those of the last read. */
   filesChanged: boolean;
+  /** With a page store: pages this read took from it, and pages it parsed. */
+  kept?: { reused: number; parsed: number };
 }
 
 /**
@@ -30,7 +40,11 @@ export interface SiteRead {
  * modification time moved are parsed again, so a re-read after one edit costs one page's parse
  * plus a `stat` per file.
  */
-export function siteReader(source: SiteSource): { read(): Promise<SiteRead> } {
+export function siteReader(
+  source: SiteSource,
+  /** Keeps parsed pages between starts (page-cache.ts); the site then carries a `stamp`. */
+  store?: PageStore,
+): { read(): Promise<SiteRead> } {
   const cache: PageCache = new Map();
   let last: DocsSite | undefined;
   let skippedBefore = new Set<string>();
@@ -39,8 +53,8 @@ export function siteReader(source: SiteSource): { read(): Promise<SiteRead> } {
       const language = source.defaultLanguage ?? DEFAULT_LANGUAGE;
       const { site, skipped } =
         source.kind === 'site'
-          ? await loadHtmlSite(source.dir, language, cache)
-          : { site: await loadDocsSite(source.dir, language, cache), skipped: [] };
+          ? await loadHtmlSite(source.dir, language, cache, store)
+          : { site: await loadDocsSite(source.dir, language, cache, store), skipped: [] };
       const before = new Map(last?.pages.map((page) => [page.file, page]));
       const now = new Set(site.pages.map((page) => page.file));
       const said = (page: SkippedPage) => `${page.file}\n${page.reason}`;
@@ -57,6 +71,16 @@ export function siteReader(source: SiteSource): { read(): Promise<SiteRead> } {
       // Deleted files leave the cache; skipped ones stay, so an unchanged redirect is not re-read.
       for (const skip of skipped) now.add(skip.file);
       for (const file of cache.keys()) if (!now.has(file)) cache.delete(file);
+      if (store) {
+        await store.keepOnly(now);
+        const { reused, parsed } = store.counted();
+        read.kept = { reused, parsed };
+        site.stamp = stampOf(
+          site,
+          cache,
+          [source.kind, resolve(source.dir), language, cacheVersion()].join('\0'),
+        );
+      }
       last = site;
       skippedBefore = new Set(skipped.map(said));
       return read;

@@ -1,0 +1,205 @@
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/index.js';
+import { loadHtmlSite } from '../src/server/site/html.js';
+import { loadDocsSite } from '../src/server/site/docs.js';
+import { diskPageStore } from '../src/server/site/page-cache.js';
+import { siteReader } from '../src/server/site/watch.js';
+import { captureIo } from './helpers/cli.js';
+import {
+  askBody,
+  FIXTURE_DOCS_DIR,
+  readStream,
+  sourcesOf,
+  tempDir,
+  textOf,
+} from './helpers/server.js';
+
+const KEY = 'svc_dsc_warm';
+const CACHE_LINE = /Cache [^\n]*: (\d+) pages? reused, (\d+) parsed; index (reused|built)\./;
+
+/** `serve` on `args` with the data folder `data`, until it runs: its cache line, and a way to ask. */
+async function start(args: string[], data: string) {
+  const run = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: KEY });
+  const exit = runCli(
+    ['serve', ...args, '--domain', 'acme', '--port', '0', '--data', data],
+    run.io,
+  );
+  const [, url] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:\d+)\//);
+  const [, reused, parsed, index] = run.out.match(CACHE_LINE) ?? [];
+  return {
+    run,
+    cache: { reused: Number(reused), parsed: Number(parsed), index },
+    ask: async (question: string) =>
+      readStream(
+        await fetch(`${url}/discovery/v1/assistant/acme/message`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${KEY}` },
+          body: JSON.stringify(askBody(question)),
+        }),
+      ),
+    stop: async () => {
+      run.interrupt();
+      expect(await exit).toBe(0);
+    },
+  };
+}
+
+/** An answer's text without the server's origin (each start listens on another port). */
+const answerText = (parts: Awaited<ReturnType<typeof readStream>>) =>
+  textOf(parts).replace(/http:\/\/127\.0\.0\.1:\d+/g, '');
+
+/** A copy of the sample docs, so a test may edit it. */
+async function sampleCopy(): Promise<{ dir: string; pages: number }> {
+  const dir = await tempDir();
+  await cp(FIXTURE_DOCS_DIR, dir, { recursive: true });
+  return { dir, pages: (await loadDocsSite(dir)).pages.length };
+}
+
+/** Every file under `dir`, recursively, relative to it. */
+const filesUnder = async (dir: string) =>
+  (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+
+describe('serve keeps parsed pages and the index in its data folder', () => {
+  it('parses nothing and builds no index when started again on unchanged pages, and answers the same', async () => {
+    const { dir, pages } = await sampleCopy();
+    const data = await tempDir();
+    const question = 'How do I install the package?';
+
+    const first = await start(['--docs', dir], data);
+    expect(first.cache).toEqual({ reused: 0, parsed: pages, index: 'built' });
+    const answer = await first.ask(question);
+    await first.stop();
+
+    const second = await start(['--docs', dir], data);
+    try {
+      expect(second.cache).toEqual({ reused: pages, parsed: 0, index: 'reused' });
+      const again = await second.ask(question);
+      expect(answerText(again)).toBe(answerText(answer));
+      expect(sourcesOf(again).map((s) => s.title)).toEqual(sourcesOf(answer).map((s) => s.title));
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('parses an edited and an added page alone, drops a removed one, and answers from the new text', async () => {
+    const { dir, pages } = await sampleCopy();
+    const data = await tempDir();
+    await (await start(['--docs', dir], data)).stop();
+
+    const install = join(dir, 'installation.md');
+    await writeFile(
+      install,
+      (await readFile(install, 'utf8')) +
+        '\n## Offline mirrors\n\nInstall from an offline mirror with npm install --registry http://mirror.internal.\n',
+    );
+    await writeFile(
+      join(dir, 'themes.md'),
+      '# Themes\n\nThe widget takes a dark or light theme.\n',
+    );
+    await rm(join(dir, 'troubleshooting.md'));
+
+    const server = await start(['--docs', dir], data);
+    try {
+      expect(server.cache).toEqual({ reused: pages - 2, parsed: 2, index: 'built' });
+      expect(textOf(await server.ask('How do I install from an offline mirror?'))).toContain(
+        'mirror.internal',
+      );
+      expect(sourcesOf(await server.ask('Which theme does the widget take?'))[0]?.url).toMatch(
+        /\/themes$/,
+      );
+      expect(
+        sourcesOf(await server.ask('troubleshooting')).map((source) => source.url),
+      ).not.toContainEqual(expect.stringMatching(/\/troubleshooting$/));
+    } finally {
+      await server.stop();
+    }
+    // The removed page's cache file went with it: one file per page there is.
+    const kept = (await filesUnder(join(data, 'cache'))).filter((f) => /[\\/]pages[\\/]/.test(f));
+    expect(kept).toHaveLength(pages);
+    const third = await start(['--docs', dir], data);
+    expect(third.cache).toEqual({ reused: pages, parsed: 0, index: 'reused' });
+    await third.stop();
+  });
+
+  it('survives a damaged page cache file and a damaged index: says so, parses that page again and rebuilds', async () => {
+    const { dir, pages } = await sampleCopy();
+    const data = await tempDir();
+    const question = 'How do I install the package?';
+    const first = await start(['--docs', dir], data);
+    const answer = await first.ask(question);
+    await first.stop();
+
+    const files = await filesUnder(join(data, 'cache'));
+    const pageFile = files.find((file) => /[\\/]pages[\\/]/.test(file))!;
+    const indexFile = files.find((file) => /[\\/]index[\\/]/.test(file))!;
+    await writeFile(pageFile, '{"version": "v1-');
+    const index = await readFile(indexFile, 'utf8');
+    await writeFile(indexFile, index.slice(0, index.length / 2));
+
+    const second = await start(['--docs', dir], data);
+    try {
+      expect(second.cache).toEqual({ reused: pages - 1, parsed: 1, index: 'built' });
+      expect(second.run.err).toMatch(
+        /Ignored 1 unreadable page cache file .*parsed its page again/,
+      );
+      expect(second.run.err).toMatch(/Ignored the index cache .*built it again/);
+      expect(answerText(await second.ask(question))).toBe(answerText(answer));
+    } finally {
+      await second.stop();
+    }
+    const third = await start(['--docs', dir], data);
+    expect(third.cache).toEqual({ reused: pages, parsed: 0, index: 'reused' });
+    expect(third.run.err).not.toMatch(/Ignored/);
+    await third.stop();
+  });
+
+  it('does not use pages or an index kept by another version of the code', async () => {
+    const { dir, pages } = await sampleCopy();
+    const data = await tempDir();
+    await (await start(['--docs', dir], data)).stop();
+    const [versionDir] = await readdir(join(data, 'cache'));
+    // The same files under another version's folder: what an upgrade finds.
+    await cp(join(data, 'cache', versionDir!), join(data, 'cache', 'v1-0000000000000000'), {
+      recursive: true,
+    });
+    await rm(join(data, 'cache', versionDir!), { recursive: true });
+
+    const server = await start(['--docs', dir], data);
+    expect(server.cache).toEqual({ reused: 0, parsed: pages, index: 'built' });
+    await server.stop();
+    // The other version's folder is removed; this version's is written again.
+    expect(await readdir(join(data, 'cache'))).toEqual([versionDir]);
+  });
+
+  it('keeps the pages of a built HTML site (--site) too', async () => {
+    const data = await tempDir();
+    const built = 'e2e/sites/mkdocs/site';
+    const pages = (await loadHtmlSite(built)).site.pages.length;
+    const first = await start(['--site', built], data);
+    expect(first.cache.parsed).toBeGreaterThanOrEqual(pages);
+    expect(first.cache.index).toBe('built');
+    await first.stop();
+    const second = await start(['--site', built], data);
+    expect(second.cache).toEqual({ reused: first.cache.parsed, parsed: 0, index: 'reused' });
+    await second.stop();
+  });
+
+  it('gives back pages equal to the ones parsed', async () => {
+    const data = await tempDir();
+    for (const [kind, dir] of [
+      ['docs', FIXTURE_DOCS_DIR],
+      ['site', 'e2e/sites/docusaurus/build'],
+    ] as const) {
+      const store = () => diskPageStore(data, { kind, dir, language: 'en' }, () => {});
+      const parsed = await siteReader({ kind, dir }, store()).read();
+      const kept = await siteReader({ kind, dir }, store()).read();
+      expect(kept.kept).toEqual({ reused: parsed.kept!.parsed, parsed: 0 });
+      expect(kept.site.pages).toEqual(parsed.site.pages);
+      expect(kept.site.stamp).toBe(parsed.site.stamp);
+    }
+  });
+});
