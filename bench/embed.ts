@@ -28,7 +28,7 @@ export async function main(): Promise<void> {
     options: {
       'embed-base-url': { type: 'string', default: 'http://127.0.0.1:8089/v1' },
       'embed-model': { type: 'string', default: 'all-MiniLM-L6-v2' },
-      docs: { type: 'string', default: join(import.meta.dirname, '../demo/docs') },
+      docs: { type: 'string', default: join(import.meta.dirname, '../test/fixtures/sample-docs') },
     },
   });
   const key = process.env[EMBED_API_KEY_VARIABLE];
@@ -45,7 +45,7 @@ export async function main(): Promise<void> {
   await dense.ready;
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `indexing: ${dense.embedded} sections in ${seconds.toFixed(1)} s = ${(dense.embedded / seconds).toFixed(1)} vectors/s`,
+    `indexing: ${site.pages.reduce((n, page) => n + page.sections.length, 0)} sections, ${dense.embedded} passages in ${seconds.toFixed(1)} s = ${(dense.embedded / seconds).toFixed(1)} vectors/s`,
   );
   let keywordMs = 0;
   let denseMs = 0;

@@ -462,7 +462,7 @@ async function coverageOf(
   dense: DenseRetrieval | undefined,
 ): Promise<Coverage> {
   const earlier = followUpSubject(c.q, retriever.terms(c.q), [...(c.thread ?? [])].reverse());
-  const scores = await dense?.scores(c.q, undefined, earlier);
+  const scores = await dense?.scores(c.q);
   const result = retriever.search(c.q, {
     limit: 5,
     filter: c.filter,

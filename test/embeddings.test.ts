@@ -204,7 +204,7 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
   );
 
   it(
-    'quotes a clear winner as sure, and places a follow-up with the question it follows',
+    'quotes a clear winner as sure with the model fused in',
     async () => {
       const site = await loadDocsSite(docsDir);
       const retriever = createRetriever(site);
@@ -215,14 +215,6 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
       const fused = retriever.search(question, { limit: 5, dense: await dense.scores(question) });
       expect(fused.hits[0]!.section.heading).toBe('From npm (React sites)');
       expect(confidenceOf(fused)).toBe('sure');
-      // "And what do I need for it?" says little of its own; after a question about installing
-      // from npm it is placed near that section (the mean of the two questions' vectors).
-      const earlier = 'How do I install the widget from npm?';
-      const topic = '/installation#from-npm-react-sites';
-      const alone = await dense.scores('And what do I need for it?');
-      const followUp = await dense.scores('And what do I need for it?', undefined, earlier);
-      expect(alone!.get(topic)!).toBeLessThan(0.2);
-      expect(followUp!.get(topic)!).toBeGreaterThan(0.3);
     },
     SLOW,
   );

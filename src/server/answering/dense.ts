@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, embedMany, RetryError, type EmbeddingModel } from 'ai';
+import { APICallError, embed, embedMany, RetryError, type EmbeddingModel } from 'ai';
 import { createHash } from 'node:crypto';
 import type { DocSection, DocsSite } from '../site/docs.js';
 import type { VectorStore } from '../stores/vectors.js';
@@ -38,15 +38,8 @@ export interface DenseRetrieval {
   ready: Promise<void>;
   /** How many sections were sent to the model by the last indexing (the rest came from the store). */
   readonly embedded: number;
-  /**
-   * The sections nearest the question (a follow-up with the thread's question it follows, as
-   * `earlier`); undefined when the model cannot be reached.
-   */
-  scores(
-    question: string,
-    signal?: AbortSignal,
-    earlier?: string,
-  ): Promise<DenseScores | undefined>;
+  /** The sections nearest the question; undefined when the model cannot be reached. */
+  scores(question: string, signal?: AbortSignal): Promise<DenseScores | undefined>;
 }
 
 /**
@@ -222,7 +215,7 @@ export function createDenseRetrieval(
           lastNews = Date.now();
           const perSecond = embedded / ((lastNews - started) / 1000);
           log(
-            `[docs-assistant] embedding sections with ${config.model}: ${embedded} of ${missing.length} (${perSecond.toFixed(1)} per second)`,
+            `[docs-assistant] embedding sections with ${config.model}: ${embedded} of ${missing.length} passages (${perSecond.toFixed(1)} per second)`,
           );
           await keep();
         }
@@ -239,22 +232,19 @@ export function createDenseRetrieval(
     get embedded() {
       return embedded;
     },
-    async scores(question, signal, earlier) {
+    async scores(question, signal) {
       await ready;
       if (dims === undefined) return undefined;
       let query: Float32Array;
       try {
-        const values = earlier ? [question, earlier] : [question];
-        const { embeddings } = await embedMany({
+        const { embedding } = await embed({
           model,
-          values,
+          value: question,
           maxRetries: 0,
           ...(signal ? { abortSignal: signal } : {}),
         });
-        checkDims(embeddings);
-        // A follow-up ("and how do I remove it?") says little of its own: it is placed at the mean
-        // of its vector and the thread's question's, so it reaches the thread's topic.
-        query = normalized(meanOf(embeddings.map(normalized)));
+        checkDims([embedding]);
+        query = normalized(embedding);
       } catch (error) {
         if (!signal?.aborted) fail(error);
         return undefined;
@@ -294,12 +284,6 @@ function helpedBySmallerBatches(error: unknown): boolean {
   if (status !== undefined) return status >= 500 || status === 408 || status === 413;
   const cause = error instanceof Error ? error.cause : undefined;
   return /time(d)? ?out/i.test(`${String(error)} ${String(cause)}`);
-}
-
-function meanOf(vectors: Float32Array[]): Float32Array {
-  const mean = new Float32Array(vectors[0]!.length);
-  for (const vector of vectors) vector.forEach((x, d) => (mean[d]! += x / vectors.length));
-  return mean;
 }
 
 function normalized(vector: number[] | Float32Array): Float32Array {
