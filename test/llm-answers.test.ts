@@ -626,3 +626,33 @@ describe('the model gets the search’s confidence in its prompt', () => {
     }
   });
 });
+
+describe('the model is told which words of the question the search could not use', () => {
+  const noteOf = (system: string) =>
+    system.split('\n').filter((line) => /never use|too long to search whole/.test(line));
+
+  it('names the words the docs never use, so it does not answer as if the passages covered them', async () => {
+    const app = await appWith();
+    llm.script({ text: ['The docs do not mention that [1].'] });
+    await (await post(app, askBody('How do I theme the widget with flibbertigibbet?'))).text();
+    expect(noteOf(systemOf(llm.requests[0]!))).toEqual([
+      'Words the docs never use: “flibbertigibbet”. The search found nothing for them and no passage is about them; do not answer as if the docs covered them.',
+    ]);
+
+    // Every word found something: no such line.
+    llm.requests.length = 0;
+    llm.script({ text: ['Set the theme [1].'] });
+    await (await post(app, askBody('How do I theme the widget?'))).text();
+    expect(systemOf(llm.requests[0]!)).toMatch(/^Search confidence: /m);
+    expect(noteOf(systemOf(llm.requests[0]!))).toEqual([]);
+  });
+
+  it('names the words a long question’s search left out, so it can search for them itself', async () => {
+    llm.script({ text: ['Set the theme [1].'] });
+    const long = `${Array.from({ length: 32 }, (_, i) => `widget${i}`).join(' ')} theme launcher`;
+    await (await post(await appWith(), askBody(long))).text();
+    expect(noteOf(systemOf(llm.requests[0]!)).at(-1)).toBe(
+      'The question was too long to search whole: the search used only its first 32 words and left out “theme”, “launcher”. Call the search tool for them if they matter to the question.',
+    );
+  });
+});

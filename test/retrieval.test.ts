@@ -186,6 +186,59 @@ A date is formatted in the reader's time zone.
   });
 });
 
+describe('a question longer than the search takes', () => {
+  // A reader pastes a long story before the point: 32 distinct terms are searched, and the words
+  // past them are named in the reasoning instead of vanishing.
+  const story =
+    'Our team runs the server behind a load balancer inside containers on three cloud hosts, ' +
+    'with nightly deployments, blue green rollouts, canary traffic, structured logging, tracing, ' +
+    'metrics dashboards, alerting rules, autoscaling policies and weekly audits. Lately customers ' +
+    'complain that idle connections drop after upgrading: which keepAliveTimeout fixes it?';
+  const reasoningOf = async (question: string) =>
+    (await readStream(await post(app(), askBody(question))))
+      .filter((part) => part.type === 'reasoning')
+      .map((part) => String(part.value))
+      .join('');
+
+  it('tells the reader in its reasoning that it searched only the first words, and names those it left out', async () => {
+    const reasoning = await reasoningOf(story);
+    expect(reasoning).toContain(
+      'The question is long, so I searched only its first 32 words and left out “idle”, “connections”, “drop” and the words after them.',
+    );
+    // What it names as left out was not searched.
+    expect(reasoning.split(' The question is long')[0]).not.toContain('“idle”');
+  });
+
+  it('says nothing about left-out words when the whole question was searched', async () => {
+    const reasoning = await reasoningOf('How long does an idle connection stay open?');
+    expect(reasoning).not.toContain('left out');
+    expect(reasoning).not.toContain('The question is long');
+  });
+
+  it('names the first three words past the cut, says when more follow, and reads only a bounded stretch past it', () => {
+    const retriever = createRetriever(
+      createSite(Object.entries(PAGES).map(([file, source]) => parsePage(file, source))),
+    );
+    const distinct = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+    const leftOutOf = (question: string) => retriever.search(question, { limit: 3 }).leftOut;
+    expect(leftOutOf(distinct(32))).toEqual({ words: [], more: false });
+    expect(leftOutOf(distinct(35))).toEqual({
+      words: ['word32', 'word33', 'word34'],
+      more: false,
+    });
+    expect(leftOutOf(distinct(40))).toEqual({
+      words: ['word32', 'word33', 'word34'],
+      more: true,
+    });
+    // Past the cut, thousands of words already searched: the search stops reading, and says the
+    // rest was left out rather than scan the whole question.
+    expect(leftOutOf(`${distinct(32)} ${'word0 '.repeat(5000)} zeppelin`)).toEqual({
+      words: [],
+      more: true,
+    });
+  });
+});
+
 describe('pages with more than one top-level heading', () => {
   // gyp's Testing.md (node-gyp's gyp/docs) has a second "# …" half-way down; its index used to
   // fail to build (two sections with one id), so the whole site could not be served.

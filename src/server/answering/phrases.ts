@@ -32,6 +32,11 @@ export interface AnswerPhrases {
     kept: (limit: number, matched: number) => string;
     /** Words of the question the docs never use: they found nothing. */
     unknown: (words: string[]) => string;
+    /**
+     * A long question was cut: `searched` words were searched; `words` past the cut were not, nor
+     * (when `more`) the words after them.
+     */
+    leftOut: (searched: number, words: string[], more: boolean) => string;
     /** … and why this answer: quoted passages, or why none. */
     best: (heading: string, title: string, path: string, quoted: number, related: number) => string;
     notCovered: (percent: number) => string;
@@ -69,6 +74,11 @@ const PHRASES: Record<string, AnswerPhrases> = {
         `, and kept the top ${limit} ${plural(limit, 'section', 'sections')}: ${matched} matched.`,
       unknown: (words) =>
         ` The docs never use ${quoted(words, '“', '”')}, so ${plural(words.length, 'that word', 'those words')} found nothing and the match is weaker for it.`,
+      leftOut: (searched, words, more) =>
+        ` The question is long, so I searched only its first ${searched} ${plural(searched, 'word', 'words')} and left out ` +
+        (words.length
+          ? `${quoted(words, '“', '”')}${more ? ' and the words after them' : ''}.`
+          : 'the rest.'),
       best: (heading, title, path, quotedCount, related) =>
         `The best match is “${heading}” on ${title} (${path}); I quote the ` +
         `${quotedCount === 1 ? 'passage' : `top ${quotedCount} passages`} and link every page I used` +
@@ -109,6 +119,11 @@ const PHRASES: Record<string, AnswerPhrases> = {
         `, et gardé ${plural(limit, 'la meilleure section', `les ${limit} meilleures sections`)} : ${matched} ${plural(matched, 'correspond', 'correspondent')}.`,
       unknown: (words) =>
         ` La documentation n'emploie jamais ${quoted(words, '« ', ' »')} : ${plural(words.length, 'ce mot', 'ces mots')} n'ont rien trouvé et la correspondance en est plus faible.`,
+      leftOut: (searched, words, more) =>
+        ` La question est longue : je n’ai cherché que ${plural(searched, 'son premier mot', `ses ${searched} premiers mots`)} et j’ai laissé de côté ` +
+        (words.length
+          ? `${quoted(words, '« ', ' »')}${more ? ' et les mots suivants' : ''}.`
+          : 'la suite.'),
       best: (heading, title, path, quotedCount, related) =>
         `La meilleure correspondance est « ${heading} » sur ${title} (${path}) ; je cite ` +
         `${quotedCount === 1 ? 'le passage' : `les ${quotedCount} meilleurs passages`} et renvoie à chaque page utilisée` +
@@ -149,6 +164,11 @@ const PHRASES: Record<string, AnswerPhrases> = {
         `, und ${plural(limit, 'den besten Abschnitt', `die ${limit} besten Abschnitte`)} behalten: ${matched} ${plural(matched, 'passt', 'passen')}.`,
       unknown: (words) =>
         ` Die Dokumentation verwendet ${quoted(words, '„', '“')} nie: ${plural(words.length, 'dieses Wort hat', 'diese Wörter haben')} nichts gefunden, die Übereinstimmung ist dadurch schwächer.`,
+      leftOut: (searched, words, more) =>
+        ` Die Frage ist lang, deshalb habe ich nur ${plural(searched, 'ihr erstes Wort', `ihre ersten ${searched} Wörter`)} gesucht und ` +
+        (words.length
+          ? `${quoted(words, '„', '“')}${more ? ' und die Wörter danach' : ''} ausgelassen.`
+          : 'den Rest ausgelassen.'),
       best: (heading, title, path, quotedCount, related) =>
         `Am besten passt „${heading}“ auf ${title} (${path}); ich zitiere ` +
         `${quotedCount === 1 ? 'die Stelle' : `die ${quotedCount} besten Stellen`} und verlinke jede verwendete Seite` +
@@ -188,6 +208,11 @@ const PHRASES: Record<string, AnswerPhrases> = {
         `, y me quedé con ${plural(limit, 'la mejor sección', `las ${limit} mejores secciones`)}: ${plural(matched, 'coincide 1', `coinciden ${matched}`)}.`,
       unknown: (words) =>
         ` La documentación nunca usa ${quoted(words, '«', '»')}: ${plural(words.length, 'esa palabra no encontró', 'esas palabras no encontraron')} nada y la coincidencia es más débil.`,
+      leftOut: (searched, words, more) =>
+        ` La pregunta es larga, así que solo busqué ${plural(searched, 'su primera palabra', `sus primeras ${searched} palabras`)} y dejé fuera ` +
+        (words.length
+          ? `${quoted(words, '«', '»')}${more ? ' y las palabras siguientes' : ''}.`
+          : 'el resto.'),
       best: (heading, title, path, quotedCount, related) =>
         `La mejor coincidencia es «${heading}» en ${title} (${path}); cito ` +
         `${quotedCount === 1 ? 'el pasaje' : `los ${quotedCount} mejores pasajes`} y enlazo cada página que usé` +

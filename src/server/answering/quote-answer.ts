@@ -50,6 +50,9 @@ export async function* quoteAnswer(
     (question.currentPath ? said.currentPage(question.currentPath) : '') +
     said.kept(question.limit, hits.length) +
     (result.unknown.length ? said.unknown(result.unknown) : '') +
+    (result.leftOut.words.length || result.leftOut.more
+      ? said.leftOut(result.words.length, result.leftOut.words, result.leftOut.more)
+      : '') +
     ` ${composed.rationale}`;
   const results = hits.map(({ section, score, title }): SearchHit => ({
     url: site.pageUrl(section),

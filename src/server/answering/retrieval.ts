@@ -42,6 +42,11 @@ export interface SearchResult {
   words: string[];
   /** Those of `words` the docs never use: they found nothing and count against coverage. */
   unknown: string[];
+  /**
+   * What a long question's search left out past MAX_QUERY_TERMS: the first few words it did not
+   * search, as written, and whether more words follow them. No words and no more: nothing was.
+   */
+  leftOut: LeftOut;
   /** The language and version the search kept to. */
   language: string;
   version?: string;
@@ -135,6 +140,17 @@ export const MAX_TERM_CHARS = 40;
 export const MAX_QUERY_TERMS = 32;
 /** Terms longer than this are matched exactly or as a prefix, not fuzzily (nor stemmed). */
 const MAX_FUZZY_TERM_CHARS = 20;
+/**
+ * Words past the cut that a long question's reasoning names; the search reads at most
+ * LEFT_OUT_READ words past the cut to find them, so a pasted log costs no more than a question.
+ */
+const LEFT_OUT_NAMED = 3;
+const LEFT_OUT_READ = 200;
+
+export interface LeftOut {
+  words: string[];
+  more: boolean;
+}
 
 type Tokenize = (text: string) => string[];
 
@@ -142,11 +158,18 @@ type Tokenize = (text: string) => string[];
  * The words of a query that are searched: the first MAX_QUERY_TERMS distinct ones that are not stop
  * words, each cut to MAX_TERM_CHARS, read in one linear pass. Returned as written (the index
  * tokenizes and stems them itself) and as all the index terms they become (an identifier's humps
- * and a compound's parts included).
+ * and a compound's parts included); with the first words past the cut, which a long question's
+ * reasoning names rather than dropping them unsaid.
  */
-function queryWords(query: string, tokenize: Tokenize): { words: string[]; terms: string[] } {
+function queryWords(
+  query: string,
+  tokenize: Tokenize,
+): { words: string[]; terms: string[]; leftOut: LeftOut } {
   const words: string[] = [];
   const terms = new Set<string>();
+  const leftOut: LeftOut = { words: [], more: false };
+  const leftOutTerms = new Set<string>();
+  let readPastCut = 0;
   // "HTTP/2" and "version 5" are read whole, so the tokenizer can join them (http2, v5); a name
   // and a small number ("Fastify 5", "Vue 3") is also that version (v5, v3).
   const found = query.matchAll(
@@ -159,14 +182,29 @@ function queryWords(query: string, tokenize: Tokenize): { words: string[]; terms
       else yield word;
   };
   for (const word of read()) {
+    const past = terms.size >= MAX_QUERY_TERMS;
+    if (past && ++readPastCut > LEFT_OUT_READ) {
+      leftOut.more = true;
+      break;
+    }
     const cut = word.slice(0, MAX_TERM_CHARS);
     const own = tokenize(cut).flatMap((token) => processTerm(token) ?? []);
-    if (own.length === 0 || own.every((term) => terms.has(term))) continue;
+    if (own.length === 0 || own.every((term) => terms.has(term) || leftOutTerms.has(term)))
+      continue;
+    // Past the cut a word is not searched, but the reader is told it was left out.
+    if (past && leftOut.words.length >= LEFT_OUT_NAMED) {
+      leftOut.more = true;
+      break;
+    }
+    if (past) {
+      leftOut.words.push(cut);
+      for (const term of own) leftOutTerms.add(term);
+      continue;
+    }
     words.push(cut);
     for (const term of own) if (terms.size < MAX_QUERY_TERMS) terms.add(term);
-    if (terms.size >= MAX_QUERY_TERMS) break;
   }
-  return { words, terms: [...terms] };
+  return { words, terms: [...terms], leftOut };
 }
 
 const WORD = /[^\p{L}\p{N}_]+/u;
@@ -782,6 +820,7 @@ export function createRetriever(
         coverage,
         words: own.words,
         unknown,
+        leftOut: own.leftOut,
         language,
         ...(version ? { version } : {}),
       };

@@ -19,7 +19,7 @@ import type { ThreadTurn } from '../../stores/index.js';
 import { confidenceOf, outcomeOf } from '../answer.js';
 import type { AnswerPart } from '../parts.js';
 import { firstSearch, searchFor, shownQuery, type AnswerSite, type Question } from '../question.js';
-import type { SearchHit } from '../retrieval.js';
+import type { SearchHit, SearchResult } from '../retrieval.js';
 import { FOLLOW_UPS_INSTRUCTION, followUpsFilter } from './follow-ups.js';
 import type { LlmConfig, SilenceTimer } from './model.js';
 
@@ -63,6 +63,33 @@ export function confidenceInstruction(level: ConfidenceLevel): string {
     default:
       return level satisfies never;
   }
+}
+
+const quotedWords = (words: string[]) => words.map((word) => `“${word}”`).join(', ');
+
+/**
+ * What the search could not use of the question, which the no-model answer's reasoning names too:
+ * words the docs never use (so the model does not answer as if the passages covered them), and
+ * the words a long question's search left out. Empty when the search used every word.
+ */
+function wordsInstruction(result: Pick<SearchResult, 'words' | 'unknown' | 'leftOut'>): string[] {
+  const { unknown, leftOut } = result;
+  return [
+    ...(unknown.length
+      ? [
+          `Words the docs never use: ${quotedWords(unknown)}. The search found nothing for them and no passage is about them; do not answer as if the docs covered them.`,
+        ]
+      : []),
+    ...(leftOut.words.length || leftOut.more
+      ? [
+          `The question was too long to search whole: the search used only its first ${result.words.length} words and left out ` +
+            (leftOut.words.length
+              ? `${quotedWords(leftOut.words)}${leftOut.more ? ' and the words after them' : ''}.`
+              : 'the rest.') +
+            ' Call the search tool for them if they matter to the question.',
+        ]
+      : []),
+  ];
 }
 
 function passageText(passage: Passage, limit = PASSAGE_CHARS): string {
@@ -347,6 +374,7 @@ export async function* modelAnswer(
     SYSTEM,
     '',
     confidenceInstruction(level),
+    ...wordsInstruction(first.result),
     '',
     'Passages:',
     ...passages.map((p) =>
