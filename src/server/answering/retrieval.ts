@@ -1,4 +1,7 @@
-import MiniSearch, { type AsPlainObject } from 'minisearch';
+import MiniSearch, {
+  type AsPlainObject,
+  type SearchOptions as IndexSearchOptions,
+} from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Filter } from '../../protocol/index.js';
 import { DEFAULT_LANGUAGE, pageLabelOf, type DocSection, type DocsSite } from '../site/docs.js';
@@ -244,6 +247,15 @@ const LONG_SECTION_CHARS = 3000;
 const PASSAGE_CHARS = 600;
 /** Pages of a version the question names ("in v1") are what it asks about. */
 const NAMED_VERSION_BOOST = 1.5;
+/**
+ * A question word in more than this share of the passages a search keeps, and in more than
+ * COMMON_MIN_PASSAGES of them, is common: it counts in every score and in coverage, but does not
+ * make a passage a candidate by itself (`searchPruned`).
+ */
+const COMMON_SHARE = 0.2;
+const COMMON_MIN_PASSAGES = 2000;
+/** Pages whose passages are all scored, whatever words they hold: the best by title and headings. */
+const CANDIDATE_PAGES = 20;
 /** Sections of one page among the hits at most, so they name several candidate pages. */
 const SECTIONS_PER_PAGE = 2;
 /** How many of the best pages are checked for how much of the question they carry. */
@@ -560,6 +572,63 @@ export function createRetriever(
    */
   const idfs = new Map<string, Map<string, number>>();
 
+  /** Whether a kept passage holds a term exactly, by search scope and term. */
+  const exactly = new Map<string, boolean>();
+  /**
+   * The passages of a search, without scoring every passage a common word is in. On a large site
+   * a docs word ("configure", "error", "request") is in a fixed share of all passages, so scoring
+   * each of them made the work of one question grow with the site. When the question also has
+   * rarer words, only the passages holding one of those are candidates: every question word is
+   * scored on them (their scores are the full search's, since BM25 scores each passage on its own),
+   * and the passages holding only common words are skipped, except on the pages whose title and
+   * headings match the question best (a page about the question's common words). A question of
+   * common words alone is searched in full. Small sites, where no word reaches
+   * COMMON_MIN_PASSAGES, are always searched in full. `common` names the common terms the kept passages hold as they are (the full search
+   * would have found them), for the words-never-used check.
+   */
+  function searchPruned(
+    words: string,
+    terms: string[],
+    options: IndexSearchOptions,
+    weightOf: (term: string) => number,
+    scopeKey: string,
+    /** The best pages by title and headings: all their passages are candidates too. */
+    { pages }: { pages: string[] },
+  ): { results: ReturnType<typeof index.search>; common: string[] } {
+    // weightOf is the idf of a term among the kept passages: log(1 + N / (df + 0.5)).
+    const limit = Math.max(COMMON_MIN_PASSAGES, COMMON_SHARE * index.documentCount);
+    const commonWeight = Math.log(1 + index.documentCount / (limit + 0.5));
+    const common = terms.filter((term) => weightOf(term) < commonWeight);
+    const rare = terms.filter((term) => !common.includes(term));
+    if (common.length === 0 || rare.length === 0)
+      return { results: index.search(words, options), common: [] };
+    const asTerms = { tokenize: (text: string) => text.split(' '), processTerm: (t: string) => t };
+    const candidates = new Set(
+      index.search(rare.join(' '), { ...options, ...asTerms }).map((r) => r.id as string),
+    );
+    const { boostDocument } = options;
+    const onBestPages = new Set(pages);
+    const results = index.search(words, {
+      ...options,
+      boostDocument: (id, term, stored) =>
+        candidates.has(id as string) || onBestPages.has(stored?.pagePath as string)
+          ? boostDocument
+            ? boostDocument(id, term, stored)
+            : 1
+          : 0,
+    });
+    const present = common.filter((term) => {
+      const key = `${scopeKey}\n${term}`;
+      let found = exactly.get(key);
+      if (found === undefined) {
+        const exact = { ...options, ...asTerms, prefix: false, fuzzy: false };
+        exactly.set(key, (found = index.search(term, exact).length > 0));
+      }
+      return found;
+    });
+    return { results, common: present };
+  }
+
   const units = new WeakMap<DocSection, Set<string>[]>();
   /** The terms of each passage of a section, with its heading and page title. */
   const unitsOf = (section: DocSection) => {
@@ -687,7 +756,11 @@ export function createRetriever(
       // docs never use, found without searching each word again.
       const matchedTerms = new Set<string>();
       let top = 0;
-      for (const r of index.search(words, { ...scoped, boostTerm })) {
+      const searched = searchPruned(words, allTerms, { ...scoped, boostTerm }, weightOf, idfKey, {
+        pages: pages.slice(0, CANDIDATE_PAGES).map((r) => r.id as string),
+      });
+      for (const term of searched.common) matchedTerms.add(term);
+      for (const r of searched.results) {
         const id = sectionOf(r.id)!.id;
         const seen = best.get(id);
         for (const term of r.terms) matchedTerms.add(term);
