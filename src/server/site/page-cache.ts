@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isRecord } from '../../protocol/_guards.js';
-import type { CachedPage, DocBlock, DocSection, PageStore } from './docs.js';
+import type { DocBlock, DocPage, DocSection, PageStore } from './docs.js';
 
 /**
  * What `serve` keeps in its data folder between starts (docs/scale.md, "Warm start"): each parsed
@@ -13,7 +13,7 @@ import type { CachedPage, DocBlock, DocSection, PageStore } from './docs.js';
  * the version changes with this format and with the code that parses pages and builds the index,
  * so a cache written by another version of docs-assistant is never read.
  */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
 /** Modules whose output is what the cache holds: a change to any of them is a new version. */
 const VERSIONED_MODULES = [
@@ -125,7 +125,7 @@ export function diskPageStore(
         }
         if (isCachedPage(kept.page)) {
           reused++;
-          return kept.page;
+          return 'skipped' in kept.page ? kept.page : unpacked(kept.page);
         }
       }
       parsed++;
@@ -137,7 +137,12 @@ export function diskPageStore(
         await (made ??= mkdir(dir, { recursive: true }));
         await writeAtomically(
           fileOf(file),
-          JSON.stringify({ version: cacheVersion(), file, stamp, page }),
+          JSON.stringify({
+            version: cacheVersion(),
+            file,
+            stamp,
+            page: 'skipped' in page ? page : packed(page),
+          }),
         );
       } catch (error) {
         failedWrite ??= (error as Error).message;
@@ -165,6 +170,32 @@ export function diskPageStore(
   };
 }
 
+/**
+ * A page as its cache file holds it: without each section's `text` and `code`, which repeat its
+ * blocks' text (a fifth of a page's bytes) and are made again from them on reading.
+ */
+type PackedPage = Omit<DocPage, 'sections'> & { sections: Omit<DocSection, 'text' | 'code'>[] };
+
+const packed = (page: DocPage): PackedPage => ({
+  ...page,
+  sections: page.sections.map(({ text: _text, code: _code, ...section }) => section),
+});
+
+/** The sections' `text` and `code` as docs.ts `sectionsOf` makes them from the blocks. */
+const unpacked = (page: PackedPage): DocPage => ({
+  ...page,
+  sections: page.sections.map((section) => ({
+    ...section,
+    text: section.blocks
+      .filter((block) => block.kind !== 'code')
+      .map((block) => block.text)
+      .join('\n'),
+    code: section.blocks.flatMap((block) =>
+      block.kind === 'code' ? [{ lang: block.lang ?? '', value: block.text }] : [],
+    ),
+  })),
+});
+
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isOptionalString = (value: unknown) => value === undefined || isString(value);
 const isArrayOf = <T>(value: unknown, item: (value: unknown) => value is T): value is T[] =>
@@ -189,24 +220,18 @@ function isBlock(value: unknown): value is DocBlock {
   );
 }
 
-function isSection(value: unknown): value is DocSection {
+function isPackedSection(value: unknown): value is PackedPage['sections'][number] {
   return (
     isRecord(value) &&
-    [value.id, value.pagePath, value.pageTitle, value.heading, value.anchor, value.text].every(
-      isString,
-    ) &&
+    [value.id, value.pagePath, value.pageTitle, value.heading, value.anchor].every(isString) &&
     isString(value.language) &&
     isOptionalString(value.version) &&
-    isArrayOf(
-      value.code,
-      (code): code is unknown => isRecord(code) && isString(code.lang) && isString(code.value),
-    ) &&
     isArrayOf(value.blocks, isBlock)
   );
 }
 
 /** A page (or a skipped file's reason) as the cache keeps it, checked field by field. */
-function isCachedPage(value: unknown): value is CachedPage {
+function isCachedPage(value: unknown): value is PackedPage | { skipped: string } {
   if (!isRecord(value)) return false;
   if ('skipped' in value) return isString(value.skipped);
   return (
@@ -214,6 +239,6 @@ function isCachedPage(value: unknown): value is CachedPage {
     isOptionalString(value.description) &&
     isOptionalString(value.version) &&
     (value.frontmatter === undefined || isRecord(value.frontmatter)) &&
-    isArrayOf(value.sections, isSection)
+    isArrayOf(value.sections, isPackedSection)
   );
 }
