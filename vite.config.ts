@@ -8,7 +8,7 @@ const here = import.meta.dirname;
 /**
  * Suites that start real processes and wait on them: server processes killed mid-answer, the CLI
  * binary, `--workers`, the stdio MCP server, PostgreSQL, the MiniLM embedding server. Half of the
- * vitest suite's time; they run in CI and with `npm run test:processes`, not in `npm test`.
+ * vitest suite's time; they run in CI and with `npm run test:slow`, not in `npm test`.
  */
 const PROCESS_SUITES = [
   'test/faults.test.ts',
@@ -18,6 +18,28 @@ const PROCESS_SUITES = [
   'test/agent-stdio.test.ts',
   'test/embeddings.test.ts',
   'test/large-docs-folder.test.ts',
+];
+
+/**
+ * In-process suites that export, host or serve whole sites, or run over all of them: bundles and
+ * the host, the object store, the served Fastify folder and its llms.txt, --watch, the shipped
+ * files' size (a real vite build), the fuzzer, the README's commands. Half of the `unit` time on a
+ * clean clone; they run in CI and with `npm run test:slow`, not in `npm test`.
+ */
+const SLOW_SUITES = [
+  'test/served-site.test.ts',
+  'test/host.test.ts',
+  'test/agent-markdown.test.ts',
+  'test/s3.test.ts',
+  'test/site-watch.test.ts',
+  'test/docs-safety.test.ts',
+  'test/size.test.ts',
+  'test/server-export.test.ts',
+  'test/fuzz.test.ts',
+  'test/project-docs.test.ts',
+  'test/cli-export.test.ts',
+  'test/static-export-client.test.ts',
+  'test/readme-commands.test.ts',
 ];
 
 /** Radix marks its modules "use client"; that directive means nothing inside a browser bundle. */
@@ -128,20 +150,22 @@ export default defineConfig(({ mode }) => {
       testTimeout: 600_000,
       hookTimeout: 600_000,
       setupFiles: ['test/setup.ts'],
-      // `npm test` runs `unit`; `npm run test:processes` the suites that start real processes
-      // (servers, workers, PostgreSQL, the embedding server); CI runs both (docs/testing.md).
+      // `npm test` runs `unit`; `npm run test:slow` runs `slow` and `processes` (the suites that
+      // start real processes: servers, workers, PostgreSQL, the embedding server); CI runs all
+      // three (docs/testing.md).
       projects: [
         {
           extends: true,
           test: {
             name: 'unit',
             include: ['test/**/*.test.{ts,tsx}'],
-            exclude: [...configDefaults.exclude, ...PROCESS_SUITES],
+            exclude: [...configDefaults.exclude, ...PROCESS_SUITES, ...SLOW_SUITES],
             // Files share one module graph per worker instead of importing the server, the AI SDK
             // and React afresh for each of ~60 files: that import was most of the suite's CPU.
             isolate: false,
           },
         },
+        { extends: true, test: { name: 'slow', include: SLOW_SUITES, isolate: false } },
         { extends: true, test: { name: 'processes', include: PROCESS_SUITES } },
       ],
     },

@@ -31,9 +31,11 @@ import { REFUSAL_SENTENCES } from '../src/server/answering/phrases.js';
 import { followUpSubject } from '../src/server/answering/question.js';
 import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
 import {
+  createDenseRetrieval,
   createFileVectorStore,
   describeEmbed,
   EMBED_API_KEY_VARIABLE,
+  type DenseRetrieval,
   type EmbedConfig,
 } from '../src/server/answering/dense.js';
 import {
@@ -393,12 +395,13 @@ export async function main() {
           ...(embedKey ? { apiKey: embedKey } : {}),
         }
       : undefined;
+  const vectorStore = embed ? createFileVectorStore(join(cacheDir, 'vectors')) : undefined;
   const app = createApp({
     orgs: [{ id: 'eval', plan: 'enterprise', keys: [KEY] }],
     sites,
     ...(llm ? { llm } : {}),
     // Section vectors are kept between runs (by content hash): a second run embeds nothing again.
-    ...(embed ? { embed, vectorStore: createFileVectorStore(join(cacheDir, 'vectors')) } : {}),
+    ...(embed && vectorStore ? { embed, vectorStore } : {}),
   });
   console.log(`answers by: ${llm ? describeLlm(llm) : 'the no-model default (extractive)'}`);
   console.log(`retrieval: ${embed ? `keywords fused with ${describeEmbed(embed)}` : 'keywords'}`);
@@ -406,7 +409,12 @@ export async function main() {
   const curves: { name: string; rows: Coverage[] }[] = [];
   const heldOut: Figures[] = [];
   for (const corpus of corpora) {
-    const retriever = createRetriever(sites.find((site) => site.domain === corpus.domain)!.docs);
+    const docs = sites.find((site) => site.domain === corpus.domain)!.docs;
+    const retriever = createRetriever(docs);
+    // With a model, the curves below place each question with it too, as the answers do (the
+    // vectors are the ones the app's indexing kept: nothing is embedded again but the questions).
+    const dense =
+      embed && vectorStore ? createDenseRetrieval(docs, embed, { store: vectorStore }) : undefined;
     for (const set of corpus.sets) {
       const cases = (
         JSON.parse(readFileSync(join(root, 'bench/eval', set.file), 'utf8')) as EvalCase[]
@@ -417,7 +425,10 @@ export async function main() {
       if (set.heldOut) heldOut.push(figures);
       // The refusal curve is tuning data: it shows the dev halves only.
       if (!set.heldOut)
-        curves.push({ name: set.name, rows: cases.map((c) => coverageOf(retriever, c)) });
+        curves.push({
+          name: set.name,
+          rows: await Promise.all(cases.map((c) => coverageOf(retriever, c, dense))),
+        });
     }
   }
   if (heldOut.length > 1) {
@@ -445,13 +456,19 @@ interface Coverage {
 }
 
 /** The coverage the no-model answer compares with MIN_COVERAGE, found the way assistant.ts finds it. */
-function coverageOf(retriever: Retriever, c: EvalCase): Coverage {
+async function coverageOf(
+  retriever: Retriever,
+  c: EvalCase,
+  dense: DenseRetrieval | undefined,
+): Promise<Coverage> {
   const earlier = followUpSubject(c.q, retriever.terms(c.q), [...(c.thread ?? [])].reverse());
+  const scores = await dense?.scores(c.q, undefined, earlier);
   const result = retriever.search(c.q, {
     limit: 5,
     filter: c.filter,
     ...(c.currentPath ? { currentPath: parsePagePath(c.currentPath) } : {}),
     ...(earlier ? { earlier } : {}),
+    ...(scores ? { dense: scores } : {}),
   });
   return {
     coverage: result.coverage,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the type check and the linters run beside vitest's `unit` project (vite.config.ts)
 // instead of before it. vitest runs one file at a time on a 2-core machine (its default: one worker
-// fewer than the cores), and tsc, ESLint and Prettier use the other core. vitest prints as it goes;
+// fewer than the cores), and tsgo, ESLint and Prettier use the other core. vitest prints as it goes;
 // the checks' output is kept and printed after it, then one line per check. Exit status 0 only when
 // all four passed. Extra arguments go to vitest (`npm test -- test/x.test.ts`).
 import { spawn } from 'node:child_process';
@@ -36,14 +36,13 @@ function run(name, command, args, { show = false } = {}) {
   });
 }
 
-// Each check keeps a cache under node_modules/.cache, so a run after the first re-checks only
+// ESLint and Prettier keep a cache under node_modules/.cache, so a run after the first re-checks only
 // what changed (a clean clone, as in CI, checks everything).
 const cache = join(root, 'node_modules', '.cache');
 const checks = [
-  run('type check (tsc)', bin('tsc'), [
-    ...['--noEmit', '-p', 'tsconfig.json', '--incremental'],
-    ...['--tsBuildInfoFile', join(cache, 'tsc', 'tsconfig.tsbuildinfo')],
-  ]),
+  // TypeScript 7's native compiler (tsgo): the same check as tsc 5 in about a tenth of the CPU,
+  // a clean clone included. The build still emits with tsc 5, which checks src again.
+  run('type check (tsgo)', bin('tsgo'), ['--noEmit', '-p', 'tsconfig.json']),
   run('ESLint', bin('eslint'), ['.', '--cache', '--cache-location', join(cache, 'eslint/')]),
   run('Prettier --check', bin('prettier'), ['--check', '.', '--cache']),
 ];

@@ -1,7 +1,8 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
-import { createSite, parsePage, type DocPage } from '../src/server/site/docs.js';
+import { createSite, loadDocsSite, parsePage, type DocPage } from '../src/server/site/docs.js';
 import {
   askBody,
   demoApp,
@@ -180,6 +181,26 @@ describe('the answer says how sure it is', () => {
       expect.arrayContaining(['/guides/caching', '/reference/options']),
     );
     expect(reasoningOf(parts)).toContain("I'm not sure");
+  });
+
+  it('offers places on different pages when unsure, since which page answers is what is unsure', async () => {
+    // Nine pages of npm 10.9.0's docs (test/fixtures/corpus/npm, Artistic License 2.0): the
+    // question is about `npm link`'s bin links and about package.json's `bin` alike.
+    const docs = await loadDocsSite(resolve(import.meta.dirname, 'fixtures/corpus/npm'));
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs }],
+    });
+    const parts = await readStream(await post(app, askBody('What happens to bins when linking?')));
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    const places = [...textOf(parts).matchAll(/^- \*\*\[[^\]]+\]\((http[^)#]+)#?[^)]*\)\*\*/gm)];
+    const pages = places.map((m) => m[1]);
+    expect(pages).toHaveLength(3);
+    expect(new Set(pages).size).toBe(3);
+    expect(pages.slice(0, 2)).toEqual([
+      'http://test/docs/commands/npm-link',
+      'http://test/docs/configuring-npm/package-json',
+    ]);
   });
 
   it('does not answer a question the sample docs do not cover with an unrelated snippet', async () => {

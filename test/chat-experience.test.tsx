@@ -684,13 +684,16 @@ describe('how sure an answer is', () => {
       'da-visually-hidden',
     );
     expect(within(lastAnswer()).queryByText('Not sure')).toBeNull();
-    expect(screen.getByRole('status').textContent).toBe('Answer ready.');
+    // The announcement follows the answer's end by a render (the announcer's effect): wait for it.
+    const status = (text: string | RegExp) =>
+      waitFor(() => expect(screen.getByRole('status').textContent).toMatch(text));
+    await status(/^Answer ready\.$/);
 
     await ask('How do I change the launcher position?');
     await waitForIdle();
     expect(lastAnswer().dataset.confidence).toBe('unsure');
     expect(within(lastAnswer()).getByText('Not sure').closest('p')!.dataset.level).toBe('unsure');
-    expect(screen.getByRole('status').textContent).toMatch(/^Answer ready, not sure/);
+    await status(/^Answer ready, not sure/);
     // The best places are a list of links to their sections ("Page › Section").
     const places = within(lastAnswer())
       .getAllByRole('link')
@@ -705,6 +708,6 @@ describe('how sure an answer is', () => {
     await waitForIdle();
     expect(lastAnswer().dataset.confidence).toBe('refused');
     expect(within(lastAnswer()).getByText('Not in the docs')).toBeTruthy();
-    expect(screen.getByRole('status').textContent).toBe('Answer ready: the docs don’t cover this.');
+    await status(/^Answer ready: the docs don’t cover this\.$/);
   });
 });

@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocsSite } from '../src/server/site/docs.js';
 import { createRetriever } from '../src/server/answering/retrieval.js';
-import { MIN_COVERAGE } from '../src/server/answering/answer.js';
+import { confidenceOf, MIN_COVERAGE } from '../src/server/answering/answer.js';
 import {
   createDenseRetrieval,
   createFileVectorStore,
-  embeddingTextOf,
+  embeddingTextsOf,
+  memoryVectorStore,
   type EmbedConfig,
 } from '../src/server/answering/dense.js';
 import { postgresStores } from '../src/server/stores/postgres.js';
@@ -84,6 +85,53 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
   });
 
   it(
+    'serves the vectors of all-MiniLM-L6-v2, a long text cut at its 256 tokens',
+    async () => {
+      // The first dimensions of each vector as the server's float64 pass gave them, which
+      // test/embed-server/check.py found within 1.5e-7 of sentence-transformers'. The server now
+      // computes in float32 (about 3x faster); its vectors must not move past float32 noise.
+      const long = Array.from(
+        { length: 120 },
+        (_, i) => `Section ${i} of the guide explains step ${i}.`,
+      ).join(' ');
+      const reference: [string, number[]][] = [
+        [
+          'How do I validate a request body?',
+          [-0.053447, 0.048396, 0.000429, -0.072197, -0.032591, -0.112769],
+        ],
+        ['Grüße aus Köln', [0.013803, 0.102769, 0.023095, -0.013613, -0.015466, 0.092285]],
+        [long, [-0.061425, 0.044319, 0.108677, -0.013975, 0.079138, 0.047873]],
+      ];
+      const response = await fetch(`${baseUrl}/embeddings`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: 'all-MiniLM-L6-v2', input: reference.map(([text]) => text) }),
+      });
+      const { data } = (await response.json()) as { data: { embedding: number[] }[] };
+      expect(data).toHaveLength(reference.length);
+      reference.forEach(([, expected], i) => {
+        const vector = data[i]!.embedding;
+        expect(vector).toHaveLength(384);
+        expected.forEach((value, d) => expect(Math.abs(vector[d]! - value)).toBeLessThan(2e-6));
+      });
+      // What lies past the model's 256 tokens is not read, as sentence-transformers cuts it too.
+      const longer = await fetch(`${baseUrl}/embeddings`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          model: 'all-MiniLM-L6-v2',
+          input: `${long} Something else entirely.`,
+        }),
+      });
+      const [cut] = ((await longer.json()) as { data: { embedding: number[] }[] }).data;
+      cut!.embedding.forEach((value, d) =>
+        expect(Math.abs(value - data[2]!.embedding[d]!)).toBeLessThan(1e-6),
+      );
+    },
+    SLOW,
+  );
+
+  it(
     'finds the section a paraphrase means when its words are not in the docs',
     async () => {
       const site = await loadDocsSite(docsDir);
@@ -110,6 +158,71 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
       });
       expect(withModel.coverage).toBe(alone.coverage);
       expect(withModel.coverage).toBeLessThan(MIN_COVERAGE);
+    },
+    SLOW,
+  );
+
+  it(
+    'reads a long section in passages: a question about its middle finds it',
+    async () => {
+      // A real long section: the HAProxy configuration of Fastify's Recommendations guide (4,800
+      // characters; the model reads about the first 1,000 of one text).
+      const dir = await mkdtemp(join(tmpdir(), 'embed-long-'));
+      try {
+        await copyFile(
+          join(import.meta.dirname, 'fixtures/corpus/fastify/Guides/Recommendations.md'),
+          join(dir, 'recommendations.md'),
+        );
+        const site = await loadDocsSite(dir);
+        const haproxy = site.pages[0]!.sections.find((section) => section.heading === 'HAProxy')!;
+        const passages = embeddingTextsOf(haproxy);
+        expect(passages.length).toBeGreaterThan(3);
+        for (const passage of passages) {
+          expect(passage.startsWith(`${haproxy.pageTitle} › HAProxy\n`)).toBe(true);
+          expect(passage.length).toBeLessThan(1300);
+        }
+        const dense = createDenseRetrieval(site, config(), { store: memoryVectorStore() });
+        const nearest = async (question: string) =>
+          [...(await dense.scores(question))!].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+        // Both are answered past the section's first 1,000 characters (its TLS frontend, its
+        // per-domain backends); one vector of the whole section placed it 6th for the second.
+        expect(
+          (await nearest('How do I load a TLS certificate per domain with SNI in the proxy?'))[0],
+        ).toBe(haproxy.id);
+        expect(
+          (
+            await nearest(
+              'How do I send requests for each domain to a different group of Node.js servers?',
+            )
+          ).slice(0, 2),
+        ).toContain(haproxy.id);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'quotes a clear winner as sure, and places a follow-up with the question it follows',
+    async () => {
+      const site = await loadDocsSite(docsDir);
+      const retriever = createRetriever(site);
+      const dense = createDenseRetrieval(site, config(), { store: memoryVectorStore() });
+      // One section answers: with the model fused in, the answer is still sure (fused by rank, the
+      // best sections of both pages scored nearly alike and every answer was unsure).
+      const question = 'How do I install the widget from npm in a React app?';
+      const fused = retriever.search(question, { limit: 5, dense: await dense.scores(question) });
+      expect(fused.hits[0]!.section.heading).toBe('From npm (React sites)');
+      expect(confidenceOf(fused)).toBe('sure');
+      // "And what do I need for it?" says little of its own; after a question about installing
+      // from npm it is placed near that section (the mean of the two questions' vectors).
+      const earlier = 'How do I install the widget from npm?';
+      const topic = '/installation#from-npm-react-sites';
+      const alone = await dense.scores('And what do I need for it?');
+      const followUp = await dense.scores('And what do I need for it?', undefined, earlier);
+      expect(alone!.get(topic)!).toBeLessThan(0.2);
+      expect(followUp!.get(topic)!).toBeGreaterThan(0.3);
     },
     SLOW,
   );
@@ -223,7 +336,7 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
   /** The section texts of the docs folder among `texts` (a question's text is not one). */
   const sectionTexts = async (texts: string[]) => {
     const site = await loadDocsSite(docsDir);
-    const known = new Set(site.pages.flatMap((page) => page.sections.map(embeddingTextOf)));
+    const known = new Set(site.pages.flatMap((page) => page.sections.flatMap(embeddingTextsOf)));
     return { sent: texts.filter((text) => known.has(text)), unique: known.size };
   };
 

@@ -1,9 +1,10 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
-import { createSite, parsePage } from '../src/server/site/docs.js';
+import { createSite, loadDocsSite, parsePage } from '../src/server/site/docs.js';
 import { createRetriever } from '../src/server/answering/retrieval.js';
-import { askBody, post, readStream, sourcesOf, textOf } from './helpers/server.js';
+import { askBody, post, readStream, sourcesOf, textOf, userMessage } from './helpers/server.js';
 
 /**
  * A small reference site shaped like real ones: one big page of server options (each option a
@@ -211,5 +212,46 @@ describe('pages with more than one top-level heading', () => {
     const early = parsePage('Early.md', 'A note first.\n\n# Early\n\nThe page proper.\n');
     expect(() => createRetriever(createSite([early]))).not.toThrow();
     expect(new Set(early.sections.map((section) => section.id)).size).toBe(early.sections.length);
+  });
+});
+
+describe('a real command reference whose pages are titled by the command alone', () => {
+  // Nine pages of npm 10.9.0's docs/content, as its npm package ships them (Artistic License 2.0,
+  // test/fixtures/corpus/npm/LICENSE). Each command page is titled with the command's name only
+  // (`npm-link`); what it does is in its front matter: `description: Symlink a package folder`.
+  const retriever = loadDocsSite(resolve(import.meta.dirname, 'fixtures/corpus/npm')).then(
+    createRetriever,
+  );
+  /** The pages of the best sections, in order: the first three are the places an answer shows. */
+  const pagesFor = async (question: string) =>
+    (await retriever).search(question, { limit: 5 }).hits.map((hit) => hit.section.pagePath);
+
+  it('finds the command whose description says what the question asks', async () => {
+    const pages = await pagesFor('How can I symlink my package folder into another project?');
+    expect(pages[0]).toBe('/commands/npm-link');
+  });
+
+  it('shows the command among the first three places even when a guide uses the same words', async () => {
+    const pages = await pagesFor('How do I remove a package?');
+    expect(pages.slice(0, 3)).toContain('/commands/npm-uninstall');
+  });
+
+  it('answers a follow-up whose own words are a small part of the thread, rather than refusing it', async () => {
+    const docs = await loadDocsSite(resolve(import.meta.dirname, 'fixtures/corpus/npm'));
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs }],
+    });
+    const parts = await readStream(
+      await post(app, {
+        fp: 'anonymous',
+        messages: [
+          userMessage('How do I uninstall a package globally?'),
+          userMessage('And does it update the lockfile?'),
+        ],
+      }),
+    );
+    expect(textOf(parts)).not.toContain("The docs don't cover this.");
+    expect(sourcesOf(parts)[0]?.id).toBe('/commands/npm-uninstall');
   });
 });

@@ -112,23 +112,35 @@ describe('serve --watch', () => {
   });
 
   it("offers the docs' starter questions as they are after an edit", async () => {
-    const dir = await tempDir();
+    // What --watch does on an edit (app.replaceDocs, as the CLI calls it), on an app with built
+    // assets so the /docs pages carry the script tag and its starters: a fresh clone has no dist/.
+    const assetsDir = await tempDir();
+    await mkdir(join(assetsDir, 'embed'), { recursive: true });
+    await writeFile(join(assetsDir, 'embed', 'docs-assistant.js'), '');
     const root = (starters: string[]) =>
-      writeFile(
-        join(dir, 'index.md'),
-        `---\nstarters:\n${starters.map((q) => `  - ${q}\n`).join('')}---\n\n# Acme Gauges\n\nGauges for dashboards.\n`,
+      createSite(
+        [
+          parsePage(
+            'index.md',
+            `---\nstarters:\n${starters.map((q) => `  - ${q}\n`).join('')}---\n\n# Acme Gauges\n\nGauges for dashboards.\n`,
+          ),
+        ],
+        [],
+        undefined,
       );
-    await root(['How do I install the gauges?']);
-    const server = await watchedServer(['--docs', dir]);
+    const app = createApp({
+      orgs: [{ id: 'acme', plan: 'free', keys: [KEY] }],
+      sites: [{ domain: 'acme', org: 'acme', docs: root(['How do I install the gauges?']) }],
+      assetsDir,
+    });
     const startersOnPage = async () =>
-      /data-starter-questions="([^"]*)"/.exec(await (await server.page('/')).text())?.[1];
-    try {
-      expect(await startersOnPage()).toBe('How do I install the gauges?');
-      await server.edited(() => root(['Which themes are there?', 'Can a gauge blink?']));
-      expect(await startersOnPage()).toBe('Which themes are there?|Can a gauge blink?');
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
+      /data-starter-questions="([^"]*)"/.exec(
+        await (await app.request('http://test/docs/')).text(),
+      )?.[1];
+    expect(await startersOnPage()).toBe('How do I install the gauges?');
+    app.replaceDocs('acme', root(['Which themes are there?', 'Can a gauge blink?']));
+    expect(await startersOnPage()).toBe('Which themes are there?|Can a gauge blink?');
+    await app.close();
   });
 
   it('re-reads a built site: an edited HTML page is served and cited as rebuilt', async () => {

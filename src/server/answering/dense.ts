@@ -1,5 +1,5 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, embed, embedMany, RetryError, type EmbeddingModel } from 'ai';
+import { APICallError, embedMany, RetryError, type EmbeddingModel } from 'ai';
 import { createHash } from 'node:crypto';
 import type { DocSection, DocsSite } from '../site/docs.js';
 import type { VectorStore } from '../stores/vectors.js';
@@ -38,22 +38,60 @@ export interface DenseRetrieval {
   ready: Promise<void>;
   /** How many sections were sent to the model by the last indexing (the rest came from the store). */
   readonly embedded: number;
-  /** The sections nearest the question; undefined when the model cannot be reached. */
-  scores(question: string, signal?: AbortSignal): Promise<DenseScores | undefined>;
+  /**
+   * The sections nearest the question (a follow-up with the thread's question it follows, as
+   * `earlier`); undefined when the model cannot be reached.
+   */
+  scores(
+    question: string,
+    signal?: AbortSignal,
+    earlier?: string,
+  ): Promise<DenseScores | undefined>;
 }
 
-/** Sections scored per question; the fusion reads ranks, and the rest would rank below keywords anyway. */
-const DENSE_CANDIDATES = 50;
-/** Characters of a section that are embedded: small models read 256–512 tokens, the rest is cut. */
-const SECTION_CHARS = 2000;
+/**
+ * Sections scored per question: enough that a section the keywords rank well but the model places
+ * far still gets its (low) cosine rather than none.
+ */
+const DENSE_CANDIDATES = 200;
+/**
+ * A long section is embedded as passages of about this many characters, each with its place
+ * (page › heading): small models read 256 tokens (about 1,000 characters of English) and cut the
+ * rest, and one vector of a long reference section is the average of everything in it. A section
+ * is as close to a question as its closest passage.
+ */
+const PASSAGE_CHARS = 1000;
+/** A passage is cut at a line or sentence end when one falls past this share of PASSAGE_CHARS. */
+const PASSAGE_MIN_SHARE = 0.5;
+/** Passages embedded per section at most (a huge generated reference section is read this far). */
+const MAX_PASSAGES = 16;
 /** A long indexing logs its progress (and keeps the vectors it has) this often. */
 const PROGRESS_EVERY_MS = 30_000;
 
-/** What the model reads of a section: where it sits (page › heading) and its text. */
-export function embeddingTextOf(section: DocSection): string {
+/**
+ * What the model reads of a section: where it sits (page › heading) and its text and code, as one
+ * text, or as passages of about PASSAGE_CHARS for a long section, each with the place again.
+ */
+export function embeddingTextsOf(section: DocSection): string[] {
   const place = [section.pageTitle, section.heading].filter(Boolean).join(' › ');
   const code = section.code.map((sample) => sample.value).join('\n');
-  return `${place}\n${section.text}\n${code}`.slice(0, SECTION_CHARS);
+  let body = `${section.text}\n${code}`;
+  const passages: string[] = [];
+  while (passages.length < MAX_PASSAGES) {
+    if (body.length <= PASSAGE_CHARS * 1.2) {
+      if (passages.length === 0 || body.trim()) passages.push(`${place}\n${body}`);
+      break;
+    }
+    const window = body.slice(0, PASSAGE_CHARS);
+    const floor = PASSAGE_CHARS * PASSAGE_MIN_SHARE;
+    let cut = window.lastIndexOf('\n');
+    if (cut < floor) cut = Math.max(window.lastIndexOf('. '), window.lastIndexOf('? ')) + 1;
+    if (cut < floor) cut = window.lastIndexOf(' ');
+    if (cut < floor) cut = PASSAGE_CHARS;
+    passages.push(`${place}\n${body.slice(0, cut).trim()}`);
+    body = body.slice(cut).replace(/^\s+/, '');
+  }
+  return passages;
 }
 
 const hashOf = (model: string, text: string) =>
@@ -83,7 +121,11 @@ export function createDenseRetrieval(
   const model = createEmbeddingModel(config);
   const log = options.log ?? ((line) => console.error(line));
   const sections = site.pages.flatMap((page) => page.sections);
-  const texts = sections.map(embeddingTextOf);
+  // Every passage of every section, and the section each belongs to.
+  const owners: number[] = [];
+  const texts = sections.flatMap((section, i) =>
+    embeddingTextsOf(section).map((text) => (owners.push(i), text)),
+  );
   const hashes = texts.map((text) => hashOf(config.model, text));
   const vectors: (Float32Array | undefined)[] = [];
   let dims: number | undefined;
@@ -197,18 +239,22 @@ export function createDenseRetrieval(
     get embedded() {
       return embedded;
     },
-    async scores(question, signal) {
+    async scores(question, signal, earlier) {
       await ready;
       if (dims === undefined) return undefined;
-      let query: number[];
+      let query: Float32Array;
       try {
-        ({ embedding: query } = await embed({
+        const values = earlier ? [question, earlier] : [question];
+        const { embeddings } = await embedMany({
           model,
-          value: question,
+          values,
           maxRetries: 0,
           ...(signal ? { abortSignal: signal } : {}),
-        }));
-        checkDims([query]);
+        });
+        checkDims(embeddings);
+        // A follow-up ("and how do I remove it?") says little of its own: it is placed at the mean
+        // of its vector and the thread's question's, so it reaches the thread's topic.
+        query = normalized(meanOf(embeddings.map(normalized)));
       } catch (error) {
         if (!signal?.aborted) fail(error);
         return undefined;
@@ -217,15 +263,19 @@ export function createDenseRetrieval(
         failing = false;
         log(`[docs-assistant] embedding model ${describeEmbed(config)} answers again`);
       }
-      const q = normalized(query);
-      const found: [string, number][] = [];
-      sections.forEach((section, i) => {
-        const vector = vectors[i];
+      // A section is as close as its closest passage.
+      const best = new Map<number, number>();
+      vectors.forEach((vector, p) => {
         if (!vector) return;
         let dot = 0;
-        for (let d = 0; d < q.length; d++) dot += q[d]! * vector[d]!;
-        found.push([section.id, dot]);
+        for (let d = 0; d < query.length; d++) dot += query[d]! * vector[d]!;
+        const owner = owners[p]!;
+        if (dot > (best.get(owner) ?? -Infinity)) best.set(owner, dot);
       });
+      const found = [...best].map(([i, similarity]): [string, number] => [
+        sections[i]!.id,
+        similarity,
+      ]);
       found.sort((a, b) => b[1] - a[1]);
       return new Map(found.slice(0, DENSE_CANDIDATES));
     },
@@ -246,6 +296,12 @@ function helpedBySmallerBatches(error: unknown): boolean {
   return /time(d)? ?out/i.test(`${String(error)} ${String(cause)}`);
 }
 
+function meanOf(vectors: Float32Array[]): Float32Array {
+  const mean = new Float32Array(vectors[0]!.length);
+  for (const vector of vectors) vector.forEach((x, d) => (mean[d]! += x / vectors.length));
+  return mean;
+}
+
 function normalized(vector: number[] | Float32Array): Float32Array {
   let norm = 0;
   for (const x of vector) norm += x * x;
@@ -254,18 +310,33 @@ function normalized(vector: number[] | Float32Array): Float32Array {
 }
 
 /**
- * Reciprocal rank fusion (Cormack et al. 2009): each list gives a section 1 / (k + rank). Ranks,
- * not scores, are fused, because keyword scores (BM25 with boosts) and cosines live on unrelated
- * scales that shift with every site and model; a section high in both lists wins, and one that only
- * the model found still enters. k = 60 is the paper's value.
+ * The model's cosine as a share of closeness: nothing at DENSE_FLOOR (all-MiniLM-L6-v2 places
+ * unrelated texts of one site around there) and full at DENSE_FULL.
  */
-export const RRF_K = 60;
+export const DENSE_FLOOR = 0.2;
+export const DENSE_FULL = 0.8;
+/** The model's part of a fused score; the keywords' is the rest. */
+export const DENSE_WEIGHT = 0.5;
 
-export function fuseRanks(keyword: string[], dense: string[]): Map<string, number> {
+/**
+ * Keyword and model scores fused on a fixed scale: the keyword score relative to the best one, the
+ * cosine between DENSE_FLOOR and DENSE_FULL, weighed together. Scores, not ranks (reciprocal rank
+ * fusion): ranks erase how far apart two hits are, so under RRF the best two sections were always
+ * close and nearly every answer was unsure; on these scales a section far ahead in both lists
+ * stays far ahead, and one only the model found still enters.
+ */
+export function fuseScores(keyword: Map<string, number>, dense: DenseScores): Map<string, number> {
+  let top = 0;
+  for (const score of keyword.values()) top = Math.max(top, score);
   const fused = new Map<string, number>();
-  const add = (ids: string[]) =>
-    ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + 1 / (RRF_K + rank + 1)));
-  add(keyword);
-  add(dense);
+  for (const id of new Set([...keyword.keys(), ...dense.keys()])) {
+    const words = top ? (keyword.get(id) ?? 0) / top : 0;
+    const similarity = dense.get(id) ?? DENSE_FLOOR;
+    const meaning = Math.min(
+      1,
+      Math.max(0, (similarity - DENSE_FLOOR) / (DENSE_FULL - DENSE_FLOOR)),
+    );
+    fused.set(id, (1 - DENSE_WEIGHT) * words + DENSE_WEIGHT * meaning);
+  }
   return fused;
 }

@@ -7,7 +7,13 @@ import {
 } from '../../protocol/index.js';
 import { modelAnswer } from '../answering/llm/generate.js';
 import type { AnswerOutcome, AnswerPart, TurnPart } from '../answering/parts.js';
-import { questionOf, queryOf, type AnswerSite, type Question } from '../answering/question.js';
+import {
+  followUpSubject,
+  questionOf,
+  queryOf,
+  type AnswerSite,
+  type Question,
+} from '../answering/question.js';
 import { quoteAnswer } from '../answering/quote-answer.js';
 import { newUlid } from '../ids.js';
 import type { PagePath } from '../site/page-path.js';
@@ -181,8 +187,12 @@ export async function startTurn(
     at: now,
   };
   // The owner's embedding model places the question first; without it (or when it fails) the
-  // search is by keywords alone.
-  question.dense = await site.dense?.scores(queryOf(question), site.signal);
+  // search is by keywords alone. A follow-up is placed with the thread's question it leans on, as the
+  // keyword search takes it (firstSearch).
+  if (site.dense) {
+    const earlier = followUpSubject(text, site.retriever.terms(text), question.earlier);
+    question.dense = await site.dense.scores(queryOf(question), site.signal, earlier);
+  }
   // no-cache, not no-store: Chromium reports a no-store response whose body a page reads as a
   // stream (the SDK does) as "(canceled)" / net::ERR_ABORTED once it is read to the end, so every
   // completed answer looked cancelled in DevTools. A POST answer is never reused either way.
