@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isRecord } from '../../protocol/_guards.js';
 import type { DocBlock, DocPage, DocSection, PageStore } from './docs.js';
@@ -15,16 +16,52 @@ import type { DocBlock, DocPage, DocSection, PageStore } from './docs.js';
  */
 const CACHE_FORMAT = 2;
 
-/** Modules whose output is what the cache holds: a change to any of them is a new version. */
+/**
+ * Modules whose output is what the cache holds (pages: docs.ts, html.ts, page-path.ts; the index:
+ * retrieval.ts's tokenizer, terms and passages): a change to any of them is a new version.
+ * dense.ts keeps its own vectors (`vectors/`, by model) and only reads the index's hits.
+ */
 const VERSIONED_MODULES = [
   './page-cache',
   './docs',
   './html',
-  './page-markdown',
   './page-path',
+  '../../protocol/_guards',
   '../answering/retrieval',
   '../answering/index-cache',
 ];
+/** Packages that parse pages and build the index: an upgrade of one is a new version too. */
+const VERSIONED_PACKAGES = [
+  'remark-parse',
+  'remark-gfm',
+  'micromark',
+  'mdast-util-from-markdown',
+  'mdast-util-to-string',
+  'github-slugger',
+  'yaml',
+  'hast-util-from-html',
+  'hast-util-select',
+  'hast-util-to-mdast',
+  'mdast-util-to-markdown',
+  'minisearch',
+  'stemmer',
+];
+
+/** The installed version of `name`, or '' when it cannot be found from here. */
+function packageVersion(name: string): string {
+  try {
+    const require = createRequire(import.meta.url);
+    for (let dir = dirname(require.resolve(name)); dirname(dir) !== dir; dir = dirname(dir)) {
+      const file = join(dir, 'package.json');
+      if (!existsSync(file)) continue;
+      const json: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      if (isRecord(json) && json.name === name) return String(json.version);
+    }
+  } catch {
+    // Not resolvable from this file (a bundle that inlined it): its code is then in the bundle.
+  }
+  return '';
+}
 
 let version: string | undefined;
 /**
@@ -41,6 +78,7 @@ export function cacheVersion(): string {
       const file = resolve(dirname(here), name + extension);
       if (existsSync(file)) files.add(file);
     }
+  for (const name of VERSIONED_PACKAGES) hash.update(`${name}@${packageVersion(name)}\0`);
   for (const file of [...files].sort())
     hash.update(file.slice(dirname(here).length)).update(readFileSync(file));
   return (version = `v${CACHE_FORMAT}-${hash.digest('hex').slice(0, 16)}`);
