@@ -4,7 +4,13 @@ import MiniSearch, {
 } from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Filter } from '../../protocol/index.js';
-import { DEFAULT_LANGUAGE, pageLabelOf, type DocSection, type DocsSite } from '../site/docs.js';
+import {
+  DEFAULT_LANGUAGE,
+  pageLabelOf,
+  type DocPage,
+  type DocSection,
+  type DocsSite,
+} from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
 import { fuseScores, type DenseScores } from './dense.js';
 
@@ -423,11 +429,20 @@ export interface SavedIndexes {
   compounds: [string, string[]][];
   pages: AsPlainObject;
   passages: AsPlainObject;
+  /** Each page's stamp when indexed (DocsSite `pageStamps`), so a later state can be updated. */
+  stamps?: [string, string][];
 }
 
-/** Where built indexes are kept: `load` hands what it kept for the site's stamp to `restore`. */
+/**
+ * Where built indexes are kept: `load` hands what it kept for the site to `restore`, `exact` when
+ * it was kept for the site's stamp, else for an earlier state of its pages (`restore` may update
+ * it, or return undefined to have it built).
+ */
 export interface IndexStore {
-  load<T>(site: DocsSite, restore: (saved: SavedIndexes) => T): T | undefined;
+  load<T>(
+    site: DocsSite,
+    restore: (saved: SavedIndexes, exact: boolean) => T | undefined,
+  ): T | undefined;
   save(site: DocsSite, saved: () => SavedIndexes): void;
 }
 
@@ -458,23 +473,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
       searchOptions: SEARCH_DEFAULTS({ title: 2, description: DESCRIPTION_WEIGHT, headings: 1 }),
     },
   });
-  const loaded = store?.load(site, (saved) => {
-    const compounds = new Map(saved.compounds);
-    const tokenize = createTokenizer(compounds);
-    const { passages, pages } = options(tokenize);
-    return {
-      tokenize,
-      index: MiniSearch.loadJS<Passage>(saved.passages, passages),
-      pageIndex: MiniSearch.loadJS<PageEntry>(saved.pages, pages),
-    };
-  });
-  if (loaded) return loaded;
-  const compounds = compoundsOf(site);
-  const tokenize = createTokenizer(compounds);
-  const { passages, pages } = options(tokenize);
-  const index = new MiniSearch<Passage>(passages);
-  const pageIndex = new MiniSearch<PageEntry>(pages);
-  for (const page of site.pages) {
+  const add = (index: MiniSearch<Passage>, pageIndex: MiniSearch<PageEntry>, page: DocPage) => {
     pageIndex.add({
       id: page.path,
       pagePath: page.path,
@@ -495,13 +494,65 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
           pageTitle: section.pageTitle,
           heading: section.heading,
         });
-  }
-  store?.save(site, () => ({
-    compounds: [...compounds],
-    pages: pageIndex.toJSON(),
-    passages: index.toJSON(),
-  }));
+  };
+  const stamps = site.pageStamps ?? new Map<string, string>();
+  const save = (
+    compounds: Map<string, string[]>,
+    index: MiniSearch<Passage>,
+    pageIndex: MiniSearch<PageEntry>,
+  ) =>
+    store?.save(site, () => ({
+      compounds: [...compounds],
+      pages: pageIndex.toJSON(),
+      passages: index.toJSON(),
+      stamps: [...stamps],
+    }));
+  let fresh: Map<string, string[]> | undefined;
+  const loaded = store?.load(site, (saved, exact) => {
+    if (!exact) {
+      // Kept for other pages: only worth updating when the words written as one or two are the
+      // same (they shape every page's terms) and each page says what it was built from.
+      fresh = compoundsOf(site);
+      if (!saved.stamps || !sameCompounds(fresh, saved.compounds)) return undefined;
+    }
+    const compounds = new Map(saved.compounds);
+    const tokenize = createTokenizer(compounds);
+    const { passages, pages } = options(tokenize);
+    const index = MiniSearch.loadJS<Passage>(saved.passages, passages);
+    const pageIndex = MiniSearch.loadJS<PageEntry>(saved.pages, pages);
+    if (!exact) {
+      // The pages edited, added or removed since: their passages out, their new ones in.
+      const before = new Map(saved.stamps);
+      const stale = new Set(
+        [...before].filter(([path, stamp]) => stamps.get(path) !== stamp).map(([path]) => path),
+      );
+      for (const id of Object.values(saved.passages.documentIds).filter(
+        (id): id is string => typeof id === 'string',
+      ))
+        if (stale.has(id.slice(0, id.indexOf('#')))) index.discard(id);
+      for (const path of stale) pageIndex.discard(path);
+      for (const page of site.pages)
+        if (stale.has(page.path) || !before.has(page.path)) add(index, pageIndex, page);
+      save(compounds, index, pageIndex);
+    }
+    return { tokenize, index, pageIndex };
+  });
+  if (loaded) return loaded;
+  const compounds = fresh ?? compoundsOf(site);
+  const tokenize = createTokenizer(compounds);
+  const { passages, pages } = options(tokenize);
+  const index = new MiniSearch<Passage>(passages);
+  const pageIndex = new MiniSearch<PageEntry>(pages);
+  for (const page of site.pages) add(index, pageIndex, page);
+  save(compounds, index, pageIndex);
   return { tokenize, index, pageIndex };
+}
+
+/** Whether two sets of words written as one or two are the same. */
+function sameCompounds(a: Map<string, string[]>, b: [string, string[]][]): boolean {
+  return (
+    a.size === b.length && b.every(([word, parts]) => a.get(word)?.join(' ') === parts.join(' '))
+  );
 }
 
 type PageEntry = Scope & { id: string; title: string; description: string; headings: string };
