@@ -80,7 +80,12 @@ export function diskIndexStore(
           writeFileSync(temporary, JSON.stringify(part) + '\n', { flag: 'a' });
         renameSync(temporary, file);
       } catch (error) {
-        rmSync(temporary, { force: true });
+        // A data folder under a regular file fails here too (ENOTDIR): never throw from the catch.
+        try {
+          rmSync(temporary, { force: true });
+        } catch {
+          // Nothing was written.
+        }
         warn(`Cannot keep the built index in ${file}: ${(error as Error).message}`);
       }
     },

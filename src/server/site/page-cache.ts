@@ -113,7 +113,7 @@ export async function writeAtomically(file: string, data: string): Promise<void>
     await writeFile(temporary, data);
     await rename(temporary, file);
   } catch (error) {
-    await rm(temporary, { force: true });
+    await rm(temporary, { force: true }).catch(() => {});
     throw error;
   }
 }
