@@ -186,6 +186,8 @@ interface Run {
   readyPeakMiB: number;
   warmMs: number;
   warmCpu: number;
+  /** Peak resident memory of the warm start when it listened (MiB). */
+  warmPeakMiB: number;
   /** The server's CPU time per answer, ms. */
   answerCpuMs: number;
   peakMiB: number;
@@ -236,11 +238,12 @@ async function measure(
     }
     if (profile) printProfiles(profile.dir);
     const dataMiB = sizeOf(data) / 2 ** 20;
-    let [warmMs, warmCpu] = [NaN, NaN];
+    let [warmMs, warmCpu, warmPeakMiB] = [NaN, NaN, NaN];
     if (warm) {
       start = performance.now();
       served = await startCli(cli, target.dir, 1, undefined, { site: target.site, data });
       [warmMs, warmCpu] = [performance.now() - start, cpuSeconds(served.pid)];
+      warmPeakMiB = memoryOf(served.pid).peak;
       await stop(served);
     }
     totals.sort((a, b) => a - b);
@@ -252,6 +255,7 @@ async function measure(
       readyPeakMiB,
       warmMs,
       warmCpu,
+      warmPeakMiB,
       answerCpuMs: (1000 * answersCpu) / totals.length,
       peakMiB: peak,
       dataMiB,
@@ -290,6 +294,7 @@ const COLUMNS: [string, number][] = [
   ['disk MiB', 10],
   ['warm s', 8],
   ['CPU s', 7],
+  ['RSS MiB', 9],
   ['answer p50', 12],
   ['p99 ms', 8],
   ['CPU ms', 8],
@@ -328,6 +333,10 @@ function summary(row: Row): string[] {
     fixed(
       of((run) => run.warmCpu),
       1,
+    ),
+    fixed(
+      of((run) => run.warmPeakMiB),
+      0,
     ),
     of((run) => run.p50).toFixed(1),
     of((run) => run.p99).toFixed(1),
@@ -373,7 +382,6 @@ export async function main(): Promise<void> {
       runs: { type: 'string' },
       questions: { type: 'string' },
       seed: { type: 'string' },
-      // The second start costs as much as the first while the index is not kept on disk.
       'skip-warm': { type: 'boolean' },
     },
   });
@@ -419,8 +427,9 @@ index s: \`serve\` started on an empty data folder until it listens (Node's star
   pages, building the index), wall clock and the server's CPU seconds by then; (read + index): the CPU
   seconds of those two stages inside one process, and the heap they leave after a full GC (up to
   ${STAGES_UP_TO.toLocaleString('en')} pages: above, it would cost one more start). peak RSS: the server process's high-water mark (VmHWM) after indexing
-  and answering, and (at ready) before the first question. disk: its data folder afterwards (threads and insights of the questions; the index
-  itself is kept in memory only). warm start: \`serve\` again on that data folder until it listens.
+  and answering, and (at ready) before the first question. disk: its data folder afterwards (the kept pages and index under cache/, threads and
+  insights of the questions). warm start: \`serve\` again on that data folder until it listens (pages
+  and index read from its cache), and that process's peak RSS (VmHWM) then.
   answer: the whole streamed answer, one question at a time, through POST …/assistant/bench/message;
   CPU ms: the server's CPU time per answer. On a loaded machine wall clock inflates by the load;
   CPU time does not (much): compare builds by it.

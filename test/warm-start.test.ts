@@ -17,7 +17,8 @@ import {
 } from './helpers/server.js';
 
 const KEY = 'svc_dsc_warm';
-const CACHE_LINE = /Cache [^\n]*: (\d+) pages? reused, (\d+) parsed; index (reused|built)\./;
+const CACHE_LINE =
+  /Cache [^\n]*: (\d+) pages? reused, (\d+) parsed; index (reused|updated|built)\./;
 
 /** `serve` on `args` with the data folder `data`, until it runs: its cache line, and a way to ask. */
 async function start(args: string[], data: string) {
@@ -85,7 +86,7 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     }
   });
 
-  it('parses an edited and an added page alone, drops a removed one, and answers from the new text', async () => {
+  it('parses an edited and an added page alone, drops a removed one, updates the index, and answers from the new text', async () => {
     const { dir, pages } = await sampleCopy();
     const data = await tempDir();
     await (await start(['--docs', dir], data)).stop();
@@ -104,10 +105,26 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
 
     const server = await start(['--docs', dir], data);
     try {
-      expect(server.cache).toEqual({ reused: pages - 2, parsed: 2, index: 'built' });
+      expect(server.cache).toEqual({ reused: pages - 2, parsed: 2, index: 'updated' });
       expect(textOf(await server.ask('How do I install from an offline mirror?'))).toContain(
         'mirror.internal',
       );
+      // The updated index answers as one built from scratch on these pages.
+      const built = await start(['--docs', dir, '--port', '0'], await tempDir());
+      try {
+        expect(built.cache.index).toBe('built');
+        for (const question of [
+          'How do I install from an offline mirror?',
+          'Which theme does the widget take?',
+          'How do I install the package?',
+          'Can I use it with React?',
+        ])
+          expect(answerText(await server.ask(question)), question).toBe(
+            answerText(await built.ask(question)),
+          );
+      } finally {
+        await built.stop();
+      }
       expect(sourcesOf(await server.ask('Which theme does the widget take?'))[0]?.url).toMatch(
         /\/themes$/,
       );

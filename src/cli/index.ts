@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
@@ -358,7 +359,16 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     // this machine made of its own docs folder, not state to share with other instances.
     const cacheDir = join(dataDir, 'cache');
     const warnCache = (line: string) => io.stderr.write(`${line}${worker}\n`);
-    await removeOtherVersions(cacheDir);
+    if (!configFile && (docsDir || !upstreamUrl)) {
+      // A data folder that cannot be written is an error now, before any page is read.
+      try {
+        await mkdir(cacheDir, { recursive: true });
+      } catch (error) {
+        io.stderr.write(`Cannot use the data folder ${dataDir}: ${(error as Error).message}\n`);
+        return EXIT.failed;
+      }
+      await removeOtherVersions(cacheDir);
+    }
     const pageStore = diskPageStore(
       cacheDir,
       { ...source, dir: resolve(source.dir), language: DEFAULT_LANGUAGE },

@@ -7,7 +7,7 @@ import { cacheVersion, digest, versionDir } from '../site/page-cache.js';
 import type { IndexStore, SavedIndexes } from './retrieval.js';
 
 /** What happened to a site's index at its last build: the CLI's start-up line says it. */
-export type IndexOutcome = 'reused' | 'built';
+export type IndexOutcome = 'reused' | 'updated' | 'built';
 
 /**
  * The built indexes of the sites served, one file per docs folder under `cacheDir`, written for
@@ -46,18 +46,18 @@ export function diskIndexStore(
         const header: unknown = JSON.parse(lines[0] ?? '');
         if (!isRecord(header) || header.version !== cacheVersion())
           throw new Error('not an index of this version');
-        // Another stamp is another state of the pages: not a fault, a rebuild.
-        if (header.stamp !== site.stamp) {
-          outcomes.set(site, 'built');
-          return undefined;
-        }
-        const [compounds, pages, passages]: unknown[] = lines
+        // Another stamp is another state of the pages: not a fault, an update or a rebuild.
+        const exact = header.stamp === site.stamp;
+        const [compounds, pages, passages, stamps]: unknown[] = lines
           .slice(1)
           .map((line): unknown => JSON.parse(line));
         if (!isCompounds(compounds) || !isPlainIndex(pages) || !isPlainIndex(passages))
           throw new Error('its parts are missing or damaged');
-        const loaded = restore({ compounds, pages, passages });
-        outcomes.set(site, 'reused');
+        const loaded = restore(
+          { compounds, pages, passages, ...(isStamps(stamps) ? { stamps } : {}) },
+          exact,
+        );
+        outcomes.set(site, loaded === undefined ? 'built' : exact ? 'reused' : 'updated');
         return loaded;
       } catch (error) {
         warn(`Ignored the index cache ${file}: ${(error as Error).message}; built it again.`);
@@ -72,15 +72,20 @@ export function diskIndexStore(
       const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
       try {
         mkdirSync(dir, { recursive: true });
-        const { compounds, pages, passages } = saved();
+        const { compounds, pages, passages, stamps } = saved();
         const header = JSON.stringify({ version: cacheVersion(), stamp: site.stamp });
         writeFileSync(temporary, header + '\n');
         // One part at a time: the passage index of a large site is hundreds of megabytes of JSON.
-        for (const part of [compounds, pages, passages])
+        for (const part of [compounds, pages, passages, stamps ?? []])
           writeFileSync(temporary, JSON.stringify(part) + '\n', { flag: 'a' });
         renameSync(temporary, file);
       } catch (error) {
-        rmSync(temporary, { force: true });
+        // A data folder under a regular file fails here too (ENOTDIR): never throw from the catch.
+        try {
+          rmSync(temporary, { force: true });
+        } catch {
+          // Nothing was written.
+        }
         warn(`Cannot keep the built index in ${file}: ${(error as Error).message}`);
       }
     },
@@ -113,5 +118,15 @@ function isPlainIndex(value: unknown): value is SavedIndexes['pages'] {
     isRecord(value.storedFields) &&
     Array.isArray(value.index) &&
     typeof value.serializationVersion === 'number'
+  );
+}
+
+function isStamps(value: unknown): value is [string, string][] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (entry) =>
+        Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string',
+    )
   );
 }

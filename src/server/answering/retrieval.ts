@@ -1,7 +1,16 @@
-import MiniSearch, { type AsPlainObject } from 'minisearch';
+import MiniSearch, {
+  type AsPlainObject,
+  type SearchOptions as IndexSearchOptions,
+} from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Filter } from '../../protocol/index.js';
-import { DEFAULT_LANGUAGE, pageLabelOf, type DocSection, type DocsSite } from '../site/docs.js';
+import {
+  DEFAULT_LANGUAGE,
+  pageLabelOf,
+  type DocPage,
+  type DocSection,
+  type DocsSite,
+} from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
 import { fuseScores, type DenseScores } from './dense.js';
 
@@ -290,6 +299,15 @@ const LONG_SECTION_CHARS = 3000;
 const PASSAGE_CHARS = 600;
 /** Pages of a version the question names ("in v1") are what it asks about. */
 const NAMED_VERSION_BOOST = 1.5;
+/**
+ * A question word in more than this share of the passages a search keeps, and in more than
+ * COMMON_MIN_PASSAGES of them, is common: it counts in every score and in coverage, but does not
+ * make a passage a candidate by itself (`searchPruned`).
+ */
+const COMMON_SHARE = 0.2;
+const COMMON_MIN_PASSAGES = 2000;
+/** Pages whose passages are all scored, whatever words they hold: the best by title and headings. */
+const CANDIDATE_PAGES = 20;
 /** Sections of one page among the hits at most, so they name several candidate pages. */
 const SECTIONS_PER_PAGE = 2;
 /** How many of the best pages are checked for how much of the question they carry. */
@@ -449,11 +467,20 @@ export interface SavedIndexes {
   compounds: [string, string[]][];
   pages: AsPlainObject;
   passages: AsPlainObject;
+  /** Each page's stamp when indexed (DocsSite `pageStamps`), so a later state can be updated. */
+  stamps?: [string, string][];
 }
 
-/** Where built indexes are kept: `load` hands what it kept for the site's stamp to `restore`. */
+/**
+ * Where built indexes are kept: `load` hands what it kept for the site to `restore`, `exact` when
+ * it was kept for the site's stamp, else for an earlier state of its pages (`restore` may update
+ * it, or return undefined to have it built).
+ */
 export interface IndexStore {
-  load<T>(site: DocsSite, restore: (saved: SavedIndexes) => T): T | undefined;
+  load<T>(
+    site: DocsSite,
+    restore: (saved: SavedIndexes, exact: boolean) => T | undefined,
+  ): T | undefined;
   save(site: DocsSite, saved: () => SavedIndexes): void;
 }
 
@@ -484,23 +511,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
       searchOptions: SEARCH_DEFAULTS({ title: 2, description: DESCRIPTION_WEIGHT, headings: 1 }),
     },
   });
-  const loaded = store?.load(site, (saved) => {
-    const compounds = new Map(saved.compounds);
-    const tokenize = createTokenizer(compounds);
-    const { passages, pages } = options(tokenize);
-    return {
-      tokenize,
-      index: MiniSearch.loadJS<Passage>(saved.passages, passages),
-      pageIndex: MiniSearch.loadJS<PageEntry>(saved.pages, pages),
-    };
-  });
-  if (loaded) return loaded;
-  const compounds = compoundsOf(site);
-  const tokenize = createTokenizer(compounds);
-  const { passages, pages } = options(tokenize);
-  const index = new MiniSearch<Passage>(passages);
-  const pageIndex = new MiniSearch<PageEntry>(pages);
-  for (const page of site.pages) {
+  const add = (index: MiniSearch<Passage>, pageIndex: MiniSearch<PageEntry>, page: DocPage) => {
     pageIndex.add({
       id: page.path,
       pagePath: page.path,
@@ -521,13 +532,65 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
           pageTitle: section.pageTitle,
           heading: section.heading,
         });
-  }
-  store?.save(site, () => ({
-    compounds: [...compounds],
-    pages: pageIndex.toJSON(),
-    passages: index.toJSON(),
-  }));
+  };
+  const stamps = site.pageStamps ?? new Map<string, string>();
+  const save = (
+    compounds: Map<string, string[]>,
+    index: MiniSearch<Passage>,
+    pageIndex: MiniSearch<PageEntry>,
+  ) =>
+    store?.save(site, () => ({
+      compounds: [...compounds],
+      pages: pageIndex.toJSON(),
+      passages: index.toJSON(),
+      stamps: [...stamps],
+    }));
+  let fresh: Map<string, string[]> | undefined;
+  const loaded = store?.load(site, (saved, exact) => {
+    if (!exact) {
+      // Kept for other pages: only worth updating when the words written as one or two are the
+      // same (they shape every page's terms) and each page says what it was built from.
+      fresh = compoundsOf(site);
+      if (!saved.stamps || !sameCompounds(fresh, saved.compounds)) return undefined;
+    }
+    const compounds = new Map(saved.compounds);
+    const tokenize = createTokenizer(compounds);
+    const { passages, pages } = options(tokenize);
+    const index = MiniSearch.loadJS<Passage>(saved.passages, passages);
+    const pageIndex = MiniSearch.loadJS<PageEntry>(saved.pages, pages);
+    if (!exact) {
+      // The pages edited, added or removed since: their passages out, their new ones in.
+      const before = new Map(saved.stamps);
+      const stale = new Set(
+        [...before].filter(([path, stamp]) => stamps.get(path) !== stamp).map(([path]) => path),
+      );
+      for (const id of Object.values(saved.passages.documentIds).filter(
+        (id): id is string => typeof id === 'string',
+      ))
+        if (stale.has(id.slice(0, id.indexOf('#')))) index.discard(id);
+      for (const path of stale) pageIndex.discard(path);
+      for (const page of site.pages)
+        if (stale.has(page.path) || !before.has(page.path)) add(index, pageIndex, page);
+      save(compounds, index, pageIndex);
+    }
+    return { tokenize, index, pageIndex };
+  });
+  if (loaded) return loaded;
+  const compounds = fresh ?? compoundsOf(site);
+  const tokenize = createTokenizer(compounds);
+  const { passages, pages } = options(tokenize);
+  const index = new MiniSearch<Passage>(passages);
+  const pageIndex = new MiniSearch<PageEntry>(pages);
+  for (const page of site.pages) add(index, pageIndex, page);
+  save(compounds, index, pageIndex);
   return { tokenize, index, pageIndex };
+}
+
+/** Whether two sets of words written as one or two are the same. */
+function sameCompounds(a: Map<string, string[]>, b: [string, string[]][]): boolean {
+  return (
+    a.size === b.length && b.every(([word, parts]) => a.get(word)?.join(' ') === parts.join(' '))
+  );
 }
 
 type PageEntry = Scope & { id: string; title: string; description: string; headings: string };
@@ -607,6 +670,63 @@ export function createRetriever(
    * own, and these searches were a third of the time a question took.
    */
   const idfs = new Map<string, Map<string, number>>();
+
+  /** Whether a kept passage holds a term exactly, by search scope and term. */
+  const exactly = new Map<string, boolean>();
+  /**
+   * The passages of a search, without scoring every passage a common word is in. On a large site
+   * a docs word ("configure", "error", "request") is in a fixed share of all passages, so scoring
+   * each of them made the work of one question grow with the site. When the question also has
+   * rarer words, only the passages holding one of those are candidates: every question word is
+   * scored on them (their scores are the full search's, since BM25 scores each passage on its own),
+   * and the passages holding only common words are skipped, except on the pages whose title and
+   * headings match the question best (a page about the question's common words). A question of
+   * common words alone is searched in full. Small sites, where no word reaches
+   * COMMON_MIN_PASSAGES, are always searched in full. `common` names the common terms the kept passages hold as they are (the full search
+   * would have found them), for the words-never-used check.
+   */
+  function searchPruned(
+    words: string,
+    terms: string[],
+    options: IndexSearchOptions,
+    weightOf: (term: string) => number,
+    scopeKey: string,
+    /** The best pages by title and headings: all their passages are candidates too. */
+    { pages }: { pages: string[] },
+  ): { results: ReturnType<typeof index.search>; common: string[] } {
+    // weightOf is the idf of a term among the kept passages: log(1 + N / (df + 0.5)).
+    const limit = Math.max(COMMON_MIN_PASSAGES, COMMON_SHARE * index.documentCount);
+    const commonWeight = Math.log(1 + index.documentCount / (limit + 0.5));
+    const common = terms.filter((term) => weightOf(term) < commonWeight);
+    const rare = terms.filter((term) => !common.includes(term));
+    if (common.length === 0 || rare.length === 0)
+      return { results: index.search(words, options), common: [] };
+    const asTerms = { tokenize: (text: string) => text.split(' '), processTerm: (t: string) => t };
+    const candidates = new Set(
+      index.search(rare.join(' '), { ...options, ...asTerms }).map((r) => r.id as string),
+    );
+    const { boostDocument } = options;
+    const onBestPages = new Set(pages);
+    const results = index.search(words, {
+      ...options,
+      boostDocument: (id, term, stored) =>
+        candidates.has(id as string) || onBestPages.has(stored?.pagePath as string)
+          ? boostDocument
+            ? boostDocument(id, term, stored)
+            : 1
+          : 0,
+    });
+    const present = common.filter((term) => {
+      const key = `${scopeKey}\n${term}`;
+      let found = exactly.get(key);
+      if (found === undefined) {
+        const exact = { ...options, ...asTerms, prefix: false, fuzzy: false };
+        exactly.set(key, (found = index.search(term, exact).length > 0));
+      }
+      return found;
+    });
+    return { results, common: present };
+  }
 
   const units = new WeakMap<DocSection, Set<string>[]>();
   /** The terms of each passage of a section, with its heading and page title. */
@@ -735,7 +855,11 @@ export function createRetriever(
       // docs never use, found without searching each word again.
       const matchedTerms = new Set<string>();
       let top = 0;
-      for (const r of index.search(words, { ...scoped, boostTerm })) {
+      const searched = searchPruned(words, allTerms, { ...scoped, boostTerm }, weightOf, idfKey, {
+        pages: pages.slice(0, CANDIDATE_PAGES).map((r) => r.id as string),
+      });
+      for (const term of searched.common) matchedTerms.add(term);
+      for (const r of searched.results) {
         const id = sectionOf(r.id)!.id;
         const seen = best.get(id);
         for (const term of r.terms) matchedTerms.add(term);

@@ -93,6 +93,8 @@ export interface DocsSite {
    * stamp have the same pages, so an index built for one serves the other.
    */
   stamp?: string;
+  /** Each page's file stamp by page path, when read through a cache. */
+  pageStamps?: ReadonlyMap<string, string>;
 }
 
 export const DEFAULT_LANGUAGE = 'en';

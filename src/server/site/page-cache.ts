@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isRecord } from '../../protocol/_guards.js';
-import type { CachedPage, DocBlock, DocSection, PageStore } from './docs.js';
+import type { DocBlock, DocPage, DocSection, PageStore } from './docs.js';
 
 /**
  * What `serve` keeps in its data folder between starts (docs/scale.md, "Warm start"): each parsed
@@ -13,18 +14,54 @@ import type { CachedPage, DocBlock, DocSection, PageStore } from './docs.js';
  * the version changes with this format and with the code that parses pages and builds the index,
  * so a cache written by another version of docs-assistant is never read.
  */
-const CACHE_FORMAT = 1;
+const CACHE_FORMAT = 2;
 
-/** Modules whose output is what the cache holds: a change to any of them is a new version. */
+/**
+ * Modules whose output is what the cache holds (pages: docs.ts, html.ts, page-path.ts; the index:
+ * retrieval.ts's tokenizer, terms and passages): a change to any of them is a new version.
+ * dense.ts keeps its own vectors (`vectors/`, by model) and only reads the index's hits.
+ */
 const VERSIONED_MODULES = [
   './page-cache',
   './docs',
   './html',
-  './page-markdown',
   './page-path',
+  '../../protocol/_guards',
   '../answering/retrieval',
   '../answering/index-cache',
 ];
+/** Packages that parse pages and build the index: an upgrade of one is a new version too. */
+const VERSIONED_PACKAGES = [
+  'remark-parse',
+  'remark-gfm',
+  'micromark',
+  'mdast-util-from-markdown',
+  'mdast-util-to-string',
+  'github-slugger',
+  'yaml',
+  'hast-util-from-html',
+  'hast-util-select',
+  'hast-util-to-mdast',
+  'mdast-util-to-markdown',
+  'minisearch',
+  'stemmer',
+];
+
+/** The installed version of `name`, or '' when it cannot be found from here. */
+function packageVersion(name: string): string {
+  try {
+    const require = createRequire(import.meta.url);
+    for (let dir = dirname(require.resolve(name)); dirname(dir) !== dir; dir = dirname(dir)) {
+      const file = join(dir, 'package.json');
+      if (!existsSync(file)) continue;
+      const json: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      if (isRecord(json) && json.name === name) return String(json.version);
+    }
+  } catch {
+    // Not resolvable from this file (a bundle that inlined it): its code is then in the bundle.
+  }
+  return '';
+}
 
 let version: string | undefined;
 /**
@@ -41,6 +78,7 @@ export function cacheVersion(): string {
       const file = resolve(dirname(here), name + extension);
       if (existsSync(file)) files.add(file);
     }
+  for (const name of VERSIONED_PACKAGES) hash.update(`${name}@${packageVersion(name)}\0`);
   for (const file of [...files].sort())
     hash.update(file.slice(dirname(here).length)).update(readFileSync(file));
   return (version = `v${CACHE_FORMAT}-${hash.digest('hex').slice(0, 16)}`);
@@ -75,7 +113,7 @@ export async function writeAtomically(file: string, data: string): Promise<void>
     await writeFile(temporary, data);
     await rename(temporary, file);
   } catch (error) {
-    await rm(temporary, { force: true });
+    await rm(temporary, { force: true }).catch(() => {});
     throw error;
   }
 }
@@ -125,7 +163,7 @@ export function diskPageStore(
         }
         if (isCachedPage(kept.page)) {
           reused++;
-          return kept.page;
+          return 'skipped' in kept.page ? kept.page : unpacked(kept.page);
         }
       }
       parsed++;
@@ -137,7 +175,12 @@ export function diskPageStore(
         await (made ??= mkdir(dir, { recursive: true }));
         await writeAtomically(
           fileOf(file),
-          JSON.stringify({ version: cacheVersion(), file, stamp, page }),
+          JSON.stringify({
+            version: cacheVersion(),
+            file,
+            stamp,
+            page: 'skipped' in page ? page : packed(page),
+          }),
         );
       } catch (error) {
         failedWrite ??= (error as Error).message;
@@ -165,6 +208,32 @@ export function diskPageStore(
   };
 }
 
+/**
+ * A page as its cache file holds it: without each section's `text` and `code`, which repeat its
+ * blocks' text (a fifth of a page's bytes) and are made again from them on reading.
+ */
+type PackedPage = Omit<DocPage, 'sections'> & { sections: Omit<DocSection, 'text' | 'code'>[] };
+
+const packed = (page: DocPage): PackedPage => ({
+  ...page,
+  sections: page.sections.map(({ text: _text, code: _code, ...section }) => section),
+});
+
+/** The sections' `text` and `code` as docs.ts `sectionsOf` makes them from the blocks. */
+const unpacked = (page: PackedPage): DocPage => ({
+  ...page,
+  sections: page.sections.map((section) => ({
+    ...section,
+    text: section.blocks
+      .filter((block) => block.kind !== 'code')
+      .map((block) => block.text)
+      .join('\n'),
+    code: section.blocks.flatMap((block) =>
+      block.kind === 'code' ? [{ lang: block.lang ?? '', value: block.text }] : [],
+    ),
+  })),
+});
+
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isOptionalString = (value: unknown) => value === undefined || isString(value);
 const isArrayOf = <T>(value: unknown, item: (value: unknown) => value is T): value is T[] =>
@@ -189,24 +258,18 @@ function isBlock(value: unknown): value is DocBlock {
   );
 }
 
-function isSection(value: unknown): value is DocSection {
+function isPackedSection(value: unknown): value is PackedPage['sections'][number] {
   return (
     isRecord(value) &&
-    [value.id, value.pagePath, value.pageTitle, value.heading, value.anchor, value.text].every(
-      isString,
-    ) &&
+    [value.id, value.pagePath, value.pageTitle, value.heading, value.anchor].every(isString) &&
     isString(value.language) &&
     isOptionalString(value.version) &&
-    isArrayOf(
-      value.code,
-      (code): code is unknown => isRecord(code) && isString(code.lang) && isString(code.value),
-    ) &&
     isArrayOf(value.blocks, isBlock)
   );
 }
 
 /** A page (or a skipped file's reason) as the cache keeps it, checked field by field. */
-function isCachedPage(value: unknown): value is CachedPage {
+function isCachedPage(value: unknown): value is PackedPage | { skipped: string } {
   if (!isRecord(value)) return false;
   if ('skipped' in value) return isString(value.skipped);
   return (
@@ -214,6 +277,6 @@ function isCachedPage(value: unknown): value is CachedPage {
     isOptionalString(value.description) &&
     isOptionalString(value.version) &&
     (value.frontmatter === undefined || isRecord(value.frontmatter)) &&
-    isArrayOf(value.sections, isSection)
+    isArrayOf(value.sections, isPackedSection)
   );
 }

@@ -75,6 +75,9 @@ export function siteReader(
         await store.keepOnly(now);
         const { reused, parsed } = store.counted();
         read.kept = { reused, parsed };
+        site.pageStamps = new Map(
+          site.pages.map((page) => [page.path, cache.get(page.file)?.stamp ?? '']),
+        );
         site.stamp = stampOf(
           site,
           cache,
