@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { isRecord } from '../../protocol/_guards.js';
 import type { DocsSite } from '../site/docs.js';
-import { cacheVersion, digest, versionDir } from '../site/page-cache.js';
+import { cacheVersion, digest, temporaryBeside, versionDir } from '../site/page-cache.js';
 import type { IndexStore, SavedIndexes } from './retrieval.js';
 
 /** What happened to a site's index at its last build: the CLI's start-up line says it. */
@@ -69,7 +68,7 @@ export function diskIndexStore(
     save(site, saved) {
       if (!site.stamp) return;
       const file = fileOf(site);
-      const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+      const temporary = temporaryBeside(file);
       try {
         mkdirSync(dir, { recursive: true });
         const { compounds, pages, passages, stamps } = saved();

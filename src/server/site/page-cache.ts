@@ -103,12 +103,16 @@ export async function removeOtherVersions(cacheDir: string): Promise<void> {
   );
 }
 
+/** A file name beside `file` that no other process or write uses: written, then renamed to `file`. */
+export const temporaryBeside = (file: string) =>
+  `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+
 /**
  * Writes `file` whole or not at all: a temporary file beside it, then a rename, so a reader (or a
  * second worker process writing the same file) never sees half of it.
  */
 export async function writeAtomically(file: string, data: string): Promise<void> {
-  const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const temporary = temporaryBeside(file);
   try {
     await writeFile(temporary, data);
     await rename(temporary, file);
