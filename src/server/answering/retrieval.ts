@@ -240,17 +240,30 @@ const WORD = /[^\p{L}\p{N}_]+/u;
  * http2 and "version 5" also v5.
  */
 function createTokenizer(compounds: Map<string, string[]>): Tokenize {
+  // A word's parts are the same wherever it is written: found once (three tests and two lowercased
+  // copies a word were a tenth of reading sections for coverage), cleared when full.
+  const partsKept = new Map<string, string[]>();
+  const partsOf = (word: string) => {
+    let found = partsKept.get(word);
+    if (!found) {
+      if (partsKept.size >= PROCESSED_KEPT) partsKept.clear();
+      const lower = word.toLowerCase();
+      found = [
+        ...(/[a-z][A-Z]/.test(word)
+          ? word.split(/(?<=[a-z])(?=[A-Z])/)
+          : (compounds.get(lower) ?? [])),
+        // snake_case and CONSTANT_CASE are their words too.
+        ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
+        // A language's name is also its locale code (German → de).
+        ...(LOCALE_CODES.has(lower) ? [LOCALE_CODES.get(lower)!] : []),
+      ];
+      partsKept.set(word, found);
+    }
+    return found;
+  };
   return (text) => {
     const words = text.split(WORD).filter(Boolean);
-    const parts = words.flatMap((word) => [
-      ...(/[a-z][A-Z]/.test(word)
-        ? word.split(/(?<=[a-z])(?=[A-Z])/)
-        : (compounds.get(word.toLowerCase()) ?? [])),
-      // snake_case and CONSTANT_CASE are their words too.
-      ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
-      // A language's name is also its locale code (German → de).
-      ...(LOCALE_CODES.has(word.toLowerCase()) ? [LOCALE_CODES.get(word.toLowerCase())!] : []),
-    ]);
+    const parts = words.flatMap(partsOf);
     const joined = [
       ...[...text.matchAll(/\b([A-Za-z]+)\/(\d)\b/g)].map((m) => `${m[1]}${m[2]}`),
       ...[...text.matchAll(/\bversion\s+(\d+)\b/gi)].map((m) => `v${m[1]}`),
@@ -361,6 +374,8 @@ const PAGE_SEARCH = SEARCH_DEFAULTS({ title: 2, description: DESCRIPTION_WEIGHT,
 
 interface Ranked {
   section: DocSection;
+  /** Its page's number (`pageNumber`). */
+  page: number;
   score: number;
   /** Words of the section that matched (for picking passages), found when it is a hit. */
   terms: () => string[];
@@ -444,7 +459,7 @@ function withDense(
   keyword: Ranked[],
   dense: DenseScores,
   kept: (id: string) => boolean,
-  sections: Map<string, DocSection>,
+  sectionOf: (id: string) => { section: DocSection; page: number },
 ): Ranked[] {
   const termsOf = new Map(keyword.map((r) => [r.section.id, r.terms]));
   const fused = fuseScores(
@@ -455,7 +470,7 @@ function withDense(
   return [...fused]
     .sort((a, b) => b[1] - a[1])
     .map(([id, score]) => ({
-      section: sections.get(id)!,
+      ...sectionOf(id),
       score: score / top,
       terms: termsOf.get(id) ?? (() => []),
     }));
@@ -970,11 +985,17 @@ export function createRetriever(
         const doc = bestDoc[touched[i]!]!;
         return {
           section: sectionList[touched[i]!]!,
+          page: pageOfSection[touched[i]!]!,
           score: finalScore[i]!,
           terms: () => matches.terms(doc),
         };
       });
-      const ranked = dense ? withDense(keywordRanked, dense, keptSection, sections) : keywordRanked;
+      const ranked = dense
+        ? withDense(keywordRanked, dense, keptSection, (id) => {
+            const section = sections.get(id)!;
+            return { section, page: pageNumber.get(section.pagePath) ?? -1 };
+          })
+        : keywordRanked;
       // At most a few sections per page, so the hits name several candidate pages.
       const perPage = new Map<string, number>();
       const hits: SearchHit[] = [];
@@ -1001,8 +1022,7 @@ export function createRetriever(
         const weigh = (found: Set<string>) =>
           [...found].reduce((sum, term) => sum + coverageWeight(term), 0);
         const byPage = new Map<string, Set<string>>();
-        for (const { section } of ranked) {
-          const page = pageNumber.get(section.pagePath) ?? -1;
+        for (const { section, page } of ranked) {
           if (pageSeen[page] !== search) {
             if (byPage.size >= COVERAGE_CANDIDATES) continue;
             pageSeen[page] = search;
