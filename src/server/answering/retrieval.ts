@@ -377,8 +377,11 @@ interface Ranked {
   /** Its page's number (`pageNumber`). */
   page: number;
   score: number;
-  /** Words of the section that matched (for picking passages), found when it is a hit. */
-  terms: () => string[];
+  /**
+   * Its best passage (by the index's short id), whose matched words a hit names (for picking
+   * sentences); -1: none.
+   */
+  passage: number;
 }
 
 /** A piece of a section as the index holds it: the whole section, or a part of a long one. */
@@ -461,7 +464,7 @@ function withDense(
   kept: (id: string) => boolean,
   sectionOf: (id: string) => { section: DocSection; page: number },
 ): Ranked[] {
-  const termsOf = new Map(keyword.map((r) => [r.section.id, r.terms]));
+  const passageOf = new Map(keyword.map((r) => [r.section.id, r.passage]));
   const fused = fuseScores(
     new Map(keyword.map((r) => [r.section.id, r.score])),
     new Map([...dense].filter(([id]) => kept(id))),
@@ -472,7 +475,7 @@ function withDense(
     .map(([id, score]) => ({
       ...sectionOf(id),
       score: score / top,
-      terms: termsOf.get(id) ?? (() => []),
+      passage: passageOf.get(id) ?? -1,
     }));
 }
 
@@ -807,10 +810,14 @@ export function createRetriever(
                 ? block.text.split('\n')
                 : [block.text],
             );
-      found = (texts.length ? texts : ['']).map(
-        (text) =>
-          new Set(tokenize(`${context}\n${text}`).flatMap((word) => processTerm(word) ?? [])),
-      );
+      found = (texts.length ? texts : ['']).map((text) => {
+        const terms = new Set<string>();
+        for (const word of tokenize(`${context}\n${text}`)) {
+          const term = processTerm(word);
+          if (term) terms.add(term);
+        }
+        return terms;
+      });
       units.set(section, found);
     }
     return found;
@@ -909,10 +916,12 @@ export function createRetriever(
       const boostTerm = (term: string) => termWeight(term);
       const pageMatches = pageScoring.match(pageScoring.termsOf(words), pageBoostOf, boostTerm);
       // Best first; equal scores in the order they matched, as MiniSearch's (stable) sort leaves them.
-      const pages = pageMatches.docs
-        .map((doc) => ({ id: pageScoring.ids[doc] as string, score: pageMatches.score[doc]! }))
-        .sort((a, b) => b.score - a.score);
-      const pageTop = pages[0]?.score ?? 0;
+      const pageDocs = pageMatches.docs;
+      const pageScoreOf = (at: number) => pageMatches.score[pageDocs[at]!]!;
+      const pages = Int32Array.from(pageDocs.keys()).sort(
+        (a, b) => pageScoreOf(b) - pageScoreOf(a) || a - b,
+      );
+      const pageTop = pages.length ? pageScoreOf(pages[0]!) : 0;
       const search = ++searchNumber;
       pageScores.fill(0);
       for (const doc of pageMatches.docs) {
@@ -930,7 +939,12 @@ export function createRetriever(
         boostTerm,
         weightOf,
         idfKey,
-        { pages: pages.slice(0, CANDIDATE_PAGES).map((r) => r.id) },
+        {
+          pages: Array.from(
+            pages.subarray(0, CANDIDATE_PAGES),
+            (at) => pageScoring.ids[pageDocs[at]!] as string,
+          ),
+        },
       );
       const { matches } = searched;
       for (const term of searched.common) matchedTerms.add(term);
@@ -987,7 +1001,7 @@ export function createRetriever(
           section: sectionList[touched[i]!]!,
           page: pageOfSection[touched[i]!]!,
           score: finalScore[i]!,
-          terms: () => matches.terms(doc),
+          passage: doc,
         };
       });
       const ranked = dense
@@ -999,12 +1013,13 @@ export function createRetriever(
       // At most a few sections per page, so the hits name several candidate pages.
       const perPage = new Map<string, number>();
       const hits: SearchHit[] = [];
-      for (const { section, score, terms } of ranked) {
+      for (const { section, score, passage } of ranked) {
         if (hits.length >= limit) break;
         const count = perPage.get(section.pagePath) ?? 0;
         if (count >= SECTIONS_PER_PAGE) continue;
         perPage.set(section.pagePath, count + 1);
-        hits.push({ section, score, terms: terms(), title: titleOf(section) });
+        const terms = passage >= 0 ? matches.terms(passage) : [];
+        hits.push({ section, score, terms, title: titleOf(section) });
       }
 
       // Coverage: the share of the question's terms that one of the best pages carries, each term
