@@ -5,6 +5,9 @@ import { runCli } from '../src/cli/index.js';
 import { loadHtmlSite } from '../src/server/site/html.js';
 import { loadDocsSite } from '../src/server/site/docs.js';
 import { diskPageStore } from '../src/server/site/page-cache.js';
+import { diskIndexStore } from '../src/server/answering/index-cache.js';
+import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
+import type { DocsSite } from '../src/server/site/docs.js';
 import { siteReader } from '../src/server/site/watch.js';
 import { captureIo } from './helpers/cli.js';
 import {
@@ -273,6 +276,54 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     expect(warnings).toEqual([]);
     const files = await filesUnder(join(data, 'cache'));
     expect(files.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('searches a kept index, and one updated after edits and kept again, exactly as one built from the pages', async () => {
+    const { dir } = await sampleCopy();
+    const data = await tempDir();
+    const warnings: string[] = [];
+    const read = async () =>
+      (
+        await siteReader(
+          { kind: 'docs', dir },
+          diskPageStore(join(data, 'cache'), { kind: 'docs', dir, language: 'en' }, () => {}),
+        ).read()
+      ).site;
+    const keptRetriever = (site: DocsSite) => {
+      const store = diskIndexStore(join(data, 'cache'), (line) => warnings.push(line));
+      return { retriever: createRetriever(site, { store }), outcome: store.outcome(site) };
+    };
+    expect(keptRetriever(await read()).outcome).toBe('built');
+    const install = join(dir, 'installation.md');
+    await writeFile(
+      install,
+      (await readFile(install, 'utf8')) + '\n## Offline mirrors\n\nInstall from a mirror.\n',
+    );
+    await writeFile(join(dir, 'themes.md'), '# Themes\n\nThe widget takes a dark theme.\n');
+    await rm(join(dir, 'troubleshooting.md'));
+    const edited = await read();
+    expect(keptRetriever(edited).outcome).toBe('updated');
+    const kept = keptRetriever(edited);
+    expect(kept.outcome).toBe('reused');
+    const built = createRetriever(edited);
+    const questions = edited.pages.flatMap((page) => [
+      page.title,
+      ...page.sections.map((section) => `How do I ${section.heading}?`),
+    ]);
+    expect(questions.length).toBeGreaterThan(50);
+    const searched = (retriever: Retriever, question: string) => {
+      const { hits, coverage, unknown } = retriever.search(question, { limit: 5 });
+      // An updated index's average field lengths are summed in another order: the last bits differ.
+      const round = (score: number) => Number(score.toPrecision(10));
+      return {
+        hits: hits.map((hit) => [hit.section.id, round(hit.score)]),
+        coverage: round(coverage),
+        unknown,
+      };
+    };
+    for (const question of questions)
+      expect(searched(kept.retriever, question), question).toEqual(searched(built, question));
+    expect(warnings).toEqual([]);
   });
 
   it('gives back pages equal to the ones parsed', async () => {
