@@ -203,8 +203,8 @@ interface Documents {
  */
 interface State {
   _index: {
-    set(term: string, data: Map<number, Map<number, number>>): unknown;
-    [Symbol.iterator](): Iterator<[string, Map<number, Map<number, number>>]>;
+    set(term: string, data: Map<number, Frequencies>): unknown;
+    [Symbol.iterator](): Iterator<[string, Map<number, Frequencies>]>;
   };
   _documentCount: number;
   _documentIds: Map<number, string>;
@@ -250,12 +250,16 @@ function flatten(index: MiniSearch): {
       postings[at] = fieldId;
       at += 2;
       let count = 0;
+      let sorted = true;
       for (const [shortId, frequency] of docs)
         if (live.has(shortId)) {
+          if (count > 0 && postings[at - 2]! > shortId) sorted = false;
           postings[at++] = shortId;
           postings[at++] = frequency;
           count++;
         }
+      // Postings.get searches them by short id: in the order added, unless a document came back.
+      if (!sorted) sortPairs(postings.subarray(countAt + 1, at));
       if (count === 0) at -= 2;
       else {
         postings[countAt] = count;
@@ -280,6 +284,87 @@ function flatten(index: MiniSearch): {
   };
 }
 
+/** What MiniSearch 7 does with a term's documents in one field (a Map of short id to frequency). */
+interface Frequencies extends Iterable<[number, number]> {
+  readonly size: number;
+  get(shortId: number): number | undefined;
+  has(shortId: number): boolean;
+  set(shortId: number, frequency: number): unknown;
+  delete(shortId: number): boolean;
+  keys(): IterableIterator<number>;
+  entries(): IterableIterator<[number, number]>;
+}
+
+/**
+ * A term's documents in one field, read in place from a kept index's postings (`[shortId,
+ * frequency]` pairs in short id order) instead of a Map of them: what MiniSearch reads of its
+ * `Map<shortId, frequency>` (`size`, `keys`, `get`, iteration) in a tenth of its memory, and no
+ * map to make at start. The first change (an update's `add` or `discard`, a vacuum) makes it a Map.
+ */
+class Postings implements Frequencies {
+  private map: Map<number, number> | undefined;
+  /** The pair `keys()` gave last: the search asks for its frequency next. */
+  private last = 0;
+  constructor(
+    private readonly ints: Uint32Array,
+    private readonly at: number,
+    private readonly count: number,
+  ) {}
+  get size() {
+    return this.map ? this.map.size : this.count;
+  }
+  get(shortId: number): number | undefined {
+    if (this.map) return this.map.get(shortId);
+    const { ints, at } = this;
+    if (ints[at + 2 * this.last] === shortId) return ints[at + 2 * this.last + 1];
+    let [low, high] = [0, this.count - 1];
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const id = ints[at + 2 * middle]!;
+      if (id === shortId) return ints[at + 2 * middle + 1];
+      if (id < shortId) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+  has(shortId: number) {
+    return this.get(shortId) !== undefined;
+  }
+  *keys(): MapIterator<number> {
+    if (this.map) return yield* this.map.keys();
+    for (let i = 0; i < this.count; i++) {
+      this.last = i;
+      yield this.ints[this.at + 2 * i]!;
+    }
+  }
+  *entries(): MapIterator<[number, number]> {
+    if (this.map) return yield* this.map.entries();
+    for (let i = 0; i < this.count; i++)
+      yield [this.ints[this.at + 2 * i]!, this.ints[this.at + 2 * i + 1]!];
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  set(shortId: number, frequency: number) {
+    (this.map ??= new Map(this.entries())).set(shortId, frequency);
+    return this;
+  }
+  delete(shortId: number) {
+    return (this.map ??= new Map(this.entries())).delete(shortId);
+  }
+}
+
+/** Sorts `[key, value]` pairs laid out flat by key. */
+function sortPairs(pairs: Uint32Array): void {
+  const sorted = Array.from({ length: pairs.length / 2 }, (_, i) => [
+    pairs[2 * i]!,
+    pairs[2 * i + 1]!,
+  ])
+    .sort((a, b) => a[0]! - b[0]!)
+    .flat();
+  pairs.set(sorted);
+}
+
 /** A kept index, made into a MiniSearch with the options it was built with. */
 function kept(documents: Documents, terms: string[], postings: Uint32Array): KeptIndex {
   return {
@@ -298,13 +383,12 @@ function kept(documents: Documents, terms: string[], postings: Uint32Array): Kep
       state._storedFields = new Map(documents.storedFields);
       let at = 0;
       for (const term of terms) {
-        const data = new Map<number, Map<number, number>>();
+        const data = new Map<number, Frequencies>();
         for (let fields = postings[at++]!; fields > 0; fields--) {
           const fieldId = postings[at++]!;
-          const docs = new Map<number, number>();
-          for (let count = postings[at++]!; count > 0; count--, at += 2)
-            docs.set(postings[at]!, postings[at + 1]!);
-          data.set(fieldId, docs);
+          const count = postings[at++]!;
+          data.set(fieldId, new Postings(postings, at, count));
+          at += 2 * count;
         }
         state._index.set(term, data);
       }
