@@ -240,17 +240,30 @@ const WORD = /[^\p{L}\p{N}_]+/u;
  * http2 and "version 5" also v5.
  */
 function createTokenizer(compounds: Map<string, string[]>): Tokenize {
+  // A word's parts are the same wherever it is written: found once (three tests and two lowercased
+  // copies a word were a tenth of reading sections for coverage), cleared when full.
+  const partsKept = new Map<string, string[]>();
+  const partsOf = (word: string) => {
+    let found = partsKept.get(word);
+    if (!found) {
+      if (partsKept.size >= PROCESSED_KEPT) partsKept.clear();
+      const lower = word.toLowerCase();
+      found = [
+        ...(/[a-z][A-Z]/.test(word)
+          ? word.split(/(?<=[a-z])(?=[A-Z])/)
+          : (compounds.get(lower) ?? [])),
+        // snake_case and CONSTANT_CASE are their words too.
+        ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
+        // A language's name is also its locale code (German → de).
+        ...(LOCALE_CODES.has(lower) ? [LOCALE_CODES.get(lower)!] : []),
+      ];
+      partsKept.set(word, found);
+    }
+    return found;
+  };
   return (text) => {
     const words = text.split(WORD).filter(Boolean);
-    const parts = words.flatMap((word) => [
-      ...(/[a-z][A-Z]/.test(word)
-        ? word.split(/(?<=[a-z])(?=[A-Z])/)
-        : (compounds.get(word.toLowerCase()) ?? [])),
-      // snake_case and CONSTANT_CASE are their words too.
-      ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
-      // A language's name is also its locale code (German → de).
-      ...(LOCALE_CODES.has(word.toLowerCase()) ? [LOCALE_CODES.get(word.toLowerCase())!] : []),
-    ]);
+    const parts = words.flatMap(partsOf);
     const joined = [
       ...[...text.matchAll(/\b([A-Za-z]+)\/(\d)\b/g)].map((m) => `${m[1]}${m[2]}`),
       ...[...text.matchAll(/\bversion\s+(\d+)\b/gi)].map((m) => `v${m[1]}`),
@@ -360,6 +373,9 @@ const PASSAGE_SEARCH = SEARCH_DEFAULTS({ pageTitle: 3, heading: 2.5, text: 1, co
 const PAGE_SEARCH = SEARCH_DEFAULTS({ title: 2, description: DESCRIPTION_WEIGHT, headings: 1 });
 
 interface Ranked {
+  section: DocSection;
+  /** Its page's number (`pageNumber`). */
+  page: number;
   score: number;
   /** Words of the section that matched (for picking passages), found when it is a hit. */
   terms: () => string[];
@@ -440,19 +456,24 @@ function nameTermsOf(heading: string, tokenize: Tokenize): string[] {
  * has no matched words.
  */
 function withDense(
-  keyword: [string, Ranked][],
+  keyword: Ranked[],
   dense: DenseScores,
   kept: (id: string) => boolean,
-): [string, Ranked][] {
-  const termsOf = new Map(keyword.map(([id, r]) => [id, r.terms]));
+  sectionOf: (id: string) => { section: DocSection; page: number },
+): Ranked[] {
+  const termsOf = new Map(keyword.map((r) => [r.section.id, r.terms]));
   const fused = fuseScores(
-    new Map(keyword.map(([id, r]) => [id, r.score])),
+    new Map(keyword.map((r) => [r.section.id, r.score])),
     new Map([...dense].filter(([id]) => kept(id))),
   );
   const top = Math.max(...fused.values());
   return [...fused]
     .sort((a, b) => b[1] - a[1])
-    .map(([id, score]) => [id, { score: score / top, terms: termsOf.get(id) ?? (() => []) }]);
+    .map(([id, score]) => ({
+      ...sectionOf(id),
+      score: score / top,
+      terms: termsOf.get(id) ?? (() => []),
+    }));
 }
 
 /**
@@ -652,11 +673,30 @@ export function createRetriever(
   /** A passage's section: its id is the section's and `~` and its number. */
   const scoring = createScoring(index, PASSAGE_SEARCH);
   const pageScoring = createScoring(pageIndex, PAGE_SEARCH);
-  /** Each passage's section, by the index's short id: a passage's id is its section's, `~` and a number. */
-  const sectionOfDoc = Array.from({ length: scoring.size }, (_, doc) => {
-    const id = scoring.ids[doc];
-    return typeof id === 'string' ? sections.get(id.slice(0, id.lastIndexOf('~'))) : undefined;
+  // Sections and pages by number, and each passage's section by the index's short id (a passage's
+  // id is its section's, `~` and a number), so a search's per-match work reads arrays, not maps.
+  const sectionList = [...sections.values()];
+  const sectionNumber = new Map(sectionList.map((section, n) => [section.id, n]));
+  const namesOf = sectionList.map((section) => nameTerms.get(section.id)!);
+  const pageNumber = new Map<string, number>(site.pages.map((page, n) => [page.path, n]));
+  const pageOfSection = Int32Array.from(sectionList, (s) => pageNumber.get(s.pagePath) ?? -1);
+  const pageOfPageDoc = Int32Array.from({ length: pageScoring.size }, (_, doc) => {
+    const id = pageScoring.ids[doc];
+    return typeof id === 'string' ? (pageNumber.get(id) ?? -1) : -1;
   });
+  const sectionOfDoc = Int32Array.from({ length: scoring.size }, (_, doc) => {
+    const id = scoring.ids[doc];
+    return typeof id === 'string'
+      ? (sectionNumber.get(id.slice(0, id.lastIndexOf('~'))) ?? -1)
+      : -1;
+  });
+  // Per search, reused: each page's score, each section's best passage, pages covered.
+  const pageScores = new Float64Array(site.pages.length);
+  const bestDoc = new Int32Array(sectionList.length);
+  const bestAt = new Int32Array(sectionList.length);
+  const sectionSeen = new Int32Array(sectionList.length);
+  const pageSeen = new Int32Array(site.pages.length);
+  let searchNumber = 0;
   /** The passages of each page, by short id. */
   const docsOfPage = new Map<string, number[]>();
   scoring.stored.forEach((stored, doc) => {
@@ -883,7 +923,12 @@ export function createRetriever(
         .map((doc) => ({ id: pageScoring.ids[doc] as string, score: pageMatches.score[doc]! }))
         .sort((a, b) => b.score - a.score);
       const pageTop = pages[0]?.score ?? 0;
-      const pageScore = new Map(pages.map((r) => [r.id, pageTop ? r.score / pageTop : 0]));
+      const search = ++searchNumber;
+      pageScores.fill(0);
+      for (const doc of pageMatches.docs) {
+        const page = pageOfPageDoc[doc]!;
+        if (page >= 0) pageScores[page] = pageTop ? pageMatches.score[doc]! / pageTop : 0;
+      }
       // The index terms some kept passage holds as they are: the search looked each question term
       // up exactly (besides its prefixes and near spellings), so a term missing here is one the
       // docs never use, found without searching each word again.
@@ -901,49 +946,71 @@ export function createRetriever(
       for (const term of searched.common) matchedTerms.add(term);
       for (const term of matches.matched) matchedTerms.add(term);
       // A section is as good as its best passage: the first of the highest, in the order they matched.
-      const best = new Map<DocSection, { doc: number; at: number }>();
+      const touched: number[] = [];
       let top = 0;
-      matches.docs.forEach((doc, at) => {
-        const score = matches.score[doc]!;
+      const { docs, score: passageScore } = matches;
+      for (let at = 0; at < docs.length; at++) {
+        const doc = docs[at]!;
+        const score = passageScore[doc]!;
         if (score > top) top = score;
-        const section = sectionOfDoc[doc]!;
-        const seen = best.get(section);
-        if (!seen || score > matches.score[seen.doc]!) best.set(section, { doc, at });
-      });
-      const scored: { id: string; score: number; passage: number; at: number; ranked: Ranked }[] =
-        [];
-      for (const [section, { doc, at }] of best) {
-        const { id } = section;
-        const passage = matches.score[doc]!;
-        const relevance =
-          (top ? passage / top : 0) + PAGE_WEIGHT * (pageScore.get(section.pagePath) ?? 0);
+        const n = sectionOfDoc[doc]!;
+        if (sectionSeen[n] !== search) {
+          sectionSeen[n] = search;
+          touched.push(n);
+        } else if (!(score > passageScore[bestDoc[n]!]!)) continue;
+        bestDoc[n] = doc;
+        bestAt[n] = at;
+      }
+      const finalScore = new Float64Array(touched.length);
+      touched.forEach((n, i) => {
+        const section = sectionList[n]!;
+        const passage = passageScore[bestDoc[n]!]!;
+        const relevance = (top ? passage / top : 0) + PAGE_WEIGHT * pageScores[pageOfSection[n]!]!;
         const named = namedVersion && section.version === namedVersion ? NAMED_VERSION_BOOST : 1;
         // A section named after words of the question, by the share of the question they are.
-        const name = nameTerms.get(id)!;
+        const name = namesOf[n]!;
         const member =
           name.length && name.every((term) => allTermSet.has(term))
             ? 1 + MEMBER_BOOST * shareOf(name)
             : 1;
-        const score =
-          named * member * relevance * Math.max(SHARE_FLOOR, shareOf(matches.queryTerms(doc)));
-        scored.push({ id, score, passage, at, ranked: { score, terms: () => matches.terms(doc) } });
-      }
+        finalScore[i] =
+          named *
+          member *
+          relevance *
+          Math.max(SHARE_FLOOR, shareOf(matches.queryTerms(bestDoc[n]!)));
+      });
       const keptSection = (id: string) => {
         const { pagePath, language, version } = sections.get(id)!;
         return keep({ pagePath, language, version });
       };
       // Ties in the order of the sections' best passages (by score, then as they matched), as
       // sorting MiniSearch's results and then the sections, both stable, left them.
-      const keywordRanked = scored
-        .sort((a, b) => b.score - a.score || b.passage - a.passage || a.at - b.at)
-        .map((r): [string, Ranked] => [r.id, r.ranked]);
-      const ranked = dense ? withDense(keywordRanked, dense, keptSection) : keywordRanked;
+      const byRank = Int32Array.from(touched.keys()).sort(
+        (a, b) =>
+          finalScore[b]! - finalScore[a]! ||
+          passageScore[bestDoc[touched[b]!]!]! - passageScore[bestDoc[touched[a]!]!]! ||
+          bestAt[touched[a]!]! - bestAt[touched[b]!]!,
+      );
+      const keywordRanked = Array.from(byRank, (i): Ranked => {
+        const doc = bestDoc[touched[i]!]!;
+        return {
+          section: sectionList[touched[i]!]!,
+          page: pageOfSection[touched[i]!]!,
+          score: finalScore[i]!,
+          terms: () => matches.terms(doc),
+        };
+      });
+      const ranked = dense
+        ? withDense(keywordRanked, dense, keptSection, (id) => {
+            const section = sections.get(id)!;
+            return { section, page: pageNumber.get(section.pagePath) ?? -1 };
+          })
+        : keywordRanked;
       // At most a few sections per page, so the hits name several candidate pages.
       const perPage = new Map<string, number>();
       const hits: SearchHit[] = [];
-      for (const [id, { score, terms }] of ranked) {
+      for (const { section, score, terms } of ranked) {
         if (hits.length >= limit) break;
-        const section = sections.get(id)!;
         const count = perPage.get(section.pagePath) ?? 0;
         if (count >= SECTIONS_PER_PAGE) continue;
         perPage.set(section.pagePath, count + 1);
@@ -965,17 +1032,19 @@ export function createRetriever(
         const weigh = (found: Set<string>) =>
           [...found].reduce((sum, term) => sum + coverageWeight(term), 0);
         const byPage = new Map<string, Set<string>>();
-        for (const [id] of ranked) {
-          const section = sections.get(id)!;
-          if (!byPage.has(section.pagePath) && byPage.size >= COVERAGE_CANDIDATES) continue;
-          const page = byPage.get(section.pagePath) ?? new Set<string>();
+        for (const { section, page } of ranked) {
+          if (pageSeen[page] !== search) {
+            if (byPage.size >= COVERAGE_CANDIDATES) continue;
+            pageSeen[page] = search;
+          }
+          const covered = byPage.get(section.pagePath) ?? new Set<string>();
           let best = new Set<string>();
           for (const unit of unitsOf(section)) {
             const found = new Set(queryTerms.filter((term) => unit.has(term)));
             if (weigh(found) > weigh(best)) best = found;
           }
-          for (const term of best) page.add(term);
-          byPage.set(section.pagePath, page);
+          for (const term of best) covered.add(term);
+          byPage.set(section.pagePath, covered);
         }
         for (const found of byPage.values())
           coverage = Math.max(coverage, total ? weigh(found) / total : 0);
