@@ -5,6 +5,9 @@ import { runCli } from '../src/cli/index.js';
 import { loadHtmlSite } from '../src/server/site/html.js';
 import { loadDocsSite } from '../src/server/site/docs.js';
 import { diskPageStore } from '../src/server/site/page-cache.js';
+import { diskIndexStore } from '../src/server/answering/index-cache.js';
+import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
+import type { DocsSite } from '../src/server/site/docs.js';
 import { siteReader } from '../src/server/site/watch.js';
 import { captureIo } from './helpers/cli.js';
 import {
@@ -56,6 +59,15 @@ async function sampleCopy(): Promise<{ dir: string; pages: number }> {
   const dir = await tempDir();
   await cp(FIXTURE_DOCS_DIR, dir, { recursive: true });
   return { dir, pages: (await loadDocsSite(dir)).pages.length };
+}
+
+/** The folder-relative files of the pages kept under `data`: the first field of each page line. */
+async function keptPages(data: string): Promise<string[]> {
+  const files = (await filesUnder(join(data, 'cache'))).filter((f) => /[\\/]pages[\\/]/.test(f));
+  const lines = await Promise.all(
+    files.map(async (file) => (await readFile(file, 'utf8')).trimEnd().split('\n').slice(1)),
+  );
+  return lines.flat().map((line) => (JSON.parse(line) as [string])[0]);
 }
 
 /** Every file under `dir`, recursively, relative to it. */
@@ -134,9 +146,11 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     } finally {
       await server.stop();
     }
-    // The removed page's cache file went with it: one file per page there is.
-    const kept = (await filesUnder(join(data, 'cache'))).filter((f) => /[\\/]pages[\\/]/.test(f));
+    // The removed page went from the kept files: they hold each served page once, and no other.
+    const kept = await keptPages(data);
     expect(kept).toHaveLength(pages);
+    expect(kept).toContain('themes.md');
+    expect(kept).not.toContain('troubleshooting.md');
     const third = await start(['--docs', dir], data);
     expect(third.cache).toEqual({ reused: pages, parsed: 0, index: 'reused' });
     await third.stop();
@@ -153,15 +167,18 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     const files = await filesUnder(join(data, 'cache'));
     const pageFile = files.find((file) => /[\\/]pages[\\/]/.test(file))!;
     const indexFile = files.find((file) => /[\\/]index[\\/]/.test(file))!;
+    // The pages kept in that file are the ones parsed again.
+    const held = (await readFile(pageFile, 'utf8')).trimEnd().split('\n').length - 1;
+    expect(held).toBeGreaterThan(0);
     await writeFile(pageFile, '{"version": "v1-');
     const index = await readFile(indexFile, 'utf8');
     await writeFile(indexFile, index.slice(0, index.length / 2));
 
     const second = await start(['--docs', dir], data);
     try {
-      expect(second.cache).toEqual({ reused: pages - 1, parsed: 1, index: 'built' });
+      expect(second.cache).toEqual({ reused: pages - held, parsed: held, index: 'built' });
       expect(second.run.err).toMatch(
-        /Ignored 1 unreadable page cache file .*parsed its page again/,
+        /Ignored 1 unreadable page cache file .*parsed its pages again/,
       );
       expect(second.run.err).toMatch(/Ignored the index cache .*built it again/);
       expect(answerText(await second.ask(question))).toBe(answerText(answer));
@@ -203,6 +220,110 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     const second = await start(['--site', built], data);
     expect(second.cache).toEqual({ reused: first.cache.parsed, parsed: 0, index: 'reused' });
     await second.stop();
+  });
+
+  it('keeps a large folder in a few page files read in one pass, and an edit rewrites only its own', async () => {
+    // 20 copies of the sample docs: 400 pages, as many files as a mid-sized site.
+    const dir = await tempDir();
+    for (let copy = 0; copy < 20; copy++)
+      await cp(FIXTURE_DOCS_DIR, join(dir, `copy-${copy}`), { recursive: true });
+    const data = await tempDir();
+    const warnings: string[] = [];
+    const reader = () =>
+      siteReader(
+        { kind: 'docs', dir },
+        diskPageStore(join(data, 'cache'), { kind: 'docs', dir, language: 'en' }, (line) =>
+          warnings.push(line),
+        ),
+      );
+    const first = await reader().read();
+    const pages = first.site.pages.length;
+    expect(pages).toBeGreaterThan(300);
+    const pageFiles = async () =>
+      (await filesUnder(join(data, 'cache'))).filter((f) => /[\\/]pages[\\/]/.test(f)).sort();
+    const files = await pageFiles();
+    expect(files.length).toBeLessThanOrEqual(16);
+    expect((await keptPages(data)).sort()).toEqual(
+      first.site.pages.map((page) => page.file).sort(),
+    );
+    const before = await Promise.all(files.map((file) => readFile(file, 'utf8')));
+
+    const edited = join(dir, 'copy-7', 'installation.md');
+    await writeFile(edited, (await readFile(edited, 'utf8')) + '\nInstall from a mirror too.\n');
+    const second = await reader().read();
+    expect(second.kept).toEqual({ reused: pages - 1, parsed: 1 });
+    expect(second.site.byPath.get('/copy-7/installation')?.markdown).toContain('from a mirror');
+    const after = await Promise.all(files.map((file) => readFile(file, 'utf8')));
+    expect(await pageFiles()).toEqual(files);
+    expect(after.filter((text, i) => text !== before[i])).toHaveLength(1);
+    expect(warnings).toEqual([]);
+  });
+
+  it('keeps every page when two processes write the same page files at once (--workers)', async () => {
+    const { dir, pages } = await sampleCopy();
+    const data = await tempDir();
+    const warnings: string[] = [];
+    const store = () =>
+      diskPageStore(join(data, 'cache'), { kind: 'docs', dir, language: 'en' }, (line) =>
+        warnings.push(line),
+      );
+    await Promise.all([
+      siteReader({ kind: 'docs', dir }, store()).read(),
+      siteReader({ kind: 'docs', dir }, store()).read(),
+    ]);
+    const again = await siteReader({ kind: 'docs', dir }, store()).read();
+    expect(again.kept).toEqual({ reused: pages, parsed: 0 });
+    expect(warnings).toEqual([]);
+    const files = await filesUnder(join(data, 'cache'));
+    expect(files.filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('searches a kept index, and one updated after edits and kept again, exactly as one built from the pages', async () => {
+    const { dir } = await sampleCopy();
+    const data = await tempDir();
+    const warnings: string[] = [];
+    const read = async () =>
+      (
+        await siteReader(
+          { kind: 'docs', dir },
+          diskPageStore(join(data, 'cache'), { kind: 'docs', dir, language: 'en' }, () => {}),
+        ).read()
+      ).site;
+    const keptRetriever = (site: DocsSite) => {
+      const store = diskIndexStore(join(data, 'cache'), (line) => warnings.push(line));
+      return { retriever: createRetriever(site, { store }), outcome: store.outcome(site) };
+    };
+    expect(keptRetriever(await read()).outcome).toBe('built');
+    const install = join(dir, 'installation.md');
+    await writeFile(
+      install,
+      (await readFile(install, 'utf8')) + '\n## Offline mirrors\n\nInstall from a mirror.\n',
+    );
+    await writeFile(join(dir, 'themes.md'), '# Themes\n\nThe widget takes a dark theme.\n');
+    await rm(join(dir, 'troubleshooting.md'));
+    const edited = await read();
+    expect(keptRetriever(edited).outcome).toBe('updated');
+    const kept = keptRetriever(edited);
+    expect(kept.outcome).toBe('reused');
+    const built = createRetriever(edited);
+    const questions = edited.pages.flatMap((page) => [
+      page.title,
+      ...page.sections.map((section) => `How do I ${section.heading}?`),
+    ]);
+    expect(questions.length).toBeGreaterThan(50);
+    const searched = (retriever: Retriever, question: string) => {
+      const { hits, coverage, unknown } = retriever.search(question, { limit: 5 });
+      // An updated index's average field lengths are summed in another order: the last bits differ.
+      const round = (score: number) => Number(score.toPrecision(10));
+      return {
+        hits: hits.map((hit) => [hit.section.id, round(hit.score)]),
+        coverage: round(coverage),
+        unknown,
+      };
+    };
+    for (const question of questions)
+      expect(searched(kept.retriever, question), question).toEqual(searched(built, question));
+    expect(warnings).toEqual([]);
   });
 
   it('gives back pages equal to the ones parsed', async () => {

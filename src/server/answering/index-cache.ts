@@ -1,9 +1,19 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
+import { crc32 } from 'node:zlib';
+import MiniSearch, { type Options } from 'minisearch';
 import { isRecord } from '../../protocol/_guards.js';
 import type { DocsSite } from '../site/docs.js';
 import { cacheVersion, digest, temporaryBeside, versionDir } from '../site/page-cache.js';
-import type { IndexStore, SavedIndexes } from './retrieval.js';
+import type { IndexStore, KeptIndex, SavedIndexes } from './retrieval.js';
 
 /** What happened to a site's index at its last build: the CLI's start-up line says it. */
 export type IndexOutcome = 'reused' | 'updated' | 'built';
@@ -11,10 +21,12 @@ export type IndexOutcome = 'reused' | 'updated' | 'built';
 /**
  * The built indexes of the sites served, one file per docs folder under `cacheDir`, written for
  * one `stamp` of the site's pages (docs.ts `stampOf`): a start on the same pages loads it instead
- * of building; any other start builds and writes it again. The file is one line of JSON per part
- * (a header with the version and stamp, the compounds, the page index, the passage index), so no
- * part has to fit in one string with the others. A file that cannot be loaded is ignored, removed
- * and rebuilt, and `warn` says so.
+ * of building; any other start builds and writes it again. The file is a header line (this
+ * version, the stamp, the length and CRC-32 of the rest), lines of JSON (the compounds, the page
+ * stamps, and per index its documents and its terms), then each index's postings as 32-bit
+ * integers: loading makes MiniSearch's maps straight from them, without the object per term and
+ * field that its `toJSON` form parses into and `loadJS` then copies into maps. A file that cannot
+ * be loaded is ignored, removed and rebuilt, and `warn` says so.
  */
 export function diskIndexStore(
   cacheDir: string,
@@ -22,7 +34,7 @@ export function diskIndexStore(
 ): IndexStore & { outcome(site: DocsSite): IndexOutcome | undefined } {
   const dir = join(versionDir(cacheDir), 'index');
   const outcomes = new WeakMap<DocsSite, IndexOutcome>();
-  const fileOf = (site: DocsSite) => join(dir, `${digest(resolve(site.dir ?? ''))}.json`);
+  const fileOf = (site: DocsSite) => join(dir, `${digest(resolve(site.dir ?? ''))}.index`);
   return {
     outcome: (site) => outcomes.get(site),
     load(site, restore) {
@@ -35,25 +47,33 @@ export function diskIndexStore(
         outcomes.set(site, 'built');
         return undefined;
       }
-      const lines: string[] = [];
-      for (let from = 0; from < bytes.length;) {
-        const to = bytes.indexOf(10, from);
-        lines.push(bytes.toString('utf8', from, to === -1 ? bytes.length : to));
-        from = to === -1 ? bytes.length : to + 1;
-      }
       try {
-        const header: unknown = JSON.parse(lines[0] ?? '');
-        if (!isRecord(header) || header.version !== cacheVersion())
-          throw new Error('not an index of this version');
+        const { header, lines, postings } = readParts(bytes);
         // Another stamp is another state of the pages: not a fault, an update or a rebuild.
         const exact = header.stamp === site.stamp;
-        const [compounds, pages, passages, stamps]: unknown[] = lines
-          .slice(1)
-          .map((line): unknown => JSON.parse(line));
-        if (!isCompounds(compounds) || !isPlainIndex(pages) || !isPlainIndex(passages))
+        const [compounds, stamps, pages, pageTerms, passages, passageTerms] = lines.map(
+          (line): unknown => JSON.parse(line),
+        );
+        if (
+          !isCompounds(compounds) ||
+          !isPairs(stamps) ||
+          !isDocuments(pages) ||
+          !isDocuments(passages) ||
+          !isArrayOf(pageTerms, isString) ||
+          !isArrayOf(passageTerms, isString)
+        )
+          throw new Error('its parts are missing or damaged');
+        const pagePostings = postings.subarray(0, pages.postings);
+        const passagePostings = postings.subarray(pages.postings);
+        if (passagePostings.length !== passages.postings)
           throw new Error('its parts are missing or damaged');
         const loaded = restore(
-          { compounds, pages, passages, ...(isStamps(stamps) ? { stamps } : {}) },
+          {
+            compounds,
+            pages: kept(pages, pageTerms, pagePostings),
+            passages: kept(passages, passageTerms, passagePostings),
+            stamps,
+          },
           exact,
         );
         outcomes.set(site, loaded === undefined ? 'built' : exact ? 'reused' : 'updated');
@@ -69,18 +89,46 @@ export function diskIndexStore(
       if (!site.stamp) return;
       const file = fileOf(site);
       const temporary = temporaryBeside(file);
+      let fd: number | undefined;
       try {
         mkdirSync(dir, { recursive: true });
         const { compounds, pages, passages, stamps } = saved();
-        const header = JSON.stringify({ version: cacheVersion(), stamp: site.stamp });
-        writeFileSync(temporary, header + '\n');
-        // One part at a time: the passage index of a large site is hundreds of megabytes of JSON.
-        for (const part of [compounds, pages, passages, stamps ?? []])
-          writeFileSync(temporary, JSON.stringify(part) + '\n', { flag: 'a' });
+        const [pageParts, passageParts] = [flatten(pages), flatten(passages)];
+        // One part at a time: the passage index of a large site is tens of millions of integers.
+        const text = [
+          JSON.stringify(compounds),
+          JSON.stringify(stamps ?? []),
+          JSON.stringify(pageParts.documents),
+          JSON.stringify(pageParts.terms),
+          JSON.stringify(passageParts.documents),
+          JSON.stringify(passageParts.terms),
+        ].map((line) => Buffer.from(line + '\n'));
+        const textBytes = text.reduce((sum, part) => sum + part.length, 0);
+        // The postings start at a multiple of 4 bytes, so they are read in place as 32-bit integers.
+        const padding = Buffer.alloc((4 - (textBytes % 4)) % 4, 10);
+        const binary = [pageParts.postings, passageParts.postings].map((ints) =>
+          Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength),
+        );
+        const parts = [...text, padding, ...binary];
+        const header: Header = {
+          version: cacheVersion(),
+          stamp: site.stamp,
+          text: textBytes + padding.length,
+          postings: (pageParts.postings.length + passageParts.postings.length) * 4,
+          crc: parts.reduce((crc, part) => crc32(part, crc), 0),
+        };
+        let headerLine = JSON.stringify(header) + '\n';
+        // The header is padded to a multiple of 4 bytes too.
+        headerLine = headerLine.padStart(Math.ceil(headerLine.length / 4) * 4, ' ');
+        fd = openSync(temporary, 'w');
+        for (const part of [Buffer.from(headerLine), ...parts]) writeSync(fd, part);
+        closeSync(fd);
+        fd = undefined;
         renameSync(temporary, file);
       } catch (error) {
         // A data folder under a regular file fails here too (ENOTDIR): never throw from the catch.
         try {
+          if (fd !== undefined) closeSync(fd);
           rmSync(temporary, { force: true });
         } catch {
           // Nothing was written.
@@ -91,41 +139,303 @@ export function diskIndexStore(
   };
 }
 
-function isCompounds(value: unknown): value is SavedIndexes['compounds'] {
+/** An index file's first line. */
+interface Header {
+  version: string;
+  stamp: string;
+  /** Bytes of the JSON lines after the header, and of the postings after them. */
+  text: number;
+  postings: number;
+  /** CRC-32 of everything after the header. */
+  crc: number;
+}
+
+/** The header, JSON lines and postings of an index file, or an error saying why it cannot be read. */
+function readParts(bytes: Buffer): { header: Header; lines: string[]; postings: Uint32Array } {
+  const end = bytes.indexOf(10);
+  const header: unknown = JSON.parse(bytes.toString('utf8', 0, end));
+  if (!isRecord(header) || header.version !== cacheVersion())
+    throw new Error('not an index of this version');
+  if (!isHeader(header)) throw new Error('its header is damaged');
+  const { text, postings } = header;
+  const body = bytes.subarray(end + 1);
+  if (body.length !== text + postings || crc32(body) !== header.crc)
+    throw new Error('it was cut short or changed');
+  const lines = body.toString('utf8', 0, text).trimEnd().split('\n');
+  const at = body.byteOffset + text;
+  const ints =
+    at % 4 === 0
+      ? new Uint32Array(body.buffer, at, postings / 4)
+      : new Uint32Array(new Uint8Array(body.subarray(text)).buffer);
+  return { header, lines, postings: ints };
+}
+
+function isHeader(value: Record<string, unknown>): value is Record<string, unknown> & Header {
   return (
-    Array.isArray(value) &&
-    value.every(
-      (entry) =>
-        Array.isArray(entry) &&
-        typeof entry[0] === 'string' &&
-        Array.isArray(entry[1]) &&
-        entry[1].every((part) => typeof part === 'string'),
-    )
+    isString(value.version) &&
+    isString(value.stamp) &&
+    [value.text, value.postings, value.crc].every(isNumber) &&
+    Number(value.postings) % 4 === 0
   );
 }
 
-/** MiniSearch's own `toJSON` shape; `loadJS` checks the rest (its serialization version). */
-function isPlainIndex(value: unknown): value is SavedIndexes['pages'] {
+/**
+ * What of a MiniSearch index is not its terms: the `toJSON` fields, with documents as arrays of
+ * `[shortId, value]` pairs (parsed without an object per document).
+ */
+interface Documents {
+  documentCount: number;
+  nextId: number;
+  fieldIds: Record<string, number>;
+  averageFieldLength: number[];
+  documentIds: [number, string][];
+  fieldLength: [number, number[]][];
+  storedFields: [number, Record<string, unknown>][];
+  /** How many integers its postings are. */
+  postings: number;
+}
+
+/**
+ * MiniSearch 7's state, in its protected fields: what `toJSON` reads and `loadJS` writes. Read
+ * and written here so the postings go to and from integers without an object per term and field;
+ * the `minisearch` version is part of the cache's version (page-cache.ts), so another MiniSearch
+ * never reads these files.
+ */
+interface State {
+  _index: {
+    set(term: string, data: Map<number, Frequencies>): unknown;
+    [Symbol.iterator](): Iterator<[string, Map<number, Frequencies>]>;
+  };
+  _documentCount: number;
+  _documentIds: Map<number, string>;
+  _idToShortId: Map<string, number>;
+  _fieldIds: Record<string, number>;
+  _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _nextId: number;
+  _storedFields: Map<number, Record<string, unknown>>;
+  _dirtCount: number;
+}
+const stateOf = (index: MiniSearch): State => index as unknown as State;
+
+/**
+ * An index's documents, its terms, and its postings: per term, the number of fields it is in, then
+ * per field its id, the number of documents, and each document's short id and term frequency.
+ * Postings of discarded documents (`discard` leaves them until a vacuum) are left out.
+ */
+function flatten(index: MiniSearch): {
+  documents: Documents;
+  terms: string[];
+  postings: Uint32Array;
+} {
+  const state = stateOf(index);
+  const live = state._documentIds;
+  let size = 0;
+  for (const [, data] of state._index) {
+    size += 1;
+    for (const [, docs] of data) {
+      size += 2;
+      for (const shortId of docs.keys()) if (live.has(shortId)) size += 2;
+    }
+  }
+  const postings = new Uint32Array(size);
+  const terms: string[] = [];
+  let at = 0;
+  for (const [term, data] of state._index) {
+    terms.push(term);
+    const fieldsAt = at++;
+    let fields = 0;
+    for (const [fieldId, docs] of data) {
+      const countAt = at + 1;
+      postings[at] = fieldId;
+      at += 2;
+      let count = 0;
+      let sorted = true;
+      for (const [shortId, frequency] of docs)
+        if (live.has(shortId)) {
+          if (count > 0 && postings[at - 2]! > shortId) sorted = false;
+          postings[at++] = shortId;
+          postings[at++] = frequency;
+          count++;
+        }
+      // Postings.get searches them by short id: in the order added, unless a document came back.
+      if (!sorted) sortPairs(postings.subarray(countAt + 1, at));
+      if (count === 0) at -= 2;
+      else {
+        postings[countAt] = count;
+        fields++;
+      }
+    }
+    postings[fieldsAt] = fields;
+  }
+  return {
+    documents: {
+      documentCount: state._documentCount,
+      nextId: state._nextId,
+      fieldIds: state._fieldIds,
+      averageFieldLength: state._avgFieldLength,
+      documentIds: [...state._documentIds],
+      fieldLength: [...state._fieldLength].filter(([shortId]) => live.has(shortId)),
+      storedFields: [...state._storedFields].filter(([shortId]) => live.has(shortId)),
+      postings: at,
+    },
+    terms,
+    postings: postings.subarray(0, at),
+  };
+}
+
+/** What MiniSearch 7 does with a term's documents in one field (a Map of short id to frequency). */
+interface Frequencies extends Iterable<[number, number]> {
+  readonly size: number;
+  get(shortId: number): number | undefined;
+  has(shortId: number): boolean;
+  set(shortId: number, frequency: number): unknown;
+  delete(shortId: number): boolean;
+  keys(): IterableIterator<number>;
+  entries(): IterableIterator<[number, number]>;
+}
+
+/**
+ * A term's documents in one field, read in place from a kept index's postings (`[shortId,
+ * frequency]` pairs in short id order) instead of a Map of them: what MiniSearch reads of its
+ * `Map<shortId, frequency>` (`size`, `keys`, `get`, iteration) in a tenth of its memory, and no
+ * map to make at start. The first change (an update's `add` or `discard`, a vacuum) makes it a Map.
+ */
+class Postings implements Frequencies {
+  private map: Map<number, number> | undefined;
+  /** The pair `keys()` gave last: the search asks for its frequency next. */
+  private last = 0;
+  constructor(
+    private readonly ints: Uint32Array,
+    private readonly at: number,
+    private readonly count: number,
+  ) {}
+  get size() {
+    return this.map ? this.map.size : this.count;
+  }
+  get(shortId: number): number | undefined {
+    if (this.map) return this.map.get(shortId);
+    const { ints, at } = this;
+    if (ints[at + 2 * this.last] === shortId) return ints[at + 2 * this.last + 1];
+    let [low, high] = [0, this.count - 1];
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const id = ints[at + 2 * middle]!;
+      if (id === shortId) return ints[at + 2 * middle + 1];
+      if (id < shortId) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+  has(shortId: number) {
+    return this.get(shortId) !== undefined;
+  }
+  *keys(): MapIterator<number> {
+    if (this.map) return yield* this.map.keys();
+    for (let i = 0; i < this.count; i++) {
+      this.last = i;
+      yield this.ints[this.at + 2 * i]!;
+    }
+  }
+  *entries(): MapIterator<[number, number]> {
+    if (this.map) return yield* this.map.entries();
+    for (let i = 0; i < this.count; i++)
+      yield [this.ints[this.at + 2 * i]!, this.ints[this.at + 2 * i + 1]!];
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  set(shortId: number, frequency: number) {
+    (this.map ??= new Map(this.entries())).set(shortId, frequency);
+    return this;
+  }
+  delete(shortId: number) {
+    return (this.map ??= new Map(this.entries())).delete(shortId);
+  }
+}
+
+/** Sorts `[key, value]` pairs laid out flat by key. */
+function sortPairs(pairs: Uint32Array): void {
+  const sorted = Array.from({ length: pairs.length / 2 }, (_, i) => [
+    pairs[2 * i]!,
+    pairs[2 * i + 1]!,
+  ])
+    .sort((a, b) => a[0]! - b[0]!)
+    .flat();
+  pairs.set(sorted);
+}
+
+/** A kept index, made into a MiniSearch with the options it was built with. */
+function kept(documents: Documents, terms: string[], postings: Uint32Array): KeptIndex {
+  return {
+    ids: documents.documentIds.map(([, id]) => id),
+    load<T>(options: Options<T>): MiniSearch<T> {
+      const index = new MiniSearch<T>(options);
+      const state = stateOf(index);
+      state._documentCount = documents.documentCount;
+      state._nextId = documents.nextId;
+      state._fieldIds = documents.fieldIds;
+      state._avgFieldLength = documents.averageFieldLength;
+      state._dirtCount = 0;
+      state._documentIds = new Map(documents.documentIds);
+      state._idToShortId = new Map(documents.documentIds.map(([shortId, id]) => [id, shortId]));
+      state._fieldLength = new Map(documents.fieldLength);
+      state._storedFields = new Map(documents.storedFields);
+      let at = 0;
+      for (const term of terms) {
+        const data = new Map<number, Frequencies>();
+        for (let fields = postings[at++]!; fields > 0; fields--) {
+          const fieldId = postings[at++]!;
+          const count = postings[at++]!;
+          data.set(fieldId, new Postings(postings, at, count));
+          at += 2 * count;
+        }
+        state._index.set(term, data);
+      }
+      if (at !== postings.length) throw new Error('its postings do not match its terms');
+      return index;
+    },
+  };
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isArrayOf = <T>(value: unknown, item: (value: unknown) => value is T): value is T[] =>
+  Array.isArray(value) && value.every(item);
+
+function isCompounds(value: unknown): value is SavedIndexes['compounds'] {
+  return isArrayOf(
+    value,
+    (entry): entry is [string, string[]] =>
+      Array.isArray(entry) && isString(entry[0]) && isArrayOf(entry[1], isString),
+  );
+}
+
+function isPairs(value: unknown): value is [string, string][] {
+  return isArrayOf(
+    value,
+    (entry): entry is [string, string] =>
+      Array.isArray(entry) && isString(entry[0]) && isString(entry[1]),
+  );
+}
+
+const isNumber = (value: unknown): value is number => typeof value === 'number';
+const isShortIdPair =
+  <T>(item: (value: unknown) => value is T) =>
+  (entry: unknown): entry is [number, T] =>
+    Array.isArray(entry) && isNumber(entry[0]) && item(entry[1]);
+
+function isDocuments(value: unknown): value is Documents {
   return (
     isRecord(value) &&
-    typeof value.documentCount === 'number' &&
-    typeof value.nextId === 'number' &&
-    isRecord(value.documentIds) &&
+    [value.documentCount, value.nextId, value.postings].every(isNumber) &&
     isRecord(value.fieldIds) &&
-    isRecord(value.fieldLength) &&
-    Array.isArray(value.averageFieldLength) &&
-    isRecord(value.storedFields) &&
-    Array.isArray(value.index) &&
-    typeof value.serializationVersion === 'number'
-  );
-}
-
-function isStamps(value: unknown): value is [string, string][] {
-  return (
-    Array.isArray(value) &&
-    value.every(
-      (entry) =>
-        Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string',
-    )
+    Object.values(value.fieldIds).every(isNumber) &&
+    isArrayOf(value.averageFieldLength, isNumber) &&
+    isArrayOf(value.documentIds, isShortIdPair(isString)) &&
+    isArrayOf(
+      value.fieldLength,
+      isShortIdPair((lengths): lengths is number[] => isArrayOf(lengths, isNumber)),
+    ) &&
+    isArrayOf(value.storedFields, isShortIdPair(isRecord))
   );
 }

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isRecord } from '../../protocol/_guards.js';
-import type { DocBlock, DocPage, DocSection, PageStore } from './docs.js';
+import type { CachedPage, CodeSample, DocBlock, DocPage, DocSection, PageStore } from './docs.js';
 
 /**
  * What `serve` keeps in its data folder between starts (docs/scale.md, "Warm start"): each parsed
@@ -14,7 +15,7 @@ import type { DocBlock, DocPage, DocSection, PageStore } from './docs.js';
  * the version changes with this format and with the code that parses pages and builds the index,
  * so a cache written by another version of docs-assistant is never read.
  */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 
 /**
  * Modules whose output is what the cache holds (pages: docs.ts, html.ts, page-path.ts; the index:
@@ -122,11 +123,25 @@ export async function writeAtomically(file: string, data: string): Promise<void>
   }
 }
 
+/** Files a folder's pages are kept in: a page's file is named by the first hex digit of its digest. */
+const SHARDS = 16;
+const shardOf = (file: string) => parseInt(digest(file).slice(0, 1), 16);
+
+/** A kept page and the stamp of the file it was parsed from. */
+interface Kept {
+  stamp: string;
+  page: CachedPage;
+}
+
 /**
  * The pages of the folder `source.dir`, read as `source.kind` with `source.language` as the
- * default language, kept one file each under `cacheDir`. A cache file that cannot be read, is not
- * a page, or was written for another file or stamp is ignored (its page parsed again and the file
- * rewritten); `warn` hears about the unreadable ones, once per read of the folder.
+ * default language, kept under `cacheDir` in SHARDS files of one line per page (`pages-<n>.jsonl`):
+ * a start reads them in one pass instead of opening a file per page, and an edit writes the one
+ * file its page is in. Each file starts with a header that names this version and the length and
+ * CRC-32 of the rest, so a file cut short, edited or written by another version is ignored whole
+ * (its pages parsed again and the file rewritten); `warn` hears about it once per read of the
+ * folder. Pages set during a read are written by `keepOnly` at its end, each file to a temporary
+ * name and renamed: with `--workers`, processes never see each other's half-written files.
  */
 export function diskPageStore(
   cacheDir: string,
@@ -138,117 +153,284 @@ export function diskPageStore(
     'pages',
     digest(source.kind, resolve(source.dir), source.language),
   );
-  const fileOf = (file: string) => join(dir, `${digest(file)}.json`);
-  let made: Promise<unknown> | undefined;
+  const fileOf = (shard: number) => join(dir, `pages-${shard.toString(16)}.jsonl`);
+  const shards = Array.from({ length: SHARDS }, () => new Map<string, Kept>());
+  const dirty = new Set<number>();
+  let loaded: Promise<void> | undefined;
   let reused = 0;
   let parsed = 0;
-  const ignored: string[] = [];
+  /** Files ignored at the last load. */
+  let ignored: string[] = [];
   let failedWrite: string | undefined;
+
+  const load = async () => {
+    await Promise.all(
+      shards.map(async (kept, shard) => {
+        const file = fileOf(shard);
+        let bytes: Buffer;
+        try {
+          bytes = await readFile(file);
+        } catch {
+          return;
+        }
+        if (readShard(bytes, kept)) return;
+        // Unreadable: its pages are parsed again, and the file is written again.
+        kept.clear();
+        dirty.add(shard);
+        ignored.push(file);
+      }),
+    );
+  };
+
   return {
     async get(file, stamp) {
-      const path = fileOf(file);
-      let text: string;
-      try {
-        text = await readFile(path, 'utf8');
-      } catch {
+      await (loaded ??= load());
+      const kept = shards[shardOf(file)]!.get(file);
+      if (kept?.stamp !== stamp) {
         parsed++;
         return undefined;
       }
-      let kept: unknown;
-      try {
-        kept = JSON.parse(text);
-      } catch {
-        kept = undefined;
-      }
-      if (isRecord(kept) && kept.version === cacheVersion() && kept.file === file) {
-        if (kept.stamp !== stamp) {
-          parsed++;
-          return undefined;
-        }
-        if (isCachedPage(kept.page)) {
-          reused++;
-          return 'skipped' in kept.page ? kept.page : unpacked(kept.page);
-        }
-      }
-      parsed++;
-      ignored.push(path);
-      return undefined;
+      reused++;
+      return kept.page;
     },
     async set(file, stamp, page) {
+      await (loaded ??= load());
+      const shard = shardOf(file);
+      shards[shard]!.set(file, { stamp, page });
+      dirty.add(shard);
+    },
+    async keepOnly(files) {
+      await (loaded ??= load());
+      shards.forEach((kept, shard) => {
+        for (const file of kept.keys())
+          if (!files.has(file)) {
+            kept.delete(file);
+            dirty.add(shard);
+          }
+      });
+      const writing = [...dirty];
+      dirty.clear();
+      if (!writing.length) return;
       try {
-        await (made ??= mkdir(dir, { recursive: true }));
-        await writeAtomically(
-          fileOf(file),
-          JSON.stringify({
-            version: cacheVersion(),
-            file,
-            stamp,
-            page: 'skipped' in page ? page : packed(page),
-          }),
-        );
+        await mkdir(dir, { recursive: true });
+        // One file at a time: each is a few megabytes of JSON on a large site.
+        for (const shard of writing)
+          await writeAtomically(fileOf(shard), shardText(shards[shard]!));
       } catch (error) {
         failedWrite ??= (error as Error).message;
       }
     },
-    async keepOnly(files) {
-      const names = new Set([...files].map((file) => `${digest(file)}.json`));
-      const entries = await readdir(dir).catch(() => []);
-      await Promise.all(
-        entries
-          .filter((name) => name.endsWith('.json') && !names.has(name))
-          .map((name) => rm(join(dir, name), { force: true })),
-      );
-    },
     counted() {
       if (ignored.length)
         warn(
-          `Ignored ${ignored.length} unreadable page cache file${ignored.length === 1 ? '' : 's'} (${ignored[0]}${ignored.length > 1 ? ', …' : ''}): parsed ${ignored.length === 1 ? 'its page' : 'their pages'} again.`,
+          `Ignored ${ignored.length} unreadable page cache file${ignored.length === 1 ? '' : 's'} (${ignored[0]}${ignored.length > 1 ? ', …' : ''}): parsed ${ignored.length === 1 ? 'its' : 'their'} pages again.`,
         );
       if (failedWrite) warn(`Cannot keep parsed pages in ${dir}: ${failedWrite}`);
       const counts = { reused, parsed, ignored: ignored.length };
-      [reused, parsed, ignored.length, failedWrite] = [0, 0, 0, undefined];
+      [reused, parsed, ignored, failedWrite] = [0, 0, [], undefined];
       return counts;
     },
   };
 }
 
+/** A shard file's first line: what wrote it, and how long the rest is and its CRC-32. */
+interface ShardHeader {
+  version: string;
+  pages: number;
+  bytes: number;
+  crc: number;
+}
+
+/** A shard's text: its header, then one `[file, stamp, page]` line per page. */
+function shardText(kept: Map<string, Kept>): string {
+  const body = [...kept]
+    .map(
+      ([file, { stamp, page }]) =>
+        JSON.stringify([file, stamp, 'skipped' in page ? page : packed(page)]) + '\n',
+    )
+    .join('');
+  const header: ShardHeader = {
+    version: cacheVersion(),
+    pages: kept.size,
+    bytes: Buffer.byteLength(body),
+    crc: crc32(body),
+  };
+  return JSON.stringify(header) + '\n' + body;
+}
+
+/** Reads a shard file's pages into `kept`: false when the file is not one of this version, whole. */
+function readShard(bytes: Buffer, kept: Map<string, Kept>): boolean {
+  const end = bytes.indexOf(10);
+  let header: unknown;
+  try {
+    header = JSON.parse(bytes.toString('utf8', 0, end === -1 ? bytes.length : end));
+  } catch {
+    return false;
+  }
+  if (!isShardHeader(header)) return false;
+  const body = bytes.subarray(end + 1);
+  // Another version's file is never read: its pages may be shaped or parsed otherwise.
+  if (
+    header.version !== cacheVersion() ||
+    body.length !== header.bytes ||
+    crc32(body) !== header.crc
+  )
+    return false;
+  try {
+    for (let from = 0; from < body.length;) {
+      const to = body.indexOf(10, from);
+      const line: unknown = JSON.parse(body.toString('utf8', from, to));
+      from = to + 1;
+      if (
+        !Array.isArray(line) ||
+        !isString(line[0]) ||
+        !isString(line[1]) ||
+        !isCachedPage(line[2])
+      )
+        throw new Error('not a page');
+      kept.set(line[0], {
+        stamp: line[1],
+        page: 'skipped' in line[2] ? line[2] : unpacked(line[2]),
+      });
+    }
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+function isShardHeader(value: unknown): value is ShardHeader {
+  return (
+    isRecord(value) &&
+    isString(value.version) &&
+    [value.pages, value.bytes, value.crc].every((field) => typeof field === 'number')
+  );
+}
+
+/** A piece of a page's Markdown as `[from, to]` where it is one, else as written. */
+type Slice = string | [number, number];
+
 /**
- * A page as its cache file holds it: without each section's `text` and `code`, which repeat its
- * blocks' text (a fifth of a page's bytes) and are made again from them on reading.
+ * A block as its shard line holds it: its `markdown` as where it is in the page's Markdown (it is
+ * a slice of it unless a reference link was written inline), its `text` absent when it is the
+ * block's Markdown. Read back, the slices share the page's string instead of copying it.
  */
-type PackedPage = Omit<DocPage, 'sections'> & { sections: Omit<DocSection, 'text' | 'code'>[] };
+type PackedBlock = Omit<DocBlock, 'markdown' | 'text'> & { markdown: Slice; text?: Slice };
 
-const packed = (page: DocPage): PackedPage => ({
-  ...page,
-  sections: page.sections.map(({ text: _text, code: _code, ...section }) => section),
-});
+/**
+ * A section as its shard line holds it: what is the page's (`pagePath`, `pageTitle`, `language`,
+ * `version`, the `id` made of the path and anchor) only when it differs, and without `text` and
+ * `code`, which repeat its blocks and are made again from them on reading.
+ */
+type PackedSection = Pick<DocSection, 'heading' | 'anchor'> &
+  Partial<Pick<DocSection, 'id' | 'pagePath' | 'pageTitle' | 'language'>> & {
+    version?: string | null;
+    blocks: PackedBlock[];
+  };
 
-/** The sections' `text` and `code` as docs.ts `sectionsOf` makes them from the blocks. */
-const unpacked = (page: PackedPage): DocPage => ({
-  ...page,
-  sections: page.sections.map((section) => ({
-    ...section,
-    text: section.blocks
-      .filter((block) => block.kind !== 'code')
-      .map((block) => block.text)
-      .join('\n'),
-    code: section.blocks.flatMap((block) =>
-      block.kind === 'code' ? [{ lang: block.lang ?? '', value: block.text }] : [],
+type PackedPage = Omit<DocPage, 'sections'> & { sections: PackedSection[] };
+
+/** Where `piece` is in `markdown`, searched from `from`, else `piece` itself. */
+function sliceOf(markdown: string, piece: string, from: number): Slice {
+  const at = markdown.indexOf(piece, from);
+  return at === -1 ? piece : [at, at + piece.length];
+}
+
+const read = (markdown: string, slice: Slice) =>
+  typeof slice === 'string' ? slice : markdown.slice(slice[0], slice[1]);
+
+function packed(page: DocPage): PackedPage {
+  let cursor = 0;
+  const packBlock = ({ markdown, text, ...block }: DocBlock): PackedBlock => {
+    const where = sliceOf(page.markdown, markdown, cursor);
+    if (typeof where !== 'string') cursor = where[0];
+    if (text === markdown) return { ...block, markdown: where };
+    const textWhere =
+      typeof where === 'string' ? text : sliceOf(page.markdown.slice(0, where[1]), text, where[0]);
+    return { ...block, markdown: where, text: textWhere };
+  };
+  return {
+    ...page,
+    sections: page.sections.map(
+      ({ id, pagePath, pageTitle, language, version, heading, anchor, blocks }) => ({
+        heading,
+        anchor,
+        ...(id === `${page.path}#${anchor}` ? {} : { id }),
+        ...(pagePath === page.path ? {} : { pagePath }),
+        ...(pageTitle === page.title ? {} : { pageTitle }),
+        ...(language === page.language ? {} : { language }),
+        ...(version === page.version ? {} : { version: version ?? null }),
+        blocks: blocks.map(packBlock),
+      }),
     ),
-  })),
-});
+  };
+}
+
+/**
+ * A page as parsed, from its packed form. Each section's `text` and `code` are made from its blocks
+ * as docs.ts `sectionsOf` makes them, on first use: with the index read from the cache too, most
+ * sections are never indexed or embedded again, and their text would be a second copy of the page.
+ */
+function unpacked(page: PackedPage): DocPage {
+  const { markdown } = page;
+  const blockOf = (packed: PackedBlock): DocBlock => {
+    const source = read(markdown, packed.markdown);
+    const block: DocBlock = {
+      kind: packed.kind,
+      markdown: source,
+      text: packed.text === undefined ? source : read(markdown, packed.text),
+    };
+    if (packed.lang !== undefined) block.lang = packed.lang;
+    if (packed.links !== undefined) block.links = packed.links;
+    return block;
+  };
+  const sections = page.sections.map((own): DocSection => {
+    const blocks = own.blocks.map(blockOf);
+    const version = own.version === undefined ? page.version : (own.version ?? undefined);
+    let text: string | undefined;
+    let code: CodeSample[] | undefined;
+    return {
+      id: own.id ?? `${page.path}#${own.anchor}`,
+      pagePath: own.pagePath ?? page.path,
+      pageTitle: own.pageTitle ?? page.title,
+      heading: own.heading,
+      anchor: own.anchor,
+      get text() {
+        return (text ??= blocks
+          .filter((block) => block.kind !== 'code')
+          .map((block) => block.text)
+          .join('\n'));
+      },
+      get code() {
+        return (code ??= blocks.flatMap((block) =>
+          block.kind === 'code' ? [{ lang: block.lang ?? '', value: block.text }] : [],
+        ));
+      },
+      blocks,
+      ...(version ? { version } : {}),
+      language: own.language ?? page.language,
+    };
+  });
+  return Object.assign(page, { sections });
+}
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isOptionalString = (value: unknown) => value === undefined || isString(value);
 const isArrayOf = <T>(value: unknown, item: (value: unknown) => value is T): value is T[] =>
   Array.isArray(value) && value.every(item);
+const isSlice = (value: unknown): value is Slice =>
+  isString(value) ||
+  (Array.isArray(value) &&
+    value.length === 2 &&
+    typeof value[0] === 'number' &&
+    typeof value[1] === 'number');
 
-function isBlock(value: unknown): value is DocBlock {
+function isBlock(value: unknown): value is PackedBlock {
   return (
     isRecord(value) &&
     ['paragraph', 'list', 'table', 'code', 'quote'].includes(value.kind as string) &&
-    isString(value.markdown) &&
-    isString(value.text) &&
+    isSlice(value.markdown) &&
+    (value.text === undefined || isSlice(value.text)) &&
     isOptionalString(value.lang) &&
     (value.links === undefined ||
       isArrayOf(
@@ -262,17 +444,18 @@ function isBlock(value: unknown): value is DocBlock {
   );
 }
 
-function isPackedSection(value: unknown): value is PackedPage['sections'][number] {
+function isPackedSection(value: unknown): value is PackedSection {
   return (
     isRecord(value) &&
-    [value.id, value.pagePath, value.pageTitle, value.heading, value.anchor].every(isString) &&
-    isString(value.language) &&
-    isOptionalString(value.version) &&
+    isString(value.heading) &&
+    isString(value.anchor) &&
+    [value.id, value.pagePath, value.pageTitle, value.language].every(isOptionalString) &&
+    (value.version === undefined || value.version === null || isString(value.version)) &&
     isArrayOf(value.blocks, isBlock)
   );
 }
 
-/** A page (or a skipped file's reason) as the cache keeps it, checked field by field. */
+/** A page (or a skipped file's reason) as a shard line keeps it, checked field by field. */
 function isCachedPage(value: unknown): value is PackedPage | { skipped: string } {
   if (!isRecord(value)) return false;
   if ('skipped' in value) return isString(value.skipped);
