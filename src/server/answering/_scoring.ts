@@ -49,6 +49,8 @@ const MAX_FUZZY = 6;
 const FUZZY_WEIGHT = 0.45;
 const PREFIX_WEIGHT = 0.375;
 
+/** Postings kept as arrays, in all: about 8 bytes each. */
+const POSTINGS_KEPT = 8_000_000;
 /** Fuzzy and prefix expansions kept per term: a long-running server sees ever new questions. */
 const EXPANSIONS_KEPT = 20_000;
 
@@ -134,11 +136,37 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
   // Discarded documents stay in the postings until vacuumed; MiniSearch skips them as it meets
   // them (and then counts them out of the term's idf), so they are counted out here from the start.
   const dirty = inner._dirtCount > 0;
-  const matchingOf = (docs: Map<number, number>) => {
-    if (!dirty) return docs.size;
-    let count = 0;
-    for (const doc of docs.keys()) count += alive[doc]!;
-    return count;
+  /**
+   * A term's postings in one field as two arrays, in the order the index iterates them: read once
+   * (a kept index's postings are iterated by a generator, a built one's are a Map), then kept while
+   * they total at most POSTINGS_KEPT.
+   */
+  const packed = new Map<object, { docs: Int32Array; freqs: Int32Array; matching: number }>();
+  let packedSize = 0;
+  const packedOf = (postings: Map<number, number>) => {
+    let found = packed.get(postings);
+    if (found) return found;
+    const docs = new Int32Array(postings.size);
+    const freqs = new Int32Array(postings.size);
+    let n = 0;
+    let matching = 0;
+    for (const [doc, freq] of postings) {
+      docs[n] = doc;
+      freqs[n++] = freq;
+      matching += alive[doc] ?? 0;
+    }
+    found = {
+      docs: docs.subarray(0, n),
+      freqs: freqs.subarray(0, n),
+      matching: dirty ? matching : postings.size,
+    };
+    if (packedSize + n > POSTINGS_KEPT) {
+      packed.clear();
+      packedSize = 0;
+    }
+    packed.set(postings, found);
+    packedSize += n;
+    return found;
   };
 
   const expansions = new Map<string, Derived[]>();
@@ -208,12 +236,14 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
       const termBoost = boostTerm ? boostTerm(term) : 1;
       for (const derived of derivedOf(term))
         for (const field of fields) {
-          const docs = derived.data.get(field.id);
-          if (docs == null) continue;
-          const matching = matchingOf(docs);
+          const postings = derived.data.get(field.id);
+          if (postings == null) continue;
+          const { docs, freqs, matching } = packedOf(postings);
           const avgFieldLength = inner._avgFieldLength[field.id]!;
           const invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
-          for (const [doc, termFreq] of docs) {
+          for (let i = 0; i < docs.length; i++) {
+            const doc = docs[i]!;
+            const termFreq = freqs[i]!;
             if (!alive[doc]) continue;
             const docBoost = boostOf ? boostOf(doc) : 1;
             if (!docBoost) continue;
