@@ -33,6 +33,11 @@ describe('search on a large site', () => {
     expect(result.unknown).toEqual([]);
   });
 
+  it('finds the section of a rare word written with a letter missing, beside common words', () => {
+    const result = retriever.search('How do I configure zanzbar mode on the widget?', { limit: 5 });
+    expect(result.hits[0]?.section.heading).toBe('Zanzibar');
+  });
+
   it('never calls a common word unknown when no section with the rare word holds it', () => {
     const result = retriever.search('How do I configure zanzibar mode?', { limit: 5 });
     expect(result.hits[0]?.section.heading).toBe('Zanzibar');

@@ -56,14 +56,16 @@ async function runDocsAssistant(args: string[], env: Record<string, string>) {
   return { exit: await exit, run };
 }
 
-function sh(command: string): Promise<{ code: number | null; out: string }> {
+/** Runs a shell command; standard error apart, so curl's progress meter never lands in `out`. */
+function sh(command: string): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', command], { cwd: ROOT });
     let out = '';
+    let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
+    child.on('close', (code) => resolve({ code, out, err }));
   });
 }
 
@@ -114,8 +116,8 @@ describe("the README's commands work as written in a clone", () => {
         expect(command, 'the README points curl at npm start’s address').toContain(
           'http://127.0.0.1:4321/',
         );
-        const { code, out } = await sh(command.replace('http://127.0.0.1:4321', url!));
-        expect(code, out).toBe(0);
+        const { code, out, err } = await sh(command.replace('http://127.0.0.1:4321', url!));
+        expect(code, `${out}\n${err}`).toBe(0);
         expect(out).toMatch(/^h:/m);
         expect(out).toMatch(/^0:"/m);
         expect(out).toMatch(/^d:\{"finishReason":"stop"/m);

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -26,7 +27,7 @@ import {
   workerStores,
 } from '../server/http/cluster.js';
 import { parsePageUrlRule, type PageUrlRule } from '../server/site/page-urls.js';
-import { siteReader, watchSite, type SiteRead } from '../server/site/watch.js';
+import { siteReader, watchSite, type SiteRead, type SiteSource } from '../server/site/watch.js';
 import { diskPageStore, removeOtherVersions } from '../server/site/page-cache.js';
 import { diskIndexStore } from '../server/answering/index-cache.js';
 import { DEFAULT_LANGUAGE, type DocsSite } from '../server/site/docs.js';
@@ -352,7 +353,15 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         expects: 'a JSON file of organisations and sites (README "Several sites")',
       });
     const useSample = !configFile && !upstreamUrl && docsPath === SAMPLE_DOCS_DIR;
-    const source = { kind: builtDir ? 'site' : 'docs', dir: docsPath } as const;
+    const source: SiteSource = {
+      kind: builtDir ? 'site' : 'docs',
+      dir: docsPath,
+      // `--workers N` reads the folder first in the primary, on every core, then in each worker
+      // (mostly from the page cache the primary wrote): a worker parses on its share of them.
+      ...(isClusterWorker
+        ? { parseThreads: Math.max(1, Math.floor(availableParallelism() / workers)) }
+        : {}),
+    };
     // Each worker re-reads the folder itself (they share no memory); each says so, with its pid.
     const worker = isClusterWorker ? ` (worker ${process.pid})` : '';
     // Parsed pages and built indexes are kept under --data, also with --database: they are what

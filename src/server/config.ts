@@ -11,7 +11,8 @@ import {
   KEY_EXAMPLE,
 } from '../protocol/index.js';
 import type { AppOptions, OrgConfig, SiteConfig } from './http/app.js';
-import { loadDocsSite } from './site/docs.js';
+import { loadDocsSite, type CachedPage } from './site/docs.js';
+import { parsePool } from './site/parse-pool.js';
 import { siteReader } from './site/watch.js';
 import { parsePageUrlRule, type PageUrlRule } from './site/page-urls.js';
 
@@ -159,6 +160,8 @@ export async function fileConfig(
     checkKeys(org.keys, `${file} org ${org.id}`);
     return { id: org.id, plan: org.plan ?? 'free', keys: org.keys };
   });
+  // One set of parse threads for every site of the file, not one per site read at once.
+  const pool = parsePool<CachedPage>();
   const sites = await Promise.all(
     parsed.sites.map(async (site): Promise<SiteConfig> => {
       if (!orgs.some((org) => org.id === site.org))
@@ -176,13 +179,15 @@ export async function fileConfig(
           `${file} site ${site.domain}: publicUrl "${site.publicUrl}" is not a URL.`,
         );
       const dir = resolve(dirname(file), site.docs);
-      const docs = await loadDocsSite(dir).catch((error: NodeJS.ErrnoException) => {
-        throw error.code === 'ENOENT' || error.code === 'ENOTDIR'
-          ? new ConfigError(
-              `${file} site ${site.domain}: docs folder not found: ${dir} ("docs" is a folder of Markdown pages, relative to the config file).`,
-            )
-          : error;
-      });
+      const docs = await loadDocsSite(dir, undefined, undefined, undefined, { pool }).catch(
+        (error: NodeJS.ErrnoException) => {
+          throw error.code === 'ENOENT' || error.code === 'ENOTDIR'
+            ? new ConfigError(
+                `${file} site ${site.domain}: docs folder not found: ${dir} ("docs" is a folder of Markdown pages, relative to the config file).`,
+              )
+            : error;
+        },
+      );
       if (site.siteName) docs.name = site.siteName;
       return {
         domain: site.domain,
@@ -194,6 +199,6 @@ export async function fileConfig(
         ...(site.publicUrl ? { publicUrl: site.publicUrl } : {}),
       };
     }),
-  );
+  ).finally(() => pool.close());
   return { orgs, sites, ...(parsed.embed ? { embed: parsed.embed } : {}) };
 }

@@ -69,13 +69,11 @@ export async function bundleCli(root: string, folder: string): Promise<string> {
     `import { processIo, runCli } from ${JSON.stringify(join(root, 'src/cli/index.ts'))};\nprocess.exitCode = await runCli(process.argv.slice(2), processIo());\n`,
   );
   const outfile = join(dir, 'cli.mjs');
-  await esbuild({
-    entryPoints: [entry],
+  const options = {
     bundle: true,
     platform: 'node',
     format: 'esm',
     packages: 'external',
-    outfile,
     logLevel: 'silent',
     // The bundle reads its page templates (beside site/render.ts) and the demo docs (at the
     // package root above it) from the source tree, as the source does.
@@ -84,6 +82,14 @@ export async function bundleCli(root: string, folder: string): Promise<string> {
         pathToFileURL(join(root, 'src/server/site/render.ts')).href,
       ),
     },
+  } as const;
+  await esbuild({ ...options, entryPoints: [entry], outfile });
+  // The page parse threads' module, where the bundle looks for it: beside itself
+  // (`import.meta.resolve('./parse-worker.js')` in site/parse-pool.ts).
+  await esbuild({
+    ...options,
+    entryPoints: [join(root, 'src/server/site/parse-worker.ts')],
+    outfile: join(dir, 'parse-worker.js'),
   });
   return outfile;
 }

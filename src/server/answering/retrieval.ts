@@ -1,4 +1,4 @@
-import MiniSearch, { type Options, type SearchOptions as IndexSearchOptions } from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Filter } from '../../protocol/index.js';
 import {
@@ -9,6 +9,7 @@ import {
   type DocsSite,
 } from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
+import { createScoring, type Matches } from './_scoring.js';
 import { fuseScores, type DenseScores } from './dense.js';
 
 export interface SearchOptions {
@@ -128,7 +129,23 @@ const LOCALE_CODES = new Map<string, string>(
   }),
 );
 
+/**
+ * Terms already processed: docs repeat their words, and stemming was a tenth of a question's CPU
+ * (its sections' terms, read for coverage) and of building the index. Cleared when full.
+ */
+const processed = new Map<string, string | null>();
+const PROCESSED_KEPT = 200_000;
+
 function processTerm(term: string): string | null {
+  let found = processed.get(term);
+  if (found === undefined) {
+    if (processed.size >= PROCESSED_KEPT) processed.clear();
+    processed.set(term, (found = processTermOnce(term)));
+  }
+  return found;
+}
+
+function processTermOnce(term: string): string | null {
   const lower = term.toLowerCase();
   if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
   const unit = SIZE_UNIT.exec(lower);
@@ -223,17 +240,30 @@ const WORD = /[^\p{L}\p{N}_]+/u;
  * http2 and "version 5" also v5.
  */
 function createTokenizer(compounds: Map<string, string[]>): Tokenize {
+  // A word's parts are the same wherever it is written: found once (three tests and two lowercased
+  // copies a word were a tenth of reading sections for coverage), cleared when full.
+  const partsKept = new Map<string, string[]>();
+  const partsOf = (word: string) => {
+    let found = partsKept.get(word);
+    if (!found) {
+      if (partsKept.size >= PROCESSED_KEPT) partsKept.clear();
+      const lower = word.toLowerCase();
+      found = [
+        ...(/[a-z][A-Z]/.test(word)
+          ? word.split(/(?<=[a-z])(?=[A-Z])/)
+          : (compounds.get(lower) ?? [])),
+        // snake_case and CONSTANT_CASE are their words too.
+        ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
+        // A language's name is also its locale code (German → de).
+        ...(LOCALE_CODES.has(lower) ? [LOCALE_CODES.get(lower)!] : []),
+      ];
+      partsKept.set(word, found);
+    }
+    return found;
+  };
   return (text) => {
     const words = text.split(WORD).filter(Boolean);
-    const parts = words.flatMap((word) => [
-      ...(/[a-z][A-Z]/.test(word)
-        ? word.split(/(?<=[a-z])(?=[A-Z])/)
-        : (compounds.get(word.toLowerCase()) ?? [])),
-      // snake_case and CONSTANT_CASE are their words too.
-      ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
-      // A language's name is also its locale code (German → de).
-      ...(LOCALE_CODES.has(word.toLowerCase()) ? [LOCALE_CODES.get(word.toLowerCase())!] : []),
-    ]);
+    const parts = words.flatMap(partsOf);
     const joined = [
       ...[...text.matchAll(/\b([A-Za-z]+)\/(\d)\b/g)].map((m) => `${m[1]}${m[2]}`),
       ...[...text.matchAll(/\bversion\s+(\d+)\b/gi)].map((m) => `v${m[1]}`),
@@ -246,22 +276,26 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
 
 /** Words the docs write both as one and as two: "querystring" → query, string. */
 function compoundsOf(site: DocsSite): Map<string, string[]> {
-  const texts = site.pages.map((page) =>
-    `${page.title}\n${page.markdown}`.toLowerCase().split(WORD).filter(Boolean),
-  );
-  const vocabulary = new Set(texts.flat());
+  // Each page's words are split twice (once for the vocabulary, once for its pairs) rather than
+  // every page's kept between the two: at 5,000 generated pages that held about 370 MB of
+  // resident memory at once (100 MB now) and cost more CPU than splitting again.
+  const wordsOf = (page: DocPage) => `${page.title}\n${page.markdown}`.toLowerCase().split(WORD);
+  const vocabulary = new Set<string>();
+  for (const page of site.pages) for (const word of wordsOf(page)) vocabulary.add(word);
   const compounds = new Map<string, string[]>();
-  for (const words of texts)
-    for (let i = 1; i < words.length; i++) {
-      const [head, tail] = [words[i - 1]!, words[i]!];
-      if (
-        head.length >= 3 &&
-        tail.length >= 3 &&
-        /^[a-z]+$/.test(head + tail) &&
-        vocabulary.has(head + tail)
-      )
+  const letters = /^[a-z]{3,}$/;
+  for (const page of site.pages) {
+    let head = '';
+    let headFits = false;
+    for (const tail of wordsOf(page)) {
+      if (!tail) continue;
+      const tailFits = letters.test(tail);
+      if (headFits && tailFits && vocabulary.has(head + tail))
         compounds.set(head + tail, [head, tail]);
+      head = tail;
+      headFits = tailFits;
     }
+  }
   return compounds;
 }
 
@@ -339,11 +373,16 @@ const SEARCH_DEFAULTS = (boost: Record<string, number>) => ({
   prefix: (term: string) => term.length >= 4 && term.length <= 6,
   fuzzy: (term: string) => (term.length > 5 && term.length <= MAX_FUZZY_TERM_CHARS ? 0.15 : false),
 });
+const PASSAGE_SEARCH = SEARCH_DEFAULTS({ pageTitle: 3, heading: 2.5, text: 1, codeText: 0.6 });
+const PAGE_SEARCH = SEARCH_DEFAULTS({ title: 2, description: DESCRIPTION_WEIGHT, headings: 1 });
 
 interface Ranked {
+  section: DocSection;
+  /** Its page's number (`pageNumber`). */
+  page: number;
   score: number;
-  /** Words of the section that matched (for picking passages). */
-  terms: string[];
+  /** Words of the section that matched (for picking passages), found when it is a hit. */
+  terms: () => string[];
 }
 
 /** A piece of a section as the index holds it: the whole section, or a part of a long one. */
@@ -421,19 +460,24 @@ function nameTermsOf(heading: string, tokenize: Tokenize): string[] {
  * has no matched words.
  */
 function withDense(
-  keyword: [string, Ranked][],
+  keyword: Ranked[],
   dense: DenseScores,
   kept: (id: string) => boolean,
-): [string, Ranked][] {
-  const termsOf = new Map(keyword.map(([id, r]) => [id, r.terms]));
+  sectionOf: (id: string) => { section: DocSection; page: number },
+): Ranked[] {
+  const termsOf = new Map(keyword.map((r) => [r.section.id, r.terms]));
   const fused = fuseScores(
-    new Map(keyword.map(([id, r]) => [id, r.score])),
+    new Map(keyword.map((r) => [r.section.id, r.score])),
     new Map([...dense].filter(([id]) => kept(id))),
   );
   const top = Math.max(...fused.values());
   return [...fused]
     .sort((a, b) => b[1] - a[1])
-    .map(([id, score]) => [id, { score: score / top, terms: termsOf.get(id) ?? [] }]);
+    .map(([id, score]) => ({
+      ...sectionOf(id),
+      score: score / top,
+      terms: termsOf.get(id) ?? (() => []),
+    }));
 }
 
 /**
@@ -506,7 +550,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
       storeFields: SCOPE_FIELDS,
       processTerm,
       tokenize,
-      searchOptions: { ...SEARCH_DEFAULTS({ pageTitle: 3, heading: 2.5, text: 1, codeText: 0.6 }) },
+      searchOptions: PASSAGE_SEARCH,
     },
     // Pages are indexed by their outline too: a question is usually about a page's topic, and the
     // page's title, front-matter description and headings say what that topic is better than one
@@ -517,7 +561,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
       storeFields: SCOPE_FIELDS,
       processTerm,
       tokenize,
-      searchOptions: SEARCH_DEFAULTS({ title: 2, description: DESCRIPTION_WEIGHT, headings: 1 }),
+      searchOptions: PAGE_SEARCH,
     },
   });
   const add = (index: MiniSearch<Passage>, pageIndex: MiniSearch<PageEntry>, page: DocPage) => {
@@ -631,9 +675,46 @@ export function createRetriever(
     }
   }
   /** A passage's section: its id is the section's and `~` and its number. */
-  const sectionOfPassage = {
-    get: (id: string) => sections.get(id.slice(0, id.lastIndexOf('~'))),
-  };
+  const scoring = createScoring(index, PASSAGE_SEARCH);
+  const pageScoring = createScoring(pageIndex, PAGE_SEARCH);
+  // Sections and pages by number, and each passage's section by the index's short id (a passage's
+  // id is its section's, `~` and a number), so a search's per-match work reads arrays, not maps.
+  const sectionList = [...sections.values()];
+  const sectionNumber = new Map(sectionList.map((section, n) => [section.id, n]));
+  const namesOf = sectionList.map((section) => nameTerms.get(section.id)!);
+  const pageNumber = new Map<string, number>(site.pages.map((page, n) => [page.path, n]));
+  const pageOfSection = Int32Array.from(sectionList, (s) => pageNumber.get(s.pagePath) ?? -1);
+  const pageOfPageDoc = Int32Array.from({ length: pageScoring.size }, (_, doc) => {
+    const id = pageScoring.ids[doc];
+    return typeof id === 'string' ? (pageNumber.get(id) ?? -1) : -1;
+  });
+  const sectionOfDoc = Int32Array.from({ length: scoring.size }, (_, doc) => {
+    const id = scoring.ids[doc];
+    return typeof id === 'string'
+      ? (sectionNumber.get(id.slice(0, id.lastIndexOf('~'))) ?? -1)
+      : -1;
+  });
+  // Per search, reused: each page's score, each section's best passage, pages covered.
+  const pageScores = new Float64Array(site.pages.length);
+  const bestDoc = new Int32Array(sectionList.length);
+  const bestAt = new Int32Array(sectionList.length);
+  const sectionSeen = new Int32Array(sectionList.length);
+  const pageSeen = new Int32Array(site.pages.length);
+  let searchNumber = 0;
+  /** The passages of each page, by short id. */
+  const docsOfPage = new Map<string, number[]>();
+  scoring.stored.forEach((stored, doc) => {
+    const path = stored?.pagePath as string;
+    const docs = docsOfPage.get(path);
+    if (docs) docs.push(doc);
+    else docsOfPage.set(path, [doc]);
+  });
+  /**
+   * The passages a pruned search scores (holding one of its rarer words, or on one of its best
+   * pages), marked with that search's number.
+   */
+  const candidates = new Int32Array(scoring.size);
+  let candidateMark = 0;
   const newestVersion = [...versions].sort(compareVersions).at(-1);
   const languageCounts = new Map<string, number>();
   for (const page of site.pages)
@@ -693,46 +774,34 @@ export function createRetriever(
    * would have found them), for the words-never-used check.
    */
   function searchPruned(
-    words: string,
     terms: string[],
-    options: IndexSearchOptions,
+    allTerms: string[],
+    boostOf: ((doc: number) => number) | undefined,
+    boostTerm: (term: string) => number,
     weightOf: (term: string) => number,
     scopeKey: string,
     /** The best pages by title and headings: all their passages are candidates too. */
     { pages }: { pages: string[] },
-  ): { results: ReturnType<typeof index.search>; common: string[] } {
+  ): { matches: Matches; common: string[] } {
     // weightOf is the idf of a term among the kept passages: log(1 + N / (df + 0.5)).
     const limit = Math.max(COMMON_MIN_PASSAGES, COMMON_SHARE * index.documentCount);
     const commonWeight = Math.log(1 + index.documentCount / (limit + 0.5));
-    const common = terms.filter((term) => weightOf(term) < commonWeight);
-    const rare = terms.filter((term) => !common.includes(term));
+    const common = allTerms.filter((term) => weightOf(term) < commonWeight);
+    const rare = allTerms.filter((term) => !common.includes(term));
     if (common.length === 0 || rare.length === 0)
-      return { results: index.search(words, options), common: [] };
-    const asTerms = { tokenize: (text: string) => text.split(' '), processTerm: (t: string) => t };
-    const candidates = new Set(
-      index.search(rare.join(' '), { ...options, ...asTerms }).map((r) => r.id as string),
-    );
-    const { boostDocument } = options;
-    const onBestPages = new Set(pages);
-    const results = index.search(words, {
-      ...options,
-      boostDocument: (id, term, stored) =>
-        candidates.has(id as string) || onBestPages.has(stored?.pagePath as string)
-          ? boostDocument
-            ? boostDocument(id, term, stored)
-            : 1
-          : 0,
-    });
+      return { matches: scoring.match(terms, boostOf, boostTerm), common: [] };
+    const mark = ++candidateMark;
+    scoring.mark(rare, boostOf, candidates, mark);
+    for (const page of pages) for (const doc of docsOfPage.get(page) ?? []) candidates[doc] = mark;
+    const admitted = (doc: number) => (candidates[doc] === mark ? (boostOf ? boostOf(doc) : 1) : 0);
+    const matches = scoring.match(terms, admitted, boostTerm);
     const present = common.filter((term) => {
       const key = `${scopeKey}\n${term}`;
       let found = exactly.get(key);
-      if (found === undefined) {
-        const exact = { ...options, ...asTerms, prefix: false, fuzzy: false };
-        exactly.set(key, (found = index.search(term, exact).length > 0));
-      }
+      if (found === undefined) exactly.set(key, (found = scoring.holds(term, boostOf)));
       return found;
     });
-    return { results, common: present };
+    return { matches, common: present };
   }
 
   const units = new WeakMap<DocSection, Set<string>[]>();
@@ -796,8 +865,10 @@ export function createRetriever(
               if (!keep(scope)) return 0;
               return currentPath && scope.pagePath === currentPath ? CURRENT_PAGE_BOOST : 1;
             };
-      const sectionOf = (passageId: unknown) => sectionOfPassage.get(passageId as string);
-      const scoped = boostDocument ? { boostDocument } : {};
+      const boostOf =
+        boostDocument && ((doc: number) => boostDocument(undefined, '', scoring.stored[doc]));
+      const pageBoostOf =
+        boostDocument && ((doc: number) => boostDocument(undefined, '', pageScoring.stored[doc]));
 
       const idfKey = `${language}\n${version ?? ''}`;
       let idf = idfs.get(idfKey);
@@ -805,7 +876,7 @@ export function createRetriever(
       const weightOf = (term: string) => {
         let weight = idf.get(term);
         if (weight === undefined) {
-          const df = index.search(term, scoped).length;
+          const df = scoring.count(scoring.termsOf(term), boostOf);
           idf.set(term, (weight = Math.log(1 + index.documentCount / (df + 0.5))));
         }
         return weight;
@@ -850,62 +921,104 @@ export function createRetriever(
        * section that answers the whole question.
        */
       const boostTerm = (term: string) => termWeight(term);
-      const pages = pageIndex.search(words, { ...scoped, boostTerm });
+      const pageMatches = pageScoring.match(pageScoring.termsOf(words), pageBoostOf, boostTerm);
+      // Best first; equal scores in the order they matched, as MiniSearch's (stable) sort leaves them.
+      const pages = pageMatches.docs
+        .map((doc) => ({ id: pageScoring.ids[doc] as string, score: pageMatches.score[doc]! }))
+        .sort((a, b) => b.score - a.score);
       const pageTop = pages[0]?.score ?? 0;
-      const pageScore = new Map(
-        pages.map((r) => [r.id as string, pageTop ? r.score / pageTop : 0]),
-      );
-      // A section is as good as its best passage.
-      const best = new Map<string, { score: number; queryTerms: string[]; terms: string[] }>();
+      const search = ++searchNumber;
+      pageScores.fill(0);
+      for (const doc of pageMatches.docs) {
+        const page = pageOfPageDoc[doc]!;
+        if (page >= 0) pageScores[page] = pageTop ? pageMatches.score[doc]! / pageTop : 0;
+      }
       // The index terms some kept passage holds as they are: the search looked each question term
       // up exactly (besides its prefixes and near spellings), so a term missing here is one the
       // docs never use, found without searching each word again.
       const matchedTerms = new Set<string>();
-      let top = 0;
-      const searched = searchPruned(words, allTerms, { ...scoped, boostTerm }, weightOf, idfKey, {
-        pages: pages.slice(0, CANDIDATE_PAGES).map((r) => r.id as string),
-      });
+      const searched = searchPruned(
+        scoring.termsOf(words),
+        allTerms,
+        boostOf,
+        boostTerm,
+        weightOf,
+        idfKey,
+        { pages: pages.slice(0, CANDIDATE_PAGES).map((r) => r.id) },
+      );
+      const { matches } = searched;
       for (const term of searched.common) matchedTerms.add(term);
-      for (const r of searched.results) {
-        const id = sectionOf(r.id)!.id;
-        const seen = best.get(id);
-        for (const term of r.terms) matchedTerms.add(term);
-        // A loop, not Math.max(...scores): a common word matches more sections than a call takes arguments.
-        top = Math.max(top, r.score);
-        if (!seen || r.score > seen.score)
-          best.set(id, { score: r.score, queryTerms: r.queryTerms, terms: r.terms });
+      for (const term of matches.matched) matchedTerms.add(term);
+      // A section is as good as its best passage: the first of the highest, in the order they matched.
+      const touched: number[] = [];
+      let top = 0;
+      const { docs, score: passageScore } = matches;
+      for (let at = 0; at < docs.length; at++) {
+        const doc = docs[at]!;
+        const score = passageScore[doc]!;
+        if (score > top) top = score;
+        const n = sectionOfDoc[doc]!;
+        if (sectionSeen[n] !== search) {
+          sectionSeen[n] = search;
+          touched.push(n);
+        } else if (!(score > passageScore[bestDoc[n]!]!)) continue;
+        bestDoc[n] = doc;
+        bestAt[n] = at;
       }
-      const scores = new Map<string, Ranked>();
-      for (const [id, r] of best) {
-        const section = sections.get(id)!;
-        const relevance =
-          (top ? r.score / top : 0) + PAGE_WEIGHT * (pageScore.get(section.pagePath) ?? 0);
+      const finalScore = new Float64Array(touched.length);
+      touched.forEach((n, i) => {
+        const section = sectionList[n]!;
+        const passage = passageScore[bestDoc[n]!]!;
+        const relevance = (top ? passage / top : 0) + PAGE_WEIGHT * pageScores[pageOfSection[n]!]!;
         const named = namedVersion && section.version === namedVersion ? NAMED_VERSION_BOOST : 1;
         // A section named after words of the question, by the share of the question they are.
-        const name = nameTerms.get(id)!;
+        const name = namesOf[n]!;
         const member =
           name.length && name.every((term) => allTermSet.has(term))
             ? 1 + MEMBER_BOOST * shareOf(name)
             : 1;
-        const score = named * member * relevance * Math.max(SHARE_FLOOR, shareOf(r.queryTerms));
-        scores.set(id, { score, terms: r.terms });
-      }
+        finalScore[i] =
+          named *
+          member *
+          relevance *
+          Math.max(SHARE_FLOOR, shareOf(matches.queryTerms(bestDoc[n]!)));
+      });
       const keptSection = (id: string) => {
         const { pagePath, language, version } = sections.get(id)!;
         return keep({ pagePath, language, version });
       };
-      const keywordRanked = [...scores].sort((a, b) => b[1].score - a[1].score);
-      const ranked = dense ? withDense(keywordRanked, dense, keptSection) : keywordRanked;
+      // Ties in the order of the sections' best passages (by score, then as they matched), as
+      // sorting MiniSearch's results and then the sections, both stable, left them.
+      const byRank = Int32Array.from(touched.keys()).sort(
+        (a, b) =>
+          finalScore[b]! - finalScore[a]! ||
+          passageScore[bestDoc[touched[b]!]!]! - passageScore[bestDoc[touched[a]!]!]! ||
+          bestAt[touched[a]!]! - bestAt[touched[b]!]!,
+      );
+      const keywordRanked = Array.from(byRank, (i): Ranked => {
+        const doc = bestDoc[touched[i]!]!;
+        return {
+          section: sectionList[touched[i]!]!,
+          page: pageOfSection[touched[i]!]!,
+          score: finalScore[i]!,
+          terms: () => matches.terms(doc),
+        };
+      });
+      const ranked = dense
+        ? withDense(keywordRanked, dense, keptSection, (id) => {
+            const section = sections.get(id)!;
+            return { section, page: pageNumber.get(section.pagePath) ?? -1 };
+          })
+        : keywordRanked;
       // At most a few sections per page, so the hits name several candidate pages.
       const perPage = new Map<string, number>();
       const hits: SearchHit[] = [];
-      for (const [id, { score, terms }] of ranked) {
+      for (const { section, score, terms } of ranked) {
         if (hits.length >= limit) break;
-        const section = sections.get(id)!;
         const count = perPage.get(section.pagePath) ?? 0;
         if (count >= SECTIONS_PER_PAGE) continue;
         perPage.set(section.pagePath, count + 1);
-        hits.push({ section, score, terms, title: titleOf(section) });
+        hits.push({ section, score, terms: terms(), title: titleOf(section) });
       }
 
       // Coverage: the share of the question's terms that one of the best pages carries, each term
@@ -923,17 +1036,19 @@ export function createRetriever(
         const weigh = (found: Set<string>) =>
           [...found].reduce((sum, term) => sum + coverageWeight(term), 0);
         const byPage = new Map<string, Set<string>>();
-        for (const [id] of ranked) {
-          const section = sections.get(id)!;
-          if (!byPage.has(section.pagePath) && byPage.size >= COVERAGE_CANDIDATES) continue;
-          const page = byPage.get(section.pagePath) ?? new Set<string>();
+        for (const { section, page } of ranked) {
+          if (pageSeen[page] !== search) {
+            if (byPage.size >= COVERAGE_CANDIDATES) continue;
+            pageSeen[page] = search;
+          }
+          const covered = byPage.get(section.pagePath) ?? new Set<string>();
           let best = new Set<string>();
           for (const unit of unitsOf(section)) {
             const found = new Set(queryTerms.filter((term) => unit.has(term)));
             if (weigh(found) > weigh(best)) best = found;
           }
-          for (const term of best) page.add(term);
-          byPage.set(section.pagePath, page);
+          for (const term of best) covered.add(term);
+          byPage.set(section.pagePath, covered);
         }
         for (const found of byPage.values())
           coverage = Math.max(coverage, total ? weigh(found) / total : 0);

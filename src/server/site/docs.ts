@@ -12,6 +12,7 @@ import { visit as visitTree } from 'unist-util-visit';
 import { parse as parseYaml } from 'yaml';
 import { isRecord } from '../../protocol/_guards.js';
 import { PAGE_EXTENSIONS, pagePathOf, type PagePath } from './page-path.js';
+import { parsePool, type ParsePool } from './parse-pool.js';
 
 export interface CodeSample {
   lang: string;
@@ -477,10 +478,10 @@ export async function cachedPage(
   path: string,
   rel: string,
   cache: PageCache | undefined,
-  parse: (source: string) => DocPage | { skipped: string },
+  parse: (source: string) => CachedPage | Promise<CachedPage>,
   /** Pages kept on disk by an earlier start (page-cache.ts), read before parsing. */
   store?: PageStore,
-): Promise<DocPage | { skipped: string }> {
+): Promise<CachedPage> {
   if (!cache) return parse(await readFile(path, 'utf8'));
   const info = await stat(path);
   const stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
@@ -488,7 +489,7 @@ export async function cachedPage(
   if (known?.stamp === stamp) return known.page;
   let page = await store?.get(rel, stamp);
   if (!page) {
-    page = parse(await readFile(path, 'utf8'));
+    page = await parse(await readFile(path, 'utf8'));
     await store?.set(rel, stamp, page);
   }
   cache.set(rel, { stamp, page });
@@ -523,7 +524,19 @@ export interface PageStore {
 }
 
 /** Pages read at once while loading a folder. */
-const OPEN_FILES = 16;
+export const OPEN_FILES = 16;
+
+/** How a folder is read. */
+export interface LoadOptions {
+  /**
+   * Threads that parse pages (parse-pool.ts), when more than a few pages are parsed; 0 parses
+   * them all in this thread.
+   * @default one per core (`os.availableParallelism()`)
+   */
+  threads?: number;
+  /** The pool to parse with instead of one of `threads` made and stopped for this read. */
+  pool?: ParsePool<CachedPage>;
+}
 
 /** Reads every `.md`/`.mdx` page under `dir` (files starting with `_` are partials and skipped). */
 export async function loadDocsSite(
@@ -531,15 +544,18 @@ export async function loadDocsSite(
   defaultLanguage = DEFAULT_LANGUAGE,
   cache?: PageCache,
   store?: PageStore,
+  options: LoadOptions = {},
 ): Promise<DocsSite> {
   const { pages: files, assets } = await listFiles(dir);
   if (files.length === 0) throw new Error(`No Markdown pages (.md or .mdx) found in ${dir}`);
   const pages: DocPage[] = new Array(files.length);
+  const pool = options.pool ?? parsePool<CachedPage>(options.threads);
   let next = 0;
+  let failed = false;
   // A few files open at once, not all: a 20,000-page folder opened every page together and failed
   // with EMFILE (too many open files) before serving anything.
   const reader = async () => {
-    while (next < files.length) {
+    while (next < files.length && !failed) {
       const at = next++;
       const rel = relative(dir, files[at]!).split(sep).join('/');
       try {
@@ -547,17 +563,25 @@ export async function loadDocsSite(
           files[at]!,
           rel,
           cache,
-          (source) => parsePage(rel, source, defaultLanguage),
+          (source) =>
+            pool.parse({ kind: 'docs', file: rel, source, language: defaultLanguage }, () =>
+              parsePage(rel, source, defaultLanguage),
+            ),
           store,
         );
         if ('skipped' in page) throw new Error(page.skipped);
         pages[at] = page;
       } catch (error) {
+        failed = true;
         throw new Error(`Cannot read ${rel}: ${(error as Error).message}`, { cause: error });
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(OPEN_FILES, files.length) }, reader));
+  try {
+    await Promise.all(Array.from({ length: Math.min(OPEN_FILES, files.length) }, reader));
+  } finally {
+    if (!options.pool) await pool.close();
+  }
   return createSite(
     pages,
     assets.map((file) => '/' + relative(dir, file).split(sep).join('/')),

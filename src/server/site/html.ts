@@ -8,9 +8,17 @@ import { toString as hastText } from 'hast-util-to-string';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { stringify as toYaml } from 'yaml';
-import { ASSET_EXTENSIONS, cachedPage, createSite, DEFAULT_LANGUAGE, parsePage } from './docs.js';
-import type { DocPage, DocsSite, PageCache } from './docs.js';
+import {
+  ASSET_EXTENSIONS,
+  cachedPage,
+  createSite,
+  DEFAULT_LANGUAGE,
+  OPEN_FILES,
+  parsePage,
+} from './docs.js';
+import type { CachedPage, DocPage, DocsSite, LoadOptions, PageCache } from './docs.js';
 import type { PageStore } from './docs.js';
+import { parsePool } from './parse-pool.js';
 
 /** A built page that was not served, and why, so the owner can fix or ignore it. */
 export interface SkippedPage {
@@ -302,6 +310,7 @@ export async function loadHtmlSite(
   defaultLanguage = DEFAULT_LANGUAGE,
   cache?: PageCache,
   store?: PageStore,
+  options: LoadOptions = {},
 ): Promise<{ site: DocsSite; skipped: SkippedPage[] }> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
   const skipped: SkippedPage[] = [];
@@ -336,17 +345,40 @@ export async function loadHtmlSite(
     );
   const pages: DocPage[] = [];
   const seen = new Map<string, string>();
-  for (const file of htmlFiles) {
-    const name = file.split(sep).join('/');
-    if (NOT_PAGES.test(name)) continue;
-    try {
-      const page = await cachedPage(
+  const names = htmlFiles
+    .map((file) => ({ file, name: file.split(sep).join('/') }))
+    .filter(({ name }) => !NOT_PAGES.test(name));
+  // Read and parsed a few at a time (on the parse threads), then taken in order as before: which
+  // of two files with the same URL is served does not depend on which parsed first.
+  const read: Promise<CachedPage>[] = new Array(names.length);
+  const pool = options.pool ?? parsePool<CachedPage>(options.threads);
+  let next = 0;
+  const reader = async () => {
+    while (next < names.length) {
+      const at = next++;
+      const { file, name } = names[at]!;
+      read[at] = cachedPage(
         join(dir, file),
         name,
         cache,
-        (source) => parseHtmlPage(name, source, defaultLanguage),
+        (source) =>
+          pool.parse({ kind: 'site', file: name, source, language: defaultLanguage }, () =>
+            parseHtmlPage(name, source, defaultLanguage),
+          ),
         store,
       );
+      // Its failure is the page's (skipped below), not the read's.
+      await read[at].catch(() => {});
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(OPEN_FILES, names.length) }, reader));
+  } finally {
+    if (!options.pool) await pool.close();
+  }
+  for (const [at, { name }] of names.entries()) {
+    try {
+      const page = await read[at]!;
       if ('skipped' in page) {
         skipped.push({ file: name, reason: page.skipped });
         continue;

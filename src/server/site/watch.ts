@@ -18,6 +18,11 @@ export interface SiteSource {
   kind: 'docs' | 'site';
   dir: string;
   defaultLanguage?: string;
+  /**
+   * Threads that parse pages when many are parsed (docs.ts `LoadOptions`).
+   * @default one per core
+   */
+  parseThreads?: number;
 }
 
 /** What one read of the folder found, against the read before it. */
@@ -51,10 +56,11 @@ export function siteReader(
   return {
     async read() {
       const language = source.defaultLanguage ?? DEFAULT_LANGUAGE;
+      const options = source.parseThreads === undefined ? {} : { threads: source.parseThreads };
       const { site, skipped } =
         source.kind === 'site'
-          ? await loadHtmlSite(source.dir, language, cache, store)
-          : { site: await loadDocsSite(source.dir, language, cache, store), skipped: [] };
+          ? await loadHtmlSite(source.dir, language, cache, store, options)
+          : { site: await loadDocsSite(source.dir, language, cache, store, options), skipped: [] };
       const before = new Map(last?.pages.map((page) => [page.file, page]));
       const now = new Set(site.pages.map((page) => page.file));
       const said = (page: SkippedPage) => `${page.file}\n${page.reason}`;

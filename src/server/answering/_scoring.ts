@@ -1,0 +1,357 @@
+import type MiniSearch from 'minisearch';
+
+/**
+ * MiniSearch's search, scored again over its own index with the same arithmetic in the same order,
+ * so every score is the one `index.search` gives, bit for bit. MiniSearch makes an object, a map
+ * entry and a `match` record per matching document and term, then a result per document, which at
+ * 20,000 pages was most of an answer's CPU; this keeps scores in typed arrays indexed by the
+ * index's own short document ids, lets the caller leave documents out before they are scored
+ * (`boostOf` returning 0, as MiniSearch's `boostDocument` does), and counts or checks matches
+ * without scoring them. It reads MiniSearch 7's internal fields (see `Internals`), checked when it
+ * is created.
+ */
+
+/** A term's postings: field id → document short id → term frequency. */
+type FieldData = Map<number, Map<number, number>>;
+
+/** The parts of a MiniSearch 7 instance its search reads. */
+interface Internals {
+  _index: {
+    get(term: string): FieldData | undefined;
+    atPrefix(prefix: string): Iterable<[string, FieldData]>;
+    fuzzyGet(term: string, maxDistance: number): Map<string, [FieldData, number]>;
+  };
+  _documentIds: Map<number, unknown>;
+  _fieldIds: Record<string, number>;
+  _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _storedFields: Map<number, Record<string, unknown> | undefined>;
+  _documentCount: number;
+  _nextId: number;
+  _dirtCount: number;
+  _options: {
+    fields: string[];
+    tokenize: (text: string) => string[];
+    processTerm: (term: string) => string | string[] | null | undefined | false;
+  };
+}
+
+/** The search options the index was made with, as `SEARCH_DEFAULTS` gives them. */
+export interface ScoringOptions {
+  boost: Record<string, number>;
+  bm25: { k: number; b: number; d: number };
+  prefix: (term: string) => boolean;
+  fuzzy: (term: string) => number | false;
+}
+
+/** MiniSearch's defaults for what its options here leave out. */
+const MAX_FUZZY = 6;
+const FUZZY_WEIGHT = 0.45;
+const PREFIX_WEIGHT = 0.375;
+
+/** Fuzzy and prefix expansions kept per term: a long-running server sees ever new questions. */
+const EXPANSIONS_KEPT = 20_000;
+
+/** A query term as the index reads it: the term and the terms it stands for, each with its weight. */
+interface Derived {
+  term: string;
+  weight: number;
+  data: FieldData;
+}
+
+export interface Matches {
+  /** Matching documents' short ids, in the order MiniSearch's results map holds them. */
+  docs: number[];
+  /** A document's score (by short id), multiplied by the number of query terms it matched. */
+  score: Float64Array;
+  /** The query terms a document matched, in MiniSearch's order (its result's `queryTerms`). */
+  queryTerms(doc: number): string[];
+  /** The index terms a document matched (its result's `terms`). */
+  terms(doc: number): string[];
+  /** Every index term some scored document matched (the union of the results' `terms`). */
+  matched: Set<string>;
+}
+
+export interface Scoring {
+  /** The index's documents by short id: their ids and stored fields. */
+  ids: unknown[];
+  stored: (Record<string, unknown> | undefined)[];
+  /** The terms MiniSearch searches for a query string (its tokenizer and term processing). */
+  termsOf(query: string): string[];
+  /**
+   * Scores the documents that match `terms` as MiniSearch's search does (OR of the terms; each
+   * document's boost from `boostOf`, 0 leaving it out; each term's from `boostTerm`).
+   */
+  match(
+    terms: string[],
+    boostOf: ((doc: number) => number) | undefined,
+    boostTerm?: (term: string) => number,
+  ): Matches;
+  /** How many documents match `terms` (the length of MiniSearch's results), without scoring them. */
+  count(terms: string[], boostOf: ((doc: number) => number) | undefined): number;
+  /** Marks the documents that match `terms` with `mark` in `marks` (by short id). */
+  mark(
+    terms: string[],
+    boostOf: ((doc: number) => number) | undefined,
+    marks: Int32Array,
+    mark: number,
+  ): void;
+  /** Whether a document that `boostOf` keeps holds `term` as it is (no prefix, no near spelling). */
+  holds(term: string, boostOf: ((doc: number) => number) | undefined): boolean;
+  /** Short ids run below this. */
+  size: number;
+}
+
+export function createScoring(index: MiniSearch<never>, options: ScoringOptions): Scoring {
+  const inner = index as unknown as Internals;
+  if (
+    !(inner._index && inner._documentIds instanceof Map && inner._fieldLength instanceof Map) ||
+    typeof inner._nextId !== 'number' ||
+    !Array.isArray(inner._avgFieldLength)
+  )
+    throw new Error('MiniSearch is not the version this scoring reads (7.x)');
+  const { tokenize, processTerm } = inner._options;
+  const size = inner._nextId;
+  const documentCount = inner._documentCount;
+  const fields = inner._options.fields.map((field) => ({
+    id: inner._fieldIds[field]!,
+    boost: Object.prototype.hasOwnProperty.call(options.boost, field)
+      ? options.boost[field] || 1
+      : 1,
+  }));
+  const fieldCount = Math.max(...fields.map((field) => field.id)) + 1;
+  const ids: unknown[] = new Array(size);
+  const stored: (Record<string, unknown> | undefined)[] = new Array(size);
+  const alive = new Uint8Array(size);
+  const lengths = new Float64Array(size * fieldCount);
+  for (const [doc, id] of inner._documentIds) {
+    ids[doc] = id;
+    alive[doc] = 1;
+    stored[doc] = inner._storedFields.get(doc);
+    const length = inner._fieldLength.get(doc) ?? [];
+    for (let f = 0; f < fieldCount; f++) lengths[doc * fieldCount + f] = length[f] ?? 0;
+  }
+  // Discarded documents stay in the postings until vacuumed; MiniSearch skips them as it meets
+  // them (and then counts them out of the term's idf), so they are counted out here from the start.
+  const dirty = inner._dirtCount > 0;
+  const matchingOf = (docs: Map<number, number>) => {
+    if (!dirty) return docs.size;
+    let count = 0;
+    for (const doc of docs.keys()) count += alive[doc]!;
+    return count;
+  };
+
+  const expansions = new Map<string, Derived[]>();
+  /** A term and what it stands for, in MiniSearch's order: itself, its prefixes, its near spellings. */
+  const derivedOf = (term: string): Derived[] => {
+    let found = expansions.get(term);
+    if (found) return found;
+    found = [];
+    const exact = inner._index.get(term);
+    if (exact) found.push({ term, weight: 1, data: exact });
+    const fuzzy = options.fuzzy(term);
+    let near: Map<string, [FieldData, number]> | undefined;
+    if (fuzzy !== false) {
+      const distance = fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fuzzy)) : fuzzy;
+      if (distance) near = inner._index.fuzzyGet(term, distance);
+    }
+    if (options.prefix(term))
+      for (const [longer, data] of inner._index.atPrefix(term)) {
+        const distance = longer.length - term.length;
+        if (!distance) continue;
+        near?.delete(longer);
+        const weight = (PREFIX_WEIGHT * longer.length) / (longer.length + 0.3 * distance);
+        found.push({ term: longer, weight, data });
+      }
+    if (near)
+      for (const [other, [data, distance]] of near) {
+        if (!distance) continue;
+        found.push({
+          term: other,
+          weight: (FUZZY_WEIGHT * other.length) / (other.length + distance),
+          data,
+        });
+      }
+    if (expansions.size >= EXPANSIONS_KEPT) expansions.clear();
+    expansions.set(term, found);
+    return found;
+  };
+
+  // Buffers reused by every search (one search at a time: the server answers on one thread).
+  const total = new Float64Array(size);
+  const specScore = new Float64Array(size);
+  const seen = new Int32Array(size);
+  const inSpec = new Int32Array(size);
+  let epoch = 0;
+  let specEpoch = 0;
+  /** The query terms each document matched, one bit per distinct term. */
+  let masks = new Uint32Array(0);
+  const counts = new Uint8Array(size);
+  const marks = new Int32Array(size);
+  let markEpoch = 0;
+
+  const termsOf = (query: string) =>
+    tokenize(query)
+      .flatMap((term) => processTerm(term))
+      .filter((term): term is string => !!term);
+
+  /** Calls `visit` for each scored posting of `terms`, in MiniSearch's order. */
+  const each = (
+    terms: string[],
+    boostOf: ((doc: number) => number) | undefined,
+    visit: (doc: number, term: number, derived: Derived, weight: number) => void,
+    withScores: boolean,
+    boostTerm?: (term: string) => number,
+  ) => {
+    const { k, b, d } = options.bm25;
+    terms.forEach((term, t) => {
+      const termBoost = boostTerm ? boostTerm(term) : 1;
+      for (const derived of derivedOf(term))
+        for (const field of fields) {
+          const docs = derived.data.get(field.id);
+          if (docs == null) continue;
+          const matching = matchingOf(docs);
+          const avgFieldLength = inner._avgFieldLength[field.id]!;
+          const invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+          for (const [doc, termFreq] of docs) {
+            if (!alive[doc]) continue;
+            const docBoost = boostOf ? boostOf(doc) : 1;
+            if (!docBoost) continue;
+            if (!withScores) {
+              visit(doc, t, derived, 0);
+              continue;
+            }
+            const fieldLength = lengths[doc * fieldCount + field.id]!;
+            const rawScore =
+              invDocFreq *
+              (d +
+                (termFreq * (k + 1)) /
+                  (termFreq + k * (1 - b + (b * fieldLength) / avgFieldLength)));
+            visit(doc, t, derived, derived.weight * termBoost * field.boost * docBoost * rawScore);
+          }
+        }
+    });
+  };
+
+  return {
+    ids,
+    stored,
+    size,
+    termsOf,
+    match(terms, boostOf, boostTerm) {
+      epoch++;
+      const docs: number[] = [];
+      // Distinct query terms, numbered in the order they first come.
+      const distinct: string[] = [];
+      const numberOf = terms.map((term) => {
+        const at = distinct.indexOf(term);
+        return at >= 0 ? at : distinct.push(term) - 1;
+      });
+      const width = Math.ceil(distinct.length / 32);
+      if (masks.length < size * width) masks = new Uint32Array(size * width);
+      const matched = new Set<string>();
+      let spec: number[] = [];
+      let current = -1;
+      let lastDerived: Derived | undefined;
+      // A term's own scores are summed first, then added to the document's, as MiniSearch sums
+      // each term's results and then combines them.
+      const flush = () => {
+        const n = numberOf[current]!;
+        const [word, bit] = [n >>> 5, 1 << (n & 31)];
+        for (const doc of spec) {
+          if (seen[doc] !== epoch) {
+            seen[doc] = epoch;
+            total[doc] = specScore[doc]!;
+            counts[doc] = 0;
+            masks.fill(0, doc * width, doc * width + width);
+            docs.push(doc);
+          } else total[doc] = total[doc]! + specScore[doc]!;
+          if (!(masks[doc * width + word]! & bit)) {
+            masks[doc * width + word]! |= bit;
+            counts[doc]!++;
+          }
+        }
+        spec = [];
+      };
+      each(
+        terms,
+        boostOf,
+        (doc, t, derived, weight) => {
+          if (t !== current) {
+            if (current >= 0) flush();
+            current = t;
+            specEpoch++;
+          }
+          if (derived !== lastDerived) matched.add((lastDerived = derived).term);
+          if (inSpec[doc] !== specEpoch) {
+            inSpec[doc] = specEpoch;
+            specScore[doc] = weight;
+            spec.push(doc);
+          } else specScore[doc] = specScore[doc]! + weight;
+        },
+        true,
+        boostTerm,
+      );
+      if (current >= 0) flush();
+      const score = total;
+      for (const doc of docs) score[doc] = score[doc]! * (counts[doc]! || 1);
+      const holdsAny = (doc: number, term: string) =>
+        derivedOf(term).some((derived) =>
+          fields.some((field) => derived.data.get(field.id)?.has(doc)),
+        );
+      const repeated = distinct.length < terms.length;
+      return {
+        docs,
+        score,
+        matched,
+        queryTerms(doc) {
+          if (seen[doc] !== epoch) return [];
+          // In the order the terms first matched it: the order of the terms, unless one repeats.
+          if (repeated) return [...new Set(terms.filter((term) => holdsAny(doc, term)))];
+          return distinct.filter((_term, n) => masks[doc * width + (n >>> 5)]! & (1 << (n & 31)));
+        },
+        terms(doc) {
+          if (seen[doc] !== epoch) return [];
+          // MiniSearch's `match` record: an object keyed by index term, so in its key order.
+          const match: Record<string, true> = {};
+          for (const term of terms)
+            for (const derived of derivedOf(term))
+              if (
+                matched.has(derived.term) &&
+                !Object.prototype.hasOwnProperty.call(match, derived.term) &&
+                fields.some((field) => derived.data.get(field.id)?.has(doc))
+              )
+                match[derived.term] = true;
+          return Object.keys(match);
+        },
+      };
+    },
+    count(terms, boostOf) {
+      const mark = ++markEpoch;
+      let count = 0;
+      each(
+        terms,
+        boostOf,
+        (doc) => {
+          if (marks[doc] !== mark) {
+            marks[doc] = mark;
+            count++;
+          }
+        },
+        false,
+      );
+      return count;
+    },
+    mark(terms, boostOf, into, mark) {
+      each(terms, boostOf, (doc) => void (into[doc] = mark), false);
+    },
+    holds(term, boostOf) {
+      const data = inner._index.get(term);
+      if (!data) return false;
+      for (const field of fields)
+        for (const doc of data.get(field.id)?.keys() ?? [])
+          if (alive[doc] && (!boostOf || boostOf(doc))) return true;
+      return false;
+    },
+  };
+}
