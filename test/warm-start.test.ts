@@ -326,6 +326,61 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('searches the Fastify docs from a kept index with the same hits, scores and terms as from one built from the pages', async () => {
+    const dir = 'test/fixtures/corpus/fastify';
+    const data = await tempDir();
+    const warnings: string[] = [];
+    const { site } = await siteReader(
+      { kind: 'docs', dir },
+      diskPageStore(join(data, 'cache'), { kind: 'docs', dir, language: 'en' }, () => {}),
+    ).read();
+    const keptRetriever = () => {
+      const store = diskIndexStore(join(data, 'cache'), (line) => warnings.push(line));
+      return { retriever: createRetriever(site, { store }), outcome: store.outcome(site) };
+    };
+    expect(keptRetriever().outcome).toBe('built');
+    const kept = keptRetriever();
+    expect(kept.outcome).toBe('reused');
+    const built = createRetriever(site);
+    // Every page's title and every heading, as a reader would ask, and a few common-word questions
+    // that read long postings.
+    const questions = [
+      ...site.pages.flatMap((page) => [
+        page.title,
+        ...page.sections.map((section) => `How do I use ${section.heading}?`),
+      ]),
+      'How do I register a plugin?',
+      'What does the request object contain?',
+      'How do I handle errors in a route?',
+      'Can I validate the response?',
+    ];
+    expect(questions.length).toBeGreaterThan(500);
+    const searched = (retriever: Retriever, question: string) => {
+      const { hits, coverage, words, unknown } = retriever.search(question, { limit: 8 });
+      return {
+        // Matched terms come in the order the index's term tree holds them, which a tree made
+        // again from its own listing may not keep (as MiniSearch's loadJS did not): a set; and
+        // the prefix and fuzzy matches of a word add up in that order, so the last bit may move.
+        hits: hits.map((hit) => ({
+          id: hit.section.id,
+          score: Number(hit.score.toPrecision(12)),
+          terms: [...hit.terms].sort(),
+        })),
+        coverage: Number(coverage.toPrecision(12)),
+        words,
+        unknown,
+      };
+    };
+    let hits = 0;
+    for (const question of questions) {
+      const fromKept = searched(kept.retriever, question);
+      expect(fromKept, question).toEqual(searched(built, question));
+      hits += fromKept.hits.length;
+    }
+    expect(hits).toBeGreaterThan(questions.length * 4);
+    expect(warnings).toEqual([]);
+  });
+
   it('gives back pages equal to the ones parsed', async () => {
     const data = await tempDir();
     for (const [kind, dir] of [
