@@ -10,16 +10,9 @@ import { loadHtmlSite, parseHtmlPage } from '../src/server/site/html.js';
 import { loadDocsSite, siteNameOf, type DocPage } from '../src/server/site/docs.js';
 import { captureIo } from './helpers/cli.js';
 import { askBody, readStream, searchResultsOf, tempDir } from './helpers/server.js';
+import { FRAMEWORK_BUILDS } from './helpers/sites.js';
 
-// Built from their own npm packages by `node e2e/sites/build.mjs static` (checked in).
-const BUILDS = {
-  VitePress: 'e2e/sites/vitepress/docs/.vitepress/dist',
-  Docusaurus: 'e2e/sites/docusaurus/build',
-  Starlight: 'e2e/sites/starlight/dist',
-  // From PyPI by `node e2e/sites/build.mjs python` (checked in).
-  Sphinx: 'e2e/sites/sphinx/build',
-  MkDocs: 'e2e/sites/mkdocs/site',
-};
+const BUILDS = FRAMEWORK_BUILDS;
 
 /** The file a static server answers a URL path with: `/a/` → a/index.html, `/a` → a.html or a/index.html. */
 function servedFile(dir: string, urlPath: string): string | undefined {

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from './helpers/build.js';
 import { tempDir } from './helpers/server.js';
+import { FRAMEWORK_BUILDS } from './helpers/sites.js';
 
 type Docs = typeof import('../src/server/site/docs.js');
 type Html = typeof import('../src/server/site/html.js');
@@ -36,14 +37,7 @@ const MARKDOWN = {
   "npm's docs": 'test/fixtures/corpus/npm',
 };
 
-// Built from their own packages by e2e/sites/build.mjs (checked in).
-const BUILDS = {
-  VitePress: 'e2e/sites/vitepress/docs/.vitepress/dist',
-  Docusaurus: 'e2e/sites/docusaurus/build',
-  Starlight: 'e2e/sites/starlight/dist',
-  Sphinx: 'e2e/sites/sphinx/build',
-  MkDocs: 'e2e/sites/mkdocs/site',
-};
+const BUILDS = FRAMEWORK_BUILDS;
 
 /** Two threads that take every page (none parsed here first). */
 const everyPageOnThreads = () =>
