@@ -399,8 +399,8 @@ interface Passage extends Scope {
 
 /**
  * What a search keeps or boosts a passage or page by, stored with it in the index: the search's
- * `boostDocument` reads it there (no lookup per match) and returns 0 for what the search leaves
- * out, so those matches are never scored or allocated (a filter only drops them afterwards).
+ * `boostOf` reads it there (no lookup per match) and returns 0 for what the search leaves out, so
+ * those matches are never scored or allocated (a filter only drops them afterwards).
  */
 interface Scope {
   pagePath: string;
@@ -864,18 +864,16 @@ export function createRetriever(
       // One language and no versions: everything is kept, and without a current page there is
       // nothing to boost, so the index is searched with no per-match callback at all.
       const keepsAll = vocabulary.size === 1 && versions.size === 0 && language === siteLanguage;
-      const boostDocument =
+      const boostOfScope =
         keepsAll && !currentPath
           ? undefined
-          : (_id: unknown, _term: string, stored?: Record<string, unknown>) => {
+          : (stored: Record<string, unknown> | undefined) => {
               const scope = stored as unknown as Scope;
               if (!keep(scope)) return 0;
               return currentPath && scope.pagePath === currentPath ? CURRENT_PAGE_BOOST : 1;
             };
-      const boostOf =
-        boostDocument && ((doc: number) => boostDocument(undefined, '', scoring.stored[doc]));
-      const pageBoostOf =
-        boostDocument && ((doc: number) => boostDocument(undefined, '', pageScoring.stored[doc]));
+      const boostOf = boostOfScope && ((doc: number) => boostOfScope(scoring.stored[doc]));
+      const pageBoostOf = boostOfScope && ((doc: number) => boostOfScope(pageScoring.stored[doc]));
 
       const idfKey = `${language}\n${version ?? ''}`;
       let idf = idfs.get(idfKey);
