@@ -11,6 +11,7 @@ import { unified } from 'unified';
 import { visit as visitTree } from 'unist-util-visit';
 import { parse as parseYaml } from 'yaml';
 import { isRecord } from '../../protocol/_guards.js';
+import { markdownTree } from './markdown-tree.js';
 import { PAGE_EXTENSIONS, pagePathOf, type PagePath } from './page-path.js';
 import { parsePool, type ParsePool } from './parse-pool.js';
 
@@ -172,6 +173,23 @@ function withoutHtml<T extends Nodes>(node: T): T {
 }
 
 const parser = unified().use(remarkParse).use(remarkGfm);
+
+/**
+ * remark's syntax tree of a page (remark-parse with remark-gfm): what `markdownTree` is checked
+ * against, and what reads a page it gives up on.
+ */
+export const remarkTree = (markdown: string): Root => parser.parse(markdown);
+
+/** How a page's Markdown becomes the tree its sections are read from. */
+export interface PageParseOptions {
+  /** Heading ids in document order, when the page was built with its own (html.ts). */
+  anchors?: readonly string[];
+  /**
+   * The tree of the page's Markdown.
+   * @default marked's lexer read as remark's tree (`markdownTree`), else `remarkTree`
+   */
+  tree?: (markdown: string) => Root;
+}
 
 /**
  * A block's Markdown as the page wrote it, and where its links and images sit in it. Reference-style
@@ -362,12 +380,13 @@ export function parsePage(
   file: string,
   source: string,
   defaultLanguage = DEFAULT_LANGUAGE,
-  /** Heading ids in document order, when the page was built with its own (html.ts). */
-  options: { anchors?: readonly string[] } = {},
+  options: PageParseOptions = {},
 ): DocPage {
   const { data, body: rawBody } = splitFrontmatter(source);
   const markdown = /\.mdx$/i.test(file) ? stripMdxStatements(rawBody) : rawBody;
-  const tree = parser.parse(markdown);
+  const tree = options.tree
+    ? options.tree(markdown)
+    : (markdownTree(markdown) ?? remarkTree(markdown));
   const firstHeading = tree.children.find((node) => node.type === 'heading' && node.depth === 1);
   const path = pagePathOf(file);
   const title =

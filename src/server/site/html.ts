@@ -16,7 +16,14 @@ import {
   OPEN_FILES,
   parsePage,
 } from './docs.js';
-import type { CachedPage, DocPage, DocsSite, LoadOptions, PageCache } from './docs.js';
+import type {
+  CachedPage,
+  DocPage,
+  DocsSite,
+  LoadOptions,
+  PageCache,
+  PageParseOptions,
+} from './docs.js';
 import type { PageStore } from './docs.js';
 import { parsePool } from './parse-pool.js';
 
@@ -219,6 +226,8 @@ export function parseHtmlPage(
   file: string,
   html: string,
   defaultLanguage = DEFAULT_LANGUAGE,
+  /** How the page's Markdown is parsed (`parsePage`'s `tree`). */
+  { tree }: Pick<PageParseOptions, 'tree'> = {},
 ): DocPage | { skipped: string } {
   // parse5 reads any bytes; a file of NULs and noise (an image saved as .html) would come out as garbage.
   if (html.includes('\u0000')) return { skipped: 'not HTML text (it holds binary bytes)' };
@@ -274,6 +283,7 @@ export function parseHtmlPage(
   };
   return parsePage(file, `---\n${toYaml(frontmatter)}---\n\n${markdown}`, defaultLanguage, {
     anchors,
+    ...(tree ? { tree } : {}),
   });
 }
 
