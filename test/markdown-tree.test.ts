@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { parsePage, remarkTree } from '../src/server/site/docs.js';
 import { markdownTree } from '../src/server/site/markdown-tree.js';
@@ -64,7 +65,28 @@ const CONSTRUCTS = [
   'Heading\n=\n\nText',
 ];
 
+/** The CommonMark spec's examples (the `commonmark-spec` package; `→` stands for a tab there). */
+const SPEC_EXAMPLES = (
+  createRequire(import.meta.url)('commonmark-spec') as {
+    tests: { markdown: string; section: string; number: number }[];
+  }
+).tests.map((example) => ({ ...example, markdown: example.markdown.replace(/→/g, '\t') }));
+
 describe('the fast Markdown tree', () => {
+  it('gives the page remark gives for every example of the CommonMark spec', () => {
+    let fast = 0;
+    for (const { markdown, section, number } of SPEC_EXAMPLES) {
+      expect({ section, number, page: parsePage('page.md', markdown) }).toStrictEqual({
+        section,
+        number,
+        page: parsePage('page.md', markdown, 'en', { tree: remarkTree }),
+      });
+      if (markdownTree(markdown)) fast++;
+    }
+    expect(SPEC_EXAMPLES.length).toBeGreaterThan(600);
+    console.log(`${fast} of ${SPEC_EXAMPLES.length} examples on the fast path`);
+  });
+
   it.each(CONSTRUCTS)('gives the page remark gives for %j', (markdown) => {
     expect(parsePage('page.md', markdown)).toStrictEqual(
       parsePage('page.md', markdown, 'en', { tree: remarkTree }),

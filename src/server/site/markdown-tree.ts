@@ -141,6 +141,10 @@ function blockSpan(source: string, from: number, to: number, node: RootContent):
   }
   // marked leaves a list's trailing spaces to the blank line after it.
   while (source[end] === ' ' || source[end] === '\t') end++;
+  // remark's indented code takes in the blank lines after it that are indented as code.
+  if (node.type === 'code' && isIndented(node))
+    for (let line; (line = /^\n(?: {4}|\t)[ \t]*(?=\n|$)/.exec(source.slice(end)));)
+      end += line[0].length;
   return [start, end];
 }
 
@@ -159,21 +163,21 @@ function blockNode(token: Token, cursor: Cursor): RootContent | undefined {
       return {
         type: 'heading',
         depth: depth as 1 | 2 | 3 | 4 | 5 | 6,
-        children: trimmed(inlineNodes(tokens, cursor)),
+        children: inlineNodes(trimmed(tokens), cursor),
       };
     }
     case 'paragraph':
       return {
         type: 'paragraph',
-        children: trimmed(inlineNodes((token as Tokens.Paragraph).tokens, cursor)),
+        children: inlineNodes(trimmed((token as Tokens.Paragraph).tokens), cursor),
       };
     case 'text': {
       const { tokens, text } = token as Tokens.Text;
       return {
         type: 'paragraph',
-        children: trimmed(
-          tokens ? inlineNodes(tokens, cursor) : [{ type: 'text', value: decode(text) }],
-        ),
+        children: tokens
+          ? inlineNodes(trimmed(tokens), cursor)
+          : [{ type: 'text', value: decode(text.replace(/^[ \t]+|[ \t\n]+$/g, '')) }],
       };
     }
     case 'code': {
@@ -289,13 +293,27 @@ function blockNodes(tokens: Token[], cursor: Cursor): RootContent[] {
   return tokens.flatMap((token) => blockNode(token, cursor) ?? []);
 }
 
-/** remark's paragraph and heading text starts and ends with a character that is not a space. */
-function trimmed(nodes: PhrasingContent[]): PhrasingContent[] {
-  const first = nodes[0];
-  if (first?.type === 'text') first.value = first.value.replace(/^[ \t]+/, '');
-  const last = nodes.at(-1);
-  if (last?.type === 'text') last.value = last.value.replace(/[ \t]+$/, '');
-  return nodes;
+/**
+ * remark's paragraph and heading text starts and ends with a character that is not a space or a
+ * line end (one written as a character reference stays).
+ */
+function trimmed(tokens: Token[] | undefined): Token[] {
+  const list = [...(tokens ?? [])];
+  // By the raw text: marked's `text` has some references already read.
+  const first = list[0];
+  if (first?.type === 'text') {
+    const { raw, text } = first as Tokens.Text;
+    const space = /^[ \t]*/.exec(raw)![0];
+    if (text.startsWith(space)) list[0] = { ...first, text: text.slice(space.length) };
+  }
+  const last = list.at(-1);
+  if (last?.type === 'text') {
+    const { raw, text } = last as Tokens.Text;
+    const space = /[ \t\n]*$/.exec(raw)![0];
+    if (space && text.endsWith(space))
+      list[list.length - 1] = { ...last, text: text.slice(0, -space.length) };
+  }
+  return list;
 }
 
 function inlineNodes(tokens: Token[] | undefined, cursor: Cursor): PhrasingContent[] {
@@ -322,7 +340,7 @@ function inlineNode(token: Token, cursor: Cursor): PhrasingContent | undefined {
       return { type: 'html', value: token.raw };
     case 'codespan':
       advance(cursor, token.raw);
-      return { type: 'inlineCode', value: (token as Tokens.Codespan).text };
+      return { type: 'inlineCode', value: codeSpanValue(token as Tokens.Codespan) };
     case 'br':
       advance(cursor, token.raw);
       return { type: 'break' };
@@ -364,6 +382,19 @@ function inlineNode(token: Token, cursor: Cursor): PhrasingContent | undefined {
     default:
       return unread(token.type);
   }
+}
+
+/**
+ * A code span as remark keeps it: marked turns its line ends into spaces, remark keeps them (and a
+ * line's trailing spaces), which the blocks' text then folds into one space.
+ */
+function codeSpanValue({ raw, text }: Tokens.Codespan): string {
+  if (!raw.includes('\n')) return text;
+  const ticks = /^`+/.exec(raw)![0].length;
+  const content = raw.slice(ticks, -ticks);
+  return /^[ \n]/.test(content) && /[ \n]$/.test(content) && /[^ \n]/.test(content)
+    ? content.slice(1, -1)
+    : content;
 }
 
 function advance(cursor: Cursor, raw: string) {
