@@ -18,10 +18,11 @@ import type {
  * remark: a tenth of the CPU at index time (docs/scale.md). The tree holds only what docs.ts reads
  * (node types, heading depths, code values and languages, URLs, image alts, definitions, inline
  * HTML, and the source offsets of top-level blocks, links and images); lines and columns are not
- * computed. It is the tree remark-parse with remark-gfm gives, checked page by page on every real
- * docs set the repository has (test/markdown-tree.test.ts); a page with a construct read
- * differently by the two, or whose offsets cannot be found again in its source, gives undefined,
- * and is parsed with remark.
+ * computed. What docs.ts makes of it is what it makes of remark-parse with remark-gfm's tree,
+ * compared page by page on every real docs set the repository has (test/markdown-sets.test.ts)
+ * and on the CommonMark spec's examples (test/markdown-tree.test.ts). A page with a construct the
+ * two read differently, or whose offsets cannot be found again in its source, gives undefined and
+ * is parsed with remark.
  */
 export function markdownTree(source: string): Root | undefined {
   // Footnotes are GFM to remark, and link definitions to marked; marked reads `\r\n` as `\n`, which
@@ -72,9 +73,9 @@ const span = (start: number, end: number) => ({ start: point(start), end: point(
 
 /**
  * Where marked's tokens lie in the source: a token's `raw` is found from the end of the last one
- * placed. Inside a container (a quote's `>`, a list item's indent) marked's raws are its text with
- * those prefixes gone, so a raw is found only where it does not cross a line's prefix; a link or
- * image that cannot be placed is `Unread`.
+ * placed, within its top-level block. Inside a container (a quote's `>`, a list item's indent)
+ * marked's raws are its text with those prefixes gone, so a raw over several lines is matched
+ * with the prefixes skipped; a link or image that cannot be placed is `Unread`.
  */
 class Cursor {
   constructor(
