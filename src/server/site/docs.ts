@@ -490,7 +490,7 @@ export async function cachedPage(
   let page = await store?.get(rel, stamp);
   if (!page) {
     page = await parse(await readFile(path, 'utf8'));
-    await store?.set(rel, stamp, page);
+    if (store) page = await store.set(rel, stamp, page);
   }
   cache.set(rel, { stamp, page });
   return page;
@@ -515,8 +515,11 @@ export type CachedPage = DocPage | { skipped: string };
 export interface PageStore {
   /** The page kept for `file` when it was parsed from the file at `stamp`. */
   get(file: string, stamp: string): Promise<CachedPage | undefined>;
-  /** Keeps the page parsed from `file` at `stamp`. */
-  set(file: string, stamp: string, page: CachedPage): Promise<void>;
+  /**
+   * Keeps the page parsed from `file` at `stamp`; resolves to the page to serve in its place
+   * (page-cache.ts: one whose body is read back from the cache once written there).
+   */
+  set(file: string, stamp: string, page: CachedPage): Promise<CachedPage>;
   /** Forgets the pages of files not in `files` (deleted since). */
   keepOnly(files: Set<string>): Promise<void>;
   /** Pages read from the cache and parsed since the last call, then starts counting again. */
