@@ -203,8 +203,8 @@ interface Documents {
  */
 interface State {
   _index: {
-    set(term: string, data: Map<number, Frequencies>): unknown;
-    [Symbol.iterator](): Iterator<[string, Map<number, Frequencies>]>;
+    set(term: string, data: Map<number, Frequencies> | TermPostings): unknown;
+    [Symbol.iterator](): Iterator<[string, Map<number, Frequencies> | TermPostings]>;
   };
   _documentCount: number;
   _documentIds: Map<number, string>;
@@ -231,9 +231,12 @@ function flatten(index: MiniSearch): {
   const state = stateOf(index);
   const live = state._documentIds;
   let size = 0;
+  // A kept term never read is copied from its postings without being made into maps.
+  const fieldsOf = (data: Map<number, Frequencies> | TermPostings) =>
+    data instanceof TermPostings ? data.peek() : data;
   for (const [, data] of state._index) {
     size += 1;
-    for (const [, docs] of data) {
+    for (const [, docs] of fieldsOf(data)) {
       size += 2;
       for (const shortId of docs.keys()) if (live.has(shortId)) size += 2;
     }
@@ -245,7 +248,7 @@ function flatten(index: MiniSearch): {
     terms.push(term);
     const fieldsAt = at++;
     let fields = 0;
-    for (const [fieldId, docs] of data) {
+    for (const [fieldId, docs] of fieldsOf(data)) {
       const countAt = at + 1;
       postings[at] = fieldId;
       at += 2;
@@ -354,6 +357,72 @@ class Postings implements Frequencies {
   }
 }
 
+/**
+ * A term's documents in every field, read in place from a kept index's postings (the number of
+ * fields, then per field its id, count and pairs): what MiniSearch and the scoring read of its
+ * `Map<fieldId, postings>`. Made into a Map of Postings only when the term is first read: most of
+ * a large site's terms (606,000 at 20,000 pages) are never searched, and a Map and a Postings per
+ * term and field made at start were most of a warm start's memory for the index.
+ */
+class TermPostings implements Iterable<[number, Frequencies]> {
+  private fields: Map<number, Frequencies> | undefined;
+  constructor(
+    private readonly ints: Uint32Array,
+    private readonly at: number,
+  ) {}
+  /** Its fields as a Map, the same one each time (the scoring keeps what it read by object). */
+  private decoded(): Map<number, Frequencies> {
+    return (this.fields ??= this.read());
+  }
+  /** Its fields as a Map: the decoded one, else a new one left for the collector. */
+  peek(): Map<number, Frequencies> {
+    return this.fields ?? this.read();
+  }
+  private read(): Map<number, Frequencies> {
+    const { ints } = this;
+    const fields = new Map<number, Frequencies>();
+    let at = this.at;
+    for (let n = ints[at++]!; n > 0; n--) {
+      const fieldId = ints[at++]!;
+      const count = ints[at++]!;
+      fields.set(fieldId, new Postings(ints, at, count));
+      at += 2 * count;
+    }
+    return fields;
+  }
+  get size() {
+    return this.fields ? this.fields.size : this.ints[this.at]!;
+  }
+  get(fieldId: number) {
+    return this.decoded().get(fieldId);
+  }
+  has(fieldId: number) {
+    return this.decoded().has(fieldId);
+  }
+  set(fieldId: number, postings: Frequencies) {
+    this.decoded().set(fieldId, postings);
+    return this;
+  }
+  delete(fieldId: number) {
+    return this.decoded().delete(fieldId);
+  }
+  keys() {
+    return this.decoded().keys();
+  }
+  values() {
+    return this.decoded().values();
+  }
+  entries() {
+    return this.decoded().entries();
+  }
+  [Symbol.iterator]() {
+    return this.decoded().entries();
+  }
+  forEach(each: (postings: Frequencies, fieldId: number, map: Map<number, Frequencies>) => void) {
+    this.decoded().forEach(each);
+  }
+}
+
 /** Sorts `[key, value]` pairs laid out flat by key. */
 function sortPairs(pairs: Uint32Array): void {
   const sorted = Array.from({ length: pairs.length / 2 }, (_, i) => [
@@ -383,14 +452,8 @@ function kept(documents: Documents, terms: string[], postings: Uint32Array): Kep
       state._storedFields = new Map(documents.storedFields);
       let at = 0;
       for (const term of terms) {
-        const data = new Map<number, Frequencies>();
-        for (let fields = postings[at++]!; fields > 0; fields--) {
-          const fieldId = postings[at++]!;
-          const count = postings[at++]!;
-          data.set(fieldId, new Postings(postings, at, count));
-          at += 2 * count;
-        }
-        state._index.set(term, data);
+        state._index.set(term, new TermPostings(postings, at));
+        for (let fields = postings[at++]!; fields > 0; fields--) at += 2 + 2 * postings[at + 1]!;
       }
       if (at !== postings.length) throw new Error('its postings do not match its terms');
       return index;
