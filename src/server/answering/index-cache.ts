@@ -190,7 +190,13 @@ interface Documents {
   averageFieldLength: number[];
   documentIds: [number, string][];
   fieldLength: [number, number[]][];
-  storedFields: [number, Record<string, unknown>][];
+  /**
+   * Each document's stored fields as `[shortId, n]`, `n` the place of its fields in `stored`: every
+   * passage of a page stores the same scope, so it is kept once per page instead of once per passage.
+   */
+  storedFields: [number, number][];
+  /** The distinct stored fields of the documents. */
+  stored: Record<string, unknown>[];
   /** How many integers its postings are. */
   postings: number;
 }
@@ -279,12 +285,33 @@ function flatten(index: MiniSearch): {
       averageFieldLength: state._avgFieldLength,
       documentIds: [...state._documentIds],
       fieldLength: [...state._fieldLength].filter(([shortId]) => live.has(shortId)),
-      storedFields: [...state._storedFields].filter(([shortId]) => live.has(shortId)),
+      ...storedTable(state._storedFields, live),
       postings: at,
     },
     terms,
     postings: postings.subarray(0, at),
   };
+}
+
+/** The live documents' stored fields, each distinct one once (equal as JSON), and each document's place in them. */
+function storedTable(
+  fields: Map<number, Record<string, unknown>>,
+  live: Map<number, string>,
+): Pick<Documents, 'storedFields' | 'stored'> {
+  const stored: Record<string, unknown>[] = [];
+  const places = new Map<string, number>();
+  const storedFields: [number, number][] = [];
+  for (const [shortId, record] of fields) {
+    if (!live.has(shortId)) continue;
+    const key = JSON.stringify(record);
+    let n = places.get(key);
+    if (n === undefined) {
+      places.set(key, (n = stored.length));
+      stored.push(record);
+    }
+    storedFields.push([shortId, n]);
+  }
+  return { storedFields, stored };
 }
 
 /** What MiniSearch 7 does with a term's documents in one field (a Map of short id to frequency). */
@@ -449,7 +476,14 @@ function kept(documents: Documents, terms: string[], postings: Uint32Array): Kep
       state._documentIds = new Map(documents.documentIds);
       state._idToShortId = new Map(documents.documentIds.map(([shortId, id]) => [id, shortId]));
       state._fieldLength = new Map(documents.fieldLength);
-      state._storedFields = new Map(documents.storedFields);
+      const { stored } = documents;
+      state._storedFields = new Map(
+        documents.storedFields.map(([shortId, n]): [number, Record<string, unknown>] => {
+          const fields = stored[n];
+          if (!fields) throw new Error('its stored fields do not match its documents');
+          return [shortId, fields];
+        }),
+      );
       let at = 0;
       for (const term of terms) {
         state._index.set(term, new TermPostings(postings, at));
@@ -499,6 +533,7 @@ function isDocuments(value: unknown): value is Documents {
       value.fieldLength,
       isShortIdPair((lengths): lengths is number[] => isArrayOf(lengths, isNumber)),
     ) &&
-    isArrayOf(value.storedFields, isShortIdPair(isRecord))
+    isArrayOf(value.storedFields, isShortIdPair(isNumber)) &&
+    isArrayOf(value.stored, isRecord)
   );
 }
