@@ -503,6 +503,65 @@ function kept(documents: Documents, terms: string[], postings: Uint32Array): Kep
 
 /** The key of a term's own value in a node of SearchableMap's tree. */
 const LEAF = '';
+const NONE = Symbol('none');
+
+/**
+ * A node of the kept tree made for one term: what SearchableMap reads of its Map per node (`get`,
+ * `has`, `keys`, `size`…) for a node that holds the term's value alone, as most of a large site's
+ * 606,000 do, in a fifth of a Map's memory. The first other key (an update adding a longer term)
+ * makes it a Map inside, in the same key order.
+ */
+class TermNode {
+  private map: Map<string, unknown> | undefined;
+  constructor(private value: unknown = NONE) {}
+  private asMap(): Map<string, unknown> {
+    if (!this.map) {
+      this.map = new Map(this.value === NONE ? [] : [[LEAF, this.value]]);
+      this.value = NONE;
+    }
+    return this.map;
+  }
+  get size() {
+    return this.map ? this.map.size : this.value === NONE ? 0 : 1;
+  }
+  get(key: string): unknown {
+    if (this.map) return this.map.get(key);
+    return key === LEAF && this.value !== NONE ? this.value : undefined;
+  }
+  has(key: string): boolean {
+    return this.map ? this.map.has(key) : key === LEAF && this.value !== NONE;
+  }
+  set(key: string, value: unknown): this {
+    if (!this.map && key === LEAF) this.value = value;
+    else this.asMap().set(key, value);
+    return this;
+  }
+  delete(key: string): boolean {
+    if (this.map) return this.map.delete(key);
+    if (key !== LEAF || this.value === NONE) return false;
+    this.value = NONE;
+    return true;
+  }
+  clear(): void {
+    this.map?.clear();
+    this.value = NONE;
+  }
+  keys(): IterableIterator<string> {
+    return this.map ? this.map.keys() : (this.value === NONE ? [] : [LEAF]).values();
+  }
+  values(): IterableIterator<unknown> {
+    return this.asMap().values();
+  }
+  entries(): IterableIterator<[string, unknown]> {
+    return this.asMap().entries();
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  forEach(each: (value: unknown, key: string, map: Map<string, unknown>) => void): void {
+    this.asMap().forEach(each);
+  }
+}
 
 /**
  * MiniSearch's radix tree of `terms` (SearchableMap's `_tree`: a Map per node, keyed by the letters
@@ -517,7 +576,7 @@ const LEAF = '';
 function treeOf(terms: string[], valueOf: (n: number) => unknown): Map<string, unknown> {
   const root = new Map<string, unknown>();
   // The path to the last term: each node, its letters from the root, and the last key set on it.
-  const nodes = [root];
+  const nodes: (Map<string, unknown> | TermNode)[] = [root];
   const prefixes = [''];
   const lastKeys: (string | undefined)[] = [undefined];
   for (let n = terms.length - 1; n >= 0; n--) {
@@ -558,12 +617,13 @@ function treeOf(terms: string[], valueOf: (n: number) => unknown): Map<string, u
         continue;
       }
       const edge = term.slice(prefix.length);
-      const child = new Map<string, unknown>();
+      const child = new TermNode(valueOf(n));
       node.set(edge, child);
       lastKeys[top] = edge;
       nodes.push(child);
       prefixes.push(term);
-      lastKeys.push(undefined);
+      lastKeys.push(LEAF);
+      break;
     }
   }
   return root;
