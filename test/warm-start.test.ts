@@ -479,6 +479,10 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
       const kept = await siteReader({ kind, dir }, store()).read();
       expect(kept.kept).toEqual({ reused: parsed.kept!.parsed, parsed: 0 });
       expect(kept.site.pages.map(plain)).toEqual(parsed.site.pages.map(plain));
+      // And equal to the pages a read without the cache parses (plain DocPage objects).
+      const fresh =
+        kind === 'docs' ? (await loadDocsSite(dir)).pages : (await loadHtmlSite(dir)).site.pages;
+      expect(kept.site.pages.map(plain)).toEqual(fresh.map(plain));
       expect(kept.site.stamp).toBe(parsed.site.stamp);
     }
   });
