@@ -7,7 +7,7 @@ import { loadDocsSite } from '../src/server/site/docs.js';
 import { diskPageStore } from '../src/server/site/page-cache.js';
 import { diskIndexStore } from '../src/server/answering/index-cache.js';
 import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
-import type { DocsSite } from '../src/server/site/docs.js';
+import type { DocPage, DocsSite } from '../src/server/site/docs.js';
 import { siteReader } from '../src/server/site/watch.js';
 import { captureIo } from './helpers/cli.js';
 import {
@@ -43,6 +43,7 @@ async function start(args: string[], data: string) {
           body: JSON.stringify(askBody(question)),
         }),
       ),
+    page: async (path: string) => (await fetch(`${url}/docs${path}`)).text(),
     stop: async () => {
       run.interrupt();
       expect(await exit).toBe(0);
@@ -61,14 +62,30 @@ async function sampleCopy(): Promise<{ dir: string; pages: number }> {
   return { dir, pages: (await loadDocsSite(dir)).pages.length };
 }
 
+/** The page lines of a page cache file: the lines after its header, as many as it says it holds. */
+async function pageLines(file: string): Promise<string[]> {
+  const [header, ...lines] = (await readFile(file, 'utf8')).split('\n');
+  return lines.slice(0, (JSON.parse(header!) as { pages: number }).pages);
+}
+
 /** The folder-relative files of the pages kept under `data`: the first field of each page line. */
 async function keptPages(data: string): Promise<string[]> {
   const files = (await filesUnder(join(data, 'cache'))).filter((f) => /[\\/]pages[\\/]/.test(f));
-  const lines = await Promise.all(
-    files.map(async (file) => (await readFile(file, 'utf8')).trimEnd().split('\n').slice(1)),
-  );
+  const lines = await Promise.all(files.map(pageLines));
   return lines.flat().map((line) => (JSON.parse(line) as [string])[0]);
 }
+
+/** A page as plain data: what a reader of it gets, whether its body is held or read on demand. */
+const plain = (page: DocPage) => ({
+  ...page,
+  markdown: page.markdown,
+  sections: page.sections.map((section) => ({
+    ...section,
+    text: section.text,
+    code: section.code,
+    blocks: section.blocks,
+  })),
+});
 
 /** Every file under `dir`, recursively, relative to it. */
 const filesUnder = async (dir: string) =>
@@ -168,7 +185,7 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     const pageFile = files.find((file) => /[\\/]pages[\\/]/.test(file))!;
     const indexFile = files.find((file) => /[\\/]index[\\/]/.test(file))!;
     // The pages kept in that file are the ones parsed again.
-    const held = (await readFile(pageFile, 'utf8')).trimEnd().split('\n').length - 1;
+    const held = (await pageLines(pageFile)).length;
     expect(held).toBeGreaterThan(0);
     await writeFile(pageFile, '{"version": "v1-');
     const index = await readFile(indexFile, 'utf8');
@@ -189,6 +206,80 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     expect(third.cache).toEqual({ reused: pages, parsed: 0, index: 'reused' });
     expect(third.run.err).not.toMatch(/Ignored/);
     await third.stop();
+  });
+
+  it('reads a page whose kept body was damaged from its file again: says so, answers the same, and keeps it again', async () => {
+    const { dir, pages } = await sampleCopy();
+    const data = await tempDir();
+    const question = 'How do I install the package?';
+    const first = await start(['--docs', dir], data);
+    const answer = await first.ask(question);
+    await first.stop();
+
+    // The body of installation.md, overwritten in place: its file's header and page lines intact.
+    const pageFiles = (await filesUnder(join(data, 'cache'))).filter((f) =>
+      /[\\/]pages[\\/]/.test(f),
+    );
+    let damaged = '';
+    for (const file of pageFiles) {
+      const text = await readFile(file);
+      const lines = await pageLines(file);
+      const line = lines.find((l) => (JSON.parse(l) as [string])[0] === 'installation.md');
+      if (!line) continue;
+      const [, , , at, length] = JSON.parse(line) as [string, string, unknown, number, number];
+      const start =
+        text.indexOf(10) + 1 + lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
+      text.fill(' ', start + at, start + at + length);
+      await writeFile(file, text);
+      damaged = file;
+    }
+    expect(damaged).not.toBe('');
+
+    const second = await start(['--docs', dir], data);
+    try {
+      expect(second.cache).toEqual({ reused: pages, parsed: 0, index: 'reused' });
+      expect(answerText(await second.ask(question))).toBe(answerText(answer));
+      expect(second.run.err).toMatch(/Damaged page cache file .*: parsed installation\.md again/);
+    } finally {
+      await second.stop();
+    }
+    // Kept again whole: the next start reads it without a word.
+    const third = await start(['--docs', dir], data);
+    try {
+      expect(answerText(await third.ask(question))).toBe(answerText(answer));
+      expect(third.run.err).not.toMatch(/Damaged|Ignored/);
+    } finally {
+      await third.stop();
+    }
+  });
+
+  it('serves every page with its own text after an edit under --watch rewrote the file it is kept in', async () => {
+    // 48 pages of different lengths: each page file holds several, so an edit moves the others.
+    const dir = await tempDir();
+    const sentence = (n: number, edited = false) =>
+      `The gauge number ${n} reads ${'kilo'.repeat(1 + (n % 7))}units${edited ? ' and, since the edit, megaunits from the mirror' : ''}.`;
+    const pages = Array.from({ length: 48 }, (_, n) => n);
+    for (const n of pages)
+      await writeFile(join(dir, `gauge-${n}.md`), `# Gauge ${n}\n\n${sentence(n)}\n`);
+    const data = await tempDir();
+    await (await start(['--docs', dir], data)).stop();
+
+    const server = await start(['--docs', dir, '--watch'], data);
+    try {
+      expect(server.cache.index).toBe('reused');
+      const from = server.run.out.length;
+      await writeFile(join(dir, 'gauge-5.md'), `# Gauge 5\n\n${sentence(5, true)}\n`);
+      await server.run.waitFor(/Re-indexed 1 page [^\n]*gauge-5\.md changed/, from);
+      // Read only now, from the rewritten files: none of them was read before the edit.
+      for (const n of pages)
+        expect(await server.page(`/gauge-${n}`), `gauge-${n}`).toContain(sentence(n, n === 5));
+      expect(
+        textOf(await server.ask('Which units does gauge number 5 read from the mirror?')),
+      ).toContain('megaunits from the mirror');
+      expect(server.run.err).not.toMatch(/Damaged|Ignored/);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('does not use pages or an index kept by another version of the code', async () => {
@@ -326,7 +417,7 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('searches the Fastify docs from a kept index with the same hits, scores and terms as from one built from the pages', async () => {
+  it('searches the Fastify docs from a kept index with the same hits, scores and terms, in the same order, as from one built from the pages', async () => {
     const dir = 'test/fixtures/corpus/fastify';
     const data = await tempDir();
     const warnings: string[] = [];
@@ -357,16 +448,12 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     expect(questions.length).toBeGreaterThan(500);
     const searched = (retriever: Retriever, question: string) => {
       const { hits, coverage, words, unknown } = retriever.search(question, { limit: 8 });
+      // Matched terms come in the order the index's term tree holds them, and a word's prefix and
+      // fuzzy matches add up in that order: the kept tree is made in the built one's order, so
+      // both are the same to the last bit.
       return {
-        // Matched terms come in the order the index's term tree holds them, which a tree made
-        // again from its own listing may not keep (as MiniSearch's loadJS did not): a set; and
-        // the prefix and fuzzy matches of a word add up in that order, so the last bit may move.
-        hits: hits.map((hit) => ({
-          id: hit.section.id,
-          score: Number(hit.score.toPrecision(12)),
-          terms: [...hit.terms].sort(),
-        })),
-        coverage: Number(coverage.toPrecision(12)),
+        hits: hits.map((hit) => ({ id: hit.section.id, score: hit.score, terms: hit.terms })),
+        coverage,
         words,
         unknown,
       };
@@ -391,7 +478,11 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
       const parsed = await siteReader({ kind, dir }, store()).read();
       const kept = await siteReader({ kind, dir }, store()).read();
       expect(kept.kept).toEqual({ reused: parsed.kept!.parsed, parsed: 0 });
-      expect(kept.site.pages).toEqual(parsed.site.pages);
+      expect(kept.site.pages.map(plain)).toEqual(parsed.site.pages.map(plain));
+      // And equal to the pages a read without the cache parses (plain DocPage objects).
+      const fresh =
+        kind === 'docs' ? (await loadDocsSite(dir)).pages : (await loadHtmlSite(dir)).site.pages;
+      expect(kept.site.pages.map(plain)).toEqual(fresh.map(plain));
       expect(kept.site.stamp).toBe(parsed.site.stamp);
     }
   });

@@ -190,7 +190,13 @@ interface Documents {
   averageFieldLength: number[];
   documentIds: [number, string][];
   fieldLength: [number, number[]][];
-  storedFields: [number, Record<string, unknown>][];
+  /**
+   * Each document's stored fields as `[shortId, n]`, `n` the place of its fields in `stored`: every
+   * passage of a page stores the same scope, so it is kept once per page instead of once per passage.
+   */
+  storedFields: [number, number][];
+  /** The distinct stored fields of the documents. */
+  stored: Record<string, unknown>[];
   /** How many integers its postings are. */
   postings: number;
 }
@@ -203,8 +209,11 @@ interface Documents {
  */
 interface State {
   _index: {
-    set(term: string, data: Map<number, Frequencies>): unknown;
-    [Symbol.iterator](): Iterator<[string, Map<number, Frequencies>]>;
+    /** SearchableMap's radix tree and its cached size. */
+    _tree: Map<string, unknown>;
+    _size: number | undefined;
+    set(term: string, data: Map<number, Frequencies> | TermPostings): unknown;
+    [Symbol.iterator](): Iterator<[string, Map<number, Frequencies> | TermPostings]>;
   };
   _documentCount: number;
   _documentIds: Map<number, string>;
@@ -231,9 +240,12 @@ function flatten(index: MiniSearch): {
   const state = stateOf(index);
   const live = state._documentIds;
   let size = 0;
+  // A kept term never read is copied from its postings without being made into maps.
+  const fieldsOf = (data: Map<number, Frequencies> | TermPostings) =>
+    data instanceof TermPostings ? data.peek() : data;
   for (const [, data] of state._index) {
     size += 1;
-    for (const [, docs] of data) {
+    for (const [, docs] of fieldsOf(data)) {
       size += 2;
       for (const shortId of docs.keys()) if (live.has(shortId)) size += 2;
     }
@@ -245,7 +257,7 @@ function flatten(index: MiniSearch): {
     terms.push(term);
     const fieldsAt = at++;
     let fields = 0;
-    for (const [fieldId, docs] of data) {
+    for (const [fieldId, docs] of fieldsOf(data)) {
       const countAt = at + 1;
       postings[at] = fieldId;
       at += 2;
@@ -276,12 +288,33 @@ function flatten(index: MiniSearch): {
       averageFieldLength: state._avgFieldLength,
       documentIds: [...state._documentIds],
       fieldLength: [...state._fieldLength].filter(([shortId]) => live.has(shortId)),
-      storedFields: [...state._storedFields].filter(([shortId]) => live.has(shortId)),
+      ...storedTable(state._storedFields, live),
       postings: at,
     },
     terms,
     postings: postings.subarray(0, at),
   };
+}
+
+/** The live documents' stored fields, each distinct one once (equal as JSON), and each document's place in them. */
+function storedTable(
+  fields: Map<number, Record<string, unknown>>,
+  live: Map<number, string>,
+): Pick<Documents, 'storedFields' | 'stored'> {
+  const stored: Record<string, unknown>[] = [];
+  const places = new Map<string, number>();
+  const storedFields: [number, number][] = [];
+  for (const [shortId, record] of fields) {
+    if (!live.has(shortId)) continue;
+    const key = JSON.stringify(record);
+    let n = places.get(key);
+    if (n === undefined) {
+      places.set(key, (n = stored.length));
+      stored.push(record);
+    }
+    storedFields.push([shortId, n]);
+  }
+  return { storedFields, stored };
 }
 
 /** What MiniSearch 7 does with a term's documents in one field (a Map of short id to frequency). */
@@ -354,6 +387,72 @@ class Postings implements Frequencies {
   }
 }
 
+/**
+ * A term's documents in every field, read in place from a kept index's postings (the number of
+ * fields, then per field its id, count and pairs): what MiniSearch and the scoring read of its
+ * `Map<fieldId, postings>`. Made into a Map of Postings only when the term is first read: most of
+ * a large site's terms (606,000 at 20,000 pages) are never searched, and a Map and a Postings per
+ * term and field made at start were most of a warm start's memory for the index.
+ */
+class TermPostings implements Iterable<[number, Frequencies]> {
+  private fields: Map<number, Frequencies> | undefined;
+  constructor(
+    private readonly ints: Uint32Array,
+    private readonly at: number,
+  ) {}
+  /** Its fields as a Map, the same one each time (the scoring keeps what it read by object). */
+  private decoded(): Map<number, Frequencies> {
+    return (this.fields ??= this.read());
+  }
+  /** Its fields as a Map: the decoded one, else a new one left for the collector. */
+  peek(): Map<number, Frequencies> {
+    return this.fields ?? this.read();
+  }
+  private read(): Map<number, Frequencies> {
+    const { ints } = this;
+    const fields = new Map<number, Frequencies>();
+    let at = this.at;
+    for (let n = ints[at++]!; n > 0; n--) {
+      const fieldId = ints[at++]!;
+      const count = ints[at++]!;
+      fields.set(fieldId, new Postings(ints, at, count));
+      at += 2 * count;
+    }
+    return fields;
+  }
+  get size() {
+    return this.fields ? this.fields.size : this.ints[this.at]!;
+  }
+  get(fieldId: number) {
+    return this.decoded().get(fieldId);
+  }
+  has(fieldId: number) {
+    return this.decoded().has(fieldId);
+  }
+  set(fieldId: number, postings: Frequencies) {
+    this.decoded().set(fieldId, postings);
+    return this;
+  }
+  delete(fieldId: number) {
+    return this.decoded().delete(fieldId);
+  }
+  keys() {
+    return this.decoded().keys();
+  }
+  values() {
+    return this.decoded().values();
+  }
+  entries() {
+    return this.decoded().entries();
+  }
+  [Symbol.iterator]() {
+    return this.decoded().entries();
+  }
+  forEach(each: (postings: Frequencies, fieldId: number, map: Map<number, Frequencies>) => void) {
+    this.decoded().forEach(each);
+  }
+}
+
 /** Sorts `[key, value]` pairs laid out flat by key. */
 function sortPairs(pairs: Uint32Array): void {
   const sorted = Array.from({ length: pairs.length / 2 }, (_, i) => [
@@ -380,22 +479,154 @@ function kept(documents: Documents, terms: string[], postings: Uint32Array): Kep
       state._documentIds = new Map(documents.documentIds);
       state._idToShortId = new Map(documents.documentIds.map(([shortId, id]) => [id, shortId]));
       state._fieldLength = new Map(documents.fieldLength);
-      state._storedFields = new Map(documents.storedFields);
+      const { stored } = documents;
+      state._storedFields = new Map(
+        documents.storedFields.map(([shortId, n]): [number, Record<string, unknown>] => {
+          const fields = stored[n];
+          if (!fields) throw new Error('its stored fields do not match its documents');
+          return [shortId, fields];
+        }),
+      );
+      const places = new Uint32Array(terms.length);
       let at = 0;
-      for (const term of terms) {
-        const data = new Map<number, Frequencies>();
-        for (let fields = postings[at++]!; fields > 0; fields--) {
-          const fieldId = postings[at++]!;
-          const count = postings[at++]!;
-          data.set(fieldId, new Postings(postings, at, count));
-          at += 2 * count;
-        }
-        state._index.set(term, data);
+      for (let n = 0; n < terms.length; n++) {
+        places[n] = at;
+        for (let fields = postings[at++]!; fields > 0; fields--) at += 2 + 2 * postings[at + 1]!;
       }
       if (at !== postings.length) throw new Error('its postings do not match its terms');
+      state._index._tree = treeOf(terms, (n) => new TermPostings(postings, places[n]!));
+      state._index._size = undefined;
       return index;
     },
   };
+}
+
+/** The key of a term's own value in a node of SearchableMap's tree. */
+const LEAF = '';
+const NONE = Symbol('none');
+
+/**
+ * A node of the kept tree made for one term: what SearchableMap reads of its Map per node (`get`,
+ * `has`, `keys`, `size`…) for a node that holds the term's value alone, as most of a large site's
+ * 606,000 do, in a fifth of a Map's memory. The first other key (an update adding a longer term)
+ * makes it a Map inside, in the same key order.
+ */
+class TermNode {
+  private map: Map<string, unknown> | undefined;
+  constructor(private value: unknown = NONE) {}
+  private asMap(): Map<string, unknown> {
+    if (!this.map) {
+      this.map = new Map(this.value === NONE ? [] : [[LEAF, this.value]]);
+      this.value = NONE;
+    }
+    return this.map;
+  }
+  get size() {
+    return this.map ? this.map.size : this.value === NONE ? 0 : 1;
+  }
+  get(key: string): unknown {
+    if (this.map) return this.map.get(key);
+    return key === LEAF && this.value !== NONE ? this.value : undefined;
+  }
+  has(key: string): boolean {
+    return this.map ? this.map.has(key) : key === LEAF && this.value !== NONE;
+  }
+  set(key: string, value: unknown): this {
+    if (!this.map && key === LEAF) this.value = value;
+    else this.asMap().set(key, value);
+    return this;
+  }
+  delete(key: string): boolean {
+    if (this.map) return this.map.delete(key);
+    if (key !== LEAF || this.value === NONE) return false;
+    this.value = NONE;
+    return true;
+  }
+  clear(): void {
+    this.map?.clear();
+    this.value = NONE;
+  }
+  keys(): IterableIterator<string> {
+    return this.map ? this.map.keys() : (this.value === NONE ? [] : [LEAF]).values();
+  }
+  values(): IterableIterator<unknown> {
+    return this.asMap().values();
+  }
+  entries(): IterableIterator<[string, unknown]> {
+    return this.asMap().entries();
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  forEach(each: (value: unknown, key: string, map: Map<string, unknown>) => void): void {
+    this.asMap().forEach(each);
+  }
+}
+
+/**
+ * MiniSearch's radix tree of `terms` (SearchableMap's `_tree`: a Map per node, keyed by the letters
+ * of each edge, a term's value under LEAF), made in one pass as it was when `terms` were listed
+ * from it (`flatten` iterates it). SearchableMap iterates a node's keys last first, so read
+ * backwards the listing visits every node's keys in their order, each child's terms together: each
+ * node is made once with its keys in the same order, where `set` looked for each term's place from
+ * the root (a fifth of a warm start at 20,000 pages) and moved an edge it split to the end of its
+ * node, so the tree came back in another order than the one built (and its matched words, and the
+ * last bits of a prefix or fuzzy match's score, with it).
+ */
+function treeOf(terms: string[], valueOf: (n: number) => unknown): Map<string, unknown> {
+  const root = new Map<string, unknown>();
+  // The path to the last term: each node, its letters from the root, and the last key set on it.
+  const nodes: (Map<string, unknown> | TermNode)[] = [root];
+  const prefixes = [''];
+  const lastKeys: (string | undefined)[] = [undefined];
+  for (let n = terms.length - 1; n >= 0; n--) {
+    const term = terms[n]!;
+    while (!term.startsWith(prefixes.at(-1)!)) {
+      nodes.pop();
+      prefixes.pop();
+      lastKeys.pop();
+      if (!nodes.length) throw new Error('its terms are not in the order of their tree');
+    }
+    for (;;) {
+      const top = nodes.length - 1;
+      const node = nodes[top]!;
+      const prefix = prefixes[top]!;
+      if (prefix.length === term.length) {
+        if (node.has(LEAF)) throw new Error('its terms are not in the order of their tree');
+        node.set(LEAF, valueOf(n));
+        lastKeys[top] = LEAF;
+        break;
+      }
+      // Only the node's last key may share letters with the term: its other keys' terms are done.
+      const key = lastKeys[top];
+      let shared = 0;
+      if (key) while (shared < key.length && key[shared] === term[prefix.length + shared]) shared++;
+      if (key && shared === key.length)
+        throw new Error('its terms are not in the order of their tree');
+      if (shared > 0) {
+        // The term leaves the edge part way: a node where they part, in the edge's place.
+        const head = key!.slice(0, shared);
+        const tail = key!.slice(shared);
+        const parted = new Map<string, unknown>([[tail, node.get(key!)]]);
+        node.delete(key!);
+        node.set(head, parted);
+        lastKeys[top] = head;
+        nodes.push(parted);
+        prefixes.push(prefix + head);
+        lastKeys.push(tail);
+        continue;
+      }
+      const edge = term.slice(prefix.length);
+      const child = new TermNode(valueOf(n));
+      node.set(edge, child);
+      lastKeys[top] = edge;
+      nodes.push(child);
+      prefixes.push(term);
+      lastKeys.push(LEAF);
+      break;
+    }
+  }
+  return root;
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -436,6 +667,7 @@ function isDocuments(value: unknown): value is Documents {
       value.fieldLength,
       isShortIdPair((lengths): lengths is number[] => isArrayOf(lengths, isNumber)),
     ) &&
-    isArrayOf(value.storedFields, isShortIdPair(isRecord))
+    isArrayOf(value.storedFields, isShortIdPair(isNumber)) &&
+    isArrayOf(value.stored, isRecord)
   );
 }

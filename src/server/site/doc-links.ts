@@ -118,6 +118,10 @@ export function sectionLinker(
         page && section.blocks.some((block) => block.links)
           ? {
               ...section,
+              // A section read back from the cache (page-cache.ts) has these as getters, which a
+              // spread leaves out.
+              text: section.text,
+              code: section.code,
               blocks: section.blocks.map((block) =>
                 block.links
                   ? {

@@ -1,12 +1,32 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isRecord } from '../../protocol/_guards.js';
-import type { CachedPage, CodeSample, DocBlock, DocPage, DocSection, PageStore } from './docs.js';
+import {
+  parsePage,
+  type CachedPage,
+  type CodeSample,
+  type DocBlock,
+  type DocPage,
+  type DocSection,
+  type PageStore,
+} from './docs.js';
+import { parseHtmlPage } from './html.js';
+import type { PagePath } from './page-path.js';
 
 /**
  * What `serve` keeps in its data folder between starts (docs/scale.md, "Warm start"): each parsed
@@ -15,7 +35,7 @@ import type { CachedPage, CodeSample, DocBlock, DocPage, DocSection, PageStore }
  * the version changes with this format and with the code that parses pages and builds the index,
  * so a cache written by another version of docs-assistant is never read.
  */
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 
 /**
  * Modules whose output is what the cache holds (pages: docs.ts, html.ts, page-path.ts; the index:
@@ -127,21 +147,214 @@ export async function writeAtomically(file: string, data: string): Promise<void>
 const SHARDS = 16;
 const shardOf = (file: string) => parseInt(digest(file).slice(0, 1), 16);
 
+/**
+ * Pages whose Markdown and blocks are held at once after being read back from their page file: a
+ * served site holds every page's title and headings, and only these pages' bodies.
+ */
+export const BODIES_KEPT = 512;
+
 /** A kept page and the stamp of the file it was parsed from. */
 interface Kept {
   stamp: string;
-  page: CachedPage;
+  page: KeptPage | { skipped: string };
+}
+
+/**
+ * A page file as this process read or wrote it, open for as long as one of its pages may be read
+ * from it: a later write of the same path (an edit, another `--workers` process) renames a new file
+ * over it, and the pages read from this one keep reading their own bytes.
+ */
+class PageFile {
+  constructor(
+    readonly fd: number,
+    readonly path: string,
+  ) {
+    closing.register(this, fd);
+  }
+}
+const closing = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
+});
+
+/** Where a page's body is kept: its file, and its bytes there with their CRC-32. */
+interface Where {
+  file: PageFile;
+  at: number;
+  length: number;
+  crc: number;
+}
+
+/** A page's Markdown and each section's blocks: what answers quote and pages serve. */
+interface Body {
+  markdown: string;
+  sections: { blocks: DocBlock[]; text?: string; code?: CodeSample[] }[];
+}
+
+/** What a kept page needs of its store: how to parse it again when its kept body is damaged. */
+interface Shelf {
+  repair(page: KeptPage, file: string): Body;
+}
+
+/** Bodies recently read, oldest first (a Map keeps insertion order). */
+const recent = new Map<KeptPage, Body>();
+
+/**
+ * A page as served from the cache: its title, headings and the rest of what answering reads are
+ * held; its Markdown and blocks (`markdown`, a section's `blocks`, `text` and `code`) are read from
+ * its page file when asked for, and the last BODIES_KEPT of those stay in memory. A page parsed in
+ * this process holds its body until its page file is written.
+ */
+export class KeptPage implements DocPage {
+  path: PagePath;
+  title: string;
+  declare description?: string;
+  declare version?: string;
+  language: string;
+  file: string;
+  declare frontmatter?: Record<string, unknown>;
+  sections: KeptSection[];
+  #where: Where | undefined;
+  #held: Body | undefined;
+  readonly #shelf: Shelf;
+
+  constructor(head: Head, shelf: Shelf, body: { where: Where } | { held: Body }) {
+    this.path = head.path as PagePath;
+    this.title = head.title;
+    if (head.description !== undefined) this.description = head.description;
+    if (head.version !== undefined) this.version = head.version;
+    this.language = head.language;
+    this.file = head.file;
+    if (head.frontmatter !== undefined) this.frontmatter = head.frontmatter;
+    this.sections = head.sections.map((own, n) => new KeptSection(this, own, n));
+    this.#shelf = shelf;
+    if ('where' in body) this.#where = body.where;
+    else this.#held = body.held;
+  }
+
+  get markdown(): string {
+    return this.body().markdown;
+  }
+
+  /** The page's body: held, recently read, or read from its page file now. */
+  body(): Body {
+    if (this.#held) return this.#held;
+    let body = recent.get(this);
+    if (body) recent.delete(this);
+    else body = this.#read();
+    recent.set(this, body);
+    if (recent.size > BODIES_KEPT) recent.delete(recent.keys().next().value!);
+    return body;
+  }
+
+  /** The body's bytes as its page file keeps them (JSON), from the file or made from the held body. */
+  bytes(): Buffer {
+    if (!this.#held) {
+      const raw = this.#rawBytes();
+      if (raw) return raw;
+    }
+    return Buffer.from(bodyText(this.body()));
+  }
+
+  /** The body is now kept at `where`: read from there from now on. */
+  movedTo(where: Where): void {
+    this.#where = where;
+    this.#held = undefined;
+  }
+
+  #rawBytes(): Buffer | undefined {
+    const where = this.#where;
+    if (!where) return undefined;
+    const bytes = Buffer.allocUnsafe(where.length);
+    try {
+      if (readSync(where.file.fd, bytes, 0, where.length, where.at) !== where.length)
+        return undefined;
+    } catch {
+      return undefined;
+    }
+    return crc32(bytes) === where.crc ? bytes : undefined;
+  }
+
+  #read(): Body {
+    const bytes = this.#rawBytes();
+    if (bytes) {
+      try {
+        const body = unpackedBody(JSON.parse(bytes.toString('utf8')), this.sections.length);
+        if (body) return body;
+      } catch {
+        // Damaged: parsed again below.
+      }
+    }
+    // Its bytes were changed or cut since they were written: parse the page's file again, and
+    // hold what that gives until the page file is written again.
+    const body = this.#shelf.repair(this, this.#where?.file.path ?? '');
+    this.#held = body;
+    return body;
+  }
+}
+
+/** A section of a KeptPage: its blocks, text and code are its page's body's. */
+class KeptSection implements DocSection {
+  id: string;
+  pagePath: PagePath;
+  pageTitle: string;
+  heading: string;
+  anchor: string;
+  declare version?: string;
+  language: string;
+  readonly #page: KeptPage;
+  readonly #n: number;
+
+  constructor(page: KeptPage, own: PackedSection, n: number) {
+    this.id = own.id ?? `${page.path}#${own.anchor}`;
+    this.pagePath = (own.pagePath ?? page.path) as PagePath;
+    this.pageTitle = own.pageTitle ?? page.title;
+    this.heading = own.heading;
+    this.anchor = own.anchor;
+    const version = own.version === undefined ? page.version : (own.version ?? undefined);
+    if (version) this.version = version;
+    this.language = own.language ?? page.language;
+    this.#page = page;
+    this.#n = n;
+  }
+
+  #own() {
+    return this.#page.body().sections[this.#n]!;
+  }
+  get blocks(): DocBlock[] {
+    return this.#own().blocks;
+  }
+  // As docs.ts `sectionsOf` makes them, on first use.
+  get text(): string {
+    const own = this.#own();
+    return (own.text ??= own.blocks
+      .filter((block) => block.kind !== 'code')
+      .map((block) => block.text)
+      .join('\n'));
+  }
+  get code(): CodeSample[] {
+    const own = this.#own();
+    return (own.code ??= own.blocks.flatMap((block) =>
+      block.kind === 'code' ? [{ lang: block.lang ?? '', value: block.text }] : [],
+    ));
+  }
 }
 
 /**
  * The pages of the folder `source.dir`, read as `source.kind` with `source.language` as the
- * default language, kept under `cacheDir` in SHARDS files of one line per page (`pages-<n>.jsonl`):
- * a start reads them in one pass instead of opening a file per page, and an edit writes the one
- * file its page is in. Each file starts with a header that names this version and the length and
- * CRC-32 of the rest, so a file cut short, edited or written by another version is ignored whole
- * (its pages parsed again and the file rewritten); `warn` hears about it once per read of the
- * folder. Pages set during a read are written by `keepOnly` at its end, each file to a temporary
- * name and renamed: with `--workers`, processes never see each other's half-written files.
+ * default language, kept under `cacheDir` in SHARDS files (`pages-<n>.jsonl`). Each file starts
+ * with a header line (this version; the length and CRC-32 of the heads; the length of the bodies),
+ * then one line per page with what answering needs (its file, stamp, title, headings…) and where
+ * its body is, then the bodies (Markdown and blocks) one after another. A start reads the headers
+ * and heads only; a body is read when its page is quoted or served (KeptPage), and checked then by
+ * its own CRC-32. A file whose header or heads are cut short, edited or written by another version
+ * is ignored whole (its pages parsed again and the file rewritten); a damaged body is parsed again
+ * from its page's file when read, and its file rewritten. `warn` hears about both. Pages set during
+ * a read are written by `keepOnly` at its end, each file to a temporary name and renamed: with
+ * `--workers`, processes never see each other's half-written files.
  */
 export function diskPageStore(
   cacheDir: string,
@@ -162,18 +375,50 @@ export function diskPageStore(
   /** Files ignored at the last load. */
   let ignored: string[] = [];
   let failedWrite: string | undefined;
+  /** Writes, one after another. */
+  let writing = Promise.resolve();
+
+  const shelf: Shelf = {
+    repair(page, file) {
+      warn(`Damaged page cache file ${file || dir}: parsed ${page.file} again from ${source.dir}.`);
+      let again: CachedPage;
+      try {
+        const text = readFileSync(join(source.dir, page.file), 'utf8');
+        again =
+          source.kind === 'site'
+            ? parseHtmlPage(page.file, text, source.language)
+            : parsePage(page.file, text, source.language);
+      } catch (error) {
+        again = { skipped: (error as Error).message };
+      }
+      const byId = new Map('skipped' in again ? [] : again.sections.map((s) => [s.id, s]));
+      const body: Body = {
+        markdown: 'skipped' in again ? '' : again.markdown,
+        sections: page.sections.map((section) => ({ blocks: byId.get(section.id)?.blocks ?? [] })),
+      };
+      // Written again with its page file, unless the page's file changed since (the next read
+      // of the folder parses it then).
+      const shard = shardOf(page.file);
+      if (shards[shard]!.get(page.file)?.page === page) {
+        dirty.add(shard);
+        void write();
+      }
+      return body;
+    },
+  };
 
   const load = async () => {
     await Promise.all(
       shards.map(async (kept, shard) => {
         const file = fileOf(shard);
-        let bytes: Buffer;
+        let fd: number;
         try {
-          bytes = await readFile(file);
+          fd = openSync(file, 'r');
         } catch {
           return;
         }
-        if (readShard(bytes, kept)) return;
+        const pageFile = new PageFile(fd, file);
+        if (readShard(pageFile, kept, shelf)) return;
         // Unreadable: its pages are parsed again, and the file is written again.
         kept.clear();
         dirty.add(shard);
@@ -181,6 +426,20 @@ export function diskPageStore(
       }),
     );
   };
+
+  /** Writes the dirty page files, one at a time: each is megabytes on a large site. */
+  const write = () =>
+    (writing = writing.then(async () => {
+      const shardsToWrite = [...dirty];
+      dirty.clear();
+      if (!shardsToWrite.length) return;
+      try {
+        await mkdir(dir, { recursive: true });
+        for (const shard of shardsToWrite) writeShard(fileOf(shard), shards[shard]!);
+      } catch (error) {
+        failedWrite ??= (error as Error).message;
+      }
+    }));
 
   return {
     async get(file, stamp) {
@@ -196,8 +455,10 @@ export function diskPageStore(
     async set(file, stamp, page) {
       await (loaded ??= load());
       const shard = shardOf(file);
-      shards[shard]!.set(file, { stamp, page });
+      const kept = 'skipped' in page ? page : keptPage(page, shelf);
+      shards[shard]!.set(file, { stamp, page: kept });
       dirty.add(shard);
+      return kept;
     },
     async keepOnly(files) {
       await (loaded ??= load());
@@ -208,17 +469,7 @@ export function diskPageStore(
             dirty.add(shard);
           }
       });
-      const writing = [...dirty];
-      dirty.clear();
-      if (!writing.length) return;
-      try {
-        await mkdir(dir, { recursive: true });
-        // One file at a time: each is a few megabytes of JSON on a large site.
-        for (const shard of writing)
-          await writeAtomically(fileOf(shard), shardText(shards[shard]!));
-      } catch (error) {
-        failedWrite ??= (error as Error).message;
-      }
+      await write();
     },
     counted() {
       if (ignored.length)
@@ -233,64 +484,109 @@ export function diskPageStore(
   };
 }
 
-/** A shard file's first line: what wrote it, and how long the rest is and its CRC-32. */
+/** A page file's first line: what wrote it, and how long the rest is, and the heads' CRC-32. */
 interface ShardHeader {
   version: string;
   pages: number;
-  bytes: number;
+  /** Bytes of the page lines (heads) after the header, and of the bodies after them. */
+  heads: number;
+  bodies: number;
   crc: number;
 }
 
-/** A shard's text: its header, then one `[file, stamp, page]` line per page. */
-function shardText(kept: Map<string, Kept>): string {
-  const body = [...kept]
-    .map(
-      ([file, { stamp, page }]) =>
-        JSON.stringify([file, stamp, 'skipped' in page ? page : packed(page)]) + '\n',
-    )
+/**
+ * Writes `file`: its header, a `[file, stamp, head, at, length, crc]` line per page (`at` counted
+ * from the first body), then the bodies. Written to a temporary file beside it and renamed; the
+ * pages then read their bodies from the new file, which stays open for them.
+ */
+function writeShard(file: string, kept: Map<string, Kept>): void {
+  const bodies: Buffer[] = [];
+  const placed: [KeptPage, number, number, number][] = [];
+  let at = 0;
+  const heads = [...kept]
+    .map(([name, { stamp, page }]) => {
+      if ('skipped' in page) return JSON.stringify([name, stamp, page]) + '\n';
+      const bytes = page.bytes();
+      const crc = crc32(bytes);
+      bodies.push(bytes);
+      placed.push([page, at, bytes.length, crc]);
+      const line = JSON.stringify([name, stamp, headOf(page), at, bytes.length, crc]) + '\n';
+      at += bytes.length;
+      return line;
+    })
     .join('');
+  const headBytes = Buffer.from(heads);
   const header: ShardHeader = {
     version: cacheVersion(),
     pages: kept.size,
-    bytes: Buffer.byteLength(body),
-    crc: crc32(body),
+    heads: headBytes.length,
+    bodies: at,
+    crc: crc32(headBytes),
   };
-  return JSON.stringify(header) + '\n' + body;
+  const headerBytes = Buffer.from(JSON.stringify(header) + '\n');
+  const temporary = temporaryBeside(file);
+  let fd: number | undefined;
+  try {
+    fd = openSync(temporary, 'w+');
+    for (const part of [headerBytes, headBytes, ...bodies]) writeSync(fd, part);
+    renameSync(temporary, file);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  const pageFile = new PageFile(fd, file);
+  const start = headerBytes.length + headBytes.length;
+  for (const [page, from, length, crc] of placed)
+    page.movedTo({ file: pageFile, at: start + from, length, crc });
 }
 
-/** Reads a shard file's pages into `kept`: false when the file is not one of this version, whole. */
-function readShard(bytes: Buffer, kept: Map<string, Kept>): boolean {
-  const end = bytes.indexOf(10);
-  let header: unknown;
+/** Reads a page file's heads into `kept`: false when the file is not one of this version, whole. */
+function readShard(file: PageFile, kept: Map<string, Kept>, shelf: Shelf): boolean {
   try {
-    header = JSON.parse(bytes.toString('utf8', 0, end === -1 ? bytes.length : end));
-  } catch {
-    return false;
-  }
-  if (!isShardHeader(header)) return false;
-  const body = bytes.subarray(end + 1);
-  // Another version's file is never read: its pages may be shaped or parsed otherwise.
-  if (
-    header.version !== cacheVersion() ||
-    body.length !== header.bytes ||
-    crc32(body) !== header.crc
-  )
-    return false;
-  try {
-    for (let from = 0; from < body.length;) {
-      const to = body.indexOf(10, from);
-      const line: unknown = JSON.parse(body.toString('utf8', from, to));
+    const size = fstatSync(file.fd).size;
+    const first = Buffer.alloc(Math.min(size, 4096));
+    readSync(file.fd, first, 0, first.length, 0);
+    const end = first.indexOf(10);
+    if (end === -1) return false;
+    const header: unknown = JSON.parse(first.toString('utf8', 0, end));
+    // Another version's file is never read: its pages may be shaped or parsed otherwise.
+    if (
+      !isShardHeader(header) ||
+      header.version !== cacheVersion() ||
+      size !== end + 1 + header.heads + header.bodies
+    )
+      return false;
+    const heads = Buffer.allocUnsafe(header.heads);
+    if (readSync(file.fd, heads, 0, heads.length, end + 1) !== heads.length) return false;
+    if (crc32(heads) !== header.crc) return false;
+    const start = end + 1 + header.heads;
+    for (let from = 0; from < heads.length;) {
+      const to = heads.indexOf(10, from);
+      const line: unknown = JSON.parse(heads.toString('utf8', from, to));
       from = to + 1;
+      if (!Array.isArray(line) || !isString(line[0]) || !isString(line[1]))
+        throw new Error('not a page');
+      const [name, stamp, head, at, length, crc] = line as unknown[];
+      if (isRecord(head) && 'skipped' in head && isString(head.skipped)) {
+        kept.set(name as string, { stamp: stamp as string, page: { skipped: head.skipped } });
+        continue;
+      }
       if (
-        !Array.isArray(line) ||
-        !isString(line[0]) ||
-        !isString(line[1]) ||
-        !isCachedPage(line[2])
+        !isHead(head) ||
+        ![at, length, crc].every((n) => typeof n === 'number') ||
+        (at as number) + (length as number) > header.bodies
       )
         throw new Error('not a page');
-      kept.set(line[0], {
-        stamp: line[1],
-        page: 'skipped' in line[2] ? line[2] : unpacked(line[2]),
+      const where = {
+        file,
+        at: start + (at as number),
+        length: length as number,
+        crc: crc as number,
+      };
+      kept.set(name as string, {
+        stamp: stamp as string,
+        page: new KeptPage(head, shelf, { where }),
       });
     }
   } catch {
@@ -303,7 +599,7 @@ function isShardHeader(value: unknown): value is ShardHeader {
   return (
     isRecord(value) &&
     isString(value.version) &&
-    [value.pages, value.bytes, value.crc].every((field) => typeof field === 'number')
+    [value.pages, value.heads, value.bodies, value.crc].every((field) => typeof field === 'number')
   );
 }
 
@@ -311,24 +607,24 @@ function isShardHeader(value: unknown): value is ShardHeader {
 type Slice = string | [number, number];
 
 /**
- * A block as its shard line holds it: its `markdown` as where it is in the page's Markdown (it is
+ * A block as its page file holds it: its `markdown` as where it is in the page's Markdown (it is
  * a slice of it unless a reference link was written inline), its `text` absent when it is the
  * block's Markdown. Read back, the slices share the page's string instead of copying it.
  */
 type PackedBlock = Omit<DocBlock, 'markdown' | 'text'> & { markdown: Slice; text?: Slice };
 
 /**
- * A section as its shard line holds it: what is the page's (`pagePath`, `pageTitle`, `language`,
- * `version`, the `id` made of the path and anchor) only when it differs, and without `text` and
- * `code`, which repeat its blocks and are made again from them on reading.
+ * A section's head as its page line holds it: what is the page's (`pagePath`, `pageTitle`,
+ * `language`, `version`, the `id` made of the path and anchor) only when it differs. Its blocks
+ * are in the page's body; its `text` and `code` repeat them and are made again from them.
  */
 type PackedSection = Pick<DocSection, 'heading' | 'anchor'> &
   Partial<Pick<DocSection, 'id' | 'pagePath' | 'pageTitle' | 'language'>> & {
     version?: string | null;
-    blocks: PackedBlock[];
   };
 
-type PackedPage = Omit<DocPage, 'sections'> & { sections: PackedSection[] };
+/** A page's head: what answering reads of it without its Markdown or blocks. */
+type Head = Omit<DocPage, 'sections' | 'markdown'> & { sections: PackedSection[] };
 
 /** Where `piece` is in `markdown`, searched from `from`, else `piece` itself. */
 function sliceOf(markdown: string, piece: string, from: number): Slice {
@@ -339,20 +635,18 @@ function sliceOf(markdown: string, piece: string, from: number): Slice {
 const read = (markdown: string, slice: Slice) =>
   typeof slice === 'string' ? slice : markdown.slice(slice[0], slice[1]);
 
-function packed(page: DocPage): PackedPage {
-  let cursor = 0;
-  const packBlock = ({ markdown, text, ...block }: DocBlock): PackedBlock => {
-    const where = sliceOf(page.markdown, markdown, cursor);
-    if (typeof where !== 'string') cursor = where[0];
-    if (text === markdown) return { ...block, markdown: where };
-    const textWhere =
-      typeof where === 'string' ? text : sliceOf(page.markdown.slice(0, where[1]), text, where[0]);
-    return { ...block, markdown: where, text: textWhere };
-  };
+function headOf(page: DocPage): Head {
+  const { path, title, description, version, language, file, frontmatter } = page;
   return {
-    ...page,
+    path,
+    title,
+    ...(description !== undefined ? { description } : {}),
+    ...(version !== undefined ? { version } : {}),
+    language,
+    file,
+    ...(frontmatter !== undefined ? { frontmatter } : {}),
     sections: page.sections.map(
-      ({ id, pagePath, pageTitle, language, version, heading, anchor, blocks }) => ({
+      ({ id, pagePath, pageTitle, language, version, heading, anchor }) => ({
         heading,
         anchor,
         ...(id === `${page.path}#${anchor}` ? {} : { id }),
@@ -360,19 +654,47 @@ function packed(page: DocPage): PackedPage {
         ...(pageTitle === page.title ? {} : { pageTitle }),
         ...(language === page.language ? {} : { language }),
         ...(version === page.version ? {} : { version: version ?? null }),
-        blocks: blocks.map(packBlock),
       }),
     ),
   };
 }
 
-/**
- * A page as parsed, from its packed form. Each section's `text` and `code` are made from its blocks
- * as docs.ts `sectionsOf` makes them, on first use: with the index read from the cache too, most
- * sections are never indexed or embedded again, and their text would be a second copy of the page.
- */
-function unpacked(page: PackedPage): DocPage {
-  const { markdown } = page;
+/** A page parsed in this process, held as a KeptPage until its page file is written. */
+function keptPage(page: DocPage, shelf: Shelf): KeptPage {
+  return new KeptPage(headOf(page), shelf, {
+    held: {
+      markdown: page.markdown,
+      sections: page.sections.map((section) => ({ blocks: section.blocks })),
+    },
+  });
+}
+
+/** A body as its page file keeps it: `[markdown, blocks of each section]`. */
+function bodyText(body: Body): string {
+  const { markdown } = body;
+  let cursor = 0;
+  const packBlock = ({ markdown: source, text, ...block }: DocBlock): PackedBlock => {
+    const where = sliceOf(markdown, source, cursor);
+    if (typeof where !== 'string') cursor = where[0];
+    if (text === source) return { ...block, markdown: where };
+    const textWhere =
+      typeof where === 'string' ? text : sliceOf(markdown.slice(0, where[1]), text, where[0]);
+    return { ...block, markdown: where, text: textWhere };
+  };
+  return JSON.stringify([markdown, body.sections.map((section) => section.blocks.map(packBlock))]);
+}
+
+/** A body from its page file's JSON, with `sections` sections; undefined when it is not one. */
+function unpackedBody(value: unknown, sections: number): Body | undefined {
+  if (
+    !Array.isArray(value) ||
+    value.length !== 2 ||
+    !isString(value[0]) ||
+    !isArrayOf(value[1], (blocks): blocks is PackedBlock[] => isArrayOf(blocks, isBlock)) ||
+    value[1].length !== sections
+  )
+    return undefined;
+  const markdown = value[0];
   const blockOf = (packed: PackedBlock): DocBlock => {
     const source = read(markdown, packed.markdown);
     const block: DocBlock = {
@@ -384,34 +706,7 @@ function unpacked(page: PackedPage): DocPage {
     if (packed.links !== undefined) block.links = packed.links;
     return block;
   };
-  const sections = page.sections.map((own): DocSection => {
-    const blocks = own.blocks.map(blockOf);
-    const version = own.version === undefined ? page.version : (own.version ?? undefined);
-    let text: string | undefined;
-    let code: CodeSample[] | undefined;
-    return {
-      id: own.id ?? `${page.path}#${own.anchor}`,
-      pagePath: own.pagePath ?? page.path,
-      pageTitle: own.pageTitle ?? page.title,
-      heading: own.heading,
-      anchor: own.anchor,
-      get text() {
-        return (text ??= blocks
-          .filter((block) => block.kind !== 'code')
-          .map((block) => block.text)
-          .join('\n'));
-      },
-      get code() {
-        return (code ??= blocks.flatMap((block) =>
-          block.kind === 'code' ? [{ lang: block.lang ?? '', value: block.text }] : [],
-        ));
-      },
-      blocks,
-      ...(version ? { version } : {}),
-      language: own.language ?? page.language,
-    };
-  });
-  return Object.assign(page, { sections });
+  return { markdown, sections: value[1].map((blocks) => ({ blocks: blocks.map(blockOf) })) };
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
@@ -450,17 +745,15 @@ function isPackedSection(value: unknown): value is PackedSection {
     isString(value.heading) &&
     isString(value.anchor) &&
     [value.id, value.pagePath, value.pageTitle, value.language].every(isOptionalString) &&
-    (value.version === undefined || value.version === null || isString(value.version)) &&
-    isArrayOf(value.blocks, isBlock)
+    (value.version === undefined || value.version === null || isString(value.version))
   );
 }
 
-/** A page (or a skipped file's reason) as a shard line keeps it, checked field by field. */
-function isCachedPage(value: unknown): value is PackedPage | { skipped: string } {
-  if (!isRecord(value)) return false;
-  if ('skipped' in value) return isString(value.skipped);
+/** A page's head as a page line keeps it, checked field by field. */
+function isHead(value: unknown): value is Head {
   return (
-    [value.path, value.title, value.language, value.markdown, value.file].every(isString) &&
+    isRecord(value) &&
+    [value.path, value.title, value.language, value.file].every(isString) &&
     isOptionalString(value.description) &&
     isOptionalString(value.version) &&
     (value.frontmatter === undefined || isRecord(value.frontmatter)) &&

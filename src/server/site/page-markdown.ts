@@ -180,13 +180,21 @@ export interface FullTextPart {
 /** Above this, `llms-full.txt` is split by sidebar section (an agent's context is finite). */
 export const DEFAULT_FULL_TEXT_MAX_BYTES = 5 * 1024 * 1024;
 
+const markdownSizes = new WeakMap<DocsSite, number>();
+
 /** Sizes are estimates from the Markdown sources, so planning the parts reads no page twice. */
 export function fullTextParts(
   site: DocsSite,
   maxBytes = DEFAULT_FULL_TEXT_MAX_BYTES,
 ): FullTextPart[] {
   const groups = sidebarGroups(site);
-  const total = site.pages.reduce((sum, page) => sum + page.markdown.length, 0);
+  let total = markdownSizes.get(site);
+  // Counted once per site: a site served from the page cache reads each page's Markdown from disk.
+  if (total === undefined)
+    markdownSizes.set(
+      site,
+      (total = site.pages.reduce((sum, page) => sum + page.markdown.length, 0)),
+    );
   if (total <= maxBytes) return [{ name: 'llms-full.txt', pages: groups.flatMap(([, p]) => p) }];
   return groups.map(([section, pages], index) => ({
     name: `llms-full-${index + 1}.txt`,
