@@ -38,13 +38,15 @@ import type { PagePath } from './page-path.js';
 const CACHE_FORMAT = 4;
 
 /**
- * Modules whose output is what the cache holds (pages: docs.ts, html.ts, page-path.ts; the index:
- * retrieval.ts's tokenizer, terms and passages): a change to any of them is a new version.
+ * Modules whose output is what the cache holds (pages: docs.ts, markdown-tree.ts, html.ts,
+ * page-path.ts; the index: retrieval.ts's tokenizer, terms and passages): a change to any of them
+ * is a new version.
  * dense.ts keeps its own vectors (`vectors/`, by model) and only reads the index's hits.
  */
 const VERSIONED_MODULES = [
   './page-cache',
   './docs',
+  './markdown-tree',
   './html',
   './page-path',
   '../../protocol/_guards',
@@ -53,6 +55,8 @@ const VERSIONED_MODULES = [
 ];
 /** Packages that parse pages and build the index: an upgrade of one is a new version too. */
 const VERSIONED_PACKAGES = [
+  'marked',
+  'decode-named-character-reference',
   'remark-parse',
   'remark-gfm',
   'micromark',
