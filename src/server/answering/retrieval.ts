@@ -1,4 +1,4 @@
-import MiniSearch, { type Options } from 'minisearch';
+import type MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { Filter } from '../../protocol/index.js';
 import {
@@ -11,6 +11,7 @@ import {
 import type { PagePath } from '../site/page-path.js';
 import { createScoring, type Matches } from './_scoring.js';
 import { fuseScores, type DenseScores } from './dense.js';
+import { flatIndexOf, flatten, kept, type FlatIndex, type KeptIndex } from './flat-index.js';
 
 export interface SearchOptions {
   limit: number;
@@ -509,16 +510,10 @@ function denseCoverage(dense: DenseScores, kept: (id: string) => boolean): numbe
  */
 export interface SavedIndexes {
   compounds: [string, string[]][];
-  pages: MiniSearch;
-  passages: MiniSearch;
+  pages: FlatIndex;
+  passages: FlatIndex;
   /** Each page's stamp when indexed (DocsSite `pageStamps`), so a later state can be updated. */
   stamps?: [string, string][];
-}
-
-/** A kept index: the ids of its documents, and itself, made with the options it was built with. */
-export interface KeptIndex {
-  ids: string[];
-  load<T>(options: Options<T>): MiniSearch<T>;
 }
 
 /** Kept indexes as a store loads them. */
@@ -567,19 +562,19 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
       searchOptions: PAGE_SEARCH,
     },
   });
-  const add = (index: MiniSearch<Passage>, pageIndex: MiniSearch<PageEntry>, page: DocPage) => {
-    pageIndex.add({
-      id: page.path,
-      pagePath: page.path,
-      language: page.language,
-      version: page.version,
-      title: page.title,
-      description: page.description ?? '',
-      headings: page.sections.map((section) => section.heading).join('\n'),
-    });
+  const pageEntryOf = (page: DocPage): PageEntry => ({
+    id: page.path,
+    pagePath: page.path,
+    language: page.language,
+    version: page.version,
+    title: page.title,
+    description: page.description ?? '',
+    headings: page.sections.map((section) => section.heading).join('\n'),
+  });
+  function* passagesOfPage(page: DocPage): Generator<Passage> {
     for (const section of page.sections)
       for (const [n, piece] of passagesOf(section).entries())
-        index.add({
+        yield {
           ...piece,
           id: `${section.id}~${n}`,
           pagePath: section.pagePath,
@@ -587,18 +582,18 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
           version: section.version,
           pageTitle: section.pageTitle,
           heading: section.heading,
-        });
+        };
+  }
+  const add = (index: MiniSearch<Passage>, pageIndex: MiniSearch<PageEntry>, page: DocPage) => {
+    pageIndex.add(pageEntryOf(page));
+    index.addAll([...passagesOfPage(page)]);
   };
   const stamps = site.pageStamps ?? new Map<string, string>();
-  const save = (
-    compounds: Map<string, string[]>,
-    index: MiniSearch<Passage>,
-    pageIndex: MiniSearch<PageEntry>,
-  ) =>
+  const save = (compounds: Map<string, string[]>, passages: FlatIndex, pages: FlatIndex) =>
     store?.save(site, () => ({
       compounds: [...compounds],
-      pages: pageIndex,
-      passages: index,
+      pages,
+      passages,
       stamps: [...stamps],
     }));
   let fresh: Map<string, string[]> | undefined;
@@ -625,7 +620,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
       for (const path of stale) pageIndex.discard(path);
       for (const page of site.pages)
         if (stale.has(page.path) || !before.has(page.path)) add(index, pageIndex, page);
-      save(compounds, index, pageIndex);
+      save(compounds, flatten(index), flatten(pageIndex));
     }
     return { tokenize, index, pageIndex };
   });
@@ -633,10 +628,17 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
   const compounds = fresh ?? compoundsOf(site);
   const tokenize = createTokenizer(compounds);
   const { passages, pages } = options(tokenize);
-  const index = new MiniSearch<Passage>(passages);
-  const pageIndex = new MiniSearch<PageEntry>(pages);
-  for (const page of site.pages) add(index, pageIndex, page);
-  save(compounds, index, pageIndex);
+  // Built as it is kept, then loaded as a warm start loads it (flat-index.ts).
+  const flatPassages = flatIndexOf(
+    (function* () {
+      for (const page of site.pages) yield* passagesOfPage(page);
+    })(),
+    passages,
+  );
+  const flatPages = flatIndexOf(site.pages.map(pageEntryOf), pages);
+  save(compounds, flatPassages, flatPages);
+  const index = kept(flatPassages).load<Passage>(passages);
+  const pageIndex = kept(flatPages).load<PageEntry>(pages);
   return { tokenize, index, pageIndex };
 }
 

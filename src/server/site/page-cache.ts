@@ -52,6 +52,7 @@ const VERSIONED_MODULES = [
   '../../protocol/_guards',
   '../answering/retrieval',
   '../answering/index-cache',
+  '../answering/flat-index',
 ];
 /** Packages that parse pages and build the index: an upgrade of one is a new version too. */
 const VERSIONED_PACKAGES = [

@@ -1,0 +1,612 @@
+// An index in the form it is kept in (its documents, its terms, their postings as integers): built
+// straight from documents (`flatIndexOf`, a first start), taken from a MiniSearch index (`flatten`,
+// after an update) and made into one (`kept`, every start). index-cache.ts writes and reads it.
+import MiniSearch, { type Options } from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
+
+/** A kept index: the ids of its documents, and itself, made with the options it was built with. */
+export interface KeptIndex {
+  ids: string[];
+  load<T>(options: Options<T>): MiniSearch<T>;
+}
+
+/**
+ * What of a MiniSearch index is not its terms: the `toJSON` fields, with documents as arrays of
+ * `[shortId, value]` pairs (parsed without an object per document).
+ */
+export interface Documents {
+  documentCount: number;
+  nextId: number;
+  fieldIds: Record<string, number>;
+  averageFieldLength: number[];
+  documentIds: [number, string][];
+  fieldLength: [number, number[]][];
+  /**
+   * Each document's stored fields as `[shortId, n]`, `n` the place of its fields in `stored`: every
+   * passage of a page stores the same scope, so it is kept once per page instead of once per passage.
+   */
+  storedFields: [number, number][];
+  /** The distinct stored fields of the documents. */
+  stored: Record<string, unknown>[];
+  /** How many integers its postings are. */
+  postings: number;
+}
+
+/**
+ * MiniSearch 7's state, in its protected fields: what `toJSON` reads and `loadJS` writes. Read
+ * and written here so the postings go to and from integers without an object per term and field;
+ * the `minisearch` version is part of the cache's version (page-cache.ts), so another MiniSearch
+ * never reads these files.
+ */
+interface State {
+  _index: {
+    /** SearchableMap's radix tree and its cached size. */
+    _tree: Map<string, unknown>;
+    _size: number | undefined;
+    set(term: string, data: Map<number, Frequencies> | TermPostings): unknown;
+    [Symbol.iterator](): Iterator<[string, Map<number, Frequencies> | TermPostings]>;
+  };
+  _documentCount: number;
+  _documentIds: Map<number, string>;
+  _idToShortId: Map<string, number>;
+  _fieldIds: Record<string, number>;
+  _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _nextId: number;
+  _storedFields: Map<number, Record<string, unknown>>;
+  _dirtCount: number;
+}
+const stateOf = (index: MiniSearch): State => index as unknown as State;
+
+/**
+ * An index as it is kept: its documents, its terms, and its postings: per term, the number of
+ * fields it is in, then per field its id, the number of documents, and each document's short id
+ * and term frequency.
+ */
+export interface FlatIndex {
+  documents: Documents;
+  terms: string[];
+  postings: Uint32Array;
+}
+
+/**
+ * A MiniSearch index as it is kept. Postings of discarded documents (`discard` leaves them until a
+ * vacuum) are left out.
+ */
+export function flatten(index: MiniSearch): FlatIndex {
+  const state = stateOf(index);
+  const live = state._documentIds;
+  let size = 0;
+  // A kept term never read is copied from its postings without being made into maps.
+  const fieldsOf = (data: Map<number, Frequencies> | TermPostings) =>
+    data instanceof TermPostings ? data.peek() : data;
+  for (const [, data] of state._index) {
+    size += 1;
+    for (const [, docs] of fieldsOf(data)) {
+      size += 2;
+      for (const shortId of docs.keys()) if (live.has(shortId)) size += 2;
+    }
+  }
+  const postings = new Uint32Array(size);
+  const terms: string[] = [];
+  let at = 0;
+  for (const [term, data] of state._index) {
+    terms.push(term);
+    const fieldsAt = at++;
+    let fields = 0;
+    for (const [fieldId, docs] of fieldsOf(data)) {
+      const countAt = at + 1;
+      postings[at] = fieldId;
+      at += 2;
+      let count = 0;
+      let sorted = true;
+      for (const [shortId, frequency] of docs)
+        if (live.has(shortId)) {
+          if (count > 0 && postings[at - 2]! > shortId) sorted = false;
+          postings[at++] = shortId;
+          postings[at++] = frequency;
+          count++;
+        }
+      // Postings.get searches them by short id: in the order added, unless a document came back.
+      if (!sorted) sortPairs(postings.subarray(countAt + 1, at));
+      if (count === 0) at -= 2;
+      else {
+        postings[countAt] = count;
+        fields++;
+      }
+    }
+    postings[fieldsAt] = fields;
+  }
+  return {
+    documents: {
+      documentCount: state._documentCount,
+      nextId: state._nextId,
+      fieldIds: state._fieldIds,
+      averageFieldLength: state._avgFieldLength,
+      documentIds: [...state._documentIds],
+      fieldLength: [...state._fieldLength].filter(([shortId]) => live.has(shortId)),
+      ...storedTable(state._storedFields, live),
+      postings: at,
+    },
+    terms,
+    postings: postings.subarray(0, at),
+  };
+}
+
+/** The live documents' stored fields, each distinct one once (equal as JSON), and each document's place in them. */
+export function storedTable(
+  fields: Map<number, Record<string, unknown>>,
+  live: Map<number, string>,
+): Pick<Documents, 'storedFields' | 'stored'> {
+  const stored: Record<string, unknown>[] = [];
+  const places = new Map<string, number>();
+  const storedFields: [number, number][] = [];
+  for (const [shortId, record] of fields) {
+    if (!live.has(shortId)) continue;
+    const key = JSON.stringify(record);
+    let n = places.get(key);
+    if (n === undefined) {
+      places.set(key, (n = stored.length));
+      stored.push(record);
+    }
+    storedFields.push([shortId, n]);
+  }
+  return { storedFields, stored };
+}
+
+/** What MiniSearch 7 does with a term's documents in one field (a Map of short id to frequency). */
+interface Frequencies extends Iterable<[number, number]> {
+  readonly size: number;
+  get(shortId: number): number | undefined;
+  has(shortId: number): boolean;
+  set(shortId: number, frequency: number): unknown;
+  delete(shortId: number): boolean;
+  keys(): IterableIterator<number>;
+  entries(): IterableIterator<[number, number]>;
+}
+
+/**
+ * A term's documents in one field, read in place from a kept index's postings (`[shortId,
+ * frequency]` pairs in short id order) instead of a Map of them: what MiniSearch reads of its
+ * `Map<shortId, frequency>` (`size`, `keys`, `get`, iteration) in a tenth of its memory, and no
+ * map to make at start. The first change (an update's `add` or `discard`, a vacuum) makes it a Map.
+ */
+class Postings implements Frequencies {
+  private map: Map<number, number> | undefined;
+  /** The pair `keys()` gave last: the search asks for its frequency next. */
+  private last = 0;
+  constructor(
+    private readonly ints: Uint32Array,
+    private readonly at: number,
+    private readonly count: number,
+  ) {}
+  get size() {
+    return this.map ? this.map.size : this.count;
+  }
+  get(shortId: number): number | undefined {
+    if (this.map) return this.map.get(shortId);
+    const { ints, at } = this;
+    if (ints[at + 2 * this.last] === shortId) return ints[at + 2 * this.last + 1];
+    let [low, high] = [0, this.count - 1];
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const id = ints[at + 2 * middle]!;
+      if (id === shortId) return ints[at + 2 * middle + 1];
+      if (id < shortId) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+  has(shortId: number) {
+    return this.get(shortId) !== undefined;
+  }
+  *keys(): MapIterator<number> {
+    if (this.map) return yield* this.map.keys();
+    for (let i = 0; i < this.count; i++) {
+      this.last = i;
+      yield this.ints[this.at + 2 * i]!;
+    }
+  }
+  *entries(): MapIterator<[number, number]> {
+    if (this.map) return yield* this.map.entries();
+    for (let i = 0; i < this.count; i++)
+      yield [this.ints[this.at + 2 * i]!, this.ints[this.at + 2 * i + 1]!];
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  set(shortId: number, frequency: number) {
+    (this.map ??= new Map(this.entries())).set(shortId, frequency);
+    return this;
+  }
+  delete(shortId: number) {
+    return (this.map ??= new Map(this.entries())).delete(shortId);
+  }
+}
+
+/**
+ * A term's documents in every field, read in place from a kept index's postings (the number of
+ * fields, then per field its id, count and pairs): what MiniSearch and the scoring read of its
+ * `Map<fieldId, postings>`. Made into a Map of Postings only when the term is first read: most of
+ * a large site's terms (606,000 at 20,000 pages) are never searched, and a Map and a Postings per
+ * term and field made at start were most of a warm start's memory for the index.
+ */
+class TermPostings implements Iterable<[number, Frequencies]> {
+  private fields: Map<number, Frequencies> | undefined;
+  constructor(
+    private readonly ints: Uint32Array,
+    private readonly at: number,
+  ) {}
+  /** Its fields as a Map, the same one each time (the scoring keeps what it read by object). */
+  private decoded(): Map<number, Frequencies> {
+    return (this.fields ??= this.read());
+  }
+  /** Its fields as a Map: the decoded one, else a new one left for the collector. */
+  peek(): Map<number, Frequencies> {
+    return this.fields ?? this.read();
+  }
+  private read(): Map<number, Frequencies> {
+    const { ints } = this;
+    const fields = new Map<number, Frequencies>();
+    let at = this.at;
+    for (let n = ints[at++]!; n > 0; n--) {
+      const fieldId = ints[at++]!;
+      const count = ints[at++]!;
+      fields.set(fieldId, new Postings(ints, at, count));
+      at += 2 * count;
+    }
+    return fields;
+  }
+  get size() {
+    return this.fields ? this.fields.size : this.ints[this.at]!;
+  }
+  get(fieldId: number) {
+    return this.decoded().get(fieldId);
+  }
+  has(fieldId: number) {
+    return this.decoded().has(fieldId);
+  }
+  set(fieldId: number, postings: Frequencies) {
+    this.decoded().set(fieldId, postings);
+    return this;
+  }
+  delete(fieldId: number) {
+    return this.decoded().delete(fieldId);
+  }
+  keys() {
+    return this.decoded().keys();
+  }
+  values() {
+    return this.decoded().values();
+  }
+  entries() {
+    return this.decoded().entries();
+  }
+  [Symbol.iterator]() {
+    return this.decoded().entries();
+  }
+  forEach(each: (postings: Frequencies, fieldId: number, map: Map<number, Frequencies>) => void) {
+    this.decoded().forEach(each);
+  }
+}
+
+/** Sorts `[key, value]` pairs laid out flat by key. */
+function sortPairs(pairs: Uint32Array): void {
+  const sorted = Array.from({ length: pairs.length / 2 }, (_, i) => [
+    pairs[2 * i]!,
+    pairs[2 * i + 1]!,
+  ])
+    .sort((a, b) => a[0]! - b[0]!)
+    .flat();
+  pairs.set(sorted);
+}
+
+/** A kept index, made into a MiniSearch with the options it was built with. */
+export function kept({ documents, terms, postings }: FlatIndex): KeptIndex {
+  return {
+    ids: documents.documentIds.map(([, id]) => id),
+    load<T>(options: Options<T>): MiniSearch<T> {
+      const index = new MiniSearch<T>(options);
+      const state = stateOf(index);
+      state._documentCount = documents.documentCount;
+      state._nextId = documents.nextId;
+      state._fieldIds = documents.fieldIds;
+      state._avgFieldLength = documents.averageFieldLength;
+      state._dirtCount = 0;
+      state._documentIds = new Map(documents.documentIds);
+      state._idToShortId = new Map(documents.documentIds.map(([shortId, id]) => [id, shortId]));
+      state._fieldLength = new Map(documents.fieldLength);
+      const { stored } = documents;
+      state._storedFields = new Map(
+        documents.storedFields.map(([shortId, n]): [number, Record<string, unknown>] => {
+          const fields = stored[n];
+          if (!fields) throw new Error('its stored fields do not match its documents');
+          return [shortId, fields];
+        }),
+      );
+      const places = new Uint32Array(terms.length);
+      let at = 0;
+      for (let n = 0; n < terms.length; n++) {
+        places[n] = at;
+        for (let fields = postings[at++]!; fields > 0; fields--) at += 2 + 2 * postings[at + 1]!;
+      }
+      if (at !== postings.length) throw new Error('its postings do not match its terms');
+      state._index._tree = treeOf(terms, (n) => new TermPostings(postings, places[n]!));
+      state._index._size = undefined;
+      return index;
+    },
+  };
+}
+
+/** The key of a term's own value in a node of SearchableMap's tree. */
+const LEAF = '';
+const NONE = Symbol('none');
+
+/**
+ * A node of the kept tree made for one term: what SearchableMap reads of its Map per node (`get`,
+ * `has`, `keys`, `size`…) for a node that holds the term's value alone, as most of a large site's
+ * 606,000 do, in a fifth of a Map's memory. The first other key (an update adding a longer term)
+ * makes it a Map inside, in the same key order.
+ */
+class TermNode {
+  private map: Map<string, unknown> | undefined;
+  constructor(private value: unknown = NONE) {}
+  private asMap(): Map<string, unknown> {
+    if (!this.map) {
+      this.map = new Map(this.value === NONE ? [] : [[LEAF, this.value]]);
+      this.value = NONE;
+    }
+    return this.map;
+  }
+  get size() {
+    return this.map ? this.map.size : this.value === NONE ? 0 : 1;
+  }
+  get(key: string): unknown {
+    if (this.map) return this.map.get(key);
+    return key === LEAF && this.value !== NONE ? this.value : undefined;
+  }
+  has(key: string): boolean {
+    return this.map ? this.map.has(key) : key === LEAF && this.value !== NONE;
+  }
+  set(key: string, value: unknown): this {
+    if (!this.map && key === LEAF) this.value = value;
+    else this.asMap().set(key, value);
+    return this;
+  }
+  delete(key: string): boolean {
+    if (this.map) return this.map.delete(key);
+    if (key !== LEAF || this.value === NONE) return false;
+    this.value = NONE;
+    return true;
+  }
+  clear(): void {
+    this.map?.clear();
+    this.value = NONE;
+  }
+  keys(): IterableIterator<string> {
+    return this.map ? this.map.keys() : (this.value === NONE ? [] : [LEAF]).values();
+  }
+  values(): IterableIterator<unknown> {
+    return this.asMap().values();
+  }
+  entries(): IterableIterator<[string, unknown]> {
+    return this.asMap().entries();
+  }
+  [Symbol.iterator]() {
+    return this.entries();
+  }
+  forEach(each: (value: unknown, key: string, map: Map<string, unknown>) => void): void {
+    this.asMap().forEach(each);
+  }
+}
+
+/**
+ * MiniSearch's radix tree of `terms` (SearchableMap's `_tree`: a Map per node, keyed by the letters
+ * of each edge, a term's value under LEAF), made in one pass as it was when `terms` were listed
+ * from it (`flatten` iterates it). SearchableMap iterates a node's keys last first, so read
+ * backwards the listing visits every node's keys in their order, each child's terms together: each
+ * node is made once with its keys in the same order, where `set` looked for each term's place from
+ * the root (a fifth of a warm start at 20,000 pages) and moved an edge it split to the end of its
+ * node, so the tree came back in another order than the one built (and its matched words, and the
+ * last bits of a prefix or fuzzy match's score, with it).
+ */
+function treeOf(terms: string[], valueOf: (n: number) => unknown): Map<string, unknown> {
+  const root = new Map<string, unknown>();
+  // The path to the last term: each node, its letters from the root, and the last key set on it.
+  const nodes: (Map<string, unknown> | TermNode)[] = [root];
+  const prefixes = [''];
+  const lastKeys: (string | undefined)[] = [undefined];
+  for (let n = terms.length - 1; n >= 0; n--) {
+    const term = terms[n]!;
+    while (!term.startsWith(prefixes.at(-1)!)) {
+      nodes.pop();
+      prefixes.pop();
+      lastKeys.pop();
+      if (!nodes.length) throw new Error('its terms are not in the order of their tree');
+    }
+    for (;;) {
+      const top = nodes.length - 1;
+      const node = nodes[top]!;
+      const prefix = prefixes[top]!;
+      if (prefix.length === term.length) {
+        if (node.has(LEAF)) throw new Error('its terms are not in the order of their tree');
+        node.set(LEAF, valueOf(n));
+        lastKeys[top] = LEAF;
+        break;
+      }
+      // Only the node's last key may share letters with the term: its other keys' terms are done.
+      const key = lastKeys[top];
+      let shared = 0;
+      if (key) while (shared < key.length && key[shared] === term[prefix.length + shared]) shared++;
+      if (key && shared === key.length)
+        throw new Error('its terms are not in the order of their tree');
+      if (shared > 0) {
+        // The term leaves the edge part way: a node where they part, in the edge's place.
+        const head = key!.slice(0, shared);
+        const tail = key!.slice(shared);
+        const parted = new Map<string, unknown>([[tail, node.get(key!)]]);
+        node.delete(key!);
+        node.set(head, parted);
+        lastKeys[top] = head;
+        nodes.push(parted);
+        prefixes.push(prefix + head);
+        lastKeys.push(tail);
+        continue;
+      }
+      const edge = term.slice(prefix.length);
+      const child = new TermNode(valueOf(n));
+      node.set(edge, child);
+      lastKeys[top] = edge;
+      nodes.push(child);
+      prefixes.push(term);
+      lastKeys.push(LEAF);
+      break;
+    }
+  }
+  return root;
+}
+
+/** The options an index is built with here: its tokenizer and term processing are always given. */
+export type FlatOptions<T> = Options<T> & Required<Pick<Options<T>, 'tokenize' | 'processTerm'>>;
+
+/** A term's documents, per field it is in (in the order first met): `[shortId, frequency]` flat. */
+interface BuiltTerm {
+  fields: number[];
+  pairs: number[][];
+}
+
+/**
+ * The index MiniSearch 7 would build from `documents` with `options`, in the form it is kept in
+ * (index-cache.ts `flatten`: its documents, its terms, their postings), made without MiniSearch's
+ * maps: a hash map per term instead of a radix tree walk per word read, and each term's documents
+ * appended as numbers instead of a map of them. At 20,000 pages MiniSearch's own
+ * build was half of a first start's index time and most of its memory; the kept form is what a
+ * warm start loads anyway (`kept(...).load`). Ids, stored fields, field lengths (their running
+ * average computed as MiniSearch does, so the floats are the same), terms and postings come out
+ * identical: test/flat-index.test.ts compares them with MiniSearch's own on real docs sets.
+ */
+export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>): FlatIndex {
+  const fields = options.fields;
+  const idField = options.idField ?? 'id';
+  const storeFields = options.storeFields ?? [];
+  const extract =
+    options.extractField ??
+    ((document: T, field: string) => (document as Record<string, unknown>)[field]);
+  const stringify =
+    options.stringifyField ?? ((value: unknown) => (value as { toString(): string }).toString());
+  const { tokenize, processTerm } = options;
+
+  const byTerm = new Map<string, BuiltTerm>();
+  // The terms in the order MiniSearch's radix tree lists them, which the order they were first
+  // added decides: each term enters the tree once, not once per word read.
+  const tree = new SearchableMap<BuiltTerm>();
+  const documentIds: [number, string][] = [];
+  const seen = new Set<unknown>();
+  const fieldLength: [number, number[]][] = [];
+  const storedFields = new Map<number, Record<string, unknown>>();
+  const averageFieldLength: number[] = [];
+  let count = 0;
+
+  const postingsOf = (term: string) => {
+    let postings = byTerm.get(term);
+    if (!postings) {
+      postings = { fields: [], pairs: [] };
+      byTerm.set(term, postings);
+      tree.set(term, postings);
+    }
+    return postings;
+  };
+  /** A term's documents in a field, the first time the term is met in it. */
+  const pairsOf = (postings: BuiltTerm, fieldId: number) => {
+    const at = postings.fields.indexOf(fieldId);
+    if (at >= 0) return postings.pairs[at]!;
+    const pairs: number[] = [];
+    postings.fields.push(fieldId);
+    postings.pairs.push(pairs);
+    return pairs;
+  };
+  // Per field, each word read once: what it becomes (the documents lists of its terms in that
+  // field), and the field value it was last counted in (MiniSearch counts a field's distinct words).
+  const words = fields.map(() => new Map<string, { lists: number[][]; counted: number }>());
+  let value = 0;
+
+  for (const document of documents) {
+    const id = extract(document, idField);
+    if (id == null) throw new Error(`MiniSearch: document does not have ID field "${idField}"`);
+    if (seen.has(id)) throw new Error(`MiniSearch: duplicate ID ${String(id)}`);
+    seen.add(id);
+    const shortId = count++;
+    documentIds.push([shortId, id as string]);
+    if (storeFields.length > 0) {
+      const stored: Record<string, unknown> = {};
+      for (const field of storeFields) {
+        const value = extract(document, field);
+        if (value !== undefined) stored[field] = value;
+      }
+      storedFields.set(shortId, stored);
+    }
+    let lengths: number[] | undefined;
+    for (const [fieldId, field] of fields.entries()) {
+      const text = extract(document, field);
+      if (text == null) continue;
+      const tokens = tokenize(stringify(text, field), field);
+      const known = words[fieldId]!;
+      let unique = 0;
+      value++;
+      for (const token of tokens) {
+        let word = known.get(token);
+        if (!word) {
+          const processed = processTerm(token, field);
+          const terms = Array.isArray(processed) ? processed : processed ? [processed] : [];
+          word = { lists: terms.map((term) => pairsOf(postingsOf(term), fieldId)), counted: 0 };
+          known.set(token, word);
+        }
+        if (word.counted !== value) {
+          word.counted = value;
+          unique++;
+        }
+        // Documents come in short id order: a document's earlier uses of a term are the last pair.
+        for (const pairs of word.lists)
+          if (pairs[pairs.length - 2] === shortId) pairs[pairs.length - 1]! += 1;
+          else pairs.push(shortId, 1);
+      }
+      (lengths ??= [])[fieldId] = unique;
+      averageFieldLength[fieldId] =
+        ((averageFieldLength[fieldId] || 0) * (count - 1) + unique) / count;
+    }
+    if (lengths) fieldLength.push([shortId, lengths]);
+  }
+
+  let size = 0;
+  for (const postings of byTerm.values()) {
+    size += 1;
+    for (const pairs of postings.pairs) size += 2 + pairs.length;
+  }
+  const postings = new Uint32Array(size);
+  const terms: string[] = [];
+  let at = 0;
+  for (const [term, { fields: ids, pairs }] of tree) {
+    terms.push(term);
+    postings[at++] = ids.length;
+    for (const [n, fieldId] of ids.entries()) {
+      postings[at++] = fieldId;
+      postings[at++] = pairs[n]!.length / 2;
+      postings.set(pairs[n]!, at);
+      at += pairs[n]!.length;
+    }
+  }
+  return {
+    documents: {
+      documentCount: count,
+      nextId: count,
+      fieldIds: Object.fromEntries(fields.map((field, n) => [field, n])),
+      averageFieldLength,
+      documentIds,
+      fieldLength,
+      ...storedTable(storedFields, new Map(documentIds)),
+      postings: at,
+    },
+    terms,
+    postings,
+  };
+}
