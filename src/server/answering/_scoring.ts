@@ -216,11 +216,16 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
     const [docs, freqs] = room;
     let n = 0;
     let matching = 0;
-    for (const [doc, freq] of postings) {
+    const add = (freq: number, doc: number) => {
       docs[n] = doc;
       freqs[n++] = freq;
       matching += alive[doc] ?? 0;
-    }
+    };
+    // Not `for … of` its entries: a pair made for each posting was half of what a search
+    // allocated at 20,000 pages. A kept index's postings give a key's frequency cheaply right
+    // after giving the key.
+    if (postings instanceof Map) postings.forEach(add);
+    else for (const doc of postings.keys()) add(postings.get(doc)!, doc);
     let ascending = true;
     for (let i = 1; i < n && ascending; i++) ascending = docs[i - 1]! < docs[i]!;
     found = {
