@@ -11,8 +11,18 @@ import type MiniSearch from 'minisearch';
  * is created.
  */
 
+/**
+ * A term's documents in one field and their frequencies: a Map in a built index, a kept index's
+ * postings (index-cache.ts) otherwise, which read like one.
+ */
+interface Frequencies {
+  readonly size: number;
+  get(doc: number): number | undefined;
+  has(doc: number): boolean;
+  keys(): Iterable<number>;
+}
 /** A term's postings: field id → document short id → term frequency. */
-type FieldData = Map<number, Map<number, number>>;
+type FieldData = Map<number, Frequencies>;
 
 /** The parts of a MiniSearch 7 instance its search reads. */
 interface Internals {
@@ -204,7 +214,7 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
     chunkUsed += n;
     return [chunk.subarray(at, at + n), chunk.subarray(chunkSize + at, chunkSize + at + n)];
   };
-  const packedOf = (postings: Map<number, number>) => {
+  const packedOf = (postings: Frequencies) => {
     let found = packed.get(postings);
     if (found) return found;
     let room = packedSize + postings.size <= POSTINGS_KEPT ? roomFor(postings.size) : undefined;
