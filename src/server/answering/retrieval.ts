@@ -88,7 +88,7 @@ export function stem(word: string): string {
   return stemmer(word.replace(/(?<=.{3})is(e|es|ed|ing|ation|ations)$/, 'iz$1'));
 }
 
-/** The terms "version 5" and "Vue 3" are also written as (v5, v3). */
+/** The terms a version is also read as ("version 5", "Vue 3", "v5": v5, v3, v5). */
 const VERSION_TERM = /^v\d+$/;
 
 /** Units of size, however written: "MiB", "MB" and "megabytes" are one term (mb), as are KB and GB. */
@@ -1189,11 +1189,13 @@ export function createRetriever(
         const weigh = (found: Set<string>) =>
           [...found].reduce((sum, term) => sum + coverageWeight(term), 0);
         const byPage = new Map<string, Set<string>>();
-        // A short section is one passage of the index and one unit here, holding the same terms
-        // but for "version 5" (v5) written across its title, heading and blocks, which the index
-        // reads apart: so unless the question has such a term, its terms are looked up in the
-        // index instead of reading the section's text (a question's best pages were 50 sections
-        // and 50 KB of text to split and stem, most of them read for the first time).
+        // A short section is one passage of the index and one unit here: the same words (the
+        // passage's fields are the section's title, heading, prose and code, read apart; the unit
+        // is them joined by line breaks), so the same terms but for "version 5" (v5) written
+        // across two of them, which only the unit joins. Unless the question has such a term, its
+        // terms are looked up in the index instead of reading the section's text (a question's
+        // best pages were 50 sections and 50 KB of text to split and stem, mostly for the first
+        // time). A long section's units are not its passages: read as before.
         const heldFromIndex = !exhaustive && !queryTerms.some((term) => VERSION_TERM.test(term));
         const holders = heldFromIndex ? queryTerms.map((term) => scoring.holder(term)) : [];
         for (const { section, page } of ranked) {
