@@ -158,6 +158,30 @@ async function real(seed: number): Promise<Target> {
   };
 }
 
+/**
+ * A process's CPU time and its child processes', ms, summed over their threads' scheduler
+ * statistics (nanoseconds; /proc's tick counts are 10 ms apart, too coarse for one answer).
+ */
+function threadCpuMs(pid: number): number {
+  const pids = [pid];
+  for (const id of readdirSync('/proc').filter((name) => /^\d+$/.test(name)))
+    try {
+      const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(fields[1]) === pid) pids.push(Number(id));
+    } catch {
+      // Gone since listed.
+    }
+  let ns = 0;
+  for (const owner of pids)
+    for (const task of readdirSync(`/proc/${owner}/task`, { withFileTypes: false }))
+      try {
+        ns += Number(readFileSync(`/proc/${owner}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // A thread that ended.
+      }
+  return ns / 1e6;
+}
+
 /** Peak and current resident memory of a process (Linux /proc), MiB. */
 function memoryOf(pid: number): { peak: number; now: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -190,6 +214,9 @@ interface Run {
   warmPeakMiB: number;
   /** The server's CPU time per answer, ms. */
   answerCpuMs: number;
+  /** Percentiles of one answer's CPU time, ms. */
+  answerCpu50: number;
+  answerCpu99: number;
   peakMiB: number;
   dataMiB: number;
   p50: number;
@@ -220,14 +247,18 @@ async function measure(
     const readyPeakMiB = memoryOf(served.pid).peak;
     const totals: number[] = [];
     const ttfbs: number[] = [];
+    const answerCpus: number[] = [];
     let peak = 0;
     let answersCpu = 0;
     try {
       for (let i = 0; i < WARM_UP + target.questions.length; i++) {
         if (i === WARM_UP) answersCpu = -cpuSeconds(served.pid);
         const question = target.questions[i % target.questions.length]!;
+        const cpuBefore = threadCpuMs(served.pid);
         const { ttfb, total } = await ask(served.url, question, `q${i}`);
+        const cpu = threadCpuMs(served.pid) - cpuBefore;
         if (i < WARM_UP) continue;
+        answerCpus.push(cpu);
         totals.push(total);
         ttfbs.push(ttfb);
       }
@@ -248,6 +279,7 @@ async function measure(
     }
     totals.sort((a, b) => a - b);
     ttfbs.sort((a, b) => a - b);
+    answerCpus.sort((a, b) => a - b);
     return {
       load,
       readyMs,
@@ -257,6 +289,8 @@ async function measure(
       warmCpu,
       warmPeakMiB,
       answerCpuMs: (1000 * answersCpu) / totals.length,
+      answerCpu50: percentile(answerCpus, 50),
+      answerCpu99: percentile(answerCpus, 99),
       peakMiB: peak,
       dataMiB,
       p50: percentile(totals, 50),
@@ -298,6 +332,8 @@ const COLUMNS: [string, number][] = [
   ['answer p50', 12],
   ['p99 ms', 8],
   ['CPU ms', 8],
+  ['CPU p50', 9],
+  ['p99', 7],
 ];
 
 function printRow(cells: string[]): void {
@@ -341,6 +377,8 @@ function summary(row: Row): string[] {
     of((run) => run.p50).toFixed(1),
     of((run) => run.p99).toFixed(1),
     of((run) => run.answerCpuMs).toFixed(1),
+    of((run) => run.answerCpu50).toFixed(1),
+    of((run) => run.answerCpu99).toFixed(1),
   ];
 }
 
@@ -357,6 +395,7 @@ function printGrowth(rows: Row[]): void {
     ['warm start', (run) => run.warmMs],
     ['warm start CPU', (run) => run.warmCpu],
     ['server CPU per answer', (run) => run.answerCpuMs],
+    ['server CPU of one answer, p99', (run) => run.answerCpu99],
     ['answer p50', (run) => run.p50],
     ['answer p99', (run) => run.p99],
   ];
@@ -431,7 +470,8 @@ index s: \`serve\` started on an empty data folder until it listens (Node's star
   insights of the questions). warm start: \`serve\` again on that data folder until it listens (pages
   and index read from its cache), and that process's peak RSS (VmHWM) then.
   answer: the whole streamed answer, one question at a time, through POST …/assistant/bench/message;
-  CPU ms: the server's CPU time per answer. On a loaded machine wall clock inflates by the load;
+  CPU ms: the server's CPU time per answer (its CPU seconds over all answers); CPU p50 / p99: one answer's,
+  from each thread's scheduler statistics (garbage collection included). On a loaded machine wall clock inflates by the load;
   CPU time does not (much): compare builds by it.
 Targets at 20,000 pages: index ≤ 60 s, peak RSS ≤ 1 GiB, warm start ≤ 5 s, answer p99 ≤ 150 ms.`,
   );

@@ -2,7 +2,7 @@ import MiniSearch from 'minisearch';
 import { resolve } from 'node:path';
 import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
-import { createScoring } from '../src/server/answering/_scoring.js';
+import { createScoring, type Matches } from '../src/server/answering/_scoring.js';
 import { loadDocsSite } from '../src/server/site/docs.js';
 
 /**
@@ -23,6 +23,7 @@ const QUERIES = [
   'embeding modle retreival', // misspelt: found by near spellings
   'configur configure configures', // prefixes, and a term repeated after stemming
   'error error error',
+  'limits error rate error limits', // repeated apart: each counted once, where it first comes
   'the of and', // nothing but stop-like words, kept here: this index drops none
   'rate limits per key 429',
   'quuxbarnotaword',
@@ -80,14 +81,12 @@ describe('scoring MiniSearch’s index', () => {
           [{ boostDocument }, boostOf],
         ] as const) {
           const matches = scoring.match(scoring.termsOf(query), ours);
-          const got = matches.docs
-            .map((doc) => ({
-              id: scoring.ids[doc],
-              score: matches.score[doc],
-              queryTerms: matches.queryTerms(doc),
-              terms: matches.terms(doc),
-            }))
-            .sort((a, b) => b.score! - a.score!);
+          const got = Array.from(matches.docs, (doc) => ({
+            id: scoring.ids[doc],
+            score: matches.score[doc],
+            queryTerms: matches.queryTerms(doc),
+            terms: matches.terms(doc),
+          })).sort((a, b) => b.score! - a.score!);
           const expected = index.search(query, theirs);
           expect(got, query).toEqual(
             expected.map((r) => ({
@@ -104,6 +103,37 @@ describe('scoring MiniSearch’s index', () => {
         }
       if (!discard) expect(index.search('embeding modle').length).toBeGreaterThan(0);
     }
+  });
+
+  it('scores the same when the caller lists the documents it keeps, so long postings are searched for them', async () => {
+    const { index } = await indexOfDocs();
+    const scoring = createScoring(index, options);
+    // Every 12th document: far fewer than a common word's postings ("the", "server"), which are
+    // then searched for them instead of read through.
+    const kept = Int32Array.from({ length: scoring.size }, (_, doc) => doc).filter(
+      (doc) => doc % 12 === 3,
+    );
+    const keeps = new Set(kept);
+    const boostOf = (doc: number) => (keeps.has(doc) ? (doc % 2 ? 1.08 : 1) : 0);
+    // Read before the next search, which reuses the buffers.
+    const told = (matches: Matches) =>
+      Array.from(matches.docs, (doc) => ({
+        id: scoring.ids[doc],
+        score: matches.score[doc],
+        queryTerms: matches.queryTerms(doc),
+        terms: matches.terms(doc),
+        matched: [...matches.matched],
+      }));
+    for (const query of [
+      ...QUERIES,
+      'the server and the docs of the widget',
+      'server the config',
+    ]) {
+      const terms = scoring.termsOf(query);
+      const read = told(scoring.match(terms, boostOf));
+      expect(told(scoring.match(terms, boostOf, undefined, kept)), query).toEqual(read);
+    }
+    expect(told(scoring.match(['the'], boostOf)).length).toBeGreaterThan(5);
   });
 
   it('tells whether a kept document holds a term as it is', async () => {

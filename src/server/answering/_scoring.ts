@@ -11,8 +11,18 @@ import type MiniSearch from 'minisearch';
  * is created.
  */
 
+/**
+ * A term's documents in one field and their frequencies: a Map in a built index, a kept index's
+ * postings (index-cache.ts) otherwise, which read like one.
+ */
+interface Frequencies {
+  readonly size: number;
+  get(doc: number): number | undefined;
+  has(doc: number): boolean;
+  keys(): Iterable<number>;
+}
 /** A term's postings: field id → document short id → term frequency. */
-type FieldData = Map<number, Map<number, number>>;
+type FieldData = Map<number, Frequencies>;
 
 /** The parts of a MiniSearch 7 instance its search reads. */
 interface Internals {
@@ -51,8 +61,35 @@ const PREFIX_WEIGHT = 0.375;
 
 /** Postings kept as arrays, in all: about 8 bytes each. */
 const POSTINGS_KEPT = 8_000_000;
+/** Postings a chunk of them holds, at most (2 MB). */
+const CHUNK_POSTINGS = 1 << 18;
 /** Fuzzy and prefix expansions kept per term: a long-running server sees ever new questions. */
 const EXPANSIONS_KEPT = 20_000;
+
+/**
+ * A search that lists its candidates reads a term's postings through only when they are at most
+ * this many times as many as the candidates; longer ones are searched for each candidate.
+ */
+const SEARCHED_SHARE = 8;
+
+/** The first position from `from` on where the ascending `docs` reach `doc` (docs.length: none). */
+function firstAtLeast(docs: Int32Array, from: number, doc: number): number {
+  if (from >= docs.length || docs[from]! >= doc) return from;
+  // Galloping: candidates are far apart in a long list, so the step doubles before halving.
+  let [low, step] = [from, 1];
+  while (low + step < docs.length && docs[low + step]! < doc) {
+    low += step;
+    step *= 2;
+  }
+  let high = Math.min(low + step, docs.length);
+  // docs[low] < doc, and docs[high] >= doc or high is the end.
+  while (high - low > 1) {
+    const middle = (low + high) >>> 1;
+    if (docs[middle]! < doc) low = middle;
+    else high = middle;
+  }
+  return high;
+}
 
 /** A query term as the index reads it: the term and the terms it stands for, each with its weight. */
 interface Derived {
@@ -62,11 +99,17 @@ interface Derived {
 }
 
 export interface Matches {
-  /** Matching documents' short ids, in the order MiniSearch's results map holds them. */
-  docs: number[];
+  /**
+   * Matching documents' short ids, in the order MiniSearch's results map holds them. Like `score`,
+   * kept until the next search of the same index (whose buffers they are).
+   */
+  docs: Int32Array;
   /** A document's score (by short id), multiplied by the number of query terms it matched. */
   score: Float64Array;
-  /** The query terms a document matched, in MiniSearch's order (its result's `queryTerms`). */
+  /**
+   * The query terms a document matched, in MiniSearch's order (its result's `queryTerms`); the
+   * same array for documents that matched the same terms (not to be changed).
+   */
   queryTerms(doc: number): string[];
   /** The index terms a document matched (its result's `terms`). */
   terms(doc: number): string[];
@@ -88,6 +131,8 @@ export interface Scoring {
     terms: string[],
     boostOf: ((doc: number) => number) | undefined,
     boostTerm?: (term: string) => number,
+    /** Every document `boostOf` keeps, in ascending order, when they are few: read faster. */
+    within?: Int32Array,
   ): Matches;
   /** How many documents match `terms` (the length of MiniSearch's results), without scoring them. */
   count(terms: string[], boostOf: ((doc: number) => number) | undefined): number;
@@ -100,6 +145,8 @@ export interface Scoring {
   ): void;
   /** Whether a document that `boostOf` keeps holds `term` as it is (no prefix, no near spelling). */
   holds(term: string, boostOf: ((doc: number) => number) | undefined): boolean;
+  /** Whether a document holds `term` as it is, in any field (looked up, not scored). */
+  holder(term: string): (doc: number) => boolean;
   /** Short ids run below this. */
   size: number;
 }
@@ -139,31 +186,64 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
   /**
    * A term's postings in one field as two arrays, in the order the index iterates them: read once
    * (a kept index's postings are iterated by a generator, a built one's are a Map), then kept while
-   * they total at most POSTINGS_KEPT.
+   * they total at most POSTINGS_KEPT. They are laid out in chunks made once and reused after a
+   * clear: arrays made for each new term's postings grew the memory outside V8's heap by about
+   * 200 KB an answer at 20,000 pages, and V8 answers that growth by collecting the whole heap (a
+   * gigabyte there, seconds of one answer).
    */
-  const packed = new Map<object, { docs: Int32Array; freqs: Int32Array; matching: number }>();
+  const packed = new Map<
+    object,
+    { docs: Int32Array; freqs: Int32Array; matching: number; ascending: boolean }
+  >();
   let packedSize = 0;
-  const packedOf = (postings: Map<number, number>) => {
+  const chunkSize = Math.min(CHUNK_POSTINGS, Math.max(4096, 4 * size));
+  const chunks: Int32Array[] = [];
+  let [chunkAt, chunkUsed] = [0, 0];
+  /** Room for `n` postings in the chunks (a longer list gets its own), or none when they are full. */
+  const roomFor = (n: number): [Int32Array, Int32Array] | undefined => {
+    if (n > chunkSize) {
+      const own = new Int32Array(2 * n);
+      return [own.subarray(0, n), own.subarray(n)];
+    }
+    if (chunkUsed + n > chunkSize) {
+      if ((chunkAt + 2) * chunkSize > POSTINGS_KEPT) return undefined;
+      [chunkAt, chunkUsed] = [chunkAt + 1, 0];
+    }
+    const chunk = (chunks[chunkAt] ??= new Int32Array(2 * chunkSize));
+    const at = chunkUsed;
+    chunkUsed += n;
+    return [chunk.subarray(at, at + n), chunk.subarray(chunkSize + at, chunkSize + at + n)];
+  };
+  const packedOf = (postings: Frequencies) => {
     let found = packed.get(postings);
     if (found) return found;
-    const docs = new Int32Array(postings.size);
-    const freqs = new Int32Array(postings.size);
+    let room = packedSize + postings.size <= POSTINGS_KEPT ? roomFor(postings.size) : undefined;
+    if (!room) {
+      packed.clear();
+      [packedSize, chunkAt, chunkUsed] = [0, 0, 0];
+      room = roomFor(postings.size)!;
+    }
+    const [docs, freqs] = room;
     let n = 0;
     let matching = 0;
-    for (const [doc, freq] of postings) {
+    const add = (freq: number, doc: number) => {
       docs[n] = doc;
       freqs[n++] = freq;
       matching += alive[doc] ?? 0;
-    }
+    };
+    // Not `for … of` its entries: a pair made for each posting was half of what a search
+    // allocated at 20,000 pages. A kept index's postings give a key's frequency cheaply right
+    // after giving the key.
+    if (postings instanceof Map) postings.forEach(add);
+    else for (const doc of postings.keys()) add(postings.get(doc)!, doc);
+    let ascending = true;
+    for (let i = 1; i < n && ascending; i++) ascending = docs[i - 1]! < docs[i]!;
     found = {
       docs: docs.subarray(0, n),
       freqs: freqs.subarray(0, n),
       matching: dirty ? matching : postings.size,
+      ascending,
     };
-    if (packedSize + n > POSTINGS_KEPT) {
-      packed.clear();
-      packedSize = 0;
-    }
     packed.set(postings, found);
     packedSize += n;
     return found;
@@ -215,6 +295,9 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
   /** The query terms each document matched, one bit per distinct term. */
   let masks = new Uint32Array(0);
   const counts = new Uint8Array(size);
+  /** A search's matching documents, and the documents one of its terms matched. */
+  const found = new Int32Array(size);
+  const spec = new Int32Array(size);
   const marks = new Int32Array(size);
   let markEpoch = 0;
 
@@ -223,13 +306,19 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
       .flatMap((term) => processTerm(term))
       .filter((term): term is string => !!term);
 
-  /** Calls `visit` for each scored posting of `terms`, in MiniSearch's order. */
+  /**
+   * Calls `visit` for each scored posting of `terms`, in MiniSearch's order. `within`, when given,
+   * lists (in ascending order) every document `boostOf` keeps: a term's postings much longer than
+   * it are searched for those documents instead of read through, which visits the same postings in
+   * the same order (postings run in ascending document order, checked when they are packed).
+   */
   const each = (
     terms: string[],
     boostOf: ((doc: number) => number) | undefined,
     visit: (doc: number, term: number, derived: Derived, weight: number) => void,
     withScores: boolean,
     boostTerm?: (term: string) => number,
+    within?: Int32Array,
   ) => {
     const { k, b, d } = options.bm25;
     terms.forEach((term, t) => {
@@ -238,18 +327,18 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
         for (const field of fields) {
           const postings = derived.data.get(field.id);
           if (postings == null) continue;
-          const { docs, freqs, matching } = packedOf(postings);
+          const { docs, freqs, matching, ascending } = packedOf(postings);
           const avgFieldLength = inner._avgFieldLength[field.id]!;
           const invDocFreq = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
-          for (let i = 0; i < docs.length; i++) {
+          const posting = (i: number) => {
             const doc = docs[i]!;
             const termFreq = freqs[i]!;
-            if (!alive[doc]) continue;
+            if (!alive[doc]) return;
             const docBoost = boostOf ? boostOf(doc) : 1;
-            if (!docBoost) continue;
+            if (!docBoost) return;
             if (!withScores) {
               visit(doc, t, derived, 0);
-              continue;
+              return;
             }
             const fieldLength = lengths[doc * fieldCount + field.id]!;
             const rawScore =
@@ -258,7 +347,14 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
                 (termFreq * (k + 1)) /
                   (termFreq + k * (1 - b + (b * fieldLength) / avgFieldLength)));
             visit(doc, t, derived, derived.weight * termBoost * field.boost * docBoost * rawScore);
-          }
+          };
+          if (within && ascending && within.length * SEARCHED_SHARE < docs.length) {
+            let i = 0;
+            for (let c = 0; c < within.length && i < docs.length; c++) {
+              i = firstAtLeast(docs, i, within[c]!);
+              if (docs[i] === within[c]) posting(i);
+            }
+          } else for (let i = 0; i < docs.length; i++) posting(i);
         }
     });
   };
@@ -268,9 +364,9 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
     stored,
     size,
     termsOf,
-    match(terms, boostOf, boostTerm) {
+    match(terms, boostOf, boostTerm, within) {
       epoch++;
-      const docs: number[] = [];
+      let docsFound = 0;
       // Distinct query terms, numbered in the order they first come.
       const distinct: string[] = [];
       const numberOf = terms.map((term) => {
@@ -280,7 +376,8 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
       const width = Math.ceil(distinct.length / 32);
       if (masks.length < size * width) masks = new Uint32Array(size * width);
       const matched = new Set<string>();
-      let spec: number[] = [];
+      const lists = new Map<number, string[]>();
+      let specCount = 0;
       let current = -1;
       let lastDerived: Derived | undefined;
       // A term's own scores are summed first, then added to the document's, as MiniSearch sums
@@ -288,20 +385,21 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
       const flush = () => {
         const n = numberOf[current]!;
         const [word, bit] = [n >>> 5, 1 << (n & 31)];
-        for (const doc of spec) {
+        for (let i = 0; i < specCount; i++) {
+          const doc = spec[i]!;
           if (seen[doc] !== epoch) {
             seen[doc] = epoch;
             total[doc] = specScore[doc]!;
             counts[doc] = 0;
             masks.fill(0, doc * width, doc * width + width);
-            docs.push(doc);
+            found[docsFound++] = doc;
           } else total[doc] = total[doc]! + specScore[doc]!;
           if (!(masks[doc * width + word]! & bit)) {
             masks[doc * width + word]! |= bit;
             counts[doc]!++;
           }
         }
-        spec = [];
+        specCount = 0;
       };
       each(
         terms,
@@ -316,29 +414,33 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
           if (inSpec[doc] !== specEpoch) {
             inSpec[doc] = specEpoch;
             specScore[doc] = weight;
-            spec.push(doc);
+            spec[specCount++] = doc;
           } else specScore[doc] = specScore[doc]! + weight;
         },
         true,
         boostTerm,
+        within,
       );
       if (current >= 0) flush();
+      const docs = found.subarray(0, docsFound);
       const score = total;
       for (const doc of docs) score[doc] = score[doc]! * (counts[doc]! || 1);
-      const holdsAny = (doc: number, term: string) =>
-        derivedOf(term).some((derived) =>
-          fields.some((field) => derived.data.get(field.id)?.has(doc)),
-        );
-      const repeated = distinct.length < terms.length;
       return {
         docs,
         score,
         matched,
         queryTerms(doc) {
           if (seen[doc] !== epoch) return [];
-          // In the order the terms first matched it: the order of the terms, unless one repeats.
-          if (repeated) return [...new Set(terms.filter((term) => holdsAny(doc, term)))];
-          return distinct.filter((_term, n) => masks[doc * width + (n >>> 5)]! & (1 << (n & 31)));
+          // MiniSearch adds a document's query terms as the terms' results are combined, each
+          // once: the order the distinct terms first come in, a repeated term adding nothing.
+          const pick = () =>
+            distinct.filter((_term, n) => masks[doc * width + (n >>> 5)]! & (1 << (n & 31)));
+          if (width !== 1) return pick();
+          // Thousands of documents match the same few sets of terms: one list each.
+          const mask = masks[doc]!;
+          let list = lists.get(mask);
+          if (!list) lists.set(mask, (list = pick()));
+          return list;
         },
         terms(doc) {
           if (seen[doc] !== epoch) return [];
@@ -374,6 +476,12 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
     },
     mark(terms, boostOf, into, mark) {
       each(terms, boostOf, (doc) => void (into[doc] = mark), false);
+    },
+    holder(term) {
+      const data = inner._index.get(term);
+      if (!data) return () => false;
+      const postings = fields.flatMap((field) => data.get(field.id) ?? []);
+      return (doc) => postings.some((byDoc) => byDoc.has(doc));
     },
     holds(term, boostOf) {
       const data = inner._index.get(term);

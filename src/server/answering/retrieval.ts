@@ -89,6 +89,9 @@ export function stem(word: string): string {
   return stemmer(word.replace(/(?<=.{3})is(e|es|ed|ing|ation|ations)$/, 'iz$1'));
 }
 
+/** The terms a version is also read as ("version 5", "Vue 3", "v5": v5, v3, v5). */
+const VERSION_TERM = /^v\d+$/;
+
 /** Units of size, however written: "MiB", "MB" and "megabytes" are one term (mb), as are KB and GB. */
 const SIZE_UNIT = /^(?:([kmgt])i?b|(kilo|mega|giga|tera)bytes?)$/;
 const UNIT_PREFIX: Record<string, string> = { kilo: 'k', mega: 'm', giga: 'g', tera: 't' };
@@ -176,7 +179,11 @@ export interface LeftOut {
   more: boolean;
 }
 
-type Tokenize = (text: string) => string[];
+interface Tokenize {
+  (text: string): string[];
+  /** Adds the terms of `text` (its tokens, processed) to `into`. */
+  termsInto(text: string, into: Set<string>): void;
+}
 
 /**
  * The words of a query that are searched: the first MAX_QUERY_TERMS distinct ones that are not stop
@@ -262,17 +269,38 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
     }
     return found;
   };
-  return (text) => {
-    const words = text.split(WORD).filter(Boolean);
-    const parts = words.flatMap(partsOf);
-    const joined = [
-      ...[...text.matchAll(/\b([A-Za-z]+)\/(\d)\b/g)].map((m) => `${m[1]}${m[2]}`),
-      ...[...text.matchAll(/\bversion\s+(\d+)\b/gi)].map((m) => `v${m[1]}`),
-      // A size written with its number ("1MiB") also has its unit apart.
-      ...[...text.matchAll(/\b\d+(?:\.\d+)?([KMGT]i?B)\b/gi)].map((m) => m[1]!),
-    ];
-    return [...words, ...parts, ...joined];
+  const joinedOf = (text: string) => [
+    ...[...text.matchAll(/\b([A-Za-z]+)\/(\d)\b/g)].map((m) => `${m[1]}${m[2]}`),
+    ...[...text.matchAll(/\bversion\s+(\d+)\b/gi)].map((m) => `v${m[1]}`),
+    // A size written with its number ("1MiB") also has its unit apart.
+    ...[...text.matchAll(/\b\d+(?:\.\d+)?([KMGT]i?B)\b/gi)].map((m) => m[1]!),
+  ];
+  // A word's terms (itself and its parts, processed), found once: reading the sections of a
+  // question's best pages for coverage made two lookups and three arrays a word.
+  const termsKept = new Map<string, string[]>();
+  const termsOfWord = (word: string) => {
+    let found = termsKept.get(word);
+    if (!found) {
+      if (termsKept.size >= PROCESSED_KEPT) termsKept.clear();
+      found = [word, ...partsOf(word)].flatMap((token) => processTerm(token) ?? []);
+      termsKept.set(word, found);
+    }
+    return found;
   };
+  const tokenize = (text: string) => {
+    const words = text.split(WORD).filter(Boolean);
+    return [...words, ...words.flatMap(partsOf), ...joinedOf(text)];
+  };
+  return Object.assign(tokenize, {
+    termsInto(text: string, into: Set<string>) {
+      for (const word of text.split(WORD))
+        if (word) for (const term of termsOfWord(word)) into.add(term);
+      for (const token of joinedOf(text)) {
+        const term = processTerm(token);
+        if (term) into.add(term);
+      }
+    },
+  });
 }
 
 /** Words the docs write both as one and as two: "querystring" → query, string. */
@@ -351,6 +379,28 @@ const EARLIER_WEIGHT = 0.6;
  * the whole question, less as the name is a smaller share of it.
  */
 const MEMBER_BOOST = 1;
+
+/**
+ * The first `k` of the numbers 0 … count - 1 in the order `compare` sorts them (a total order,
+ * so the same as sorting them all and keeping the first `k`), without sorting the rest: a common
+ * word matches thousands of pages and sections, of which a search reads a few.
+ */
+function firstOf(count: number, k: number, compare: (a: number, b: number) => number): number[] {
+  const kept: number[] = [];
+  if (k <= 0) return kept;
+  for (let i = 0; i < count; i++) {
+    if (kept.length === k && compare(i, kept[k - 1]!) >= 0) continue;
+    let [low, high] = [0, kept.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(kept[middle]!, i) < 0) low = middle + 1;
+      else high = middle;
+    }
+    kept.splice(low, 0, i);
+    if (kept.length > k) kept.pop();
+  }
+  return kept;
+}
 
 const compareVersions = (a: string, b: string) =>
   a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' });
@@ -654,8 +704,20 @@ type PageEntry = Scope & { id: string; title: string; description: string; headi
 /** Builds the full-text index once per site; each search is then an in-memory lookup. */
 export function createRetriever(
   site: DocsSite,
-  /** Keeps the built index between starts (`serve`: in its data folder). */
-  { store }: { store?: IndexStore | undefined } = {},
+  {
+    store,
+    exhaustive = false,
+  }: {
+    /** Keeps the built index between starts (`serve`: in its data folder). */
+    store?: IndexStore | undefined;
+    /**
+     * Sort every matched section, read each common word's postings through and each section's
+     * text for coverage, instead of the shortcuts that give the same results faster: what tests
+     * compare the shortcuts with.
+     * @default false
+     */
+    exhaustive?: boolean;
+  } = {},
 ): Retriever {
   const { tokenize, index, pageIndex } = indexesOf(site, store);
   const sections = new Map<string, DocSection>();
@@ -699,6 +761,25 @@ export function createRetriever(
       ? (sectionNumber.get(id.slice(0, id.lastIndexOf('~'))) ?? -1)
       : -1;
   });
+  /** Each section's first passage (`~0`), by the index's short id; -1: none. */
+  const firstPassage = new Int32Array(sectionList.length).fill(-1);
+  sectionOfDoc.forEach((n, doc) => {
+    if (n >= 0 && (scoring.ids[doc] as string).endsWith('~0')) firstPassage[n] = doc;
+  });
+  /** Whether each section is short (read whole, as one passage): 0 not known yet, 1 yes, 2 no. */
+  const short = new Uint8Array(sectionList.length);
+  /** A short section's one passage in the index; -1 for a long one, read unit by unit. */
+  const wholePassageOf = (section: DocSection) => {
+    const n = sectionNumber.get(section.id);
+    if (n === undefined) return -1;
+    if (!short[n]) {
+      // The length unitsOf joins: the blocks' text and a line break between each two.
+      let length = section.blocks.length - 1;
+      for (const block of section.blocks) length += block.text.length;
+      short[n] = section.blocks.length && length <= LONG_SECTION_CHARS ? 1 : 2;
+    }
+    return short[n] === 1 ? firstPassage[n]! : -1;
+  };
   // Per search, reused: each page's score, each section's best passage, pages covered.
   const pageScores = new Float64Array(site.pages.length);
   const bestDoc = new Int32Array(sectionList.length);
@@ -706,6 +787,49 @@ export function createRetriever(
   const sectionSeen = new Int32Array(sectionList.length);
   const pageSeen = new Int32Array(site.pages.length);
   let searchNumber = 0;
+  // A search's matched sections, their scores, and their pages, in buffers made once: at 20,000
+  // pages a common word matched tens of thousands of sections, and arrays that size made each
+  // search leave megabytes for the garbage collector.
+  const touchedSections = new Int32Array(sectionList.length);
+  const finalScores = new Float64Array(sectionList.length);
+  const sectionsToRead = new Int32Array(sectionList.length);
+  const pagesFound = new Int32Array(site.pages.length);
+  const pageBest = new Int32Array(site.pages.length);
+  const pageMark = new Int32Array(site.pages.length);
+  const pageChosen = new Int32Array(site.pages.length);
+  /**
+   * Of the matched sections (`touched`, numbers into it ranked by `compare`), those a search
+   * reads, in rank order: every section of the first `pageCount` pages in rank order (a page
+   * ranks where its best section does). The hits come from the first `limit` of those pages and
+   * coverage reads the first COVERAGE_CANDIDATES, so this is what sorting every matched section
+   * gives them, without sorting the sections of the thousands of pages a common word is on.
+   */
+  function sectionsRead(
+    touched: Int32Array,
+    compare: (a: number, b: number) => number,
+    search: number,
+    pageCount: number,
+  ): Int32Array {
+    let pageCountFound = 0;
+    for (let i = 0; i < touched.length; i++) {
+      const page = pageOfSection[touched[i]!]!;
+      // A section of no page (none is): every section is read.
+      if (page < 0) return Int32Array.from(touched.keys()).sort(compare);
+      if (pageMark[page] !== search) {
+        pageMark[page] = search;
+        pageBest[page] = i;
+        pagesFound[pageCountFound++] = page;
+      } else if (compare(i, pageBest[page]!) < 0) pageBest[page] = i;
+    }
+    for (const at of firstOf(pageCountFound, pageCount, (a, b) =>
+      compare(pageBest[pagesFound[a]!]!, pageBest[pagesFound[b]!]!),
+    ))
+      pageChosen[pagesFound[at]!] = search;
+    let readCount = 0;
+    for (let i = 0; i < touched.length; i++)
+      if (pageChosen[pageOfSection[touched[i]!]!] === search) sectionsToRead[readCount++] = i;
+    return sectionsToRead.subarray(0, readCount).sort(compare);
+  }
   /** The passages of each page, by short id. */
   const docsOfPage = new Map<string, number[]>();
   scoring.stored.forEach((stored, doc) => {
@@ -719,6 +843,7 @@ export function createRetriever(
    * pages), marked with that search's number.
    */
   const candidates = new Int32Array(scoring.size);
+  const candidateList = new Int32Array(scoring.size);
   let candidateMark = 0;
   const newestVersion = [...versions].sort(compareVersions).at(-1);
   const languageCounts = new Map<string, number>();
@@ -799,7 +924,16 @@ export function createRetriever(
     scoring.mark(rare, boostOf, candidates, mark);
     for (const page of pages) for (const doc of docsOfPage.get(page) ?? []) candidates[doc] = mark;
     const admitted = (doc: number) => (candidates[doc] === mark ? (boostOf ? boostOf(doc) : 1) : 0);
-    const matches = scoring.match(terms, admitted, boostTerm);
+    // The candidates in order, so a common word's long postings are searched for them.
+    let count = 0;
+    for (let doc = 0; doc < candidates.length; doc++)
+      if (candidates[doc] === mark) candidateList[count++] = doc;
+    const matches = scoring.match(
+      terms,
+      admitted,
+      boostTerm,
+      exhaustive ? undefined : candidateList.subarray(0, count),
+    );
     const present = common.filter((term) => {
       const key = `${scopeKey}\n${term}`;
       let found = exactly.get(key);
@@ -828,10 +962,7 @@ export function createRetriever(
             );
       found = (texts.length ? texts : ['']).map((text) => {
         const terms = new Set<string>();
-        for (const word of tokenize(`${context}\n${text}`)) {
-          const term = processTerm(word);
-          if (term) terms.add(term);
-        }
+        tokenize.termsInto(`${context}\n${text}`, terms);
         return terms;
       });
       units.set(section, found);
@@ -914,7 +1045,13 @@ export function createRetriever(
       const totalWeight = weighTerms(allTerms);
       // Thousands of sections match the same few sets of terms: each set is weighed once.
       const shares = new Map<string, number>();
+      const sharesOfLists = new Map<string[], number>();
       const shareOf = (matched: string[]) => {
+        let share = sharesOfLists.get(matched);
+        if (share === undefined) sharesOfLists.set(matched, (share = shareOfTerms(matched)));
+        return share;
+      };
+      const shareOfTerms = (matched: string[]) => {
         const key = matched.join('\n');
         let share = shares.get(key);
         if (share === undefined)
@@ -932,9 +1069,11 @@ export function createRetriever(
       // Best first; equal scores in the order they matched, as MiniSearch's (stable) sort leaves them.
       const pageDocs = pageMatches.docs;
       const pageScoreOf = (at: number) => pageMatches.score[pageDocs[at]!]!;
-      const pages = Int32Array.from(pageDocs.keys()).sort(
-        (a, b) => pageScoreOf(b) - pageScoreOf(a) || a - b,
-      );
+      // Only the best few are read (the candidate pages), and the best score.
+      const byPageScore = (a: number, b: number) => pageScoreOf(b) - pageScoreOf(a) || a - b;
+      const pages = exhaustive
+        ? [...pageDocs.keys()].sort(byPageScore).slice(0, CANDIDATE_PAGES)
+        : firstOf(pageDocs.length, CANDIDATE_PAGES, byPageScore);
       const pageTop = pages.length ? pageScoreOf(pages[0]!) : 0;
       const search = ++searchNumber;
       pageScores.fill(0);
@@ -954,17 +1093,14 @@ export function createRetriever(
         weightOf,
         idfKey,
         {
-          pages: Array.from(
-            pages.subarray(0, CANDIDATE_PAGES),
-            (at) => pageScoring.ids[pageDocs[at]!] as string,
-          ),
+          pages: pages.map((at) => pageScoring.ids[pageDocs[at]!] as string),
         },
       );
       const { matches } = searched;
       for (const term of searched.common) matchedTerms.add(term);
       for (const term of matches.matched) matchedTerms.add(term);
       // A section is as good as its best passage: the first of the highest, in the order they matched.
-      const touched: number[] = [];
+      let touchedCount = 0;
       let top = 0;
       const { docs, score: passageScore } = matches;
       for (let at = 0; at < docs.length; at++) {
@@ -974,13 +1110,15 @@ export function createRetriever(
         const n = sectionOfDoc[doc]!;
         if (sectionSeen[n] !== search) {
           sectionSeen[n] = search;
-          touched.push(n);
+          touchedSections[touchedCount++] = n;
         } else if (!(score > passageScore[bestDoc[n]!]!)) continue;
         bestDoc[n] = doc;
         bestAt[n] = at;
       }
-      const finalScore = new Float64Array(touched.length);
-      touched.forEach((n, i) => {
+      const touched = touchedSections.subarray(0, touchedCount);
+      const finalScore = finalScores.subarray(0, touchedCount);
+      for (let i = 0; i < touched.length; i++) {
+        const n = touched[i]!;
         const section = sectionList[n]!;
         const passage = passageScore[bestDoc[n]!]!;
         const relevance = (top ? passage / top : 0) + PAGE_WEIGHT * pageScores[pageOfSection[n]!]!;
@@ -996,19 +1134,21 @@ export function createRetriever(
           member *
           relevance *
           Math.max(SHARE_FLOOR, shareOf(matches.queryTerms(bestDoc[n]!)));
-      });
+      }
       const keptSection = (id: string) => {
         const { pagePath, language, version } = sections.get(id)!;
         return keep({ pagePath, language, version });
       };
       // Ties in the order of the sections' best passages (by score, then as they matched), as
       // sorting MiniSearch's results and then the sections, both stable, left them.
-      const byRank = Int32Array.from(touched.keys()).sort(
-        (a, b) =>
-          finalScore[b]! - finalScore[a]! ||
-          passageScore[bestDoc[touched[b]!]!]! - passageScore[bestDoc[touched[a]!]!]! ||
-          bestAt[touched[a]!]! - bestAt[touched[b]!]!,
-      );
+      const compare = (a: number, b: number) =>
+        finalScore[b]! - finalScore[a]! ||
+        passageScore[bestDoc[touched[b]!]!]! - passageScore[bestDoc[touched[a]!]!]! ||
+        bestAt[touched[a]!]! - bestAt[touched[b]!]!;
+      const byRank =
+        dense || exhaustive
+          ? Int32Array.from(touched.keys()).sort(compare)
+          : sectionsRead(touched, compare, search, Math.max(limit, COVERAGE_CANDIDATES));
       const keywordRanked = Array.from(byRank, (i): Ranked => {
         const doc = bestDoc[touched[i]!]!;
         return {
@@ -1051,6 +1191,15 @@ export function createRetriever(
         const weigh = (found: Set<string>) =>
           [...found].reduce((sum, term) => sum + coverageWeight(term), 0);
         const byPage = new Map<string, Set<string>>();
+        // A short section is one passage of the index and one unit here: the same words (the
+        // passage's fields are the section's title, heading, prose and code, read apart; the unit
+        // is them joined by line breaks), so the same terms but for "version 5" (v5) written
+        // across two of them, which only the unit joins. Unless the question has such a term, its
+        // terms are looked up in the index instead of reading the section's text (a question's
+        // best pages were 50 sections and 50 KB of text to split and stem, mostly for the first
+        // time). A long section's units are not its passages: read as before.
+        const heldFromIndex = !exhaustive && !queryTerms.some((term) => VERSION_TERM.test(term));
+        const holders = heldFromIndex ? queryTerms.map((term) => scoring.holder(term)) : [];
         for (const { section, page } of ranked) {
           if (pageSeen[page] !== search) {
             if (byPage.size >= COVERAGE_CANDIDATES) continue;
@@ -1058,10 +1207,15 @@ export function createRetriever(
           }
           const covered = byPage.get(section.pagePath) ?? new Set<string>();
           let best = new Set<string>();
-          for (const unit of unitsOf(section)) {
-            const found = new Set(queryTerms.filter((term) => unit.has(term)));
-            if (weigh(found) > weigh(best)) best = found;
-          }
+          const passage = heldFromIndex ? wholePassageOf(section) : -1;
+          if (passage >= 0) {
+            const found = new Set(queryTerms.filter((_term, t) => holders[t]!(passage)));
+            if (weigh(found) > 0) best = found;
+          } else
+            for (const unit of unitsOf(section)) {
+              const found = new Set(queryTerms.filter((term) => unit.has(term)));
+              if (weigh(found) > weigh(best)) best = found;
+            }
           for (const term of best) covered.add(term);
           byPage.set(section.pagePath, covered);
         }
