@@ -133,16 +133,19 @@ export function flatten(index: MiniSearch): FlatIndex {
   };
 }
 
-/** The live documents' stored fields, each distinct one once (equal as JSON), and each document's place in them. */
-export function storedTable(
+/**
+ * The documents' stored fields, each distinct one once (equal as JSON), and each document's place
+ * in them; only the `live` ones when given (an index's discarded documents keep theirs).
+ */
+function storedTable(
   fields: Map<number, Record<string, unknown>>,
-  live: Map<number, string>,
+  live?: Map<number, string>,
 ): Pick<Documents, 'storedFields' | 'stored'> {
   const stored: Record<string, unknown>[] = [];
   const places = new Map<string, number>();
   const storedFields: [number, number][] = [];
   for (const [shortId, record] of fields) {
-    if (!live.has(shortId)) continue;
+    if (live && !live.has(shortId)) continue;
     const key = JSON.stringify(record);
     let n = places.get(key);
     if (n === undefined) {
@@ -603,7 +606,7 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
       averageFieldLength,
       documentIds,
       fieldLength,
-      ...storedTable(storedFields, new Map(documentIds)),
+      ...storedTable(storedFields),
       postings: at,
     },
     terms,
