@@ -62,6 +62,20 @@ async function sampleCopy(): Promise<{ dir: string; pages: number }> {
   return { dir, pages: (await loadDocsSite(dir)).pages.length };
 }
 
+/**
+ * A copy of the sample docs served once from a new data folder (which then holds its kept pages
+ * and index), and that server's answer to a question.
+ */
+async function answeredOnce() {
+  const { dir, pages } = await sampleCopy();
+  const data = await tempDir();
+  const question = 'How do I install the package?';
+  const first = await start(['--docs', dir], data);
+  const answer = await first.ask(question);
+  await first.stop();
+  return { dir, pages, data, question, answer };
+}
+
 /** The page lines of a page cache file: the lines after its header, as many as it says it holds. */
 async function pageLines(file: string): Promise<string[]> {
   const [header, ...lines] = (await readFile(file, 'utf8')).split('\n');
@@ -174,12 +188,7 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
   });
 
   it('survives a damaged page cache file and a damaged index: says so, parses that page again and rebuilds', async () => {
-    const { dir, pages } = await sampleCopy();
-    const data = await tempDir();
-    const question = 'How do I install the package?';
-    const first = await start(['--docs', dir], data);
-    const answer = await first.ask(question);
-    await first.stop();
+    const { dir, pages, data, question, answer } = await answeredOnce();
 
     const files = await filesUnder(join(data, 'cache'));
     const pageFile = files.find((file) => /[\\/]pages[\\/]/.test(file))!;
@@ -209,12 +218,7 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
   });
 
   it('reads a page whose kept body was damaged from its file again: says so, answers the same, and keeps it again', async () => {
-    const { dir, pages } = await sampleCopy();
-    const data = await tempDir();
-    const question = 'How do I install the package?';
-    const first = await start(['--docs', dir], data);
-    const answer = await first.ask(question);
-    await first.stop();
+    const { dir, pages, data, question, answer } = await answeredOnce();
 
     // The body of installation.md, overwritten in place: its file's header and page lines intact.
     const pageFiles = (await filesUnder(join(data, 'cache'))).filter((f) =>
