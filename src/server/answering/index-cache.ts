@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { isRecord } from '../../protocol/_guards.js';
+import { isArrayOf, isNumber, isRecord, isString } from '../../protocol/_guards.js';
 import type { DocsSite } from '../site/docs.js';
 import { cacheVersion, digest, temporaryBeside, versionDir } from '../site/page-cache.js';
 import { kept, type Documents } from './flat-index.js';
@@ -93,20 +93,19 @@ export function diskIndexStore(
       try {
         mkdirSync(dir, { recursive: true });
         const { compounds, pages, passages, stamps } = saved();
-        const [pageParts, passageParts] = [pages, passages];
         // One part at a time: the passage index of a large site is tens of millions of integers.
         const text = [
           JSON.stringify(compounds),
           JSON.stringify(stamps ?? []),
-          JSON.stringify(pageParts.documents),
-          JSON.stringify(pageParts.terms),
-          JSON.stringify(passageParts.documents),
-          JSON.stringify(passageParts.terms),
+          JSON.stringify(pages.documents),
+          JSON.stringify(pages.terms),
+          JSON.stringify(passages.documents),
+          JSON.stringify(passages.terms),
         ].map((line) => Buffer.from(line + '\n'));
         const textBytes = text.reduce((sum, part) => sum + part.length, 0);
         // The postings start at a multiple of 4 bytes, so they are read in place as 32-bit integers.
         const padding = Buffer.alloc((4 - (textBytes % 4)) % 4, 10);
-        const binary = [pageParts.postings, passageParts.postings].map((ints) =>
+        const binary = [pages.postings, passages.postings].map((ints) =>
           Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength),
         );
         const parts = [...text, padding, ...binary];
@@ -114,7 +113,7 @@ export function diskIndexStore(
           version: cacheVersion(),
           stamp: site.stamp,
           text: textBytes + padding.length,
-          postings: (pageParts.postings.length + passageParts.postings.length) * 4,
+          postings: (pages.postings.length + passages.postings.length) * 4,
           crc: parts.reduce((crc, part) => crc32(part, crc), 0),
         };
         let headerLine = JSON.stringify(header) + '\n';
@@ -179,10 +178,6 @@ function isHeader(value: Record<string, unknown>): value is Record<string, unkno
   );
 }
 
-const isString = (value: unknown): value is string => typeof value === 'string';
-const isArrayOf = <T>(value: unknown, item: (value: unknown) => value is T): value is T[] =>
-  Array.isArray(value) && value.every(item);
-
 function isCompounds(value: unknown): value is SavedIndexes['compounds'] {
   return isArrayOf(
     value,
@@ -199,7 +194,6 @@ function isPairs(value: unknown): value is [string, string][] {
   );
 }
 
-const isNumber = (value: unknown): value is number => typeof value === 'number';
 const isShortIdPair =
   <T>(item: (value: unknown) => value is T) =>
   (entry: unknown): entry is [number, T] =>

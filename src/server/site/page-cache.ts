@@ -15,7 +15,7 @@ import { crc32 } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { isRecord } from '../../protocol/_guards.js';
+import { isArrayOf, isRecord, isString } from '../../protocol/_guards.js';
 import {
   parsePage,
   type CachedPage,
@@ -714,10 +714,7 @@ function unpackedBody(value: unknown, sections: number): Body | undefined {
   return { markdown, sections: value[1].map((blocks) => ({ blocks: blocks.map(blockOf) })) };
 }
 
-const isString = (value: unknown): value is string => typeof value === 'string';
 const isOptionalString = (value: unknown) => value === undefined || isString(value);
-const isArrayOf = <T>(value: unknown, item: (value: unknown) => value is T): value is T[] =>
-  Array.isArray(value) && value.every(item);
 const isSlice = (value: unknown): value is Slice =>
   isString(value) ||
   (Array.isArray(value) &&
