@@ -1,17 +1,9 @@
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { isArrayOf, isNumber, isRecord, isString } from '../../protocol/_guards.js';
 import type { DocsSite } from '../site/docs.js';
-import { cacheVersion, digest, temporaryBeside, versionDir } from '../site/page-cache.js';
+import { cacheVersion, digest, versionDir, writeWhole } from '../site/page-cache.js';
 import { kept, type Documents } from './flat-index.js';
 import type { IndexStore, SavedIndexes } from './retrieval.js';
 
@@ -88,8 +80,6 @@ export function diskIndexStore(
     save(site, saved) {
       if (!site.stamp) return;
       const file = fileOf(site);
-      const temporary = temporaryBeside(file);
-      let fd: number | undefined;
       try {
         mkdirSync(dir, { recursive: true });
         const { compounds, pages, passages, stamps } = saved();
@@ -119,19 +109,8 @@ export function diskIndexStore(
         let headerLine = JSON.stringify(header) + '\n';
         // The header is padded to a multiple of 4 bytes too.
         headerLine = headerLine.padStart(Math.ceil(headerLine.length / 4) * 4, ' ');
-        fd = openSync(temporary, 'w');
-        for (const part of [Buffer.from(headerLine), ...parts]) writeSync(fd, part);
-        closeSync(fd);
-        fd = undefined;
-        renameSync(temporary, file);
+        closeSync(writeWhole(file, [Buffer.from(headerLine), ...parts]));
       } catch (error) {
-        // A data folder under a regular file fails here too (ENOTDIR): never throw from the catch.
-        try {
-          if (fd !== undefined) closeSync(fd);
-          rmSync(temporary, { force: true });
-        } catch {
-          // Nothing was written.
-        }
         warn(`Cannot keep the built index in ${file}: ${(error as Error).message}`);
       }
     },

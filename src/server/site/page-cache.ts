@@ -10,7 +10,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
@@ -130,20 +130,30 @@ export async function removeOtherVersions(cacheDir: string): Promise<void> {
 }
 
 /** A file name beside `file` that no other process or write uses: written, then renamed to `file`. */
-export const temporaryBeside = (file: string) =>
+const temporaryBeside = (file: string) =>
   `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
 
 /**
- * Writes `file` whole or not at all: a temporary file beside it, then a rename, so a reader (or a
- * second worker process writing the same file) never sees half of it.
+ * Writes `parts` to `file` whole or not at all: to a temporary file beside it, then renamed, so a
+ * reader (or a second worker process writing the same file) never sees half of it. Returns the
+ * new file still open (read and write) for the caller to close; on failure nothing is left.
  */
-export async function writeAtomically(file: string, data: string): Promise<void> {
+export function writeWhole(file: string, parts: Buffer[]): number {
   const temporary = temporaryBeside(file);
+  let fd: number | undefined;
   try {
-    await writeFile(temporary, data);
-    await rename(temporary, file);
+    fd = openSync(temporary, 'w+');
+    for (const part of parts) writeSync(fd, part);
+    renameSync(temporary, file);
+    return fd;
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => {});
+    // A data folder under a regular file fails here too (ENOTDIR): never throw from the cleanup.
+    try {
+      if (fd !== undefined) closeSync(fd);
+      rmSync(temporary, { force: true });
+    } catch {
+      // Nothing was written.
+    }
     throw error;
   }
 }
@@ -529,17 +539,7 @@ function writeShard(file: string, kept: Map<string, Kept>): void {
     crc: crc32(headBytes),
   };
   const headerBytes = Buffer.from(JSON.stringify(header) + '\n');
-  const temporary = temporaryBeside(file);
-  let fd: number | undefined;
-  try {
-    fd = openSync(temporary, 'w+');
-    for (const part of [headerBytes, headBytes, ...bodies]) writeSync(fd, part);
-    renameSync(temporary, file);
-  } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  const fd = writeWhole(file, [headerBytes, headBytes, ...bodies]);
   const pageFile = new PageFile(fd, file);
   const start = headerBytes.length + headBytes.length;
   for (const [page, from, length, crc] of placed)
