@@ -23,8 +23,8 @@ import type {
   LoadOptions,
   PageCache,
   PageParseOptions,
+  PageStore,
 } from './docs.js';
-import type { PageStore } from './docs.js';
 import { parsePool } from './parse-pool.js';
 
 /** A built page that was not served, and why, so the owner can fix or ignore it. */
