@@ -501,6 +501,17 @@ export interface IndexPiece {
  * tree walk per word read, and each term's documents appended as numbers instead of a map of them.
  */
 export function pieceOf<T>(documents: Iterable<T>, options: FlatOptions<T>): IndexPiece {
+  const builder = pieceBuilder(options);
+  for (const document of documents) builder.add(document);
+  return builder.piece();
+}
+
+/** `pieceOf`, a document at a time: for documents that arrive in batches (index-worker.ts). */
+export function pieceBuilder<T>(options: FlatOptions<T>): {
+  add(document: T): void;
+  /** The piece of the documents added. */
+  piece(): IndexPiece;
+} {
   const fields = options.fields;
   const idField = options.idField ?? 'id';
   const storeFields = options.storeFields ?? [];
@@ -540,7 +551,7 @@ export function pieceOf<T>(documents: Iterable<T>, options: FlatOptions<T>): Ind
   const words = fields.map(() => new Map<string, { lists: number[][]; counted: number }>());
   let value = 0;
 
-  for (const document of documents) {
+  const add = (document: T) => {
     const id = extract(document, idField);
     if (id == null) throw new Error(`MiniSearch: document does not have ID field "${idField}"`);
     if (seen.has(id)) throw new Error(`MiniSearch: duplicate ID ${String(id)}`);
@@ -583,25 +594,28 @@ export function pieceOf<T>(documents: Iterable<T>, options: FlatOptions<T>): Ind
       (lengths ??= [])[fieldId] = unique;
     }
     if (lengths) fieldLength.push([shortId, lengths]);
-  }
+  };
 
-  let size = 0;
-  for (const postings of byTerm.values()) {
-    size += 1;
-    for (const pairs of postings.pairs) size += 2 + pairs.length;
-  }
-  const postings = new Uint32Array(size);
-  let at = 0;
-  for (const { fields: fieldIds, pairs } of byTerm.values()) {
-    postings[at++] = fieldIds.length;
-    for (const [n, fieldId] of fieldIds.entries()) {
-      postings[at++] = fieldId;
-      postings[at++] = pairs[n]!.length / 2;
-      postings.set(pairs[n]!, at);
-      at += pairs[n]!.length;
+  const piece = (): IndexPiece => {
+    let size = 0;
+    for (const postings of byTerm.values()) {
+      size += 1;
+      for (const pairs of postings.pairs) size += 2 + pairs.length;
     }
-  }
-  return { ids, fieldLength, ...storedTable(storedFields), terms: [...byTerm.keys()], postings };
+    const postings = new Uint32Array(size);
+    let at = 0;
+    for (const { fields: fieldIds, pairs } of byTerm.values()) {
+      postings[at++] = fieldIds.length;
+      for (const [n, fieldId] of fieldIds.entries()) {
+        postings[at++] = fieldId;
+        postings[at++] = pairs[n]!.length / 2;
+        postings.set(pairs[n]!, at);
+        at += pairs[n]!.length;
+      }
+    }
+    return { ids, fieldLength, ...storedTable(storedFields), terms: [...byTerm.keys()], postings };
+  };
+  return { add, piece };
 }
 
 /**

@@ -247,7 +247,7 @@ const WORD = /[^\p{L}\p{N}_]+/u;
  * "timeout" and "time out") is also those two, learned from the docs themselves; "HTTP/2" is also
  * http2 and "version 5" also v5.
  */
-function createTokenizer(compounds: Map<string, string[]>): Tokenize {
+export function createTokenizer(compounds: Map<string, string[]>): Tokenize {
   // A word's parts are the same wherever it is written: found once (three tests and two lowercased
   // copies a word were a tenth of reading sections for coverage), cleared when full.
   const partsKept = new Map<string, string[]>();
@@ -305,27 +305,68 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
 
 /** Words the docs write both as one and as two: "querystring" → query, string. */
 function compoundsOf(site: DocsSite): Map<string, string[]> {
-  // Each page's words are split twice (once for the vocabulary, once for its pairs) rather than
-  // every page's kept between the two: at 5,000 generated pages that held about 370 MB of
-  // resident memory at once (100 MB now) and cost more CPU than splitting again.
-  const wordsOf = (page: DocPage) => `${page.title}\n${page.markdown}`.toLowerCase().split(WORD);
-  const vocabulary = new Set<string>();
-  for (const page of site.pages) for (const word of wordsOf(page)) vocabulary.add(word);
-  const compounds = new Map<string, string[]>();
-  const letters = /^[a-z]{3,}$/;
-  for (const page of site.pages) {
-    let head = '';
-    let headFits = false;
-    for (const tail of wordsOf(page)) {
-      if (!tail) continue;
-      const tailFits = letters.test(tail);
-      if (headFits && tailFits && vocabulary.has(head + tail))
-        compounds.set(head + tail, [head, tail]);
-      head = tail;
-      headFits = tailFits;
+  const words = new TextWords();
+  for (const page of site.pages) words.add(compoundsText(page));
+  return words.compounds();
+}
+
+/** What of a page its words written as one or two are found in (`compoundsOf`). */
+export const compoundsText = (page: DocPage) => `${page.title}\n${page.markdown}`;
+
+/**
+ * The words of texts (`compoundsText`), lowercased, read once: each text kept as the numbers of
+ * its words, from which the words it writes as two in a row are found without reading it again.
+ */
+export class TextWords {
+  /** Each word once, in the order first read: its number is its place. */
+  readonly list: string[] = [];
+  readonly #numbers = new Map<string, number>();
+  readonly #texts: Int32Array[] = [];
+
+  add(text: string): void {
+    const words = text.toLowerCase().split(WORD);
+    const numbers = new Int32Array(words.length);
+    let count = 0;
+    for (const word of words) {
+      if (!word) continue;
+      let n = this.#numbers.get(word);
+      if (n === undefined) {
+        this.#numbers.set(word, (n = this.list.length));
+        this.list.push(word);
+      }
+      numbers[count++] = n;
     }
+    this.#texts.push(numbers.slice(0, count));
   }
-  return compounds;
+
+  /**
+   * The words of `vocabulary` (all the texts' words, when they are read in pieces: the pieces'
+   * lists together) that these texts also write as two words of three letters or more in a row,
+   * each with the last such pair, in the order first met: pieces give, merged in order (`Map.set`),
+   * what their texts give together.
+   */
+  compounds(vocabulary: Iterable<string> = this.list): Map<string, string[]> {
+    // The pairs that make a word of the vocabulary: per first word, per second, the word.
+    const joins = new Map<number, Map<number, [string, string[]]>>();
+    for (const word of vocabulary) {
+      if (word.length < 6 || !/^[a-z]+$/.test(word)) continue;
+      for (let at = 3; at <= word.length - 3; at++) {
+        const head = this.#numbers.get(word.slice(0, at));
+        const tail = head === undefined ? undefined : this.#numbers.get(word.slice(at));
+        if (tail === undefined) continue;
+        let tails = joins.get(head!);
+        if (!tails) joins.set(head!, (tails = new Map()));
+        tails.set(tail, [word, [this.list[head!]!, this.list[tail]!]]);
+      }
+    }
+    const compounds = new Map<string, string[]>();
+    for (const numbers of this.#texts)
+      for (let n = 1; n < numbers.length; n++) {
+        const joined = joins.get(numbers[n - 1]!)?.get(numbers[n]!);
+        if (joined) compounds.set(joined[0], joined[1]);
+      }
+    return compounds;
+  }
 }
 
 /** Words that tell a question's language: the first few hundred are plenty. */
@@ -440,7 +481,7 @@ interface Ranked {
 }
 
 /** A piece of a section as the index holds it: the whole section, or a part of a long one. */
-interface Passage extends Scope {
+export interface Passage extends Scope {
   id: string;
   pageTitle: string;
   heading: string;
@@ -558,6 +599,13 @@ function denseCoverage(dense: DenseScores, kept: (id: string) => boolean): numbe
  * A retriever's indexes, kept between starts by an IndexStore (index-cache.ts) for a site's
  * `stamp`, and loaded instead of built.
  */
+/** A site's two indexes and the words its pages write as one or two, as built. */
+export interface BuiltIndexes {
+  compounds: Map<string, string[]>;
+  passages: FlatIndex;
+  pages: FlatIndex;
+}
+
 export interface SavedIndexes {
   compounds: [string, string[]][];
   pages: FlatIndex;
@@ -585,55 +633,59 @@ export interface IndexStore {
   save(site: DocsSite, saved: () => SavedIndexes): void;
 }
 
+/** How a site's two indexes are built and searched, with its tokenizer. */
+export const indexOptions = (tokenize: Tokenize) => ({
+  passages: {
+    fields: ['pageTitle', 'heading', 'text', 'codeText'],
+    idField: 'id',
+    storeFields: SCOPE_FIELDS,
+    processTerm,
+    tokenize,
+    searchOptions: PASSAGE_SEARCH,
+  },
+  // Pages are indexed by their outline too: a question is usually about a page's topic, and the
+  // page's title, front-matter description and headings say what that topic is better than one
+  // small section can. (Bodies stay out: a long page that mentions everything would win every
+  // question.)
+  pages: {
+    fields: ['title', 'description', 'headings'],
+    storeFields: SCOPE_FIELDS,
+    processTerm,
+    tokenize,
+    searchOptions: PAGE_SEARCH,
+  },
+});
+/** A page as the page index holds it. */
+export const pageEntryOf = (page: DocPage): PageEntry => ({
+  id: page.path,
+  pagePath: page.path,
+  language: page.language,
+  version: page.version,
+  title: page.title,
+  description: page.description ?? '',
+  headings: page.sections.map((section) => section.heading).join('\n'),
+});
+/** A page's sections as the passage index holds them. */
+export function* passagesOfPage(page: DocPage): Generator<Passage> {
+  for (const section of page.sections)
+    for (const [n, piece] of passagesOf(section).entries())
+      yield {
+        ...piece,
+        id: `${section.id}~${n}`,
+        pagePath: section.pagePath,
+        language: section.language,
+        version: section.version,
+        pageTitle: section.pageTitle,
+        heading: section.heading,
+      };
+}
+
 /**
- * The two indexes of a site, loaded from `store` when it kept them for these pages, else built
- * (and kept). What the search reads beside them (sections, name terms, titles) is cheap and
- * always made from the pages.
+ * The two indexes of a site, loaded from `store` when it kept them for these pages (or built them on
+ * threads: index-threads.ts), else built here (and kept). What the search reads beside them
+ * (sections, name terms, titles) is cheap and always made from the pages.
  */
 function indexesOf(site: DocsSite, store: IndexStore | undefined) {
-  const options = (tokenize: Tokenize) => ({
-    passages: {
-      fields: ['pageTitle', 'heading', 'text', 'codeText'],
-      idField: 'id',
-      storeFields: SCOPE_FIELDS,
-      processTerm,
-      tokenize,
-      searchOptions: PASSAGE_SEARCH,
-    },
-    // Pages are indexed by their outline too: a question is usually about a page's topic, and the
-    // page's title, front-matter description and headings say what that topic is better than one
-    // small section can. (Bodies stay out: a long page that mentions everything would win every
-    // question.)
-    pages: {
-      fields: ['title', 'description', 'headings'],
-      storeFields: SCOPE_FIELDS,
-      processTerm,
-      tokenize,
-      searchOptions: PAGE_SEARCH,
-    },
-  });
-  const pageEntryOf = (page: DocPage): PageEntry => ({
-    id: page.path,
-    pagePath: page.path,
-    language: page.language,
-    version: page.version,
-    title: page.title,
-    description: page.description ?? '',
-    headings: page.sections.map((section) => section.heading).join('\n'),
-  });
-  function* passagesOfPage(page: DocPage): Generator<Passage> {
-    for (const section of page.sections)
-      for (const [n, piece] of passagesOf(section).entries())
-        yield {
-          ...piece,
-          id: `${section.id}~${n}`,
-          pagePath: section.pagePath,
-          language: section.language,
-          version: section.version,
-          pageTitle: section.pageTitle,
-          heading: section.heading,
-        };
-  }
   const add = (index: MiniSearch<Passage>, pageIndex: MiniSearch<PageEntry>, page: DocPage) => {
     pageIndex.add(pageEntryOf(page));
     index.addAll([...passagesOfPage(page)]);
@@ -656,7 +708,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
     }
     const compounds = new Map(saved.compounds);
     const tokenize = createTokenizer(compounds);
-    const { passages, pages } = options(tokenize);
+    const { passages, pages } = indexOptions(tokenize);
     const index = saved.passages.load<Passage>(passages);
     const pageIndex = saved.pages.load<PageEntry>(pages);
     if (!exact) {
@@ -677,7 +729,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
   if (loaded) return loaded;
   const compounds = fresh ?? compoundsOf(site);
   const tokenize = createTokenizer(compounds);
-  const { passages, pages } = options(tokenize);
+  const { passages, pages } = indexOptions(tokenize);
   // Built as it is kept, then loaded as a warm start loads it (flat-index.ts).
   const flatPassages = flatIndexOf(
     (function* () {
@@ -699,7 +751,12 @@ function sameCompounds(a: Map<string, string[]>, b: [string, string[]][]): boole
   );
 }
 
-type PageEntry = Scope & { id: string; title: string; description: string; headings: string };
+export type PageEntry = Scope & {
+  id: string;
+  title: string;
+  description: string;
+  headings: string;
+};
 
 /** Builds the full-text index once per site; each search is then an in-memory lookup. */
 export function createRetriever(

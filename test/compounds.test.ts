@@ -1,0 +1,76 @@
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compoundsText, TextWords } from '../src/server/answering/retrieval.js';
+import { loadDocsSite } from '../src/server/site/docs.js';
+import { FASTIFY_DOCS_DIR } from './helpers/server.js';
+
+/**
+ * The words the docs write both as one and as two ("querystring" and "query string") shape every
+ * page's terms. They are found from each text's words read once, as numbers (retrieval.ts
+ * `TextWords`), and on threads from pieces of the pages merged in order (index-threads.ts): both
+ * must give what the plain definition gives, below, word for word, parts and order included (the
+ * index cache keeps them, and a warm start compares them).
+ */
+function plainCompounds(texts: string[]): [string, string[]][] {
+  const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u);
+  const vocabulary = new Set(texts.flatMap(words));
+  const compounds = new Map<string, string[]>();
+  for (const text of texts) {
+    let head = '';
+    for (const tail of words(text).filter(Boolean)) {
+      if (/^[a-z]{3,}$/.test(head) && /^[a-z]{3,}$/.test(tail) && vocabulary.has(head + tail))
+        compounds.set(head + tail, [head, tail]);
+      head = tail;
+    }
+  }
+  return [...compounds];
+}
+
+const SETS = {
+  'project docs': resolve(import.meta.dirname, '..', 'docs'),
+  fastify: FASTIFY_DOCS_DIR,
+  npm: join(import.meta.dirname, 'fixtures', 'corpus', 'npm'),
+};
+
+describe('words the docs write as one and as two', () => {
+  it.each(Object.entries(SETS))(
+    'are those of the plain definition, read whole and in pieces (%s)',
+    async (_name, dir) => {
+      const texts = (await loadDocsSite(dir)).pages.map(compoundsText);
+      const expected = plainCompounds(texts);
+      expect(expected.length).toBeGreaterThan(5);
+
+      const whole = new TextWords();
+      for (const text of texts) whole.add(text);
+      expect([...whole.compounds()]).toEqual(expected);
+
+      // Three pieces, as three threads read them: each piece's words, then each piece's pairs
+      // against all of them, merged in order.
+      const cuts = [0, texts.length >> 2, texts.length >> 1, texts.length];
+      const pieces = cuts.slice(1).map((end, n) => {
+        const words = new TextWords();
+        for (const text of texts.slice(cuts[n], end)) words.add(text);
+        return words;
+      });
+      const vocabulary = [...new Set(pieces.flatMap((piece) => piece.list))];
+      const merged = new Map<string, string[]>();
+      for (const piece of pieces)
+        for (const [word, parts] of piece.compounds(vocabulary)) merged.set(word, parts);
+      expect([...merged]).toEqual(expected);
+    },
+  );
+
+  it('keep the last pair a word was written as, at the place it was first met', () => {
+    const words = new TextWords();
+    for (const text of [
+      'The timeout, the database.',
+      'Set a time out; the data base is up.',
+      'Then the datab-ase, and TIME OUT again.',
+    ])
+      words.add(text);
+    expect([...words.compounds()]).toEqual([
+      ['timeout', ['time', 'out']],
+      ['database', ['datab', 'ase']],
+    ]);
+  });
+});
