@@ -7,9 +7,8 @@ import { FASTIFY_DOCS_DIR } from './helpers/server.js';
 /**
  * The words the docs write both as one and as two ("querystring" and "query string") shape every
  * page's terms. They are found from each text's words read once, as numbers (retrieval.ts
- * `TextWords`), and on threads from pieces of the pages merged in order (index-threads.ts): both
- * must give what the plain definition gives, below, word for word, parts and order included (the
- * index cache keeps them, and a warm start compares them).
+ * `TextWords`): that must give what the plain definition gives, below, word for word, parts and
+ * order included (the index cache keeps them, and a warm start compares them).
  */
 function plainCompounds(texts: string[]): [string, string[]][] {
   const words = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u);
@@ -33,32 +32,15 @@ const SETS = {
 };
 
 describe('words the docs write as one and as two', () => {
-  it.each(Object.entries(SETS))(
-    'are those of the plain definition, read whole and in pieces (%s)',
-    async (_name, dir) => {
-      const texts = (await loadDocsSite(dir)).pages.map(compoundsText);
-      const expected = plainCompounds(texts);
-      expect(expected.length).toBeGreaterThan(5);
+  it.each(Object.entries(SETS))('are those of the plain definition (%s)', async (_name, dir) => {
+    const texts = (await loadDocsSite(dir)).pages.map(compoundsText);
+    const expected = plainCompounds(texts);
+    expect(expected.length).toBeGreaterThan(5);
 
-      const whole = new TextWords();
-      for (const text of texts) whole.add(text);
-      expect([...whole.compounds()]).toEqual(expected);
-
-      // Three pieces, as three threads read them: each piece's words, then each piece's pairs
-      // against all of them, merged in order.
-      const cuts = [0, texts.length >> 2, texts.length >> 1, texts.length];
-      const pieces = cuts.slice(1).map((end, n) => {
-        const words = new TextWords();
-        for (const text of texts.slice(cuts[n], end)) words.add(text);
-        return words;
-      });
-      const vocabulary = [...new Set(pieces.flatMap((piece) => piece.list))];
-      const merged = new Map<string, string[]>();
-      for (const piece of pieces)
-        for (const [word, parts] of piece.compounds(vocabulary)) merged.set(word, parts);
-      expect([...merged]).toEqual(expected);
-    },
-  );
+    const whole = new TextWords();
+    for (const text of texts) whole.add(text);
+    expect([...whole.compounds()]).toEqual(expected);
+  });
 
   it('keep the last pair a word was written as, at the place it was first met', () => {
     const words = new TextWords();

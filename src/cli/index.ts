@@ -437,11 +437,6 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       return error instanceof ConfigError ? EXIT.usage : EXIT.failed;
     }
 
-    // A first start builds the index on as many threads as it parsed pages on (index-threads.ts);
-    // `createApp` then loads it as a warm start would.
-    for (const site of configFile ? [] : (options.sites ?? []))
-      await indexStore.buildOnThreads(site.docs, source.parseThreads ?? availableParallelism());
-
     // The demo pages (gallery, script tag, React import) exist once `npm run build` has run.
     if (existsSync(join(DIST_DIR, 'embed', 'docs-assistant.js'))) {
       options.assetsDir = DIST_DIR;

@@ -84,15 +84,13 @@ export async function bundleCli(root: string, folder: string): Promise<string> {
     },
   } as const;
   await esbuild({ ...options, entryPoints: [entry], outfile });
-  // The page parse threads' and the index threads' modules, where the bundle looks for them:
-  // beside itself (`import.meta.resolve('./parse-worker.js')` in site/parse-pool.ts, and
-  // './index-worker.js' in answering/index-threads.ts).
-  for (const worker of ['site/parse-worker', 'answering/index-worker'])
-    await esbuild({
-      ...options,
-      entryPoints: [join(root, `src/server/${worker}.ts`)],
-      outfile: join(dir, `${worker.split('/')[1]}.js`),
-    });
+  // The page parse threads' module, where the bundle looks for it: beside itself
+  // (`import.meta.resolve('./parse-worker.js')` in site/parse-pool.ts).
+  await esbuild({
+    ...options,
+    entryPoints: [join(root, 'src/server/site/parse-worker.ts')],
+    outfile: join(dir, 'parse-worker.js'),
+  });
   return outfile;
 }
 

@@ -473,45 +473,22 @@ function treeOf(terms: string[], valueOf: (n: number) => unknown): Map<string, u
 export type FlatOptions<T> = Options<T> & Required<Pick<Options<T>, 'tokenize' | 'processTerm'>>;
 
 /** A term's documents, per field it is in (in the order first met): `[shortId, frequency]` flat. */
-/** A term's documents, per field it is in (in the order first met): `[shortId, frequency]` flat. */
 interface BuiltTerm {
   fields: number[];
   pairs: number[][];
 }
 
 /**
- * Consecutive documents of an index, built on their own: a thread's share of a first start
- * (index-threads.ts), made whole by `joinPieces`. Short ids count from 0 in each piece.
+ * The index MiniSearch 7 would build from `documents` with `options`, in the form it is kept in
+ * (index-cache.ts `flatten`: its documents, its terms, their postings), made without MiniSearch's
+ * maps: a hash map per term instead of a radix tree walk per word read, and each term's documents
+ * appended as numbers instead of a map of them. At 20,000 pages MiniSearch's own
+ * build was half of a first start's index time and most of its memory; the kept form is what a
+ * warm start loads anyway (`kept(...).load`). Ids, stored fields, field lengths (their running
+ * average computed as MiniSearch does, so the floats are the same), terms and postings come out
+ * identical: test/flat-index.test.ts compares them with MiniSearch's own on real docs sets.
  */
-export interface IndexPiece {
-  /** Each document's id, in short id order. */
-  ids: unknown[];
-  fieldLength: [number, number[]][];
-  storedFields: [number, number][];
-  stored: Record<string, unknown>[];
-  /** Its terms in the order first met (not yet in the radix tree's). */
-  terms: string[];
-  /** As a `FlatIndex`'s, in the order of `terms`. */
-  postings: Uint32Array;
-}
-
-/**
- * What MiniSearch 7 would build from `documents` with `options`, for documents that may be the
- * middle of a larger index (`joinPieces` makes the index): a hash map per term instead of a radix
- * tree walk per word read, and each term's documents appended as numbers instead of a map of them.
- */
-export function pieceOf<T>(documents: Iterable<T>, options: FlatOptions<T>): IndexPiece {
-  const builder = pieceBuilder(options);
-  for (const document of documents) builder.add(document);
-  return builder.piece();
-}
-
-/** `pieceOf`, a document at a time: for documents that arrive in batches (index-worker.ts). */
-export function pieceBuilder<T>(options: FlatOptions<T>): {
-  add(document: T): void;
-  /** The piece of the documents added. */
-  piece(): IndexPiece;
-} {
+export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>): FlatIndex {
   const fields = options.fields;
   const idField = options.idField ?? 'id';
   const storeFields = options.storeFields ?? [];
@@ -522,18 +499,23 @@ export function pieceBuilder<T>(options: FlatOptions<T>): {
     options.stringifyField ?? ((value: unknown) => (value as { toString(): string }).toString());
   const { tokenize, processTerm } = options;
 
-  // In the order first met: the order the join gives the radix tree.
   const byTerm = new Map<string, BuiltTerm>();
-  const ids: unknown[] = [];
+  // The terms in the order MiniSearch's radix tree lists them, which the order they were first
+  // added decides: each term enters the tree once, not once per word read.
+  const tree = new SearchableMap<BuiltTerm>();
+  const documentIds: [number, string][] = [];
   const seen = new Set<unknown>();
   const fieldLength: [number, number[]][] = [];
   const storedFields = new Map<number, Record<string, unknown>>();
+  const averageFieldLength: number[] = [];
+  let count = 0;
 
   const postingsOf = (term: string) => {
     let postings = byTerm.get(term);
     if (!postings) {
       postings = { fields: [], pairs: [] };
       byTerm.set(term, postings);
+      tree.set(term, postings);
     }
     return postings;
   };
@@ -551,13 +533,13 @@ export function pieceBuilder<T>(options: FlatOptions<T>): {
   const words = fields.map(() => new Map<string, { lists: number[][]; counted: number }>());
   let value = 0;
 
-  const add = (document: T) => {
+  for (const document of documents) {
     const id = extract(document, idField);
     if (id == null) throw new Error(`MiniSearch: document does not have ID field "${idField}"`);
     if (seen.has(id)) throw new Error(`MiniSearch: duplicate ID ${String(id)}`);
     seen.add(id);
-    const shortId = ids.length;
-    ids.push(id);
+    const shortId = count++;
+    documentIds.push([shortId, id as string]);
     if (storeFields.length > 0) {
       const stored: Record<string, unknown> = {};
       for (const field of storeFields) {
@@ -592,135 +574,28 @@ export function pieceBuilder<T>(options: FlatOptions<T>): {
           else pairs.push(shortId, 1);
       }
       (lengths ??= [])[fieldId] = unique;
+      averageFieldLength[fieldId] =
+        ((averageFieldLength[fieldId] || 0) * (count - 1) + unique) / count;
     }
     if (lengths) fieldLength.push([shortId, lengths]);
-  };
-
-  const piece = (): IndexPiece => {
-    let size = 0;
-    for (const postings of byTerm.values()) {
-      size += 1;
-      for (const pairs of postings.pairs) size += 2 + pairs.length;
-    }
-    const postings = new Uint32Array(size);
-    let at = 0;
-    for (const { fields: fieldIds, pairs } of byTerm.values()) {
-      postings[at++] = fieldIds.length;
-      for (const [n, fieldId] of fieldIds.entries()) {
-        postings[at++] = fieldId;
-        postings[at++] = pairs[n]!.length / 2;
-        postings.set(pairs[n]!, at);
-        at += pairs[n]!.length;
-      }
-    }
-    return { ids, fieldLength, ...storedTable(storedFields), terms: [...byTerm.keys()], postings };
-  };
-  return { add, piece };
-}
-
-/**
- * The index the pieces' documents make, in order, as MiniSearch 7 would build it from them all and
- * in the form it is kept in (`flatten`): short ids run on from piece to piece, each term's
- * documents are its pieces' one after the other, its fields in the order first met, and the terms
- * in the order of the radix tree they would have been added to, one at a time, in the order first
- * met. The average field lengths are computed again in MiniSearch's running form, document by
- * document, so their floats are the same to the last bit.
- */
-export function joinPieces(pieces: IndexPiece[], fields: string[]): FlatIndex {
-  const documentIds: [number, string][] = [];
-  const fieldLength: [number, number[]][] = [];
-  const averageFieldLength: number[] = [];
-  const storedFields: [number, number][] = [];
-  const stored: Record<string, unknown>[] = [];
-  const places = new Map<string, number>();
-  const seen = new Set<unknown>();
-  const offsets: number[] = [];
-  let count = 0;
-  for (const piece of pieces) {
-    offsets.push(count);
-    for (const [n, id] of piece.ids.entries()) {
-      // Each piece checked its own; only pieces can repeat one another's.
-      if (pieces.length > 1) {
-        if (seen.has(id)) throw new Error(`MiniSearch: duplicate ID ${String(id)}`);
-        seen.add(id);
-      }
-      documentIds.push([count + n, id as string]);
-    }
-    for (const [shortId, lengths] of piece.fieldLength) {
-      const documents = count + shortId + 1;
-      // forEach skips the fields a document does not have, as the build did.
-      lengths.forEach((unique, fieldId) => {
-        averageFieldLength[fieldId] =
-          ((averageFieldLength[fieldId] || 0) * (documents - 1) + unique) / documents;
-      });
-      fieldLength.push([count + shortId, lengths]);
-    }
-    const placeOf = piece.stored.map((record) => {
-      const key = JSON.stringify(record);
-      let n = places.get(key);
-      if (n === undefined) {
-        places.set(key, (n = stored.length));
-        stored.push(record);
-      }
-      return n;
-    });
-    for (const [shortId, n] of piece.storedFields)
-      storedFields.push([count + shortId, placeOf[n]!]);
-    count += piece.ids.length;
   }
 
-  // Every term numbered in the order first met, then where each piece has it.
-  const tree = new SearchableMap<number>();
-  const numbers = new Map<string, number>();
-  for (const piece of pieces)
-    for (const term of piece.terms)
-      if (!numbers.has(term)) {
-        numbers.set(term, numbers.size);
-        tree.set(term, numbers.size - 1);
-      }
-  const starts = pieces.map(({ terms, postings }) => {
-    const at = new Int32Array(numbers.size).fill(-1);
-    let next = 0;
-    for (const term of terms) {
-      at[numbers.get(term)!] = next;
-      next = termEnd(postings, next);
-    }
-    return at;
-  });
-  numbers.clear();
-
-  const size = pieces.reduce((sum, piece) => sum + piece.postings.length, 0);
+  let size = 0;
+  for (const postings of byTerm.values()) {
+    size += 1;
+    for (const pairs of postings.pairs) size += 2 + pairs.length;
+  }
   const postings = new Uint32Array(size);
   const terms: string[] = [];
-  let out = 0;
-  for (const [term, n] of tree) {
+  let at = 0;
+  for (const [term, { fields: ids, pairs }] of tree) {
     terms.push(term);
-    // Its fields in the order first met: a piece's follow those of the pieces before it.
-    const fieldIds: number[] = [];
-    for (const [p, { postings: ints }] of pieces.entries()) {
-      const at = starts[p]![n]!;
-      if (at < 0) continue;
-      for (let f = 0, field = at + 1; f < ints[at]!; f++, field += 2 + 2 * ints[field + 1]!)
-        if (!fieldIds.includes(ints[field]!)) fieldIds.push(ints[field]!);
-    }
-    postings[out++] = fieldIds.length;
-    for (const fieldId of fieldIds) {
-      postings[out++] = fieldId;
-      const countAt = out++;
-      for (const [p, { postings: ints }] of pieces.entries()) {
-        const field = fieldAt(ints, starts[p]![n]!, fieldId);
-        if (field < 0) continue;
-        const pairs = ints.subarray(field + 2, field + 2 + 2 * ints[field + 1]!);
-        const offset = offsets[p]!;
-        if (offset === 0) postings.set(pairs, out);
-        else
-          for (let i = 0; i < pairs.length; i += 2) {
-            postings[out + i] = pairs[i]! + offset;
-            postings[out + i + 1] = pairs[i + 1]!;
-          }
-        out += pairs.length;
-        postings[countAt]! += pairs.length / 2;
-      }
+    postings[at++] = ids.length;
+    for (const [n, fieldId] of ids.entries()) {
+      postings[at++] = fieldId;
+      postings[at++] = pairs[n]!.length / 2;
+      postings.set(pairs[n]!, at);
+      at += pairs[n]!.length;
     }
   }
   return {
@@ -731,38 +606,10 @@ export function joinPieces(pieces: IndexPiece[], fields: string[]): FlatIndex {
       averageFieldLength,
       documentIds,
       fieldLength,
-      storedFields,
-      stored,
-      postings: out,
+      ...storedTable(storedFields),
+      postings: at,
     },
     terms,
-    postings: out === size ? postings : postings.subarray(0, out),
+    postings,
   };
-}
-
-/** Where the postings of the term at `at` end. */
-function termEnd(ints: Uint32Array, at: number): number {
-  let end = at + 1;
-  for (let f = 0; f < ints[at]!; f++) end += 2 + 2 * ints[end + 1]!;
-  return end;
-}
-
-/** Where the postings of the term at `at` (-1: none) have `fieldId`: its place, or -1. */
-function fieldAt(ints: Uint32Array, at: number, fieldId: number): number {
-  if (at < 0) return -1;
-  for (let f = 0, field = at + 1; f < ints[at]!; f++, field += 2 + 2 * ints[field + 1]!)
-    if (ints[field] === fieldId) return field;
-  return -1;
-}
-
-/**
- * The index MiniSearch 7 would build from `documents` with `options`, in the form it is kept in
- * (`flatten`: its documents, its terms, their postings), made without MiniSearch's maps (`pieceOf`
- * for them all, in one piece). At 20,000 pages MiniSearch's own build was half of a first start's
- * index time and most of its memory; the kept form is what a warm start loads anyway
- * (`kept(...).load`). Ids, stored fields, field lengths, terms and postings come out identical:
- * test/flat-index.test.ts compares them with MiniSearch's own on real docs sets.
- */
-export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>): FlatIndex {
-  return joinPieces([pieceOf(documents, options)], options.fields);
 }

@@ -1,12 +1,11 @@
-import { closeSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { isArrayOf, isNumber, isRecord, isString } from '../../protocol/_guards.js';
 import type { DocsSite } from '../site/docs.js';
 import { cacheVersion, digest, versionDir, writeWhole } from '../site/page-cache.js';
 import { kept, type Documents } from './flat-index.js';
-import { buildOnThreads } from './index-threads.js';
-import type { BuiltIndexes, IndexStore, LoadedIndexes, SavedIndexes } from './retrieval.js';
+import type { IndexStore, SavedIndexes } from './retrieval.js';
 
 /** What happened to a site's index at its last build: the CLI's start-up line says it. */
 export type IndexOutcome = 'reused' | 'updated' | 'built';
@@ -24,59 +23,14 @@ export type IndexOutcome = 'reused' | 'updated' | 'built';
 export function diskIndexStore(
   cacheDir: string,
   warn: (line: string) => void,
-): IndexStore & {
-  outcome(site: DocsSite): IndexOutcome | undefined;
-  buildOnThreads(
-    site: DocsSite,
-    threads: number,
-    options?: Parameters<typeof buildOnThreads>[2],
-  ): Promise<boolean>;
-} {
+): IndexStore & { outcome(site: DocsSite): IndexOutcome | undefined } {
   const dir = join(versionDir(cacheDir), 'index');
   const outcomes = new WeakMap<DocsSite, IndexOutcome>();
-  // Built on threads and kept, until the retriever loads them.
-  const built = new WeakMap<DocsSite, BuiltIndexes>();
   const fileOf = (site: DocsSite) => join(dir, `${digest(resolve(site.dir ?? ''))}.index`);
-  const store = {
-    outcome: (site: DocsSite) => outcomes.get(site),
-    /**
-     * Builds the site's indexes on `threads` threads (index-threads.ts) when none are kept for it
-     * (kept ones for an earlier state of its pages are updated instead, in `load`), and keeps
-     * them: the next `load` gives them, as a warm start would, without reading them back. Whether
-     * it did (not for a small site, or where there is no thread module: the retriever builds).
-     */
-    async buildOnThreads(
-      site: DocsSite,
-      threads: number,
-      options?: Parameters<typeof buildOnThreads>[2],
-    ) {
-      if (!site.stamp || existsSync(fileOf(site))) return false;
-      const indexes = await buildOnThreads(site, threads, { warn, ...options });
-      if (!indexes) return false;
-      store.save(site, () => ({
-        compounds: [...indexes.compounds],
-        pages: indexes.pages,
-        passages: indexes.passages,
-        stamps: [...(site.pageStamps ?? [])],
-      }));
-      built.set(site, indexes);
-      return true;
-    },
-    load<T>(site: DocsSite, restore: (saved: LoadedIndexes, exact: boolean) => T | undefined) {
+  return {
+    outcome: (site) => outcomes.get(site),
+    load(site, restore) {
       if (!site.stamp) return undefined;
-      const indexes = built.get(site);
-      if (indexes) {
-        built.delete(site);
-        outcomes.set(site, 'built');
-        return restore(
-          {
-            compounds: [...indexes.compounds],
-            pages: kept(indexes.pages),
-            passages: kept(indexes.passages),
-          },
-          true,
-        );
-      }
       const file = fileOf(site);
       let bytes: Buffer;
       try {
@@ -123,7 +77,7 @@ export function diskIndexStore(
         return undefined;
       }
     },
-    save(site: DocsSite, saved: () => SavedIndexes) {
+    save(site, saved) {
       if (!site.stamp) return;
       const file = fileOf(site);
       try {
@@ -161,7 +115,6 @@ export function diskIndexStore(
       }
     },
   };
-  return store;
 }
 
 /** An index file's first line. */

@@ -247,7 +247,7 @@ const WORD = /[^\p{L}\p{N}_]+/u;
  * "timeout" and "time out") is also those two, learned from the docs themselves; "HTTP/2" is also
  * http2 and "version 5" also v5.
  */
-export function createTokenizer(compounds: Map<string, string[]>): Tokenize {
+function createTokenizer(compounds: Map<string, string[]>): Tokenize {
   // A word's parts are the same wherever it is written: found once (three tests and two lowercased
   // copies a word were a tenth of reading sections for coverage), cleared when full.
   const partsKept = new Map<string, string[]>();
@@ -314,12 +314,13 @@ function compoundsOf(site: DocsSite): Map<string, string[]> {
 export const compoundsText = (page: DocPage) => `${page.title}\n${page.markdown}`;
 
 /**
- * The words of texts (`compoundsText`), lowercased, read once: each text kept as the numbers of
- * its words, from which the words it writes as two in a row are found without reading it again.
+ * The words of texts (`compoundsText`), lowercased and read once, each text kept as the numbers of
+ * its words (4 bytes a word: at 5,000 generated pages 20 MB, where the words themselves held about
+ * 370 MB), from which the words it writes as two in a row are found without splitting it again.
  */
 export class TextWords {
   /** Each word once, in the order first read: its number is its place. */
-  readonly list: string[] = [];
+  readonly #list: string[] = [];
   readonly #numbers = new Map<string, number>();
   readonly #texts: Int32Array[] = [];
 
@@ -331,8 +332,8 @@ export class TextWords {
       if (!word) continue;
       let n = this.#numbers.get(word);
       if (n === undefined) {
-        this.#numbers.set(word, (n = this.list.length));
-        this.list.push(word);
+        this.#numbers.set(word, (n = this.#list.length));
+        this.#list.push(word);
       }
       numbers[count++] = n;
     }
@@ -340,15 +341,14 @@ export class TextWords {
   }
 
   /**
-   * The words of `vocabulary` (all the texts' words, when they are read in pieces: the pieces'
-   * lists together) that these texts also write as two words of three letters or more in a row,
-   * each with the last such pair, in the order first met: pieces give, merged in order (`Map.set`),
-   * what their texts give together.
+   * The words of the texts that they also write as two words of three letters or more in a row,
+   * each with the last such pair, in the order first met. Each word is tried at each place it could
+   * be cut, once, so reading the texts again is comparing numbers.
    */
-  compounds(vocabulary: Iterable<string> = this.list): Map<string, string[]> {
-    // The pairs that make a word of the vocabulary: per first word, per second, the word.
+  compounds(): Map<string, string[]> {
+    // The pairs that make a word: per first word, per second, the word and its parts.
     const joins = new Map<number, Map<number, [string, string[]]>>();
-    for (const word of vocabulary) {
+    for (const word of this.#list) {
       if (word.length < 6 || !/^[a-z]+$/.test(word)) continue;
       for (let at = 3; at <= word.length - 3; at++) {
         const head = this.#numbers.get(word.slice(0, at));
@@ -356,7 +356,7 @@ export class TextWords {
         if (tail === undefined) continue;
         let tails = joins.get(head!);
         if (!tails) joins.set(head!, (tails = new Map()));
-        tails.set(tail, [word, [this.list[head!]!, this.list[tail]!]]);
+        tails.set(tail, [word, [this.#list[head!]!, this.#list[tail]!]]);
       }
     }
     const compounds = new Map<string, string[]>();
@@ -481,7 +481,7 @@ interface Ranked {
 }
 
 /** A piece of a section as the index holds it: the whole section, or a part of a long one. */
-export interface Passage extends Scope {
+interface Passage extends Scope {
   id: string;
   pageTitle: string;
   heading: string;
@@ -599,13 +599,6 @@ function denseCoverage(dense: DenseScores, kept: (id: string) => boolean): numbe
  * A retriever's indexes, kept between starts by an IndexStore (index-cache.ts) for a site's
  * `stamp`, and loaded instead of built.
  */
-/** A site's two indexes and the words its pages write as one or two, as built. */
-export interface BuiltIndexes {
-  compounds: Map<string, string[]>;
-  passages: FlatIndex;
-  pages: FlatIndex;
-}
-
 export interface SavedIndexes {
   compounds: [string, string[]][];
   pages: FlatIndex;
@@ -633,59 +626,55 @@ export interface IndexStore {
   save(site: DocsSite, saved: () => SavedIndexes): void;
 }
 
-/** How a site's two indexes are built and searched, with its tokenizer. */
-export const indexOptions = (tokenize: Tokenize) => ({
-  passages: {
-    fields: ['pageTitle', 'heading', 'text', 'codeText'],
-    idField: 'id',
-    storeFields: SCOPE_FIELDS,
-    processTerm,
-    tokenize,
-    searchOptions: PASSAGE_SEARCH,
-  },
-  // Pages are indexed by their outline too: a question is usually about a page's topic, and the
-  // page's title, front-matter description and headings say what that topic is better than one
-  // small section can. (Bodies stay out: a long page that mentions everything would win every
-  // question.)
-  pages: {
-    fields: ['title', 'description', 'headings'],
-    storeFields: SCOPE_FIELDS,
-    processTerm,
-    tokenize,
-    searchOptions: PAGE_SEARCH,
-  },
-});
-/** A page as the page index holds it. */
-export const pageEntryOf = (page: DocPage): PageEntry => ({
-  id: page.path,
-  pagePath: page.path,
-  language: page.language,
-  version: page.version,
-  title: page.title,
-  description: page.description ?? '',
-  headings: page.sections.map((section) => section.heading).join('\n'),
-});
-/** A page's sections as the passage index holds them. */
-export function* passagesOfPage(page: DocPage): Generator<Passage> {
-  for (const section of page.sections)
-    for (const [n, piece] of passagesOf(section).entries())
-      yield {
-        ...piece,
-        id: `${section.id}~${n}`,
-        pagePath: section.pagePath,
-        language: section.language,
-        version: section.version,
-        pageTitle: section.pageTitle,
-        heading: section.heading,
-      };
-}
-
 /**
- * The two indexes of a site, loaded from `store` when it kept them for these pages (or built them on
- * threads: index-threads.ts), else built here (and kept). What the search reads beside them
- * (sections, name terms, titles) is cheap and always made from the pages.
+ * The two indexes of a site, loaded from `store` when it kept them for these pages, else built
+ * (and kept). What the search reads beside them (sections, name terms, titles) is cheap and
+ * always made from the pages.
  */
 function indexesOf(site: DocsSite, store: IndexStore | undefined) {
+  const options = (tokenize: Tokenize) => ({
+    passages: {
+      fields: ['pageTitle', 'heading', 'text', 'codeText'],
+      idField: 'id',
+      storeFields: SCOPE_FIELDS,
+      processTerm,
+      tokenize,
+      searchOptions: PASSAGE_SEARCH,
+    },
+    // Pages are indexed by their outline too: a question is usually about a page's topic, and the
+    // page's title, front-matter description and headings say what that topic is better than one
+    // small section can. (Bodies stay out: a long page that mentions everything would win every
+    // question.)
+    pages: {
+      fields: ['title', 'description', 'headings'],
+      storeFields: SCOPE_FIELDS,
+      processTerm,
+      tokenize,
+      searchOptions: PAGE_SEARCH,
+    },
+  });
+  const pageEntryOf = (page: DocPage): PageEntry => ({
+    id: page.path,
+    pagePath: page.path,
+    language: page.language,
+    version: page.version,
+    title: page.title,
+    description: page.description ?? '',
+    headings: page.sections.map((section) => section.heading).join('\n'),
+  });
+  function* passagesOfPage(page: DocPage): Generator<Passage> {
+    for (const section of page.sections)
+      for (const [n, piece] of passagesOf(section).entries())
+        yield {
+          ...piece,
+          id: `${section.id}~${n}`,
+          pagePath: section.pagePath,
+          language: section.language,
+          version: section.version,
+          pageTitle: section.pageTitle,
+          heading: section.heading,
+        };
+  }
   const add = (index: MiniSearch<Passage>, pageIndex: MiniSearch<PageEntry>, page: DocPage) => {
     pageIndex.add(pageEntryOf(page));
     index.addAll([...passagesOfPage(page)]);
@@ -708,7 +697,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
     }
     const compounds = new Map(saved.compounds);
     const tokenize = createTokenizer(compounds);
-    const { passages, pages } = indexOptions(tokenize);
+    const { passages, pages } = options(tokenize);
     const index = saved.passages.load<Passage>(passages);
     const pageIndex = saved.pages.load<PageEntry>(pages);
     if (!exact) {
@@ -729,7 +718,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
   if (loaded) return loaded;
   const compounds = fresh ?? compoundsOf(site);
   const tokenize = createTokenizer(compounds);
-  const { passages, pages } = indexOptions(tokenize);
+  const { passages, pages } = options(tokenize);
   // Built as it is kept, then loaded as a warm start loads it (flat-index.ts).
   const flatPassages = flatIndexOf(
     (function* () {
@@ -751,12 +740,7 @@ function sameCompounds(a: Map<string, string[]>, b: [string, string[]][]): boole
   );
 }
 
-export type PageEntry = Scope & {
-  id: string;
-  title: string;
-  description: string;
-  headings: string;
-};
+type PageEntry = Scope & { id: string; title: string; description: string; headings: string };
 
 /** Builds the full-text index once per site; each search is then an in-memory lookup. */
 export function createRetriever(
