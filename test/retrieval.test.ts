@@ -4,7 +4,15 @@ import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite, loadDocsSite, parsePage } from '../src/server/site/docs.js';
 import { createRetriever } from '../src/server/answering/retrieval.js';
-import { askBody, post, readStream, sourcesOf, textOf, userMessage } from './helpers/server.js';
+import {
+  askBody,
+  demoApp,
+  post,
+  readStream,
+  sourcesOf,
+  textOf,
+  userMessage,
+} from './helpers/server.js';
 
 /**
  * A small reference site shaped like real ones: one big page of server options (each option a
@@ -183,6 +191,29 @@ A date is formatted in the reader's time zone.
     );
     const reasoning = parts.find((part) => part.type === 'reasoning')?.value;
     expect(reasoning).toContain('The docs never use “flibbertigibbet”');
+  });
+});
+
+describe('questions written with contractions', () => {
+  // The sample docs' troubleshooting page has "The launcher does not appear"; readers ask "why
+  // isn't…". The apostrophe used to split "isn't" into "isn", a word the docs never use.
+  it('answers "why isn\u2019t…" from the section about it, rather than refusing it', async () => {
+    for (const question of ["Why isn't the launcher shown?", 'Why isn’t the launcher shown?']) {
+      const parts = await readStream(await post(await demoApp(), askBody(question)));
+      expect(textOf(parts), question).not.toContain("The docs don't cover this.");
+      expect(sourcesOf(parts)[0]?.id, question).toBe('/troubleshooting');
+      const reasoning = parts.find((part) => part.type === 'reasoning')?.value;
+      expect(reasoning, question).not.toContain('“isn”');
+    }
+  });
+
+  it('searches what a contraction stands for, not its pieces', async () => {
+    const retriever = createRetriever(
+      createSite([parsePage('threads.md', '# Threads\n\nThe reader’s threads are kept.\n')]),
+    );
+    const result = retriever.search("Why aren't the reader's threads kept?", { limit: 3 });
+    expect(result.words).toEqual(['reader', 'threads', 'kept']);
+    expect(result.unknown).toEqual([]);
   });
 });
 

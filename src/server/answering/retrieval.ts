@@ -202,15 +202,23 @@ function queryWords(
   const leftOutTerms = new Set<string>();
   let readPastCut = 0;
   // "HTTP/2" and "version 5" are read whole, so the tokenizer can join them (http2, v5); a name
-  // and a small number ("Fastify 5", "Vue 3") is also that version (v5, v3).
+  // and a small number ("Fastify 5", "Vue 3") is also that version (v5, v3). A contraction is read
+  // as the word it stands for, not split at its apostrophe: "isn't", "doesn't" and "can't" are
+  // negated auxiliaries (stop words all), "user's" and "it's" their first word. Split, their
+  // pieces ("isn", "doesn") were searched as words the docs never use, counted against coverage
+  // and named in the reasoning: "Why isn't the launcher shown?" was refused beside a section
+  // titled "The launcher does not appear".
   const found = query.matchAll(
-    /[a-z]+\/\d(?![\p{L}\p{N}])|version\s+\d+(?![\p{L}\p{N}])|(?<name>[\p{L}\p{N}_]+)(?:\s+(?<number>\d{1,2})(?![\p{L}\p{N}.]))?/giu,
+    /[a-z]+\/\d(?![\p{L}\p{N}])|version\s+\d+(?![\p{L}\p{N}])|(?<name>[\p{L}\p{N}_]+)(?<tail>['’](?:t|s|re|ve|ll|d|m)(?![\p{L}\p{N}]))?(?:\s+(?<number>\d{1,2})(?![\p{L}\p{N}.]))?/giu,
   );
   const read = function* () {
-    for (const { 0: word, groups } of found)
+    for (const { 0: whole, groups } of found) {
+      if (groups?.tail && /^.t$/i.test(groups.tail) && /n$/i.test(groups.name!)) continue;
+      const word = groups?.tail ? groups.name! : whole;
       if (groups?.number && /^\p{Lu}/u.test(word)) yield* [groups.name!, `v${groups.number}`];
       else if (groups?.number) yield* [groups.name!, groups.number];
       else yield word;
+    }
   };
   for (const word of read()) {
     const past = terms.size >= MAX_QUERY_TERMS;
