@@ -7,6 +7,7 @@ import { createRetriever } from '../src/server/answering/retrieval.js';
 import {
   askBody,
   demoApp,
+  fastifyDocs,
   post,
   readStream,
   sourcesOf,
@@ -214,6 +215,34 @@ describe('questions written with contractions', () => {
     const result = retriever.search("Why aren't the reader's threads kept?", { limit: 3 });
     expect(result.words).toEqual(['reader', 'threads', 'kept']);
     expect(result.unknown).toEqual([]);
+  });
+});
+
+describe('a word that is also its parts (JavaScript: java, script)', () => {
+  // Fastify's docs write "JavaScript" on their TypeScript page and nowhere say how to bundle code
+  // for a browser. Searched as "java" and "script" at full weight too, the one word counted as three
+  // in coverage and the question was answered from the TypeScript page.
+  it('refuses a question the docs do not cover rather than answer it from the parts of a word', async () => {
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs: await fastifyDocs() }],
+    });
+    const parts = await readStream(
+      await post(app, askBody('How do I bundle my JavaScript for the browser?')),
+    );
+    expect(textOf(parts)).toContain("The docs don't cover this.");
+    expect(sourcesOf(parts)).toEqual([]);
+  });
+
+  it('still finds an identifier the docs never write whole by its parts', () => {
+    const retriever = createRetriever(
+      createSite([
+        parsePage('options.md', '# Options\n\n## Retry count\n\nHow often a request is tried.\n'),
+        parsePage('install.md', '# Install\n\nInstall the package with npm.\n'),
+      ]),
+    );
+    const result = retriever.search('What does retryCount do?', { limit: 3 });
+    expect(result.hits[0]?.section.heading).toBe('Retry count');
   });
 });
 
