@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compoundsText, TextWords } from '../src/server/answering/retrieval.js';
 import { loadDocsSite } from '../src/server/site/docs.js';
+import { liveHeap } from './helpers/heap.js';
 import { FASTIFY_DOCS_DIR } from './helpers/server.js';
 
 /**
@@ -54,5 +55,27 @@ describe('words the docs write as one and as two', () => {
       ['timeout', ['time', 'out']],
       ['database', ['datab', 'ase']],
     ]);
+  });
+
+  it("keep none of the docs' text alive, long words included", () => {
+    // 32 texts of 1 MB, each writing a long word of its own as one and as two: V8 makes a piece
+    // cut from a string 13 characters or longer a view that keeps the whole string alive, and the
+    // words found are kept for the server's life.
+    const before = liveHeap();
+    const tail = (n: number) =>
+      `handler${String.fromCharCode(97 + (n % 26)).repeat(8)}${n < 26 ? 'x' : 'y'}`;
+    // Read, and the reader dropped: only what it found is kept.
+    const compounds = (() => {
+      const words = new TextWords();
+      for (let n = 0; n < 32; n++)
+        words.add(
+          `${'Plugin route handler. '.repeat(48_000)} The configuration${tail(n)}: a configuration ${tail(n)}.`,
+        );
+      return words.compounds();
+    })();
+    expect(compounds.get(`configuration${tail(0)}`)).toEqual(['configuration', tail(0)]);
+    expect(compounds.size).toBe(32);
+    // The text was 32 MB; the words found are a few kilobytes.
+    expect(liveHeap() - before).toBeLessThan(4 * 2 ** 20);
   });
 });

@@ -4,6 +4,7 @@ import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import { flatIndexOf, flatten, kept } from '../src/server/answering/flat-index.js';
 import { loadDocsSite, type DocsSite } from '../src/server/site/docs.js';
+import { liveHeap } from './helpers/heap.js';
 import { FASTIFY_DOCS_DIR } from './helpers/server.js';
 
 /**
@@ -103,6 +104,35 @@ describe('an index built straight into its kept form', () => {
       for (const query of QUERIES) expect(loaded.search(query)).toEqual(built.search(query));
     },
   );
+
+  it("holds none of the documents' text while it builds, through their long words", () => {
+    // 32 documents of 1 MB each, made one at a time as the build reads them (as the retriever's
+    // passages are), every one with a word of its own of 13 letters or more: V8 makes a piece cut
+    // from a string that long a view that keeps the whole string alive.
+    const before = liveHeap();
+    let held = Number.NaN;
+    function* documents() {
+      for (let n = 0; n < 32; n++)
+        yield {
+          id: `d${n}`,
+          page: 'p',
+          version: undefined,
+          heading: 'H',
+          text: `${'plugin route handler '.repeat(50_000)}extraordinarily${n}longword`,
+          code: undefined,
+        };
+      // Every document read: what the build holds now.
+      held = liveHeap() - before;
+    }
+    // Terms as the words are (lowercase already: `toLowerCase` gives the same string back).
+    const index = flatIndexOf(documents(), {
+      ...options,
+      processTerm: (term) => term.toLowerCase(),
+    });
+    expect(index.terms).toContain('extraordinarily0longword');
+    // The text was 32 MB; its few distinct words are a few kilobytes.
+    expect(held).toBeLessThan(4 * 2 ** 20);
+  });
 
   it('refuses a document without an id or with one already used, as MiniSearch does', () => {
     const doc = {

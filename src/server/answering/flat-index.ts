@@ -514,8 +514,9 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
     let postings = byTerm.get(term);
     if (!postings) {
       postings = { fields: [], pairs: [] };
-      byTerm.set(term, postings);
-      tree.set(term, postings);
+      const kept = ownString(term);
+      byTerm.set(kept, postings);
+      tree.set(kept, postings);
     }
     return postings;
   };
@@ -562,7 +563,7 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
           const processed = processTerm(token, field);
           const terms = Array.isArray(processed) ? processed : processed ? [processed] : [];
           word = { lists: terms.map((term) => pairsOf(postingsOf(term), fieldId)), counted: 0 };
-          known.set(token, word);
+          known.set(ownString(token), word);
         }
         if (word.counted !== value) {
           word.counted = value;
@@ -612,4 +613,14 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
     terms,
     postings,
   };
+}
+
+/**
+ * `text` as a string of its own. V8 makes a piece of a string 13 characters or longer (what `split`
+ * and `slice` give) a view into the whole, which it keeps alive: a word kept from a passage as a
+ * key kept the passage's text, and a term kept in the index its page's text, for the server's
+ * life. Copied, a long word keeps only itself. Shorter pieces are copies already.
+ */
+export function ownString(text: string): string {
+  return text.length < 13 ? text : (' ' + text).slice(1);
 }

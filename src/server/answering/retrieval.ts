@@ -11,7 +11,14 @@ import {
 import type { PagePath } from '../site/page-path.js';
 import { createScoring, type Matches } from './_scoring.js';
 import { fuseScores, type DenseScores } from './dense.js';
-import { flatIndexOf, flatten, kept, type FlatIndex, type KeptIndex } from './flat-index.js';
+import {
+  flatIndexOf,
+  flatten,
+  kept,
+  ownString,
+  type FlatIndex,
+  type KeptIndex,
+} from './flat-index.js';
 
 export interface SearchOptions {
   limit: number;
@@ -352,8 +359,10 @@ export class TextWords {
       if (!word) continue;
       let n = this.#numbers.get(word);
       if (n === undefined) {
-        this.#numbers.set(word, (n = this.#list.length));
-        this.#list.push(word);
+        // Its own copy: the words written as one or two are kept for the server's life.
+        const own = ownString(word);
+        this.#numbers.set(own, (n = this.#list.length));
+        this.#list.push(own);
       }
       numbers[count++] = n;
     }
