@@ -2,7 +2,13 @@ import MiniSearch, { type Options } from 'minisearch';
 import { join, resolve } from 'node:path';
 import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
-import { flatIndexOf, flatten, kept } from '../src/server/answering/flat-index.js';
+import {
+  flatIndexOf,
+  flatten,
+  kept,
+  Pairs,
+  type FlatIndex,
+} from '../src/server/answering/flat-index.js';
 import { loadDocsSite, type DocsSite } from '../src/server/site/docs.js';
 import { liveHeap } from './helpers/heap.js';
 import { FASTIFY_DOCS_DIR } from './helpers/server.js';
@@ -88,20 +94,60 @@ describe('an index built straight into its kept form', () => {
       built.addAll(docs);
       const flat = flatIndexOf(docs, options);
       const expected = flatten(built);
-      expect(flat.terms).toEqual(expected.terms);
-      expect(flat.documents).toEqual(expected.documents);
-      expect(Buffer.from(flat.postings.buffer)).toEqual(
-        Buffer.from(
-          expected.postings.buffer,
-          expected.postings.byteOffset,
-          expected.postings.byteLength,
-        ),
-      );
+      expectSame(flat, expected);
 
       // Loaded (as a warm start loads it), it searches exactly as the built index: the same
       // hits, scores to the last bit, matched terms in the same order.
       const loaded = kept(flat).load<Doc>(options);
       for (const query of QUERIES) expect(loaded.search(query)).toEqual(built.search(query));
+    },
+  );
+
+  it('is what MiniSearch builds for more postings than a block, or a chunk of blocks, holds', () => {
+    // 1,600 documents of 450 words from 6,000: a few in every document (lists of a thousand pairs,
+    // over several blocks), most in about a hundred; over a million postings, more than a chunk.
+    let seed = 1;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    const vocabulary = Array.from({ length: 6000 }, (_, n) => `w${n.toString(36)}x`);
+    const docs = Array.from({ length: 1600 }, (_, n) => ({
+      id: `d${n}`,
+      page: `p${n % 40}`,
+      version: undefined,
+      heading: `always ${vocabulary[n % 6000]}`,
+      text: Array.from({ length: 450 }, () => vocabulary[next() % 6000]).join(' ') + ' always',
+      code: undefined,
+    }));
+    const built = new MiniSearch<Doc>(options);
+    built.addAll(docs);
+    const flat = flatIndexOf(docs, options);
+    expectSame(flat, flatten(built));
+    expect(flat.postings.length).toBeGreaterThan(1.3 * 2 ** 20);
+  });
+
+  it.each([6, 7, 10, 64, 4098])(
+    "keeps each term's documents as appended, over blocks and chunks of %i integers",
+    (size) => {
+      // 300 lists, documents 0 to 999 in order, each using a few lists a few times: the lists fill
+      // their blocks, blocks fill chunks to the last integer or leave a few over.
+      let seed = size;
+      const next = () => (seed = (seed * 48271) % 2147483647);
+      const pairs = new Pairs(size);
+      const expected: number[][] = [];
+      for (let n = 0; n < 300; n++) expect(pairs.list()).toBe(expected.push([]) - 1);
+      for (let document = 0; document < 1000; document++)
+        for (let use = next() % 6; use > 0; use--) {
+          const n = next() % (1 + (document % 300));
+          const list = expected[n]!;
+          if (list.at(-2) === document) list[list.length - 1]! += 1;
+          else list.push(document, 1);
+          pairs.add(n, document);
+        }
+      for (const [n, list] of expected.entries()) {
+        expect(pairs.size(n)).toBe(list.length / 2);
+        const into = new Uint32Array(list.length + 2);
+        expect(pairs.copy(n, into, 1)).toBe(list.length + 1);
+        expect([...into.subarray(1, -1)]).toEqual(list);
+      }
     },
   );
 
@@ -149,3 +195,12 @@ describe('an index built straight into its kept form', () => {
     );
   });
 });
+
+/** Two kept indexes alike: documents, terms in order, postings to the bit. */
+function expectSame(actual: FlatIndex, expected: FlatIndex) {
+  expect(actual.terms).toEqual(expected.terms);
+  expect(actual.documents).toEqual(expected.documents);
+  const bytes = ({ postings }: FlatIndex) =>
+    Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength);
+  expect(bytes(actual)).toEqual(bytes(expected));
+}
