@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import GithubSlugger from 'github-slugger';
@@ -489,19 +489,27 @@ export function createSite(pages: DocPage[], files: string[] = [], dir?: string)
  */
 export type PageCache = Map<string, { stamp: string; page: DocPage | { skipped: string } }>;
 
+/** A page parsed whole: only a page store takes one packed. */
+function whole(page: CachedPage | PackedPage): CachedPage {
+  if ('packed' in page) throw new Error(`${page.packed.head.file} was packed for a page store.`);
+  return page;
+}
+
 /**
  * Reads a page through `cache`: the parsed page when the file's size, inode and modification time
- * are those it was parsed at, else `parse` of its text (kept for the next read).
+ * are those it was parsed at, else `parse` of its file (kept for the next read). `parse` reads the
+ * file itself (a parse thread does, so the server's thread never holds its text) and, for `store`,
+ * may send the page `packed` as the store keeps it.
  */
 export async function cachedPage(
   path: string,
   rel: string,
   cache: PageCache | undefined,
-  parse: (source: string) => CachedPage | Promise<CachedPage>,
+  parse: (packed: boolean) => Promise<CachedPage | PackedPage>,
   /** Pages kept on disk by an earlier start (page-cache.ts), read before parsing. */
   store?: PageStore,
 ): Promise<CachedPage> {
-  if (!cache) return parse(await readFile(path, 'utf8'));
+  if (!cache) return whole(await parse(false));
   // Synchronous: a `stat` is a few microseconds, and its promise cost more than the call (20,000
   // of them were a tenth of a warm start's CPU).
   const info = statSync(path);
@@ -509,10 +517,8 @@ export async function cachedPage(
   const known = cache.get(rel);
   if (known?.stamp === stamp) return known.page;
   let page = await store?.get(rel, stamp);
-  if (!page) {
-    page = await parse(await readFile(path, 'utf8'));
-    if (store) page = await store.set(rel, stamp, page);
-  }
+  if (!page)
+    page = store ? await store.set(rel, stamp, await parse(true)) : whole(await parse(false));
   cache.set(rel, { stamp, page });
   return page;
 }
@@ -532,15 +538,39 @@ export function stampOf(site: DocsSite, cache: PageCache, how: string): string {
 /** A parsed page, or why its file is not served. */
 export type CachedPage = DocPage | { skipped: string };
 
+/**
+ * A section's head as its page's page line keeps it (page-cache.ts): what is the page's
+ * (`pagePath`, `pageTitle`, `language`, `version`, the `id` made of the path and anchor) only when
+ * it differs. Its blocks are in the page's body; its `text` and `code` repeat them and are made
+ * again from them.
+ */
+export type PackedSection = Pick<DocSection, 'heading' | 'anchor'> &
+  Partial<Pick<DocSection, 'id' | 'pagePath' | 'pageTitle' | 'language'>> & {
+    version?: string | null;
+  };
+
+/** A page's head: what answering reads of it without its Markdown or blocks. */
+export type PageHead = Omit<DocPage, 'sections' | 'markdown'> & { sections: PackedSection[] };
+
+/**
+ * A page parsed on a parse thread for a page store, sent as the store keeps it instead of whole
+ * (page-format.ts `packPage`): its head, and its body as the JSON its page file holds. The server's
+ * thread then neither rebuilds the page's objects from the thread's message nor encodes its body.
+ */
+export interface PackedPage {
+  packed: { head: PageHead; body: string };
+}
+
 /** The kept pages of one served folder. */
 export interface PageStore {
   /** The page kept for `file` when it was parsed from the file at `stamp`. */
   get(file: string, stamp: string): Promise<CachedPage | undefined>;
   /**
-   * Keeps the page parsed from `file` at `stamp`; resolves to the page to serve in its place
-   * (page-cache.ts: one whose body is read back from the cache once written there).
+   * Keeps the page parsed from `file` at `stamp` (whole, or packed on a parse thread); resolves to
+   * the page to serve in its place (page-cache.ts: one whose body is read back from the cache once
+   * written there).
    */
-  set(file: string, stamp: string, page: CachedPage): Promise<CachedPage>;
+  set(file: string, stamp: string, page: CachedPage | PackedPage): Promise<CachedPage>;
   /** Forgets the pages of files not in `files` (deleted since). */
   keepOnly(files: Set<string>): Promise<void>;
   /** Pages read from the cache and parsed since the last call, then starts counting again. */
@@ -559,7 +589,7 @@ export interface LoadOptions {
    */
   threads?: number;
   /** The pool to parse with instead of one of `threads` made and stopped for this read. */
-  pool?: ParsePool<CachedPage>;
+  pool?: ParsePool<CachedPage | PackedPage>;
 }
 
 /** Reads every `.md`/`.mdx` page under `dir` (files starting with `_` are partials and skipped). */
@@ -573,23 +603,24 @@ export async function loadDocsSite(
   const { pages: files, assets } = await listFiles(dir);
   if (files.length === 0) throw new Error(`No Markdown pages (.md or .mdx) found in ${dir}`);
   const pages: DocPage[] = new Array(files.length);
-  const pool = options.pool ?? parsePool<CachedPage>(options.threads);
+  const pool = options.pool ?? parsePool<CachedPage | PackedPage>(options.threads);
   let next = 0;
   let failed = false;
-  // A few files open at once, not all: a 20,000-page folder opened every page together and failed
-  // with EMFILE (too many open files) before serving anything.
+  // A few pages at a time, not all: a 20,000-page folder opened every page together and failed
+  // with EMFILE (too many open files) before serving anything. The parse threads read their pages.
   const reader = async () => {
     while (next < files.length && !failed) {
       const at = next++;
       const rel = relative(dir, files[at]!).split(sep).join('/');
       try {
+        const path = files[at]!;
         const page = await cachedPage(
-          files[at]!,
+          path,
           rel,
           cache,
-          (source) =>
-            pool.parse({ kind: 'docs', file: rel, source, language: defaultLanguage }, () =>
-              parsePage(rel, source, defaultLanguage),
+          (packed) =>
+            pool.parse({ kind: 'docs', file: rel, path, language: defaultLanguage, packed }, () =>
+              parsePage(rel, readFileSync(path, 'utf8'), defaultLanguage),
             ),
           store,
         );

@@ -3,13 +3,16 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-/** A page's text to parse, as `parsePage` (`docs`) or `parseHtmlPage` (`site`) takes it. */
+/** A page to parse, as `parsePage` (`docs`) or `parseHtmlPage` (`site`) takes it. */
 export interface ParseTask {
   kind: 'docs' | 'site';
   /** Folder-relative file. */
   file: string;
-  source: string;
+  /** The file to read: the thread reads it, so its text never passes through the server's thread. */
+  path: string;
   language: string;
+  /** Send the page back as a page store keeps it (page-format.ts `packPage`), not whole. */
+  packed: boolean;
 }
 
 /**
