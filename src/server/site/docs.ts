@@ -590,8 +590,11 @@ export interface PageStore {
   counted(): { reused: number; parsed: number; ignored: number };
 }
 
-/** Pages read at once while loading a folder. */
-export const OPEN_FILES = 16;
+/**
+ * Pages read and parsed at once while loading a folder: enough to keep IN_FLIGHT (parse-pool.ts)
+ * pages at each of two parse threads, never the whole folder at once.
+ */
+export const PAGES_AT_ONCE = 64;
 
 /** How a folder is read. */
 export interface LoadOptions {
@@ -619,7 +622,7 @@ export async function loadDocsSite(
   const pool = options.pool ?? parsePool<CachedPage | PackedPage>(options.threads);
   let next = 0;
   let failed = false;
-  // A few pages at a time, not all: a 20,000-page folder opened every page together and failed
+  // Some pages at a time, not all: a 20,000-page folder opened every page together and failed
   // with EMFILE (too many open files) before serving anything. The parse threads read their pages.
   const reader = async () => {
     while (next < files.length && !failed) {
@@ -646,7 +649,7 @@ export async function loadDocsSite(
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(OPEN_FILES, files.length) }, reader));
+    await Promise.all(Array.from({ length: Math.min(PAGES_AT_ONCE, files.length) }, reader));
   } finally {
     if (!options.pool) await pool.close();
   }

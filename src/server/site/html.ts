@@ -14,7 +14,7 @@ import {
   cachedPage,
   createSite,
   DEFAULT_LANGUAGE,
-  OPEN_FILES,
+  PAGES_AT_ONCE,
   parsePage,
 } from './docs.js';
 import type {
@@ -385,7 +385,7 @@ export async function loadHtmlSite(
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(OPEN_FILES, names.length) }, reader));
+    await Promise.all(Array.from({ length: Math.min(PAGES_AT_ONCE, names.length) }, reader));
   } finally {
     if (!options.pool) await pool.close();
   }
