@@ -11,7 +11,7 @@ import {
   KEY_EXAMPLE,
 } from '../protocol/index.js';
 import type { AppOptions, OrgConfig, SiteConfig } from './http/app.js';
-import { loadDocsSite, type CachedPage } from './site/docs.js';
+import { loadDocsSite, type CachedPage, type PackedPage } from './site/docs.js';
 import { parsePool } from './site/parse-pool.js';
 import { siteReader } from './site/watch.js';
 import { parsePageUrlRule, type PageUrlRule } from './site/page-urls.js';
@@ -161,7 +161,7 @@ export async function fileConfig(
     return { id: org.id, plan: org.plan ?? 'free', keys: org.keys };
   });
   // One set of parse threads for every site of the file, not one per site read at once.
-  const pool = parsePool<CachedPage>();
+  const pool = parsePool<CachedPage | PackedPage>();
   const sites = await Promise.all(
     parsed.sites.map(async (site): Promise<SiteConfig> => {
       if (!orgs.some((org) => org.id === site.org))

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import GithubSlugger from 'github-slugger';
@@ -8,7 +8,6 @@ import { toString } from 'mdast-util-to-string';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { visit as visitTree } from 'unist-util-visit';
 import { parse as parseYaml } from 'yaml';
 import { isRecord } from '../../protocol/_guards.js';
 import { markdownTree } from './markdown-tree.js';
@@ -192,6 +191,16 @@ export interface PageParseOptions {
 }
 
 /**
+ * Calls `visit` on `node` and on every node under it, in document order: unist-util-visit's walk
+ * without what it does at each node for its own sake (a named function made per node: a fifth of
+ * a page's parse on the threads).
+ */
+function eachNode(node: Nodes, visit: (node: Nodes) => void): void {
+  visit(node);
+  if ('children' in node) for (const child of node.children) eachNode(child, visit);
+}
+
+/**
  * A block's Markdown as the page wrote it, and where its links and images sit in it. Reference-style
  * links (`[pino-pretty][pp]` with `[pp]: https://…` at the page's end) are written inline: a quoted
  * block travels without the page's definitions, and the reader saw the brackets as text.
@@ -205,7 +214,7 @@ function blockSource(
   if (from === undefined || to === undefined) return { markdown: toString(node), links: [] };
   // Offsets in `source`; `inline` is what a reference link is written as instead.
   const found: (DocLink & { labelStart?: number; inline?: string })[] = [];
-  visitTree(node, (child) => {
+  eachNode(node, (child) => {
     const [start, end] = [child.position?.start.offset, child.position?.end.offset];
     if (start === undefined || end === undefined) return;
     if (child.type === 'image' || child.type === 'imageReference') {
@@ -265,7 +274,10 @@ function sectionsOf(
   const slugger = new GithubSlugger();
   // A built page's headings carry their own ids (`anchors`, in document order), which may not be slugs.
   const headingIndex = new Map<Nodes, number>();
-  if (anchors) visitTree(tree, 'heading', (node) => void headingIndex.set(node, headingIndex.size));
+  if (anchors)
+    eachNode(tree, (node) => {
+      if (node.type === 'heading') headingIndex.set(node, headingIndex.size);
+    });
   const sections: DocSection[] = [];
   let current: { heading: string; anchor: string; blocks: DocBlock[] } = {
     heading: '',
@@ -294,8 +306,9 @@ function sectionsOf(
     });
   };
   const definitions = new Map<string, string>();
-  visitTree(tree, 'definition', (node) => {
-    if (!definitions.has(node.identifier)) definitions.set(node.identifier, node.url);
+  eachNode(tree, (node) => {
+    if (node.type === 'definition' && !definitions.has(node.identifier))
+      definitions.set(node.identifier, node.url);
   });
   /** A block of `node`, with where its links are when it has any. */
   const blockOf = (node: RootContent, block: Omit<DocBlock, 'markdown' | 'links'>): DocBlock => {
@@ -489,19 +502,27 @@ export function createSite(pages: DocPage[], files: string[] = [], dir?: string)
  */
 export type PageCache = Map<string, { stamp: string; page: DocPage | { skipped: string } }>;
 
+/** A page parsed whole: only a page store takes one packed. */
+function whole(page: CachedPage | PackedPage): CachedPage {
+  if ('packed' in page) throw new Error(`${page.packed.head.file} was packed for a page store.`);
+  return page;
+}
+
 /**
  * Reads a page through `cache`: the parsed page when the file's size, inode and modification time
- * are those it was parsed at, else `parse` of its text (kept for the next read).
+ * are those it was parsed at, else `parse` of its file (kept for the next read). `parse` reads the
+ * file itself (a parse thread does, so the server's thread never holds its text) and, for `store`,
+ * may send the page `packed` as the store keeps it.
  */
 export async function cachedPage(
   path: string,
   rel: string,
   cache: PageCache | undefined,
-  parse: (source: string) => CachedPage | Promise<CachedPage>,
+  parse: (packed: boolean) => Promise<CachedPage | PackedPage>,
   /** Pages kept on disk by an earlier start (page-cache.ts), read before parsing. */
   store?: PageStore,
 ): Promise<CachedPage> {
-  if (!cache) return parse(await readFile(path, 'utf8'));
+  if (!cache) return whole(await parse(false));
   // Synchronous: a `stat` is a few microseconds, and its promise cost more than the call (20,000
   // of them were a tenth of a warm start's CPU).
   const info = statSync(path);
@@ -509,10 +530,8 @@ export async function cachedPage(
   const known = cache.get(rel);
   if (known?.stamp === stamp) return known.page;
   let page = await store?.get(rel, stamp);
-  if (!page) {
-    page = await parse(await readFile(path, 'utf8'));
-    if (store) page = await store.set(rel, stamp, page);
-  }
+  if (!page)
+    page = store ? await store.set(rel, stamp, await parse(true)) : whole(await parse(false));
   cache.set(rel, { stamp, page });
   return page;
 }
@@ -532,23 +551,50 @@ export function stampOf(site: DocsSite, cache: PageCache, how: string): string {
 /** A parsed page, or why its file is not served. */
 export type CachedPage = DocPage | { skipped: string };
 
+/**
+ * A section's head as its page's page line keeps it (page-cache.ts): what is the page's
+ * (`pagePath`, `pageTitle`, `language`, `version`, the `id` made of the path and anchor) only when
+ * it differs. Its blocks are in the page's body; its `text` and `code` repeat them and are made
+ * again from them.
+ */
+export type PackedSection = Pick<DocSection, 'heading' | 'anchor'> &
+  Partial<Pick<DocSection, 'id' | 'pagePath' | 'pageTitle' | 'language'>> & {
+    version?: string | null;
+  };
+
+/** A page's head: what answering reads of it without its Markdown or blocks. */
+export type PageHead = Omit<DocPage, 'sections' | 'markdown'> & { sections: PackedSection[] };
+
+/**
+ * A page parsed on a parse thread for a page store, sent as the store keeps it instead of whole
+ * (page-format.ts `packPage`): its head, and its body as the JSON its page file holds. The server's
+ * thread then neither rebuilds the page's objects from the thread's message nor encodes its body.
+ */
+export interface PackedPage {
+  packed: { head: PageHead; body: string };
+}
+
 /** The kept pages of one served folder. */
 export interface PageStore {
   /** The page kept for `file` when it was parsed from the file at `stamp`. */
   get(file: string, stamp: string): Promise<CachedPage | undefined>;
   /**
-   * Keeps the page parsed from `file` at `stamp`; resolves to the page to serve in its place
-   * (page-cache.ts: one whose body is read back from the cache once written there).
+   * Keeps the page parsed from `file` at `stamp` (whole, or packed on a parse thread); resolves to
+   * the page to serve in its place (page-cache.ts: one whose body is read back from the cache once
+   * written there).
    */
-  set(file: string, stamp: string, page: CachedPage): Promise<CachedPage>;
+  set(file: string, stamp: string, page: CachedPage | PackedPage): Promise<CachedPage>;
   /** Forgets the pages of files not in `files` (deleted since). */
   keepOnly(files: Set<string>): Promise<void>;
   /** Pages read from the cache and parsed since the last call, then starts counting again. */
   counted(): { reused: number; parsed: number; ignored: number };
 }
 
-/** Pages read at once while loading a folder. */
-export const OPEN_FILES = 16;
+/**
+ * Pages read and parsed at once while loading a folder: enough to keep IN_FLIGHT (parse-pool.ts)
+ * pages at each of two parse threads, never the whole folder at once.
+ */
+export const PAGES_AT_ONCE = 64;
 
 /** How a folder is read. */
 export interface LoadOptions {
@@ -559,7 +605,7 @@ export interface LoadOptions {
    */
   threads?: number;
   /** The pool to parse with instead of one of `threads` made and stopped for this read. */
-  pool?: ParsePool<CachedPage>;
+  pool?: ParsePool<CachedPage | PackedPage>;
 }
 
 /** Reads every `.md`/`.mdx` page under `dir` (files starting with `_` are partials and skipped). */
@@ -573,23 +619,24 @@ export async function loadDocsSite(
   const { pages: files, assets } = await listFiles(dir);
   if (files.length === 0) throw new Error(`No Markdown pages (.md or .mdx) found in ${dir}`);
   const pages: DocPage[] = new Array(files.length);
-  const pool = options.pool ?? parsePool<CachedPage>(options.threads);
+  const pool = options.pool ?? parsePool<CachedPage | PackedPage>(options.threads);
   let next = 0;
   let failed = false;
-  // A few files open at once, not all: a 20,000-page folder opened every page together and failed
-  // with EMFILE (too many open files) before serving anything.
+  // Some pages at a time, not all: a 20,000-page folder opened every page together and failed
+  // with EMFILE (too many open files) before serving anything. The parse threads read their pages.
   const reader = async () => {
     while (next < files.length && !failed) {
       const at = next++;
       const rel = relative(dir, files[at]!).split(sep).join('/');
       try {
+        const path = files[at]!;
         const page = await cachedPage(
-          files[at]!,
+          path,
           rel,
           cache,
-          (source) =>
-            pool.parse({ kind: 'docs', file: rel, source, language: defaultLanguage }, () =>
-              parsePage(rel, source, defaultLanguage),
+          (packed) =>
+            pool.parse({ kind: 'docs', file: rel, path, language: defaultLanguage, packed }, () =>
+              parsePage(rel, readFileSync(path, 'utf8'), defaultLanguage),
             ),
           store,
         );
@@ -602,7 +649,7 @@ export async function loadDocsSite(
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(OPEN_FILES, files.length) }, reader));
+    await Promise.all(Array.from({ length: Math.min(PAGES_AT_ONCE, files.length) }, reader));
   } finally {
     if (!options.pool) await pool.close();
   }

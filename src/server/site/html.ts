@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
@@ -13,7 +14,7 @@ import {
   cachedPage,
   createSite,
   DEFAULT_LANGUAGE,
-  OPEN_FILES,
+  PAGES_AT_ONCE,
   parsePage,
 } from './docs.js';
 import type {
@@ -21,6 +22,7 @@ import type {
   DocPage,
   DocsSite,
   LoadOptions,
+  PackedPage,
   PageCache,
   PageParseOptions,
   PageStore,
@@ -361,19 +363,20 @@ export async function loadHtmlSite(
   // Read and parsed a few at a time (on the parse threads), then taken in order as before: which
   // of two files with the same URL is served does not depend on which parsed first.
   const read: Promise<CachedPage>[] = new Array(names.length);
-  const pool = options.pool ?? parsePool<CachedPage>(options.threads);
+  const pool = options.pool ?? parsePool<CachedPage | PackedPage>(options.threads);
   let next = 0;
   const reader = async () => {
     while (next < names.length) {
       const at = next++;
       const { file, name } = names[at]!;
+      const path = join(dir, file);
       read[at] = cachedPage(
-        join(dir, file),
+        path,
         name,
         cache,
-        (source) =>
-          pool.parse({ kind: 'site', file: name, source, language: defaultLanguage }, () =>
-            parseHtmlPage(name, source, defaultLanguage),
+        (packed) =>
+          pool.parse({ kind: 'site', file: name, path, language: defaultLanguage, packed }, () =>
+            parseHtmlPage(name, readFileSync(path, 'utf8'), defaultLanguage),
           ),
         store,
       );
@@ -382,7 +385,7 @@ export async function loadHtmlSite(
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(OPEN_FILES, names.length) }, reader));
+    await Promise.all(Array.from({ length: Math.min(PAGES_AT_ONCE, names.length) }, reader));
   } finally {
     if (!options.pool) await pool.close();
   }

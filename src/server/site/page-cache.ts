@@ -15,7 +15,7 @@ import { crc32 } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { isArrayOf, isRecord, isString } from '../../protocol/_guards.js';
+import { isRecord, isString } from '../../protocol/_guards.js';
 import {
   parsePage,
   type CachedPage,
@@ -23,9 +23,12 @@ import {
   type DocBlock,
   type DocPage,
   type DocSection,
+  type PackedSection,
+  type PageHead,
   type PageStore,
 } from './docs.js';
 import { parseHtmlPage } from './html.js';
+import { bodyText, headOf, isHead, unpackedBody, type Body } from './page-format.js';
 import type { PagePath } from './page-path.js';
 
 /**
@@ -45,6 +48,7 @@ const CACHE_FORMAT = 4;
  */
 const VERSIONED_MODULES = [
   './page-cache',
+  './page-format',
   './docs',
   './markdown-tree',
   './html',
@@ -203,12 +207,6 @@ interface Where {
   crc: number;
 }
 
-/** A page's Markdown and each section's blocks: what answers quote and pages serve. */
-interface Body {
-  markdown: string;
-  sections: { blocks: DocBlock[]; text?: string; code?: CodeSample[] }[];
-}
-
 /** What a kept page needs of its store: how to parse it again when its kept body is damaged. */
 interface Shelf {
   repair(page: KeptPage, file: string): Body;
@@ -221,7 +219,8 @@ const recent = new Map<KeptPage, Body>();
  * A page as served from the cache: its title, headings and the rest of what answering reads are
  * held; its Markdown and blocks (`markdown`, a section's `blocks`, `text` and `code`) are read from
  * its page file when asked for, and the last BODIES_KEPT of those stay in memory. A page parsed in
- * this process holds its body until its page file is written.
+ * this process holds its body until its page file is written: whole when parsed in this thread, as
+ * the JSON its page file will hold when packed on a parse thread.
  */
 export class KeptPage implements DocPage {
   path: PagePath;
@@ -234,9 +233,14 @@ export class KeptPage implements DocPage {
   sections: KeptSection[];
   #where: Where | undefined;
   #held: Body | undefined;
+  #unwritten: string | undefined;
   readonly #shelf: Shelf;
 
-  constructor(head: Head, shelf: Shelf, body: { where: Where } | { held: Body }) {
+  constructor(
+    head: PageHead,
+    shelf: Shelf,
+    body: { where: Where } | { held: Body } | { unwritten: string },
+  ) {
     this.path = head.path as PagePath;
     this.title = head.title;
     if (head.description !== undefined) this.description = head.description;
@@ -247,14 +251,15 @@ export class KeptPage implements DocPage {
     this.sections = head.sections.map((own, n) => new KeptSection(this, own, n));
     this.#shelf = shelf;
     if ('where' in body) this.#where = body.where;
-    else this.#held = body.held;
+    else if ('held' in body) this.#held = body.held;
+    else this.#unwritten = body.unwritten;
   }
 
   get markdown(): string {
     return this.body().markdown;
   }
 
-  /** The page's body: held, recently read, or read from its page file now. */
+  /** The page's body: held, recently read, or read now (from its page file, or the JSON for it). */
   body(): Body {
     if (this.#held) return this.#held;
     let body = recent.get(this);
@@ -267,6 +272,7 @@ export class KeptPage implements DocPage {
 
   /** The body's bytes as its page file keeps them (JSON), from the file or made from the held body. */
   bytes(): Buffer {
+    if (this.#unwritten !== undefined) return Buffer.from(this.#unwritten);
     if (!this.#held) {
       const raw = this.#rawBytes();
       if (raw) return raw;
@@ -278,6 +284,7 @@ export class KeptPage implements DocPage {
   movedTo(where: Where): void {
     this.#where = where;
     this.#held = undefined;
+    this.#unwritten = undefined;
   }
 
   #rawBytes(): Buffer | undefined {
@@ -294,10 +301,10 @@ export class KeptPage implements DocPage {
   }
 
   #read(): Body {
-    const bytes = this.#rawBytes();
-    if (bytes) {
+    const json = this.#unwritten ?? this.#rawBytes()?.toString('utf8');
+    if (json !== undefined) {
       try {
-        const body = unpackedBody(JSON.parse(bytes.toString('utf8')), this.sections.length);
+        const body = unpackedBody(JSON.parse(json), this.sections.length);
         if (body) return body;
       } catch {
         // Damaged: parsed again below.
@@ -470,7 +477,12 @@ export function diskPageStore(
     async set(file, stamp, page) {
       await (loaded ??= load());
       const shard = shardOf(file);
-      const kept = 'skipped' in page ? page : keptPage(page, shelf);
+      const kept =
+        'skipped' in page
+          ? page
+          : 'packed' in page
+            ? new KeptPage(page.packed.head, shelf, { unwritten: page.packed.body })
+            : keptPage(page, shelf);
       shards[shard]!.set(file, { stamp, page: kept });
       dirty.add(shard);
       return kept;
@@ -608,62 +620,6 @@ function isShardHeader(value: unknown): value is ShardHeader {
   );
 }
 
-/** A piece of a page's Markdown as `[from, to]` where it is one, else as written. */
-type Slice = string | [number, number];
-
-/**
- * A block as its page file holds it: its `markdown` as where it is in the page's Markdown (it is
- * a slice of it unless a reference link was written inline), its `text` absent when it is the
- * block's Markdown. Read back, the slices share the page's string instead of copying it.
- */
-type PackedBlock = Omit<DocBlock, 'markdown' | 'text'> & { markdown: Slice; text?: Slice };
-
-/**
- * A section's head as its page line holds it: what is the page's (`pagePath`, `pageTitle`,
- * `language`, `version`, the `id` made of the path and anchor) only when it differs. Its blocks
- * are in the page's body; its `text` and `code` repeat them and are made again from them.
- */
-type PackedSection = Pick<DocSection, 'heading' | 'anchor'> &
-  Partial<Pick<DocSection, 'id' | 'pagePath' | 'pageTitle' | 'language'>> & {
-    version?: string | null;
-  };
-
-/** A page's head: what answering reads of it without its Markdown or blocks. */
-type Head = Omit<DocPage, 'sections' | 'markdown'> & { sections: PackedSection[] };
-
-/** Where `piece` is in `markdown`, searched from `from`, else `piece` itself. */
-function sliceOf(markdown: string, piece: string, from: number): Slice {
-  const at = markdown.indexOf(piece, from);
-  return at === -1 ? piece : [at, at + piece.length];
-}
-
-const read = (markdown: string, slice: Slice) =>
-  typeof slice === 'string' ? slice : markdown.slice(slice[0], slice[1]);
-
-function headOf(page: DocPage): Head {
-  const { path, title, description, version, language, file, frontmatter } = page;
-  return {
-    path,
-    title,
-    ...(description !== undefined ? { description } : {}),
-    ...(version !== undefined ? { version } : {}),
-    language,
-    file,
-    ...(frontmatter !== undefined ? { frontmatter } : {}),
-    sections: page.sections.map(
-      ({ id, pagePath, pageTitle, language, version, heading, anchor }) => ({
-        heading,
-        anchor,
-        ...(id === `${page.path}#${anchor}` ? {} : { id }),
-        ...(pagePath === page.path ? {} : { pagePath }),
-        ...(pageTitle === page.title ? {} : { pageTitle }),
-        ...(language === page.language ? {} : { language }),
-        ...(version === page.version ? {} : { version: version ?? null }),
-      }),
-    ),
-  };
-}
-
 /** A page parsed in this process, held as a KeptPage until its page file is written. */
 function keptPage(page: DocPage, shelf: Shelf): KeptPage {
   return new KeptPage(headOf(page), shelf, {
@@ -672,93 +628,4 @@ function keptPage(page: DocPage, shelf: Shelf): KeptPage {
       sections: page.sections.map((section) => ({ blocks: section.blocks })),
     },
   });
-}
-
-/** A body as its page file keeps it: `[markdown, blocks of each section]`. */
-function bodyText(body: Body): string {
-  const { markdown } = body;
-  let cursor = 0;
-  const packBlock = ({ markdown: source, text, ...block }: DocBlock): PackedBlock => {
-    const where = sliceOf(markdown, source, cursor);
-    if (typeof where !== 'string') cursor = where[0];
-    if (text === source) return { ...block, markdown: where };
-    const textWhere =
-      typeof where === 'string' ? text : sliceOf(markdown.slice(0, where[1]), text, where[0]);
-    return { ...block, markdown: where, text: textWhere };
-  };
-  return JSON.stringify([markdown, body.sections.map((section) => section.blocks.map(packBlock))]);
-}
-
-/** A body from its page file's JSON, with `sections` sections; undefined when it is not one. */
-function unpackedBody(value: unknown, sections: number): Body | undefined {
-  if (
-    !Array.isArray(value) ||
-    value.length !== 2 ||
-    !isString(value[0]) ||
-    !isArrayOf(value[1], (blocks): blocks is PackedBlock[] => isArrayOf(blocks, isBlock)) ||
-    value[1].length !== sections
-  )
-    return undefined;
-  const markdown = value[0];
-  const blockOf = (packed: PackedBlock): DocBlock => {
-    const source = read(markdown, packed.markdown);
-    const block: DocBlock = {
-      kind: packed.kind,
-      markdown: source,
-      text: packed.text === undefined ? source : read(markdown, packed.text),
-    };
-    if (packed.lang !== undefined) block.lang = packed.lang;
-    if (packed.links !== undefined) block.links = packed.links;
-    return block;
-  };
-  return { markdown, sections: value[1].map((blocks) => ({ blocks: blocks.map(blockOf) })) };
-}
-
-const isOptionalString = (value: unknown) => value === undefined || isString(value);
-const isSlice = (value: unknown): value is Slice =>
-  isString(value) ||
-  (Array.isArray(value) &&
-    value.length === 2 &&
-    typeof value[0] === 'number' &&
-    typeof value[1] === 'number');
-
-function isBlock(value: unknown): value is PackedBlock {
-  return (
-    isRecord(value) &&
-    ['paragraph', 'list', 'table', 'code', 'quote'].includes(value.kind as string) &&
-    isSlice(value.markdown) &&
-    (value.text === undefined || isSlice(value.text)) &&
-    isOptionalString(value.lang) &&
-    (value.links === undefined ||
-      isArrayOf(
-        value.links,
-        (link): link is unknown =>
-          isRecord(link) &&
-          typeof link.start === 'number' &&
-          typeof link.end === 'number' &&
-          isString(link.url),
-      ))
-  );
-}
-
-function isPackedSection(value: unknown): value is PackedSection {
-  return (
-    isRecord(value) &&
-    isString(value.heading) &&
-    isString(value.anchor) &&
-    [value.id, value.pagePath, value.pageTitle, value.language].every(isOptionalString) &&
-    (value.version === undefined || value.version === null || isString(value.version))
-  );
-}
-
-/** A page's head as a page line keeps it, checked field by field. */
-function isHead(value: unknown): value is Head {
-  return (
-    isRecord(value) &&
-    [value.path, value.title, value.language, value.file].every(isString) &&
-    isOptionalString(value.description) &&
-    isOptionalString(value.version) &&
-    (value.frontmatter === undefined || isRecord(value.frontmatter)) &&
-    isArrayOf(value.sections, isPackedSection)
-  );
 }

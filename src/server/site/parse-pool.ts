@@ -3,13 +3,16 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-/** A page's text to parse, as `parsePage` (`docs`) or `parseHtmlPage` (`site`) takes it. */
+/** A page to parse, as `parsePage` (`docs`) or `parseHtmlPage` (`site`) takes it. */
 export interface ParseTask {
   kind: 'docs' | 'site';
   /** Folder-relative file. */
   file: string;
-  source: string;
+  /** The file to read: the thread reads it, so its text never passes through the server's thread. */
+  path: string;
   language: string;
+  /** Send the page back as a page store keeps it (page-format.ts `packPage`), not whole. */
+  packed: boolean;
 }
 
 /**
@@ -35,8 +38,12 @@ export interface ParsePool<Page> {
 
 /** Pages parsed here before the threads start: a re-read after an edit parses one or two. */
 const IN_THREAD_FIRST = 8;
-/** Pages handed to one thread at a time, so it never waits for the next between two. */
-const IN_FLIGHT = 2;
+/**
+ * Pages handed to one thread at a time, so it never waits for the next between two: the server's
+ * thread, which sends them and takes the results, may wait milliseconds for a core on a loaded
+ * machine. With 2, each thread sat idle for a fifth to a third of a 20,000-page first start.
+ */
+const IN_FLIGHT = 32;
 
 /** Threads that parse pages by default: one per core (`os.availableParallelism()`). */
 export const defaultParseThreads = () => availableParallelism();

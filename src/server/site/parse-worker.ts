@@ -1,10 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { parsePage } from './docs.js';
 import type { ParseReply, ParseTask } from './parse-pool.js';
+import { packPage } from './page-format.js';
 
 /**
- * A parse thread of parse-pool.ts: parses each page it is sent and sends the page back (a
- * structured clone). What a parse throws goes back as its message, as `loadDocsSite` and
+ * A parse thread of parse-pool.ts: reads each page it is sent, parses it and sends the page back
+ * (a structured clone), packed as the page cache keeps it when asked: then the server's thread
+ * takes two strings instead of rebuilding every block and link object, and writes the body's JSON
+ * as it came. What the read or the parse throws goes back as its message, as `loadDocsSite` and
  * `loadHtmlSite` would have caught it in the server's own thread.
  */
 const port = parentPort!;
@@ -13,15 +17,12 @@ let html: Promise<typeof import('./html.js')> | undefined;
 port.on('message', async ({ id, ...task }: ParseTask & { id: number }) => {
   let reply: ParseReply<unknown>;
   try {
+    const source = readFileSync(task.path, 'utf8');
     const page =
       task.kind === 'site'
-        ? (await (html ??= import('./html.js'))).parseHtmlPage(
-            task.file,
-            task.source,
-            task.language,
-          )
-        : parsePage(task.file, task.source, task.language);
-    reply = { id, page };
+        ? (await (html ??= import('./html.js'))).parseHtmlPage(task.file, source, task.language)
+        : parsePage(task.file, source, task.language);
+    reply = { id, page: task.packed && !('skipped' in page) ? packPage(page) : page };
   } catch (error) {
     reply = { id, error: error instanceof Error ? error.message : String(error) };
   }
