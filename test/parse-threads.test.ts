@@ -4,14 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from './helpers/build.js';
 import { tempDir } from './helpers/server.js';
-import { FRAMEWORK_BUILDS } from './helpers/sites.js';
-import type {
-  CachedPage,
-  DocPage,
-  LoadOptions,
-  PackedPage,
-  PageCache,
-} from '../src/server/site/docs.js';
+import { FRAMEWORK_BUILDS, plainPage } from './helpers/sites.js';
+import type { CachedPage, LoadOptions, PackedPage, PageCache } from '../src/server/site/docs.js';
 
 type Docs = typeof import('../src/server/site/docs.js');
 type Html = typeof import('../src/server/site/html.js');
@@ -51,18 +45,6 @@ const BUILDS = FRAMEWORK_BUILDS;
 
 /** Two threads that take every page (none parsed here first). */
 const everyPageOnThreads = () => pools.parsePool<CachedPage | PackedPage>(2, { inThreadFirst: 0 });
-
-/** A page as a reader sees it, its body read (from its page file, for a kept page). */
-const plain = (page: DocPage) => ({
-  ...page,
-  markdown: page.markdown,
-  sections: page.sections.map((section) => ({
-    ...section,
-    text: section.text,
-    code: section.code,
-    blocks: section.blocks,
-  })),
-});
 
 /**
  * A folder read through a page cache in a new data folder, its page files written: the pages,
@@ -170,8 +152,8 @@ describe('pages parsed on worker threads', () => {
           kind === 'docs'
             ? (await docs.loadDocsSite(dir, 'en', undefined, undefined, { threads: 0 })).pages
             : (await html.loadHtmlSite(dir, 'en', undefined, undefined, { threads: 0 })).site.pages;
-        expect(threaded.site.pages.map(plain)).toEqual(fresh.map(plain));
-        expect(inThread.site.pages.map(plain)).toEqual(fresh.map(plain));
+        expect(threaded.site.pages.map(plainPage)).toEqual(fresh.map(plainPage));
+        expect(inThread.site.pages.map(plainPage)).toEqual(fresh.map(plainPage));
       } finally {
         await pool.close();
       }

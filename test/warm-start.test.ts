@@ -7,9 +7,10 @@ import { loadDocsSite } from '../src/server/site/docs.js';
 import { diskPageStore } from '../src/server/site/page-cache.js';
 import { diskIndexStore } from '../src/server/answering/index-cache.js';
 import { createRetriever, type Retriever } from '../src/server/answering/retrieval.js';
-import type { DocPage, DocsSite } from '../src/server/site/docs.js';
+import type { DocsSite } from '../src/server/site/docs.js';
 import { siteReader } from '../src/server/site/watch.js';
 import { captureIo } from './helpers/cli.js';
+import { plainPage } from './helpers/sites.js';
 import {
   askBody,
   FIXTURE_DOCS_DIR,
@@ -88,18 +89,6 @@ async function keptPages(data: string): Promise<string[]> {
   const lines = await Promise.all(files.map(pageLines));
   return lines.flat().map((line) => (JSON.parse(line) as [string])[0]);
 }
-
-/** A page as plain data: what a reader of it gets, whether its body is held or read on demand. */
-const plain = (page: DocPage) => ({
-  ...page,
-  markdown: page.markdown,
-  sections: page.sections.map((section) => ({
-    ...section,
-    text: section.text,
-    code: section.code,
-    blocks: section.blocks,
-  })),
-});
 
 /** Every file under `dir`, recursively, relative to it. */
 const filesUnder = async (dir: string) =>
@@ -482,11 +471,11 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
       const parsed = await siteReader({ kind, dir }, store()).read();
       const kept = await siteReader({ kind, dir }, store()).read();
       expect(kept.kept).toEqual({ reused: parsed.kept!.parsed, parsed: 0 });
-      expect(kept.site.pages.map(plain)).toEqual(parsed.site.pages.map(plain));
+      expect(kept.site.pages.map(plainPage)).toEqual(parsed.site.pages.map(plainPage));
       // And equal to the pages a read without the cache parses (plain DocPage objects).
       const fresh =
         kind === 'docs' ? (await loadDocsSite(dir)).pages : (await loadHtmlSite(dir)).site.pages;
-      expect(kept.site.pages.map(plain)).toEqual(fresh.map(plain));
+      expect(kept.site.pages.map(plainPage)).toEqual(fresh.map(plainPage));
       expect(kept.site.stamp).toBe(parsed.site.stamp);
     }
   });
