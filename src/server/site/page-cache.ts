@@ -28,7 +28,7 @@ import {
   type PageStore,
 } from './docs.js';
 import { parseHtmlPage } from './html.js';
-import { bodyText, headOf, isHead, unpackedBody, type Body } from './page-format.js';
+import { bodyOf, bodyText, headOf, isHead, unpackedBody, type Body } from './page-format.js';
 import type { PagePath } from './page-path.js';
 
 /**
@@ -622,10 +622,5 @@ function isShardHeader(value: unknown): value is ShardHeader {
 
 /** A page parsed in this process, held as a KeptPage until its page file is written. */
 function keptPage(page: DocPage, shelf: Shelf): KeptPage {
-  return new KeptPage(headOf(page), shelf, {
-    held: {
-      markdown: page.markdown,
-      sections: page.sections.map((section) => ({ blocks: section.blocks })),
-    },
-  });
+  return new KeptPage(headOf(page), shelf, { held: bodyOf(page) });
 }

@@ -73,17 +73,15 @@ export function bodyText(body: Body): string {
   return JSON.stringify([markdown, body.sections.map((section) => section.blocks.map(packBlock))]);
 }
 
+/** A parsed page's body: its Markdown and each section's blocks. */
+export const bodyOf = (page: DocPage): Body => ({
+  markdown: page.markdown,
+  sections: page.sections.map((section) => ({ blocks: section.blocks })),
+});
+
 /** A parsed page as its page file will keep it, made where it was parsed (a parse thread). */
 export function packPage(page: DocPage): PackedPage {
-  return {
-    packed: {
-      head: headOf(page),
-      body: bodyText({
-        markdown: page.markdown,
-        sections: page.sections.map((section) => ({ blocks: section.blocks })),
-      }),
-    },
-  };
+  return { packed: { head: headOf(page), body: bodyText(bodyOf(page)) } };
 }
 
 /** A body from its page file's JSON, with `sections` sections; undefined when it is not one. */
