@@ -472,10 +472,38 @@ function treeOf(terms: string[], valueOf: (n: number) => unknown): Map<string, u
 /** The options an index is built with here: its tokenizer and term processing are always given. */
 export type FlatOptions<T> = Options<T> & Required<Pick<Options<T>, 'tokenize' | 'processTerm'>>;
 
-/** A term's fields (in the order first met), and its documents in each: a list of `Pairs`. */
-interface BuiltTerm {
-  fields: number[];
-  lists: number[];
+/**
+ * A tokenizer that says how it makes its tokens (retrieval.ts): a text's tokens are its words, then
+ * each word's parts in the words' order, then the tokens read across words. `flatIndexOf` then
+ * finds each distinct word's tokens once, instead of looking every token of every word up again.
+ */
+export interface WordTokenize {
+  (text: string, field?: string): string[];
+  /** The text's words in order, with empty strings where separators meet (skipped). */
+  words(text: string): string[];
+  /** A word's parts. */
+  parts(word: string): string[];
+  /** The tokens read across the text's words. */
+  joined(text: string): string[];
+}
+
+const isWordTokenize = (tokenize: unknown): tokenize is WordTokenize =>
+  typeof tokenize === 'function' && 'parts' in tokenize;
+
+/** A column of 32-bit integers that grows as it is appended to. */
+class Column {
+  values = new Int32Array(1024);
+  length = 0;
+  /** Appends `value`; its place. */
+  push(value: number): number {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(2 * this.length);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length] = value;
+    return this.length++;
+  }
 }
 
 /** Integers in a chunk of `Pairs`: 4 MB, so a chunk added is never a large copy. */
@@ -589,12 +617,14 @@ export class Pairs {
 /**
  * The index MiniSearch 7 would build from `documents` with `options`, in the form it is kept in
  * (index-cache.ts `flatten`: its documents, its terms, their postings), made without MiniSearch's
- * maps: a hash map per term instead of a radix tree walk per word read, and each term's documents
- * appended as numbers instead of a map of them. At 20,000 pages MiniSearch's own
- * build was half of a first start's index time and most of its memory; the kept form is what a
- * warm start loads anyway (`kept(...).load`). Ids, stored fields, field lengths (their running
- * average computed as MiniSearch does, so the floats are the same), terms and postings come out
- * identical: test/flat-index.test.ts compares them with MiniSearch's own on real docs sets.
+ * maps: a number per term instead of a radix tree walk per word read, and each term's documents
+ * appended as numbers instead of a map of them. At 20,000 pages MiniSearch's own build was half of
+ * a first start's index time and most of its memory; the kept form is what a warm start loads
+ * anyway (`kept(...).load`). What it keeps per term, per distinct token of a field and per distinct
+ * word is integers in columns, not an object and arrays each. Ids, stored fields, field lengths
+ * (their running average computed as MiniSearch does, so the floats are the same), terms and
+ * postings come out identical: test/flat-index.test.ts compares them with MiniSearch's own on real
+ * docs sets.
  */
 export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>): FlatIndex {
   const fields = options.fields;
@@ -606,11 +636,8 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
   const stringify =
     options.stringifyField ?? ((value: unknown) => (value as { toString(): string }).toString());
   const { tokenize, processTerm } = options;
+  const byWords = isWordTokenize(tokenize) ? tokenize : undefined;
 
-  const byTerm = new Map<string, BuiltTerm>();
-  // The terms in the order MiniSearch's radix tree lists them, which the order they were first
-  // added decides: each term enters the tree once, not once per word read.
-  const tree = new SearchableMap<BuiltTerm>();
   const documentIds: [number, string][] = [];
   const seen = new Set<unknown>();
   const fieldLength: [number, number[]][] = [];
@@ -618,37 +645,104 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
   const averageFieldLength: number[] = [];
   let count = 0;
 
+  // Terms numbered in the order first met (which orders MiniSearch's tree, below), and per term and
+  // field its documents: a list of `pairs`, made the first time the term is met in the field.
   const pairs = new Pairs();
-  const postingsOf = (term: string) => {
-    let postings = byTerm.get(term);
-    if (!postings) {
-      postings = { fields: [], lists: [] };
-      const kept = ownString(term);
-      byTerm.set(kept, postings);
-      tree.set(kept, postings);
+  const termNumbers = new Map<string, number>();
+  const termLists = new Column();
+  const listOf = (term: string, fieldId: number) => {
+    let n = termNumbers.get(term);
+    if (n === undefined) {
+      termNumbers.set(ownString(term), (n = termNumbers.size));
+      for (let f = 0; f < fields.length; f++) termLists.push(-1);
     }
-    return postings;
-  };
-  /** A term's documents in a field (a list of `pairs`), made the first time the term is met in it. */
-  const listOf = (postings: BuiltTerm, fieldId: number) => {
-    const at = postings.fields.indexOf(fieldId);
-    if (at >= 0) return postings.lists[at]!;
-    const list = pairs.list();
-    postings.fields.push(fieldId);
-    postings.lists.push(list);
+    const at = n * fields.length + fieldId;
+    let list = termLists.values[at]!;
+    if (list < 0) termLists.values[at] = list = pairs.list();
     return list;
   };
-  // Per field, each word read once: what it becomes (the documents lists of its terms in that
-  // field), and the field value it was last counted in (MiniSearch counts a field's distinct words).
-  const words = fields.map(() => new Map<string, { lists: number[]; counted: number }>());
+
+  // Per field, each distinct token read, numbered; by number, the lists of its terms in the field
+  // (from `listsAt[n]` to `listsAt[n + 1]` in `lists`), the field value it was last counted in
+  // (MiniSearch counts a field value's distinct tokens), and once it is read as a word, where its
+  // parts are in `parts` (their count, then their numbers; -1 before).
+  const tokenNumbers = fields.map(() => new Map<string, number>());
+  const listsAt = new Column();
+  listsAt.push(0);
+  const lists = new Column();
+  const counted = new Column();
+  const partsAt = new Column();
+  const parts = new Column();
+  const tokenOf = (token: string, fieldId: number) => {
+    const numbers = tokenNumbers[fieldId]!;
+    let n = numbers.get(token);
+    if (n === undefined) {
+      const processed = processTerm(token, fields[fieldId]);
+      const terms = Array.isArray(processed) ? processed : processed ? [processed] : [];
+      for (const term of terms) lists.push(listOf(term, fieldId));
+      listsAt.push(lists.length);
+      counted.push(0);
+      n = partsAt.push(-1);
+      numbers.set(ownString(token), n);
+    }
+    return n;
+  };
+  /** A word's number, its parts numbered too (after every word of its field value, as read). */
+  const partsOf = (word: string, n: number, fieldId: number) => {
+    const numbers = byWords!.parts(word).map((part) => tokenOf(part, fieldId));
+    partsAt.values[n] = parts.push(numbers.length);
+    for (const part of numbers) parts.push(part);
+  };
+
   let value = 0;
+  let unique = 0;
+  let shortId = 0;
+  /** One use of the token numbered `n` in the field value being read. */
+  const tally = (n: number) => {
+    if (counted.values[n] !== value) {
+      counted.values[n] = value;
+      unique++;
+    }
+    // Documents come in short id order: a document's earlier uses of a term are the last pair.
+    for (let at = listsAt.values[n]!, end = listsAt.values[n + 1]!; at < end; at++)
+      pairs.add(lists.values[at]!, shortId);
+  };
+  let read = new Int32Array(256);
+  /** The tokens of a field value, as `tokenize` would give them, each used. */
+  const readWords = (text: string, fieldId: number) => {
+    const words = byWords!.words(text);
+    const numbers = tokenNumbers[fieldId]!;
+    if (read.length < words.length) read = new Int32Array(2 * words.length);
+    // The words read before (and their parts): each one's number. From the first word not read
+    // before (or only as a part), the words' terms are made in the order `tokenize` gives them:
+    // every word, then every word's parts.
+    let first = 0;
+    for (; first < words.length; first++) {
+      const word = words[first]!;
+      if (!word) continue;
+      const n = numbers.get(word);
+      if (n === undefined || partsAt.values[n]! < 0) break;
+      read[first] = n;
+    }
+    for (let i = first; i < words.length; i++) if (words[i]) read[i] = tokenOf(words[i]!, fieldId);
+    for (let i = first; i < words.length; i++)
+      if (words[i] && partsAt.values[read[i]!]! < 0) partsOf(words[i]!, read[i]!, fieldId);
+    for (let i = 0; i < words.length; i++) {
+      if (!words[i]) continue;
+      const n = read[i]!;
+      tally(n);
+      for (let at = partsAt.values[n]!, end = at + parts.values[at]!; at < end;)
+        tally(parts.values[++at]!);
+    }
+    for (const token of byWords!.joined(text)) tally(tokenOf(token, fieldId));
+  };
 
   for (const document of documents) {
     const id = extract(document, idField);
     if (id == null) throw new Error(`MiniSearch: document does not have ID field "${idField}"`);
     if (seen.has(id)) throw new Error(`MiniSearch: duplicate ID ${String(id)}`);
     seen.add(id);
-    const shortId = count++;
+    shortId = count++;
     documentIds.push([shortId, id as string]);
     if (storeFields.length > 0) {
       const stored: Record<string, unknown> = {};
@@ -662,25 +756,11 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
     for (const [fieldId, field] of fields.entries()) {
       const text = extract(document, field);
       if (text == null) continue;
-      const tokens = tokenize(stringify(text, field), field);
-      const known = words[fieldId]!;
-      let unique = 0;
       value++;
-      for (const token of tokens) {
-        let word = known.get(token);
-        if (!word) {
-          const processed = processTerm(token, field);
-          const terms = Array.isArray(processed) ? processed : processed ? [processed] : [];
-          word = { lists: terms.map((term) => listOf(postingsOf(term), fieldId)), counted: 0 };
-          known.set(ownString(token), word);
-        }
-        if (word.counted !== value) {
-          word.counted = value;
-          unique++;
-        }
-        // Documents come in short id order: a document's earlier uses of a term are the last pair.
-        for (const list of word.lists) pairs.add(list, shortId);
-      }
+      unique = 0;
+      if (byWords) readWords(stringify(text, field), fieldId);
+      else
+        for (const token of tokenize(stringify(text, field), field)) tally(tokenOf(token, fieldId));
       (lengths ??= [])[fieldId] = unique;
       averageFieldLength[fieldId] =
         ((averageFieldLength[fieldId] || 0) * (count - 1) + unique) / count;
@@ -688,21 +768,30 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
     if (lengths) fieldLength.push([shortId, lengths]);
   }
 
-  let size = 0;
-  for (const postings of byTerm.values()) {
-    size += 1;
-    for (const list of postings.lists) size += 2 + 2 * pairs.size(list);
-  }
+  // The terms in the order MiniSearch's radix tree lists them, which the order they were first
+  // added decides: each enters the tree once, after the build.
+  const tree = new SearchableMap<number>();
+  for (const [term, n] of termNumbers) tree.set(term, n);
+  const fieldsOf = (n: number) =>
+    fields
+      .map((_, fieldId) => [fieldId, termLists.values[n * fields.length + fieldId]!])
+      .filter(([, list]) => list! >= 0)
+      // In the order first met: lists are numbered as they are made.
+      .sort((a, b) => a[1]! - b[1]!);
+  let size = termNumbers.size;
+  for (let at = 0; at < termLists.length; at++)
+    if (termLists.values[at]! >= 0) size += 2 + 2 * pairs.size(termLists.values[at]!);
   const postings = new Uint32Array(size);
   const terms: string[] = [];
   let at = 0;
-  for (const [term, { fields: ids, lists }] of tree) {
+  for (const [term, n] of tree) {
     terms.push(term);
-    postings[at++] = ids.length;
-    for (const [n, fieldId] of ids.entries()) {
-      postings[at++] = fieldId;
-      postings[at++] = pairs.size(lists[n]!);
-      at = pairs.copy(lists[n]!, postings, at);
+    const termFields = fieldsOf(n);
+    postings[at++] = termFields.length;
+    for (const [fieldId, list] of termFields) {
+      postings[at++] = fieldId!;
+      postings[at++] = pairs.size(list!);
+      at = pairs.copy(list!, postings, at);
     }
   }
   return {

@@ -18,6 +18,7 @@ import {
   ownString,
   type FlatIndex,
   type KeptIndex,
+  type WordTokenize,
 } from './flat-index.js';
 
 export interface SearchOptions {
@@ -186,7 +187,7 @@ export interface LeftOut {
   more: boolean;
 }
 
-interface Tokenize {
+interface Tokenize extends WordTokenize {
   (text: string): string[];
   /** Adds the terms of `text` (its tokens, processed) to `into`. */
   termsInto(text: string, into: Set<string>): void;
@@ -319,6 +320,10 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
     return [...words, ...words.flatMap(partsOf), ...joinedOf(text)];
   };
   return Object.assign(tokenize, {
+    // How the tokens are made, for the index build (flat-index.ts `WordTokenize`).
+    words: (text: string) => text.split(WORD),
+    parts: partsOf,
+    joined: joinedOf,
     termsInto(text: string, into: Set<string>) {
       for (const word of text.split(WORD))
         if (word) for (const term of termsOfWord(word)) into.add(term);
