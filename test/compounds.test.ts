@@ -57,6 +57,15 @@ describe('words the docs write as one and as two', () => {
     ]);
   });
 
+  it('are found for words of any length', () => {
+    // A word of 120 letters and its two halves: its places to cut are hashed letter by letter.
+    const head = 'hyper'.repeat(16);
+    const tail = 'link'.repeat(10);
+    const words = new TextWords();
+    for (const text of [`The ${head}${tail} page.`, `A ${head} ${tail}.`]) words.add(text);
+    expect([...words.compounds()]).toEqual([[`${head}${tail}`, [head, tail]]]);
+  });
+
   it("keep none of the docs' text alive, long words included", () => {
     // 32 texts of 1 MB, each writing a long word of its own as one and as two: V8 makes a piece
     // cut from a string 13 characters or longer a view that keeps the whole string alive, and the
