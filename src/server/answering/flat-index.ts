@@ -621,10 +621,11 @@ export class Pairs {
  * appended as numbers instead of a map of them. At 20,000 pages MiniSearch's own build was half of
  * a first start's index time and most of its memory; the kept form is what a warm start loads
  * anyway (`kept(...).load`). What it keeps per term, per distinct token of a field and per distinct
- * word is integers in columns, not an object and arrays each. Ids, stored fields, field lengths
- * (their running average computed as MiniSearch does, so the floats are the same), terms and
- * postings come out identical: test/flat-index.test.ts compares them with MiniSearch's own on real
- * docs sets.
+ * word is integers in columns, not an object and arrays each, and each of those is let go as soon
+ * as it is done with: the tokens after the last document, the terms' map once they are in order.
+ * Ids, stored fields, field lengths (their running average computed as MiniSearch does, so the
+ * floats are the same), terms and postings come out identical: test/flat-index.test.ts compares
+ * them with MiniSearch's own on real docs sets.
  */
 export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>): FlatIndex {
   const fields = options.fields;
@@ -635,8 +636,6 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
     ((document: T, field: string) => (document as Record<string, unknown>)[field]);
   const stringify =
     options.stringifyField ?? ((value: unknown) => (value as { toString(): string }).toString());
-  const { tokenize, processTerm } = options;
-  const byWords = isWordTokenize(tokenize) ? tokenize : undefined;
 
   const documentIds: [number, string][] = [];
   const seen = new Set<unknown>();
@@ -662,10 +661,95 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
     return list;
   };
 
-  // Per field, each distinct token read, numbered; by number, the lists of its terms in the field
-  // (from `listsAt[n]` to `listsAt[n + 1]` in `lists`), the field value it was last counted in
-  // (MiniSearch counts a field value's distinct tokens), and once it is read as a word, where its
-  // parts are in `parts` (their count, then their numbers; -1 before).
+  {
+    const read = tokenReader(options, pairs, listOf);
+    for (const document of documents) {
+      const id = extract(document, idField);
+      if (id == null) throw new Error(`MiniSearch: document does not have ID field "${idField}"`);
+      if (seen.has(id)) throw new Error(`MiniSearch: duplicate ID ${String(id)}`);
+      seen.add(id);
+      const shortId = count++;
+      documentIds.push([shortId, id as string]);
+      if (storeFields.length > 0) {
+        const stored: Record<string, unknown> = {};
+        for (const field of storeFields) {
+          const value = extract(document, field);
+          if (value !== undefined) stored[field] = value;
+        }
+        storedFields.set(shortId, stored);
+      }
+      let lengths: number[] | undefined;
+      for (const [fieldId, field] of fields.entries()) {
+        const text = extract(document, field);
+        if (text == null) continue;
+        const unique = read(stringify(text, field), fieldId, shortId);
+        (lengths ??= [])[fieldId] = unique;
+        averageFieldLength[fieldId] =
+          ((averageFieldLength[fieldId] || 0) * (count - 1) + unique) / count;
+      }
+      if (lengths) fieldLength.push([shortId, lengths]);
+    }
+  }
+
+  // The terms in the order MiniSearch's radix tree lists them, which the order they were first
+  // added decides: each enters the tree once, after the build, and the tree is let go.
+  const terms: string[] = [];
+  const order = new Int32Array(termNumbers.size);
+  {
+    const tree = new SearchableMap<number>();
+    for (const [term, n] of termNumbers) tree.set(term, n);
+    termNumbers.clear();
+    for (const [term, n] of tree) order[terms.push(term) - 1] = n;
+  }
+  let size = terms.length;
+  for (let at = 0; at < termLists.length; at++)
+    if (termLists.values[at]! >= 0) size += 2 + 2 * pairs.size(termLists.values[at]!);
+  const postings = new Uint32Array(size);
+  let at = 0;
+  for (const n of order) {
+    const termFields = fields
+      .map((_, fieldId) => [fieldId, termLists.values[n * fields.length + fieldId]!] as const)
+      .filter(([, list]) => list >= 0)
+      // In the order first met: lists are numbered as they are made.
+      .sort((a, b) => a[1] - b[1]);
+    postings[at++] = termFields.length;
+    for (const [fieldId, list] of termFields) {
+      postings[at++] = fieldId;
+      postings[at++] = pairs.size(list);
+      at = pairs.copy(list, postings, at);
+    }
+  }
+  return {
+    documents: {
+      documentCount: count,
+      nextId: count,
+      fieldIds: Object.fromEntries(fields.map((field, n) => [field, n])),
+      averageFieldLength,
+      documentIds,
+      fieldLength,
+      ...storedTable(storedFields),
+      postings: at,
+    },
+    terms,
+    postings,
+  };
+}
+
+/**
+ * What reads the field values of an index's documents into `pairs`: `read(text, fieldId,
+ * shortId)` adds each use of each term to its list in that field (`listOf`, which numbers the
+ * terms as first met) and gives the number of distinct tokens (MiniSearch's field length). Per
+ * field, each distinct token read is numbered; by number, the lists of its terms in the field
+ * (from `listsAt[n]` to `listsAt[n + 1]` in `lists`), the field value it was last counted in, and
+ * once it is read as a word, where its parts are in `parts` (their count, then their numbers; -1
+ * before).
+ */
+function tokenReader<T>(
+  { fields, tokenize, processTerm }: FlatOptions<T>,
+  pairs: Pairs,
+  listOf: (term: string, fieldId: number) => number,
+): (text: string, fieldId: number, shortId: number) => number {
+  const byWords = isWordTokenize(tokenize) ? tokenize : undefined;
   const tokenNumbers = fields.map(() => new Map<string, number>());
   const listsAt = new Column();
   listsAt.push(0);
@@ -737,76 +821,13 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
     for (const token of byWords!.joined(text)) tally(tokenOf(token, fieldId));
   };
 
-  for (const document of documents) {
-    const id = extract(document, idField);
-    if (id == null) throw new Error(`MiniSearch: document does not have ID field "${idField}"`);
-    if (seen.has(id)) throw new Error(`MiniSearch: duplicate ID ${String(id)}`);
-    seen.add(id);
-    shortId = count++;
-    documentIds.push([shortId, id as string]);
-    if (storeFields.length > 0) {
-      const stored: Record<string, unknown> = {};
-      for (const field of storeFields) {
-        const value = extract(document, field);
-        if (value !== undefined) stored[field] = value;
-      }
-      storedFields.set(shortId, stored);
-    }
-    let lengths: number[] | undefined;
-    for (const [fieldId, field] of fields.entries()) {
-      const text = extract(document, field);
-      if (text == null) continue;
-      value++;
-      unique = 0;
-      if (byWords) readWords(stringify(text, field), fieldId);
-      else
-        for (const token of tokenize(stringify(text, field), field)) tally(tokenOf(token, fieldId));
-      (lengths ??= [])[fieldId] = unique;
-      averageFieldLength[fieldId] =
-        ((averageFieldLength[fieldId] || 0) * (count - 1) + unique) / count;
-    }
-    if (lengths) fieldLength.push([shortId, lengths]);
-  }
-
-  // The terms in the order MiniSearch's radix tree lists them, which the order they were first
-  // added decides: each enters the tree once, after the build.
-  const tree = new SearchableMap<number>();
-  for (const [term, n] of termNumbers) tree.set(term, n);
-  const fieldsOf = (n: number) =>
-    fields
-      .map((_, fieldId) => [fieldId, termLists.values[n * fields.length + fieldId]!])
-      .filter(([, list]) => list! >= 0)
-      // In the order first met: lists are numbered as they are made.
-      .sort((a, b) => a[1]! - b[1]!);
-  let size = termNumbers.size;
-  for (let at = 0; at < termLists.length; at++)
-    if (termLists.values[at]! >= 0) size += 2 + 2 * pairs.size(termLists.values[at]!);
-  const postings = new Uint32Array(size);
-  const terms: string[] = [];
-  let at = 0;
-  for (const [term, n] of tree) {
-    terms.push(term);
-    const termFields = fieldsOf(n);
-    postings[at++] = termFields.length;
-    for (const [fieldId, list] of termFields) {
-      postings[at++] = fieldId!;
-      postings[at++] = pairs.size(list!);
-      at = pairs.copy(list!, postings, at);
-    }
-  }
-  return {
-    documents: {
-      documentCount: count,
-      nextId: count,
-      fieldIds: Object.fromEntries(fields.map((field, n) => [field, n])),
-      averageFieldLength,
-      documentIds,
-      fieldLength,
-      ...storedTable(storedFields),
-      postings: at,
-    },
-    terms,
-    postings,
+  return (text, fieldId, document) => {
+    value++;
+    unique = 0;
+    shortId = document;
+    if (byWords) readWords(text, fieldId);
+    else for (const token of tokenize(text, fields[fieldId])) tally(tokenOf(token, fieldId));
+    return unique;
   };
 }
 
