@@ -411,6 +411,9 @@ export async function main() {
   for (const corpus of corpora) {
     const docs = sites.find((site) => site.domain === corpus.domain)!.docs;
     const retriever = createRetriever(docs);
+    const sectionPaths = new Map(
+      docs.pages.flatMap((page) => page.sections.map((s) => [s.id, s.pagePath] as const)),
+    );
     // With a model, the curves below place each question with it too, as the answers do (the
     // vectors are the ones the app's indexing kept: nothing is embedded again but the questions).
     const dense =
@@ -427,7 +430,7 @@ export async function main() {
       if (!set.heldOut)
         curves.push({
           name: set.name,
-          rows: await Promise.all(cases.map((c) => coverageOf(retriever, c, dense))),
+          rows: await Promise.all(cases.map((c) => coverageOf(retriever, c, dense, sectionPaths))),
         });
     }
   }
@@ -442,6 +445,7 @@ export async function main() {
   }
   printCurve(curves);
   printMarginCurve(curves);
+  printFusionCeiling(curves);
 }
 
 interface Coverage {
@@ -453,6 +457,8 @@ interface Coverage {
   runnerUp: number;
   /** The best section's page answers the question. */
   topRight: boolean;
+  /** With a model: whether keywords alone, and the model alone, put an answering page first. */
+  alone?: { keywords: boolean; model: boolean };
 }
 
 /** The coverage the no-model answer compares with MIN_COVERAGE, found the way assistant.ts finds it. */
@@ -460,22 +466,35 @@ async function coverageOf(
   retriever: Retriever,
   c: EvalCase,
   dense: DenseRetrieval | undefined,
+  sectionPaths: Map<string, string>,
 ): Promise<Coverage> {
   const earlier = followUpSubject(c.q, retriever.terms(c.q), [...(c.thread ?? [])].reverse());
   const scores = await dense?.scores(c.q);
-  const result = retriever.search(c.q, {
+  const options = {
     limit: 5,
     filter: c.filter,
     ...(c.currentPath ? { currentPath: parsePagePath(c.currentPath) } : {}),
     ...(earlier ? { earlier } : {}),
-    ...(scores ? { dense: scores } : {}),
-  });
+  };
+  const result = retriever.search(c.q, { ...options, ...(scores ? { dense: scores } : {}) });
+  const right = (hits: { section: { pagePath: string } }[]) =>
+    !!hits[0] && c.expect.includes(hits[0].section.pagePath);
+  // The model alone: its nearest section (before the question's filters, which only the search applies).
+  const nearest = scores && [...scores].sort((a, b) => b[1] - a[1])[0]?.[0];
   return {
     coverage: result.coverage,
     empty: result.hits.length === 0,
     inScope: c.expect.length > 0,
     runnerUp: runnerUpShare(result.hits),
-    topRight: !!result.hits[0] && c.expect.includes(result.hits[0].section.pagePath),
+    topRight: right(result.hits),
+    ...(scores
+      ? {
+          alone: {
+            keywords: right(retriever.search(c.q, { ...options, dense: undefined }).hits),
+            model: !!nearest && c.expect.includes(sectionPaths.get(nearest) ?? ''),
+          },
+        }
+      : {}),
   };
 }
 
@@ -537,4 +556,48 @@ function printMarginCurve(curves: { name: string; rows: Coverage[] }[]) {
         `${`${unsure(right)}/${right.length}`.padStart(10)}${`${unsure(wrong)}/${wrong.length}`.padStart(10)}`,
     );
   }
+}
+
+/**
+ * With a model: on the dev halves' answerable questions, how often keywords alone, the model alone
+ * and the fused ranking put an answering page first, and how often at least one of the two does.
+ * A fusion that picks one of the two rankings' firsts cannot be right more often than "either":
+ * the ceiling of any such change (docs/embeddings.md).
+ */
+function printFusionCeiling(curves: { name: string; rows: Coverage[] }[]) {
+  const sets = curves
+    .map(({ name, rows }) => ({
+      name,
+      rows: rows.filter(
+        (r): r is Coverage & { alone: NonNullable<Coverage['alone']> } => r.inScope && !!r.alone,
+      ),
+    }))
+    .filter(({ rows }) => rows.length);
+  if (!sets.length) return;
+  console.log(
+    `\ntop page right, dev halves' answerable questions: keywords alone / the model alone / fused / either of the two / neither`,
+  );
+  const line = (
+    name: string,
+    rows: (Coverage & { alone: { keywords: boolean; model: boolean } })[],
+  ) => {
+    const count = (test: (r: (typeof rows)[number]) => boolean) => rows.filter(test).length;
+    const either = count((r) => r.alone.keywords || r.alone.model);
+    console.log(
+      `${name.padEnd(26)}${[
+        count((r) => r.alone.keywords),
+        count((r) => r.alone.model),
+        count((r) => r.topRight),
+        either,
+        rows.length - either,
+      ]
+        .map((n) => String(n).padStart(6))
+        .join('')}  of ${rows.length}`,
+    );
+  };
+  for (const { name, rows } of sets) line(name, rows);
+  line(
+    'all',
+    sets.flatMap(({ rows }) => rows),
+  );
 }
