@@ -28,7 +28,7 @@ export function markdownTree(source: string): Root | undefined {
   // Footnotes are GFM to remark, and link definitions to marked; marked reads `\r\n` as `\n`, which
   // would move every offset after it; a tab after spaces in a line's indent is read as columns by
   // remark and partly as spaces by marked.
-  if (UNSUPPORTED.test(source)) return undefined;
+  if (unsupported(source)) return undefined;
   let tokens: Token[];
   try {
     tokens = Lexer.lex(source, LEXER_OPTIONS);
@@ -39,9 +39,8 @@ export function markdownTree(source: string): Root | undefined {
     const children: RootContent[] = [];
     let offset = 0;
     for (const token of tokens) {
-      // Not `startsWith`: V8 compares character by character there (a tenth of this module's
-      // time), and a slice's equality compares the bytes at once.
-      if (source.slice(offset, offset + token.raw.length) !== token.raw) return undefined;
+      // A tenth of this module's time with `startsWith`.
+      if (!startsAt(source, token.raw, offset)) return undefined;
       const from = offset;
       offset += token.raw.length;
       const node = blockNode(token, new Cursor(source, from, offset));
@@ -60,7 +59,12 @@ export function markdownTree(source: string): Root | undefined {
 
 const LEXER_OPTIONS = { gfm: true, breaks: false, pedantic: false } as const;
 
-const UNSUPPORTED = /\r|\[\^|\0|(^|\n) +\t/;
+/** `/\r|\[\^|\0|(^|\n) +\t/.test(source)`, the indent looked for only when there is a tab. */
+const unsupported = (source: string) =>
+  source.includes('\r') ||
+  source.includes('[^') ||
+  source.includes('\0') ||
+  (source.includes('\t') && /(^|\n) +\t/.test(source));
 
 /** What marked read that this module cannot place or does not read as remark does. */
 class Unread extends Error {}
@@ -108,8 +112,8 @@ class Cursor {
           break;
         }
         at++;
-        while (!source.startsWith(line, at) && /[ \t>]/.test(source[at] ?? '')) at++;
-        if (!source.startsWith(line, at)) {
+        while (!startsAt(source, line, at) && /[ \t>]/.test(source[at] ?? '')) at++;
+        if (!startsAt(source, line, at)) {
           matched = false;
           break;
         }
@@ -123,6 +127,10 @@ class Cursor {
     }
   }
 }
+
+/** `source.startsWith(piece, at)`, by a slice's equality: V8's `startsWith` compares character by character. */
+const startsAt = (source: string, piece: string, at: number) =>
+  source.slice(at, at + piece.length) === piece;
 
 /**
  * Where remark puts a top-level block: from its first character that is not indentation (an
@@ -303,8 +311,14 @@ function cellCount(line: string): number {
   return (row.match(/(^|[^\\])\|/g) ?? []).length + 1;
 }
 
+// Loops, not `flatMap`: its arrays and calls were a twentieth of a page's parse on a thread.
 function blockNodes(tokens: Token[], cursor: Cursor): RootContent[] {
-  return tokens.flatMap((token) => blockNode(token, cursor) ?? []);
+  const nodes: RootContent[] = [];
+  for (const token of tokens) {
+    const node = blockNode(token, cursor);
+    if (node) nodes.push(node);
+  }
+  return nodes;
 }
 
 /**
@@ -333,13 +347,21 @@ function trimmed(tokens: Token[] | undefined): Token[] {
   return list;
 }
 
-function inlineNodes(tokens: Token[] | undefined, cursor: Cursor): PhrasingContent[] {
-  return (tokens ?? []).flatMap((token) =>
+function inlineNodes(
+  tokens: Token[] | undefined,
+  cursor: Cursor,
+  nodes: PhrasingContent[] = [],
+): PhrasingContent[] {
+  for (const token of tokens ?? []) {
     // A list item's text holds its inline tokens.
-    token.type === 'text' && (token as Tokens.Text).tokens?.length
-      ? inlineNodes((token as Tokens.Text).tokens, cursor)
-      : (inlineNode(token, cursor) ?? []),
-  );
+    if (token.type === 'text' && (token as Tokens.Text).tokens?.length)
+      inlineNodes((token as Tokens.Text).tokens, cursor, nodes);
+    else {
+      const node = inlineNode(token, cursor);
+      if (node) nodes.push(node);
+    }
+  }
+  return nodes;
 }
 
 function inlineNode(token: Token, cursor: Cursor): PhrasingContent | undefined {
