@@ -8,9 +8,6 @@ import { toString } from 'mdast-util-to-string';
 import { HeadingSlugger, parsePage, remarkTree } from '../src/server/site/docs.js';
 import { plainFrontmatter } from '../src/server/site/front-matter.js';
 import { markdownTree } from '../src/server/site/markdown-tree.js';
-import { TextTokenizer, textLength } from '../src/server/site/marked-text.js';
-import { createRequire } from 'node:module';
-import { Lexer } from 'marked';
 import { generateScaleSite } from '../bench/_scale-site.js';
 import { tempDir } from './helpers/server.js';
 // @ts-expect-error a plain ES module of the eval, without types
@@ -18,8 +15,8 @@ import { cacheDirOf, fetchSet, SETS } from '../bench/eval/fetch.mjs';
 
 /**
  * A page's parse takes shortcuts where a package's general code cost a good part of it (docs/scale.md):
- * plain `key: value` front matter is read without the `yaml` package, ASCII headings are slugged
- * without github-slugger's Unicode regex, and marked's plain-text rule is read by a loop. What each reads must be what the package reads,
+ * plain `key: value` front matter is read without the `yaml` package, and ASCII headings are
+ * slugged without github-slugger's Unicode regex. What each reads must be what the package reads,
  * on every real docs set, and what a shortcut cannot read as written is left to the package.
  */
 
@@ -170,73 +167,4 @@ describe('heading anchors slugged without github-slugger', () => {
       slugs(new GithubSlugger(), headings),
     );
   });
-});
-
-describe("marked's plain-text rule read by a loop", () => {
-  const rule = Lexer.rules.inline.gfm.text;
-  const byRegex = (src: string) => rule.exec(src)?.[0].length;
-
-  it("matches as much as marked's regex on random text made of what the rule looks at", () => {
-    // Seeded: the same 200,000 texts each run.
-    let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
-    const pieces = [
-      ...'abhHtTpPsSfFwWmMxX019.:/@_*~`\\<![](-+=#&\'"é\u00a0\u2028\t\n  '.split(''),
-      'http',
-      'HtTpS',
-      'ftp://',
-      'FTP://',
-      'www.',
-      '(www.',
-      'mailto:',
-      'xmpp:',
-      '  \n',
-      '   \n',
-      'a@b.c',
-      'x.y+z@',
-      'word ',
-      '``',
-      '~~',
-    ];
-    let differ = 0;
-    for (let i = 0; i < 200_000; i++) {
-      let text = '';
-      for (let n = Math.floor(next() * 16); n > 0; n--)
-        text += pieces[Math.floor(next() * pieces.length)];
-      if (textLength(text) !== byRegex(text)) {
-        differ++;
-        expect({ text, length: textLength(text) }).toStrictEqual({ text, length: byRegex(text) });
-      }
-    }
-    expect(differ).toBe(0);
-  });
-
-  it("matches as much as marked's regex from every fifth character of the real docs sets", async () => {
-    let texts = 0;
-    for (const set of await realSets())
-      for (const page of await pageTexts(set))
-        for (const paragraph of page.split(/\n\n+/)) {
-          // From every fifth character: every one took half a minute.
-          for (let at = 0; at < paragraph.length; at += 5) {
-            const src = paragraph.slice(at);
-            expect(textLength(src)).toBe(byRegex(src));
-          }
-          texts++;
-        }
-    expect(texts).toBeGreaterThan(5000);
-  }, 120_000);
-
-  it("gives marked's tokens for every page of the real docs sets and every CommonMark example", async () => {
-    const examples = (
-      createRequire(import.meta.url)('commonmark-spec') as { tests: { markdown: string }[] }
-    ).tests.map((example) => example.markdown.replace(/→/g, '\t'));
-    const pages = [...examples];
-    for (const set of await realSets()) pages.push(...(await pageTexts(set)));
-    const options = { gfm: true, breaks: false, pedantic: false };
-    for (const page of pages)
-      expect(Lexer.lex(page, { ...options, tokenizer: new TextTokenizer() })).toStrictEqual(
-        Lexer.lex(page, { ...options }),
-      );
-    expect(pages.length).toBeGreaterThan(900);
-  }, 120_000);
 });

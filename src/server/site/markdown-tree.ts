@@ -1,6 +1,5 @@
 import { decodeNamedCharacterReference } from 'decode-named-character-reference';
 import { Lexer, type Token, type Tokens } from 'marked';
-import { TextTokenizer } from './marked-text.js';
 import type {
   BlockContent,
   Code,
@@ -58,7 +57,7 @@ export function markdownTree(source: string): Root | undefined {
   }
 }
 
-const LEXER_OPTIONS = { gfm: true, breaks: false, pedantic: false, tokenizer: new TextTokenizer() };
+const LEXER_OPTIONS = { gfm: true, breaks: false, pedantic: false } as const;
 
 /** `/\r|\[\^|\0|(^|\n) +\t/.test(source)`, the indent looked for only when there is a tab. */
 const unsupported = (source: string) =>

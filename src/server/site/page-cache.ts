@@ -41,7 +41,7 @@ import type { PagePath } from './page-path.js';
 const CACHE_FORMAT = 4;
 
 /**
- * Modules whose output is what the cache holds (pages: docs.ts, front-matter.ts, markdown-tree.ts, marked-text.ts, html.ts,
+ * Modules whose output is what the cache holds (pages: docs.ts, front-matter.ts, markdown-tree.ts, html.ts,
  * page-path.ts; the index: retrieval.ts's tokenizer, terms and passages): a change to any of them
  * is a new version.
  * dense.ts keeps its own vectors (`vectors/`, by model) and only reads the index's hits.
@@ -52,7 +52,6 @@ const VERSIONED_MODULES = [
   './docs',
   './front-matter',
   './markdown-tree',
-  './marked-text',
   './html',
   './page-path',
   '../../protocol/_guards',
