@@ -6,9 +6,9 @@ import { packPage } from './page-format.js';
 
 /**
  * A parse thread of parse-pool.ts: reads each page it is sent, parses it and sends the page back
- * (a structured clone, with others parsed since: REPLIES_AT_ONCE), packed as the page cache keeps it when asked: then the server's thread
- * takes two strings instead of rebuilding every block and link object, and writes the body's JSON
- * as it came. What the read or the parse throws goes back as its message, as `loadDocsSite` and
+ * (a structured clone, with the others parsed since: REPLIES_AT_ONCE), packed as the page cache
+ * keeps it when asked: then the server's thread takes two strings instead of rebuilding every
+ * block and link object, and writes the body's JSON as it came. What the read or the parse throws goes back as its message, as `loadDocsSite` and
  * `loadHtmlSite` would have caught it in the server's own thread.
  */
 const port = parentPort!;
@@ -16,10 +16,10 @@ const port = parentPort!;
 let html: Promise<typeof import('./html.js')> | undefined;
 
 /**
- * Replies sent in one message: each message wakes the server's thread, which a 20,000-page first
- * start's profile showed as a tenth of a parse thread's time in `postMessage`, one page at a time.
- * With IN_FLIGHT (parse-pool.ts) pages at a thread, the server's thread still hears of its pages
- * while the thread parses the rest.
+ * Replies sent in one message: each message wakes the server's thread, and a parse thread spent 7%
+ * of its time in `postMessage` sending pages one at a time (docs/scale.md). With IN_FLIGHT
+ * (parse-pool.ts) pages at a thread, the server's thread still hears of its pages while the thread
+ * parses the rest.
  */
 const REPLIES_AT_ONCE = 8;
 let replies: ParseReply<unknown>[] = [];
