@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import GithubSlugger from 'github-slugger';
+import { slug as slugOf } from 'github-slugger';
 import type { List, Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
-import { parse as parseYaml } from 'yaml';
 import { isRecord } from '../../protocol/_guards.js';
+import { splitFrontmatter } from './front-matter.js';
 import { markdownTree } from './markdown-tree.js';
 import { PAGE_EXTENSIONS, pagePathOf, type PagePath } from './page-path.js';
 import { parsePool, type ParsePool } from './parse-pool.js';
@@ -124,16 +124,6 @@ async function listFiles(dir: string): Promise<{ pages: string[]; assets: string
   };
 }
 
-function splitFrontmatter(source: string): { data: Record<string, unknown>; body: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(source);
-  if (!match) return { data: {}, body: source };
-  const data: unknown = parseYaml(match[1] ?? '');
-  return {
-    data: isRecord(data) ? data : {},
-    body: source.slice(match[0].length),
-  };
-}
-
 function optionalString(value: unknown): string | undefined {
   if (typeof value === 'string' && value.trim()) return value.trim();
   if (typeof value === 'number') return String(value);
@@ -141,8 +131,11 @@ function optionalString(value: unknown): string | undefined {
 }
 
 /** Soft line breaks inside a paragraph are not sentence ends. */
-const flat = (node: Parameters<typeof toString>[0]) =>
-  toString(node, { includeImageAlt: false }).replace(/\s*\n\s*/g, ' ');
+const flat = (node: Parameters<typeof toString>[0]) => {
+  const text = toString(node, { includeImageAlt: false });
+  // Most blocks are one line: the regex costs more than the check.
+  return text.includes('\n') ? text.replace(/\s*\n\s*/g, ' ') : text;
+};
 
 /** A URL as a Markdown link destination: in angle brackets when it has spaces or brackets. */
 export const markdownUrl = (url: string) =>
@@ -261,6 +254,38 @@ function blockSource(
   return { markdown, links };
 }
 
+/** `slugOf` of each ASCII character: github-slugger lower-cases, drops punctuation and dashes spaces one character at a time. */
+const ASCII_SLUGS = Array.from({ length: 128 }, (_, code) => slugOf(String.fromCharCode(code)));
+
+/**
+ * github-slugger's `GithubSlugger` (the anchors rehype-slug gives headings): the same slugs, a
+ * heading written again numbered (`-1`, `-2`), but an ASCII heading slugged from a table instead of
+ * its Unicode regex, and the slugs seen kept in a Map (the two were a twentieth of a page's parse).
+ */
+export class HeadingSlugger {
+  readonly #seen = new Map<string, number>();
+
+  slug(value: string): string {
+    let base = '';
+    for (let at = 0; at < value.length; at++) {
+      const one = ASCII_SLUGS[value.charCodeAt(at)];
+      if (one === undefined) {
+        base = slugOf(value);
+        break;
+      }
+      base += one;
+    }
+    let result = base;
+    while (this.#seen.has(result)) {
+      const count = this.#seen.get(base)! + 1;
+      this.#seen.set(base, count);
+      result = `${base}-${count}`;
+    }
+    this.#seen.set(result, 0);
+    return result;
+  }
+}
+
 /**
  * Splits a page at every heading (reference pages put one option or method under each h4/h5, and
  * that is the unit a question is about); code stays code so answers can quote it as fenced blocks.
@@ -271,7 +296,7 @@ function sectionsOf(
   page: Omit<DocPage, 'sections' | 'markdown' | 'file'>,
   anchors?: readonly string[],
 ): DocSection[] {
-  const slugger = new GithubSlugger();
+  const slugger = new HeadingSlugger();
   // A built page's headings carry their own ids (`anchors`, in document order), which may not be slugs.
   const headingIndex = new Map<Nodes, number>();
   if (anchors)

@@ -28,7 +28,7 @@ export function markdownTree(source: string): Root | undefined {
   // Footnotes are GFM to remark, and link definitions to marked; marked reads `\r\n` as `\n`, which
   // would move every offset after it; a tab after spaces in a line's indent is read as columns by
   // remark and partly as spaces by marked.
-  if (UNSUPPORTED.test(source)) return undefined;
+  if (unsupported(source)) return undefined;
   let tokens: Token[];
   try {
     tokens = Lexer.lex(source, LEXER_OPTIONS);
@@ -39,7 +39,8 @@ export function markdownTree(source: string): Root | undefined {
     const children: RootContent[] = [];
     let offset = 0;
     for (const token of tokens) {
-      if (!source.startsWith(token.raw, offset)) return undefined;
+      // A tenth of this module's time with `startsWith`.
+      if (!startsAt(source, token.raw, offset)) return undefined;
       const from = offset;
       offset += token.raw.length;
       const node = blockNode(token, new Cursor(source, from, offset));
@@ -58,7 +59,12 @@ export function markdownTree(source: string): Root | undefined {
 
 const LEXER_OPTIONS = { gfm: true, breaks: false, pedantic: false } as const;
 
-const UNSUPPORTED = /\r|\[\^|\0|(^|\n) +\t/;
+/** `/\r|\[\^|\0|(^|\n) +\t/.test(source)`, the indent looked for only when there is a tab. */
+const unsupported = (source: string) =>
+  source.includes('\r') ||
+  source.includes('[^') ||
+  source.includes('\0') ||
+  (source.includes('\t') && /(^|\n) +\t/.test(source));
 
 /** What marked read that this module cannot place or does not read as remark does. */
 class Unread extends Error {}
@@ -88,8 +94,13 @@ class Cursor {
    * container's prefix (indentation, `>`) that marked took off.
    */
   find(raw: string): [number, number] | undefined {
-    const lines = raw.split('\n');
     const { source } = this;
+    // Most raws are one line: found at their first place, without splitting them.
+    if (!raw.includes('\n')) {
+      const start = source.indexOf(raw, this.at);
+      return start < 0 || start + raw.length > this.end ? undefined : [start, start + raw.length];
+    }
+    const lines = raw.split('\n');
     for (let from = this.at; ;) {
       const start = source.indexOf(lines[0]!, from);
       if (start < 0) return undefined;
@@ -101,8 +112,8 @@ class Cursor {
           break;
         }
         at++;
-        while (!source.startsWith(line, at) && /[ \t>]/.test(source[at] ?? '')) at++;
-        if (!source.startsWith(line, at)) {
+        while (!startsAt(source, line, at) && /[ \t>]/.test(source[at] ?? '')) at++;
+        if (!startsAt(source, line, at)) {
           matched = false;
           break;
         }
@@ -116,6 +127,10 @@ class Cursor {
     }
   }
 }
+
+/** `source.startsWith(piece, at)`, by a slice's equality: V8's `startsWith` compares character by character. */
+const startsAt = (source: string, piece: string, at: number) =>
+  source.slice(at, at + piece.length) === piece;
 
 /**
  * Where remark puts a top-level block: from its first character that is not indentation (an
@@ -186,17 +201,15 @@ function blockNode(token: Token, cursor: Cursor): RootContent | undefined {
       const info = code.lang ? decode(code.lang) : '';
       const lang = /^\S+/.exec(info)?.[0];
       const meta = info.slice(lang?.length ?? 0).trim();
+      const fence = code.codeBlockStyle === 'indented' ? undefined : fenceLines(code.raw);
       const node: Code = {
         type: 'code',
         lang: lang ?? null,
         meta: meta || null,
-        value:
-          code.codeBlockStyle === 'indented'
-            ? code.text.replace(/\n+$/, '')
-            : fencedValue(code.raw),
+        value: fence ? fencedValue(fence) : code.text.replace(/\n+$/, ''),
       };
-      if (code.codeBlockStyle === 'indented') indented.add(node);
-      else if (!isClosed(code.raw)) unclosed.add(node);
+      if (!fence) indented.add(node);
+      else if (!fence.closed) unclosed.add(node);
       return node;
     }
     case 'blockquote':
@@ -259,7 +272,7 @@ function blockNode(token: Token, cursor: Cursor): RootContent | undefined {
 }
 
 /** The lines of a fence's raw, and whether its last one closes it. */
-function fenceLines(raw: string): { lines: string[]; indent: number; closed: boolean } {
+function fenceLines(raw: string): Fence {
   const lines = raw.replace(/\n$/, '').split('\n');
   const [, indent, fence] = /^( {0,3})(`{3,}|~{3,})/.exec(lines[0]!) ?? unread('fence');
   const closed =
@@ -270,14 +283,22 @@ function fenceLines(raw: string): { lines: string[]; indent: number; closed: boo
   return { lines, indent: indent!.length, closed };
 }
 
-const isClosed = (raw: string) => fenceLines(raw).closed;
+interface Fence {
+  lines: string[];
+  indent: number;
+  closed: boolean;
+}
 
 /** A fence's content as remark reads it: each line less the fence's own indent, up to the closing fence. */
-function fencedValue(raw: string): string {
-  const { lines, indent, closed } = fenceLines(raw);
-  return lines
-    .slice(1, closed ? -1 : undefined)
-    .map((line) => line.replace(new RegExp(`^ {0,${indent}}`), ''))
+function fencedValue({ lines, indent, closed }: Fence): string {
+  const content = lines.slice(1, closed ? -1 : undefined);
+  if (indent === 0) return content.join('\n');
+  return content
+    .map((line) => {
+      let spaces = 0;
+      while (spaces < indent && line[spaces] === ' ') spaces++;
+      return line.slice(spaces);
+    })
     .join('\n');
 }
 
@@ -290,8 +311,14 @@ function cellCount(line: string): number {
   return (row.match(/(^|[^\\])\|/g) ?? []).length + 1;
 }
 
+// Loops, not `flatMap`: its arrays and calls were a twentieth of a page's parse on a thread.
 function blockNodes(tokens: Token[], cursor: Cursor): RootContent[] {
-  return tokens.flatMap((token) => blockNode(token, cursor) ?? []);
+  const nodes: RootContent[] = [];
+  for (const token of tokens) {
+    const node = blockNode(token, cursor);
+    if (node) nodes.push(node);
+  }
+  return nodes;
 }
 
 /**
@@ -310,20 +337,31 @@ function trimmed(tokens: Token[] | undefined): Token[] {
   const last = list.at(-1);
   if (last?.type === 'text') {
     const { raw, text } = last as Tokens.Text;
-    const space = /[ \t\n]*$/.exec(raw)![0];
+    let end = raw.length;
+    while (end > 0 && (raw[end - 1] === ' ' || raw[end - 1] === '\t' || raw[end - 1] === '\n'))
+      end--;
+    const space = raw.slice(end);
     if (space && text.endsWith(space))
       list[list.length - 1] = { ...last, text: text.slice(0, -space.length) };
   }
   return list;
 }
 
-function inlineNodes(tokens: Token[] | undefined, cursor: Cursor): PhrasingContent[] {
-  return (tokens ?? []).flatMap((token) =>
+function inlineNodes(
+  tokens: Token[] | undefined,
+  cursor: Cursor,
+  nodes: PhrasingContent[] = [],
+): PhrasingContent[] {
+  for (const token of tokens ?? []) {
     // A list item's text holds its inline tokens.
-    token.type === 'text' && (token as Tokens.Text).tokens?.length
-      ? inlineNodes((token as Tokens.Text).tokens, cursor)
-      : (inlineNode(token, cursor) ?? []),
-  );
+    if (token.type === 'text' && (token as Tokens.Text).tokens?.length)
+      inlineNodes((token as Tokens.Text).tokens, cursor, nodes);
+    else {
+      const node = inlineNode(token, cursor);
+      if (node) nodes.push(node);
+    }
+  }
+  return nodes;
 }
 
 function inlineNode(token: Token, cursor: Cursor): PhrasingContent | undefined {

@@ -41,15 +41,16 @@ import type { PagePath } from './page-path.js';
 const CACHE_FORMAT = 4;
 
 /**
- * Modules whose output is what the cache holds (pages: docs.ts, markdown-tree.ts, html.ts,
- * page-path.ts; the index: retrieval.ts's tokenizer, terms and passages): a change to any of them
- * is a new version.
+ * Modules whose output is what the cache holds (pages: docs.ts, front-matter.ts, markdown-tree.ts,
+ * html.ts, page-path.ts; the index: retrieval.ts's tokenizer, terms and passages): a change to any
+ * of them is a new version.
  * dense.ts keeps its own vectors (`vectors/`, by model) and only reads the index's hits.
  */
 const VERSIONED_MODULES = [
   './page-cache',
   './page-format',
   './docs',
+  './front-matter',
   './markdown-tree',
   './html',
   './page-path',

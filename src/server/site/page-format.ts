@@ -62,13 +62,20 @@ export function headOf(page: DocPage): PageHead {
 export function bodyText(body: Body): string {
   const { markdown } = body;
   let cursor = 0;
-  const packBlock = ({ markdown: source, text, ...block }: DocBlock): PackedBlock => {
+  // Fields made one by one, not spread: `{ ...block }` was a fifth of packing a page. The order
+  // is the JSON's (kind, lang, links, markdown, text), as the page files have always had it.
+  const packBlock = ({ kind, lang, links, markdown: source, text }: DocBlock): PackedBlock => {
+    // Filled in below, in that order.
+    const packed = { kind } as PackedBlock;
+    if (lang !== undefined) packed.lang = lang;
+    if (links !== undefined) packed.links = links;
     const where = sliceOf(markdown, source, cursor);
+    packed.markdown = where;
     if (typeof where !== 'string') cursor = where[0];
-    if (text === source) return { ...block, markdown: where };
-    const textWhere =
-      typeof where === 'string' ? text : sliceOf(markdown.slice(0, where[1]), text, where[0]);
-    return { ...block, markdown: where, text: textWhere };
+    if (text !== source)
+      packed.text =
+        typeof where === 'string' ? text : sliceOf(markdown.slice(0, where[1]), text, where[0]);
+    return packed;
   };
   return JSON.stringify([markdown, body.sections.map((section) => section.blocks.map(packBlock))]);
 }

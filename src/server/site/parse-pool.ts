@@ -16,8 +16,9 @@ export interface ParseTask {
 }
 
 /**
- * What a parse thread sends back: the page (or a built page's reason to skip it), the message of
- * what the parse threw, or `inThread` when the page could not be sent (parse it here instead).
+ * What a parse thread sends back for a page (in a list of those it parsed since it last sent): the
+ * page (or a built page's reason to skip it), the message of what the parse threw, or `inThread`
+ * when the page could not be sent (parse it here instead).
  */
 export type ParseReply<Page> =
   { id: number; page: Page } | { id: number; error: string } | { id: number; inThread: true };
@@ -127,15 +128,17 @@ export function parsePool<Page>(
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(path);
       const thread: Thread<Page> = { worker, running: new Map() };
-      worker.on('message', (reply: ParseReply<Page>) => {
-        const pending = thread.running.get(reply.id);
-        if (!pending) return;
-        thread.running.delete(reply.id);
-        if ('page' in reply) {
-          parsedOnThreads++;
-          pending.resolve(reply.page);
-        } else if ('error' in reply) pending.reject(new Error(reply.error));
-        else runHere(pending);
+      worker.on('message', (replies: ParseReply<Page>[]) => {
+        for (const reply of replies) {
+          const pending = thread.running.get(reply.id);
+          if (!pending) continue;
+          thread.running.delete(reply.id);
+          if ('page' in reply) {
+            parsedOnThreads++;
+            pending.resolve(reply.page);
+          } else if ('error' in reply) pending.reject(new Error(reply.error));
+          else runHere(pending);
+        }
         dispatch();
       });
       worker.on('error', () => lose(thread));
