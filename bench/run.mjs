@@ -32,6 +32,17 @@ for (const name of names) {
   });
   // The server reads its page templates from beside its own module, here the bundle.
   cpSync(join(root, 'src/server/site/templates'), join(cache, 'templates'), { recursive: true });
+  // And its page parse threads' module (site/parse-pool.ts): built now, not left by another
+  // benchmark's build of older code, which the bundle would have run on its threads.
+  await build({
+    entryPoints: [join(root, 'src/server/site/parse-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: join(cache, 'parse-worker.js'),
+    logLevel: 'warning',
+  });
   const bench = await import(pathToFileURL(outfile).href);
   await bench.main();
 }
