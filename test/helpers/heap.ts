@@ -1,9 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { collectGarbage } from '../../src/server/answering/collect.js';
 
-/** The heap in use once the garbage is collected (V8's `gc`, turned on for this process). */
+/** The heap in use once the garbage is collected. */
 export function liveHeap(): number {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
+  collectGarbage();
   return process.memoryUsage().heapUsed;
 }

@@ -623,11 +623,16 @@ export class Pairs {
  * anyway (`kept(...).load`). What it keeps per term, per distinct token of a field and per distinct
  * word is integers in columns, not an object and arrays each, and each of those is let go as soon
  * as it is done with: the tokens after the last document, the terms' map once they are in order.
- * Ids, stored fields, field lengths (their running average computed as MiniSearch does, so the
- * floats are the same), terms and postings come out identical: test/flat-index.test.ts compares
- * them with MiniSearch's own on real docs sets.
+ * `read` is called once every document is read and the tokens are let go. Ids, stored fields, field
+ * lengths (their running average computed as MiniSearch does, so the floats are the same), terms
+ * and postings come out identical: test/flat-index.test.ts compares them with MiniSearch's own on
+ * real docs sets.
  */
-export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>): FlatIndex {
+export function flatIndexOf<T>(
+  documents: Iterable<T>,
+  options: FlatOptions<T>,
+  read?: () => void,
+): FlatIndex {
   const fields = options.fields;
   const idField = options.idField ?? 'id';
   const storeFields = options.storeFields ?? [];
@@ -691,6 +696,8 @@ export function flatIndexOf<T>(documents: Iterable<T>, options: FlatOptions<T>):
     }
   }
 
+  // Most of what was read is garbage now: the caller may collect it before the tree and postings.
+  read?.();
   // The terms in the order MiniSearch's radix tree lists them, which the order they were first
   // added decides: each enters the tree once, after the build, and the tree is let go.
   const terms: string[] = [];

@@ -10,6 +10,7 @@ import {
 } from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
 import { createScoring, type Matches } from './_scoring.js';
+import { collectGarbage } from './collect.js';
 import { fuseScores, type DenseScores } from './dense.js';
 import {
   flatIndexOf,
@@ -847,18 +848,26 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
   const tokenize = createTokenizer(compounds);
   const { passages, pages } = options(tokenize);
   // Built as it is kept, then loaded as a warm start loads it (flat-index.ts).
+  // On a large site, the build's garbage is collected at once, twice: when the passages are read
+  // and their tokens let go, and when both indexes are built (collect.ts).
+  const large = site.pages.length >= COLLECT_AFTER_PAGES;
   const flatPassages = flatIndexOf(
     (function* () {
       for (const page of site.pages) yield* passagesOfPage(page);
     })(),
     passages,
+    large ? collectGarbage : undefined,
   );
   const flatPages = flatIndexOf(site.pages.map(pageEntryOf), pages);
+  if (large) collectGarbage();
   save(compounds, flatPassages, flatPages);
   const index = kept(flatPassages).load<Passage>(passages);
   const pageIndex = kept(flatPages).load<PageEntry>(pages);
   return { tokenize, index, pageIndex };
 }
+
+/** Sites from which a first start collects the index build's garbage at once (collect.ts). */
+const COLLECT_AFTER_PAGES = 1000;
 
 /** Whether two sets of words written as one or two are the same. */
 function sameCompounds(a: Map<string, string[]>, b: [string, string[]][]): boolean {
