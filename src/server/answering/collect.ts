@@ -1,4 +1,4 @@
-// A full garbage collection on demand, for the one moment a first start knows it has just let go of
+// A full garbage collection on demand, for the moments a first start knows it has just let go of
 // most of its heap: the index build's working state.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
