@@ -316,17 +316,20 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
     }
     return found;
   };
+  // The text's words, with empty strings where separators meet.
+  const splitWords = (text: string) => text.split(WORD);
+  // Made from the three pieces the index build reads apart (flat-index.ts `WordTokenize`), so the
+  // two cannot differ.
   const tokenize = (text: string) => {
-    const words = text.split(WORD).filter(Boolean);
+    const words = splitWords(text).filter(Boolean);
     return [...words, ...words.flatMap(partsOf), ...joinedOf(text)];
   };
   return Object.assign(tokenize, {
-    // How the tokens are made, for the index build (flat-index.ts `WordTokenize`).
-    words: (text: string) => text.split(WORD),
+    words: splitWords,
     parts: partsOf,
     joined: joinedOf,
     termsInto(text: string, into: Set<string>) {
-      for (const word of text.split(WORD))
+      for (const word of splitWords(text))
         if (word) for (const term of termsOfWord(word)) into.add(term);
       for (const token of joinedOf(text)) {
         const term = processTerm(token);

@@ -254,7 +254,10 @@ function blockSource(
   return { markdown, links };
 }
 
-/** `slugOf` of each ASCII character: github-slugger lower-cases, drops punctuation and dashes spaces one character at a time. */
+/**
+ * `slugOf` of each ASCII character: github-slugger lower-cases, drops punctuation and dashes spaces
+ * one character at a time.
+ */
 const ASCII_SLUGS = Array.from({ length: 128 }, (_, code) => slugOf(String.fromCharCode(code)));
 
 /**

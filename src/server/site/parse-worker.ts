@@ -8,8 +8,9 @@ import { packPage } from './page-format.js';
  * A parse thread of parse-pool.ts: reads each page it is sent, parses it and sends the page back
  * (a structured clone, with the others parsed since: REPLIES_AT_ONCE), packed as the page cache
  * keeps it when asked: then the server's thread takes two strings instead of rebuilding every
- * block and link object, and writes the body's JSON as it came. What the read or the parse throws goes back as its message, as `loadDocsSite` and
- * `loadHtmlSite` would have caught it in the server's own thread.
+ * block and link object, and writes the body's JSON as it came. What the read or the parse throws
+ * goes back as its message, as `loadDocsSite` and `loadHtmlSite` would have caught it in the
+ * server's own thread.
  */
 const port = parentPort!;
 // Built HTML needs parse5 and its entity tables (a third of a second to load): only for `--site`.
