@@ -144,8 +144,8 @@ describe('an index built straight into its kept form', () => {
     expect(flat.postings.length).toBeGreaterThan(1.3 * 2 ** 20);
   });
 
-  it.each([6, 7, 10, 64, 4098])(
-    "keeps each term's documents as appended, over blocks and chunks of %i integers",
+  it.each([12, 13, 17, 64, 4098, 2 ** 22])(
+    "keeps each term's documents as appended, over blocks and chunks of %i bytes",
     (size) => {
       // 300 lists, documents 0 to 999 in order, each using a few lists a few times: the lists fill
       // their blocks, blocks fill chunks to the last integer or leave a few over.
