@@ -153,7 +153,10 @@ function processTerm(term: string): string | null {
   let found = processed.get(term);
   if (found === undefined) {
     if (processed.size >= PROCESSED_KEPT) processed.clear();
-    processed.set(term, (found = processTermOnce(term)));
+    // Copied when cut from a longer text: kept here, a piece would keep that whole text alive.
+    found = processTermOnce(term);
+    if (found !== null) found = ownString(found);
+    processed.set(ownString(term), found);
   }
   return found;
 }
@@ -294,7 +297,9 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
         // A language's name is also its locale code (German → de).
         ...(LOCALE_CODES.has(lower) ? [LOCALE_CODES.get(lower)!] : []),
       ];
-      partsKept.set(word, found);
+      // Copied: a word cut from a text, kept as it is, would keep that whole text alive.
+      found = found.map(ownString);
+      partsKept.set(ownString(word), found);
     }
     return found;
   };
@@ -312,7 +317,7 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
     if (!found) {
       if (termsKept.size >= PROCESSED_KEPT) termsKept.clear();
       found = [word, ...partsOf(word)].flatMap((token) => processTerm(token) ?? []);
-      termsKept.set(word, found);
+      termsKept.set(ownString(word), found);
     }
     return found;
   };
