@@ -83,39 +83,53 @@ export function diskIndexStore(
       try {
         mkdirSync(dir, { recursive: true });
         const { compounds, pages, passages, stamps } = saved();
-        // One part at a time: the passage index of a large site is tens of millions of integers.
-        const text = [
-          JSON.stringify(compounds),
-          JSON.stringify(stamps ?? []),
-          JSON.stringify(pages.documents),
-          JSON.stringify(pages.terms),
-          JSON.stringify(passages.documents),
-          JSON.stringify(passages.terms),
-        ].map((line) => Buffer.from(line + '\n'));
-        const textBytes = text.reduce((sum, part) => sum + part.length, 0);
-        // The postings start at a multiple of 4 bytes, so they are read in place as 32-bit integers.
-        const padding = Buffer.alloc((4 - (textBytes % 4)) % 4, 10);
-        const binary = [pages.postings, passages.postings].map((ints) =>
-          Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength),
-        );
-        const parts = [...text, padding, ...binary];
-        const header: Header = {
-          version: cacheVersion(),
-          stamp: site.stamp,
-          text: textBytes + padding.length,
-          postings: (pages.postings.length + passages.postings.length) * 4,
-          crc: parts.reduce((crc, part) => crc32(part, crc), 0),
+        // Written one part at a time, each let go once written: the passage index of a large site
+        // is tens of megabytes of JSON and tens of millions of integers. The header, which sums
+        // up the rest, goes last into the room left for it at the start.
+        let textBytes = 0;
+        let crc = 0;
+        const counted = (part: Buffer) => {
+          crc = crc32(part, crc);
+          return part;
         };
-        let headerLine = JSON.stringify(header) + '\n';
-        // The header is padded to a multiple of 4 bytes too.
-        headerLine = headerLine.padStart(Math.ceil(headerLine.length / 4) * 4, ' ');
-        closeSync(writeWhole(file, [Buffer.from(headerLine), ...parts]));
+        const parts = function* () {
+          yield Buffer.alloc(HEADER_BYTES);
+          const lines = [compounds, stamps ?? [], pages.documents, pages.terms];
+          for (const value of [...lines, passages.documents, passages.terms]) {
+            const line = Buffer.from(JSON.stringify(value) + '\n');
+            textBytes += line.length;
+            yield counted(line);
+          }
+          // The postings start at a multiple of 4 bytes, so they are read in place as 32-bit
+          // integers.
+          const padding = Buffer.alloc((4 - (textBytes % 4)) % 4, 10);
+          textBytes += padding.length;
+          yield counted(padding);
+          for (const ints of [pages.postings, passages.postings])
+            yield counted(Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength));
+        };
+        const header = () => {
+          const line = JSON.stringify({
+            version: cacheVersion(),
+            stamp: site.stamp!,
+            text: textBytes,
+            postings: (pages.postings.length + passages.postings.length) * 4,
+            crc,
+          } satisfies Header);
+          if (line.length >= HEADER_BYTES) throw new Error('its header is too long');
+          // Padded in front to its room, a multiple of 4 bytes too.
+          return Buffer.from(`${line}\n`.padStart(HEADER_BYTES, ' '));
+        };
+        closeSync(writeWhole(file, parts(), header));
       } catch (error) {
         warn(`Cannot keep the built index in ${file}: ${(error as Error).message}`);
       }
     },
   };
 }
+
+/** Bytes of an index file's first line, its header, padded in front with spaces. */
+const HEADER_BYTES = 256;
 
 /** An index file's first line. */
 interface Header {

@@ -142,13 +142,19 @@ const temporaryBeside = (file: string) =>
  * Writes `parts` to `file` whole or not at all: to a temporary file beside it, then renamed, so a
  * reader (or a second worker process writing the same file) never sees half of it. Returns the
  * new file still open (read and write) for the caller to close; on failure nothing is left.
+ * `first`, when given, is written over the start once every part is (a header that sums up the
+ * rest, into the room the first part left for it).
  */
-export function writeWhole(file: string, parts: Buffer[]): number {
+export function writeWhole(file: string, parts: Iterable<Buffer>, first?: () => Buffer): number {
   const temporary = temporaryBeside(file);
   let fd: number | undefined;
   try {
     fd = openSync(temporary, 'w+');
     for (const part of parts) writeSync(fd, part);
+    if (first) {
+      const bytes = first();
+      writeSync(fd, bytes, 0, bytes.length, 0);
+    }
     renameSync(temporary, file);
     return fd;
   } catch (error) {
