@@ -144,10 +144,12 @@ const LOCALE_CODES = new Map<string, string>(
 
 /**
  * Terms already processed: docs repeat their words, and stemming was a tenth of a question's CPU
- * (its sections' terms, read for coverage) and of building the index. Cleared when full.
+ * (its sections' terms, read for coverage) and of building the index. Cleared when full: 50,000
+ * words are far more than a question reads, and with the two caches of words below, 200,000 each
+ * were about 25 MiB more at the peak of a first start of 20,000 pages.
  */
 const processed = new Map<string, string | null>();
-const PROCESSED_KEPT = 200_000;
+const PROCESSED_KEPT = 50_000;
 
 function processTerm(term: string): string | null {
   let found = processed.get(term);
