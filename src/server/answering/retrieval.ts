@@ -11,6 +11,7 @@ import {
 import type { PagePath } from '../site/page-path.js';
 import { createScoring, type Matches } from './_scoring.js';
 import { collectGarbage } from './collect.js';
+import { Recent } from './recent.js';
 import { fuseScores, type DenseScores } from './dense.js';
 import {
   flatIndexOf,
@@ -882,6 +883,13 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
   return { tokenize, index, pageIndex };
 }
 
+/**
+ * Sections whose terms a retriever keeps for coverage, and terms whose weight and presence it keeps
+ * per scope (recent.ts): the last few dozen questions' worth, not every one ever asked.
+ */
+const SECTIONS_KEPT = 4000;
+const TERMS_KEPT = 50_000;
+
 /** Sites from which a first start collects the index build's garbage at once (collect.ts). */
 const COLLECT_AFTER_PAGES = 1000;
 
@@ -1080,10 +1088,10 @@ export function createRetriever(
    * changes, so it is counted once per term, not on every question: counting it is a search of its
    * own, and these searches were a third of the time a question took.
    */
-  const idfs = new Map<string, Map<string, number>>();
+  const idfs = new Map<string, Recent<string, number>>();
 
   /** Whether a kept passage holds a term exactly, by search scope and term. */
-  const exactly = new Map<string, boolean>();
+  const exactly = new Recent<string, boolean>(TERMS_KEPT);
   /**
    * The passages of a search, without scoring every passage a common word is in. On a large site
    * a docs word ("configure", "error", "request") is in a fixed share of all passages, so scoring
@@ -1136,7 +1144,7 @@ export function createRetriever(
     return { matches, common: present };
   }
 
-  const units = new WeakMap<DocSection, Set<string>[]>();
+  const units = new Recent<DocSection, Set<string>[]>(SECTIONS_KEPT);
   /** The terms of each passage of a section, with its heading and page title. */
   const unitsOf = (section: DocSection) => {
     let found = units.get(section);
@@ -1203,7 +1211,7 @@ export function createRetriever(
 
       const idfKey = `${language}\n${version ?? ''}`;
       let idf = idfs.get(idfKey);
-      if (!idf) idfs.set(idfKey, (idf = new Map()));
+      if (!idf) idfs.set(idfKey, (idf = new Recent(TERMS_KEPT)));
       const weightOf = (term: string) => {
         let weight = idf.get(term);
         if (weight === undefined) {
