@@ -11,7 +11,6 @@ import {
 import type { PagePath } from '../site/page-path.js';
 import { createScoring, type Matches } from './_scoring.js';
 import { collectGarbage } from './collect.js';
-import { Recent } from './recent.js';
 import { fuseScores, type DenseScores } from './dense.js';
 import {
   flatIndexOf,
@@ -22,6 +21,7 @@ import {
   type KeptIndex,
   type WordTokenize,
 } from './flat-index.js';
+import { Recent } from './recent.js';
 
 export interface SearchOptions {
   limit: number;
@@ -1085,8 +1085,9 @@ export function createRetriever(
 
   /**
    * Idf of each term among the passages a search keeps, by language and version. The index never
-   * changes, so it is counted once per term, not on every question: counting it is a search of its
-   * own, and these searches were a third of the time a question took.
+   * changes, so it is counted once per term while the term is asked about, not on every question:
+   * counting it is a search of its own, and these searches were a third of the time a question
+   * took.
    */
   const idfs = new Map<string, Recent<string, number>>();
 
