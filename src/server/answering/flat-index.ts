@@ -592,7 +592,7 @@ export class Pairs {
       for (let scale = 1; ; scale *= 128) {
         if (place === end) {
           const start = block % size;
-          const capacity = Math.min(2 * (end - block - 4), LARGEST_BLOCK, size - 4);
+          const capacity = this.#grown(end - block - 4);
           block = chunk[start]! | (chunk[start + 1]! << 8) | (chunk[start + 2]! << 16);
           block += chunk[start + 3]! * 2 ** 24;
           chunk = this.#chunks[Math.floor(block / size)]!;
@@ -634,7 +634,7 @@ export class Pairs {
   #extend(at: number): void {
     const lists = this.#lists;
     const last = lists[at + 1]!;
-    const capacity = Math.min(2 * (lists[at + 3]! - last - 4), LARGEST_BLOCK, this.#size - 4);
+    const capacity = this.#grown(lists[at + 3]! - last - 4);
     const next = this.#block(capacity);
     const chunk = this.#chunks[Math.floor(last / this.#size)]!;
     const start = last % this.#size;
@@ -645,6 +645,11 @@ export class Pairs {
     lists[at + 1] = next;
     lists[at + 2] = next + 4;
     lists[at + 3] = next + 4 + capacity;
+  }
+
+  /** The capacity of the block after one of `capacity` bytes: what `copy` reads, `#extend` makes. */
+  #grown(capacity: number): number {
+    return Math.min(2 * capacity, LARGEST_BLOCK, this.#size - 4);
   }
 
   /** A block of `capacity` bytes after its 4 of the next one's place, in the last chunk if it fits. */
