@@ -3,6 +3,7 @@
 // after an update) and made into one (`kept`, every start). index-cache.ts writes and reads it.
 import MiniSearch, { type Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
+import { ownString, WordTable } from './words.js';
 
 /** A kept index: the ids of its documents, and itself, made with the options it was built with. */
 export interface KeptIndex {
@@ -473,14 +474,14 @@ function treeOf(terms: string[], valueOf: (n: number) => unknown): Map<string, u
 export type FlatOptions<T> = Options<T> & Required<Pick<Options<T>, 'tokenize' | 'processTerm'>>;
 
 /**
- * A tokenizer that says how it makes its tokens (retrieval.ts): a text's tokens are its words, then
- * each word's parts in the words' order, then the tokens read across words. `flatIndexOf` then
- * finds each distinct word's tokens once, instead of looking every token of every word up again.
+ * A tokenizer that says how it makes its tokens (retrieval.ts): a text's tokens are its words (as
+ * words.ts reads them: `split(WORD)`, empty strings left out), then each word's parts in the words'
+ * order, then the tokens read across words. `flatIndexOf` then reads each text's words by a table
+ * of the words it has met (words.ts `WordTable`), and finds each distinct word's tokens once,
+ * instead of looking every token of every word up again.
  */
 export interface WordTokenize {
   (text: string, field?: string): string[];
-  /** The text's words in order, with empty strings where separators meet (skipped). */
-  words(text: string): string[];
   /** A word's parts. */
   parts(word: string): string[];
   /** The tokens read across the text's words. */
@@ -797,10 +798,10 @@ export function flatIndexOf<T>(
  * What reads the field values of an index's documents into `pairs`: `read(text, fieldId,
  * shortId)` adds each use of each term to its list in that field (`listOf`, which numbers the
  * terms as first met) and gives the number of distinct tokens (MiniSearch's field length). Per
- * field, each distinct token read is numbered; by number, the lists of its terms in the field
- * (from `listsAt[n]` to `listsAt[n + 1]` in `lists`), the field value it was last counted in, and
- * once it is read as a word, where its parts are in `parts` (their count, then their numbers; -1
- * before).
+ * field, each distinct token read is numbered (by the field's WordTable, then across fields in the
+ * order first met); by number, the lists of its terms in the field (from `listsAt[n]` to
+ * `listsAt[n + 1]` in `lists`), the field value it was last counted in, and once it is read as a
+ * word, where its parts are in `parts` (their count, then their numbers; -1 before).
  */
 function tokenReader<T>(
   { fields, tokenize, processTerm }: FlatOptions<T>,
@@ -808,27 +809,30 @@ function tokenReader<T>(
   listOf: (term: string, fieldId: number) => number,
 ): (text: string, fieldId: number, shortId: number) => number {
   const byWords = isWordTokenize(tokenize) ? tokenize : undefined;
-  const tokenNumbers = fields.map(() => new Map<string, number>());
+  const tables = fields.map(() => new WordTable());
+  /** Per field, the number of each token of its table. */
+  const numbered = fields.map(() => new Column());
   const listsAt = new Column();
   listsAt.push(0);
   const lists = new Column();
   const counted = new Column();
   const partsAt = new Column();
   const parts = new Column();
-  const tokenOf = (token: string, fieldId: number) => {
-    const numbers = tokenNumbers[fieldId]!;
-    let n = numbers.get(token);
-    if (n === undefined) {
-      const processed = processTerm(token, fields[fieldId]);
-      const terms = Array.isArray(processed) ? processed : processed ? [processed] : [];
-      for (const term of terms) lists.push(listOf(term, fieldId));
-      listsAt.push(lists.length);
-      counted.push(0);
-      n = partsAt.push(-1);
-      numbers.set(ownString(token), n);
-    }
+  /** The number of the token its field's table numbers `local`, made when the table made it. */
+  const numberOf = (local: number, fieldId: number) => {
+    const column = numbered[fieldId]!;
+    if (local < column.length) return column.values[local]!;
+    const processed = processTerm(tables[fieldId]!.list[local]!, fields[fieldId]);
+    const terms = Array.isArray(processed) ? processed : processed ? [processed] : [];
+    for (const term of terms) lists.push(listOf(term, fieldId));
+    listsAt.push(lists.length);
+    counted.push(0);
+    const n = partsAt.push(-1);
+    column.push(n);
     return n;
   };
+  const tokenOf = (token: string, fieldId: number) =>
+    numberOf(tables[fieldId]!.number(token), fieldId);
   /** A word's number, its parts numbered too (after every word of its field value, as read). */
   const partsOf = (word: string, n: number, fieldId: number) => {
     const numbers = byWords!.parts(word).map((part) => tokenOf(part, fieldId));
@@ -849,28 +853,20 @@ function tokenReader<T>(
     for (let at = listsAt.values[n]!, end = listsAt.values[n + 1]!; at < end; at++)
       pairs.add(lists.values[at]!, shortId);
   };
+  /**
+   * The tokens of a field value, as `tokenize` would give them, each used: its words' tokens are
+   * made in the order `tokenize` gives them (every word, then every word's parts).
+   */
   let read = new Int32Array(256);
-  /** The tokens of a field value, as `tokenize` would give them, each used. */
   const readWords = (text: string, fieldId: number) => {
-    const words = byWords!.words(text);
-    const numbers = tokenNumbers[fieldId]!;
-    if (read.length < words.length) read = new Int32Array(2 * words.length);
-    // The words read before (and their parts): each one's number. From the first word not read
-    // before (or only as a part), the words' terms are made in the order `tokenize` gives them:
-    // every word, then every word's parts.
-    let first = 0;
-    for (; first < words.length; first++) {
-      const word = words[first]!;
-      if (!word) continue;
-      const n = numbers.get(word);
-      if (n === undefined || partsAt.values[n]! < 0) break;
-      read[first] = n;
-    }
-    for (let i = first; i < words.length; i++) if (words[i]) read[i] = tokenOf(words[i]!, fieldId);
-    for (let i = first; i < words.length; i++)
-      if (words[i] && partsAt.values[read[i]!]! < 0) partsOf(words[i]!, read[i]!, fieldId);
-    for (let i = 0; i < words.length; i++) {
-      if (!words[i]) continue;
+    const table = tables[fieldId]!;
+    const count = table.read(text);
+    const local = table.numbers;
+    if (read.length < count) read = new Int32Array(2 * count);
+    for (let i = 0; i < count; i++) read[i] = numberOf(local[i]!, fieldId);
+    for (let i = 0; i < count; i++)
+      if (partsAt.values[read[i]!]! < 0) partsOf(table.list[local[i]!]!, read[i]!, fieldId);
+    for (let i = 0; i < count; i++) {
       const n = read[i]!;
       tally(n);
       for (let at = partsAt.values[n]!, end = at + parts.values[at]!; at < end;)
@@ -887,17 +883,4 @@ function tokenReader<T>(
     else for (const token of tokenize(text, fields[fieldId])) tally(tokenOf(token, fieldId));
     return unique;
   };
-}
-
-/**
- * `text` as a string of its own. V8 makes a piece of a string 13 characters or longer (what `split`
- * and `slice` give) a view into the whole, which it keeps alive: a word kept from a passage as a
- * key kept the passage's text, and a term kept in the index its page's text, for the server's
- * life. Copied, a long word keeps only itself. Shorter pieces are copies already. Copied through
- * JSON, it is one flat string: `(' ' + text).slice(1)` gave a view again, into a copy one
- * character longer, about 32 bytes more per word (at 20,000 pages most of the 606,000 terms are
- * that long).
- */
-export function ownString(text: string): string {
-  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }

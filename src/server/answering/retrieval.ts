@@ -16,12 +16,12 @@ import {
   flatIndexOf,
   flatten,
   kept,
-  ownString,
   type FlatIndex,
   type KeptIndex,
   type WordTokenize,
 } from './flat-index.js';
 import { Recent } from './recent.js';
+import { ownString, WORD, WordTable } from './words.js';
 
 export interface SearchOptions {
   limit: number;
@@ -273,8 +273,6 @@ function queryWords(
   return { words, terms: [...terms], leftOut, parts };
 }
 
-const WORD = /[^\p{L}\p{N}_]+/u;
-
 /**
  * Words as the index keeps them, for both the docs and the questions: an identifier is also split
  * at its humps, so "status codes" meets `reply.statusCode` and "error handlers" meets
@@ -326,14 +324,13 @@ function createTokenizer(compounds: Map<string, string[]>): Tokenize {
   };
   // The text's words, with empty strings where separators meet.
   const splitWords = (text: string) => text.split(WORD);
-  // Made from the three pieces the index build reads apart (flat-index.ts `WordTokenize`), so the
-  // two cannot differ.
+  // Made from the pieces the index build reads apart (flat-index.ts `WordTokenize`, its words by
+  // words.ts `WordTable`, which reads the words `split(WORD)` gives), so the two cannot differ.
   const tokenize = (text: string) => {
     const words = splitWords(text).filter(Boolean);
     return [...words, ...words.flatMap(partsOf), ...joinedOf(text)];
   };
   return Object.assign(tokenize, {
-    words: splitWords,
     parts: partsOf,
     joined: joinedOf,
     termsInto(text: string, into: Set<string>) {
@@ -364,26 +361,12 @@ export const compoundsText = (page: DocPage) => `${page.title}\n${page.markdown}
  */
 export class TextWords {
   /** Each word once, in the order first read: its number is its place. */
-  readonly #list: string[] = [];
-  readonly #numbers = new Map<string, number>();
+  readonly #words = new WordTable();
   readonly #texts: Int32Array[] = [];
 
   add(text: string): void {
-    const words = text.toLowerCase().split(WORD);
-    const numbers = new Int32Array(words.length);
-    let count = 0;
-    for (const word of words) {
-      if (!word) continue;
-      let n = this.#numbers.get(word);
-      if (n === undefined) {
-        // Its own copy: the words written as one or two are kept for the server's life.
-        const own = ownString(word);
-        this.#numbers.set(own, (n = this.#list.length));
-        this.#list.push(own);
-      }
-      numbers[count++] = n;
-    }
-    this.#texts.push(numbers.slice(0, count));
+    const count = this.#words.read(text.toLowerCase());
+    this.#texts.push(this.#words.numbers.slice(0, count));
   }
 
   /**
@@ -392,39 +375,15 @@ export class TextWords {
    * be cut, once, so reading the texts again is comparing numbers.
    */
   compounds(): Map<string, string[]> {
-    const list = this.#list;
-    // The words of three letters a to z or more, by a hash of their letters: a word's places to
-    // cut are looked up by the hashes of its two pieces, made letter by letter, instead of cutting
-    // it into two new strings looked up in a map of every word (at 20,000 pages, 400,000 words
-    // tried at about 5 places each).
-    const letters = new Uint8Array(list.length);
-    const hashes = new Int32Array(list.length);
-    let size = 16;
-    while (size < 2 * list.length) size *= 2;
-    const slots = new Int32Array(size).fill(-1);
-    for (const [n, word] of list.entries()) {
-      if (word.length < 3 || !/^[a-z]+$/.test(word)) continue;
-      letters[n] = 1;
-      let hash = 0;
-      for (let at = 0; at < word.length; at++)
-        hash = (Math.imul(hash, 31) + word.charCodeAt(at)) | 0;
-      hashes[n] = hash;
-      let slot = hash & (size - 1);
-      while (slots[slot]! >= 0) slot = (slot + 1) & (size - 1);
-      slots[slot] = n;
-    }
-    /** The number of the word that is `word` from `from` to `to`, hashed `hash`; -1 if none. */
+    const words = this.#words;
+    const list = words.list;
+    // A word's places to cut are looked up by the hashes of its two pieces (words.ts `hashOf`),
+    // made letter by letter, instead of cutting it into two new strings looked up in a map of every
+    // word (at 20,000 pages, 400,000 words tried at about 5 places each).
+    const letters = Uint8Array.from(list, (word) => (/^[a-z]{3,}$/.test(word) ? 1 : 0));
     const find = (word: string, from: number, to: number, hash: number) => {
-      for (let slot = hash & (size - 1); slots[slot]! >= 0; slot = (slot + 1) & (size - 1)) {
-        const n = slots[slot]!;
-        const candidate = list[n]!;
-        if (hashes[n] !== hash || candidate.length !== to - from) continue;
-        let at = 0;
-        while (at < candidate.length && candidate.charCodeAt(at) === word.charCodeAt(from + at))
-          at++;
-        if (at === candidate.length) return n;
-      }
-      return -1;
+      const n = words.find(word, from, to, hash);
+      return n >= 0 && letters[n] ? n : -1;
     };
     // The pairs that make a word (the numbers of its two words, each pair once: a pair makes one
     // word), and the words that start a pair, marked by number (most words do not, and are passed
