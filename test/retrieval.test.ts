@@ -119,6 +119,25 @@ describe('sizes written the way people write them', () => {
   });
 });
 
+describe('protocols written with their version', () => {
+  it('reads "HTTP/2" in the docs as http2, and finds it from the word a reader types', () => {
+    const retriever = createRetriever(
+      createSite(
+        Object.entries({
+          'protocols.md':
+            '# Protocols\n\n## Newer connections\n\nServe over HTTP/2 when `secure` is on.\n',
+          'http.md':
+            '# HTTP\n\n## Requests\n\nEvery HTTP request and HTTP response goes through HTTP hooks, 2 at a time.\n',
+        }).map(([file, source]) => parsePage(file, source)),
+      ),
+    );
+    for (const question of ['Can it serve http2?', 'Does it speak HTTP/2?']) {
+      const { hits } = retriever.search(question, { limit: 3 });
+      expect(hits[0]?.section.pagePath, question).toBe('/protocols');
+    }
+  });
+});
+
 describe('versions named the way people say them', () => {
   it('reads "Widget 3" as version 3', async () => {
     const { page, text } = await firstCited('Which Node.js version does Widget 3 need?');
