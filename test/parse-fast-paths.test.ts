@@ -14,10 +14,11 @@ import { tempDir } from './helpers/server.js';
 import { cacheDirOf, fetchSet, SETS } from '../bench/eval/fetch.mjs';
 
 /**
- * A page's parse takes shortcuts where a package's general code cost a good part of it (docs/scale.md):
- * plain `key: value` front matter is read without the `yaml` package, and ASCII headings are
- * slugged without github-slugger's Unicode regex. What each reads must be what the package reads,
- * on every real docs set, and what a shortcut cannot read as written is left to the package.
+ * A page's parse takes shortcuts where a package's general code cost a good part of it
+ * (docs/scale-history.md): plain `key: value` front matter is read without the `yaml` package, and
+ * ASCII headings are slugged without github-slugger's Unicode regex. What each reads must be what
+ * the package reads, on every real docs set, and what a shortcut cannot read as written is left to
+ * the package.
  */
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;

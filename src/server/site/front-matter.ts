@@ -18,8 +18,8 @@ export function splitFrontmatter(source: string): { data: Record<string, unknown
  * of up to 15 digits: what YAML 1.2's core schema reads as a map of those strings and numbers.
  * Most pages' front matter (`title:`, `description:`, `sidebar_position:`); the `yaml` package
  * spends a fifth of a millisecond on two such lines, a tenth of a page's parse on a parse thread
- * (docs/scale.md). Anything else (quotes, lists, comments, blank lines, a `:` or `#` in a value,
- * `null` or `true`, a key written twice) is undefined and read by `yaml`, errors and all.
+ * (docs/scale-history.md). Anything else (quotes, lists, comments, blank lines, a `:` or `#` in a
+ * value, `null` or `true`, a key written twice) is undefined and read by `yaml`, errors and all.
  */
 export function plainFrontmatter(yaml: string): Record<string, unknown> | undefined {
   if (!yaml) return undefined;

@@ -15,14 +15,14 @@ import type {
 
 /**
  * A page's Markdown as the syntax tree `sectionsOf` (docs.ts) reads, from marked's lexer instead of
- * remark: a tenth of the CPU at index time (docs/scale.md). The tree holds only what docs.ts reads
- * (node types, heading depths, code values and languages, URLs, image alts, definitions, inline
- * HTML, and the source offsets of top-level blocks, links and images); lines and columns are not
- * computed. What docs.ts makes of it is what it makes of remark-parse with remark-gfm's tree,
- * compared page by page on every real docs set the repository has (test/markdown-sets.test.ts)
- * and on the CommonMark spec's examples (test/markdown-tree.test.ts). A page with a construct the
- * two read differently, or whose offsets cannot be found again in its source, gives undefined and
- * is parsed with remark.
+ * remark: a tenth of the CPU at index time (docs/scale-history.md). The tree holds only what
+ * docs.ts reads (node types, heading depths, code values and languages, URLs, image alts,
+ * definitions, inline HTML, and the source offsets of top-level blocks, links and images); lines
+ * and columns are not computed. What docs.ts makes of it is what it makes of remark-parse with
+ * remark-gfm's tree, compared page by page on every real docs set the repository has
+ * (test/markdown-sets.test.ts) and on the CommonMark spec's examples (test/markdown-tree.test.ts).
+ * A page with a construct the two read differently, or whose offsets cannot be found again in its
+ * source, gives undefined and is parsed with remark.
  */
 export function markdownTree(source: string): Root | undefined {
   // Footnotes are GFM to remark, and link definitions to marked; marked reads `\r\n` as `\n`, which

@@ -32,11 +32,11 @@ import { bodyOf, bodyText, headOf, isHead, unpackedBody, type Body } from './pag
 import type { PagePath } from './page-path.js';
 
 /**
- * What `serve` keeps in its data folder between starts (docs/scale.md, "Warm start"): each parsed
- * page, keyed by its file and the file's stamp (size, inode, modification time), and the built
- * index of the whole site (answering/index-cache.ts). Both live under `cache/<version>/`, where
- * the version changes with this format and with the code that parses pages and builds the index,
- * so a cache written by another version of docs-assistant is never read.
+ * What `serve` keeps in its data folder between starts (docs/scale-history.md, "What costs what"):
+ * each parsed page, keyed by its file and the file's stamp (size, inode, modification time), and
+ * the built index of the whole site (answering/index-cache.ts). Both live under `cache/<version>/`,
+ * where the version changes with this format and with the code that parses pages and builds the
+ * index, so a cache written by another version of docs-assistant is never read.
  */
 const CACHE_FORMAT = 4;
 

@@ -26,7 +26,7 @@ export type ParseReply<Page> =
 /**
  * Parses pages on worker threads: one folder read at a time, so a 20,000-page first start uses
  * every core, and the syntax trees each page's parse throws away are collected in the threads'
- * heaps, not the server's (docs/scale.md).
+ * heaps, not the server's (docs/scale-history.md).
  */
 export interface ParsePool<Page> {
   /** `task` parsed on a thread, or by `inThread` here when no thread can take it. */

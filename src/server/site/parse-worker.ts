@@ -18,7 +18,7 @@ let html: Promise<typeof import('./html.js')> | undefined;
 
 /**
  * Replies sent in one message: each message wakes the server's thread, and a parse thread spent 7%
- * of its time in `postMessage` sending pages one at a time (docs/scale.md). With IN_FLIGHT
+ * of its time in `postMessage` sending pages one at a time (docs/scale-history.md). With IN_FLIGHT
  * (parse-pool.ts) pages at a thread, the server's thread still hears of its pages while the thread
  * parses the rest.
  */
