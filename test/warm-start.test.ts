@@ -13,6 +13,7 @@ import { captureIo } from './helpers/cli.js';
 import { plainPage } from './helpers/sites.js';
 import {
   askBody,
+  FASTIFY_DOCS_DIR,
   FIXTURE_DOCS_DIR,
   readStream,
   sourcesOf,
@@ -304,6 +305,66 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     const second = await start(['--site', built], data);
     expect(second.cache).toEqual({ reused: first.cache.parsed, parsed: 0, index: 'reused' });
     await second.stop();
+  });
+
+  it('keeps the pages and index of each site of a --config file, and answers the same from them', async () => {
+    const sample = await sampleCopy();
+    const fastify = await tempDir();
+    await cp(FASTIFY_DOCS_DIR, fastify, { recursive: true });
+    const fastifyPages = (await loadDocsSite(fastify)).pages.length;
+    const config = join(await tempDir(), 'sites.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        orgs: [{ id: 'acme', keys: [KEY] }],
+        sites: [
+          { domain: 'acme', org: 'acme', docs: sample.dir },
+          { domain: 'fast', org: 'acme', docs: fastify },
+        ],
+      }),
+    );
+    const data = await tempDir();
+    /** `serve --config` until it runs: its cache line per site, and the sample site's answer. */
+    const serve = async () => {
+      const run = captureIo({});
+      const exit = runCli(['serve', '--config', config, '--port', '0', '--data', data], run.io);
+      const [, url] = await run.waitFor(/running at (http:\/\/127\.0\.0\.1:\d+)\//);
+      const lines = Object.fromEntries(
+        [
+          ...run.out.matchAll(
+            /Cache [^\n]* \((\w+)\): (\d+) pages? reused, (\d+) parsed; index (\w+)\./g,
+          ),
+        ].map(([, domain, reused, parsed, index]) => [
+          domain,
+          { reused: Number(reused), parsed: Number(parsed), index },
+        ]),
+      );
+      const answer = answerText(
+        await readStream(
+          await fetch(`${url}/discovery/v1/assistant/acme/message`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${KEY}` },
+            body: JSON.stringify(askBody('How do I install the package?')),
+          }),
+        ),
+      );
+      run.interrupt();
+      expect(await exit).toBe(0);
+      return { lines, answer, err: run.err };
+    };
+
+    const first = await serve();
+    expect(first.lines).toEqual({
+      acme: { reused: 0, parsed: sample.pages, index: 'built' },
+      fast: { reused: 0, parsed: fastifyPages, index: 'built' },
+    });
+    const second = await serve();
+    expect(second.lines).toEqual({
+      acme: { reused: sample.pages, parsed: 0, index: 'reused' },
+      fast: { reused: fastifyPages, parsed: 0, index: 'reused' },
+    });
+    expect(second.answer).toContain('npm install');
+    expect(second.answer).toBe(first.answer);
   });
 
   it('keeps a large folder in a few page files read in one pass, and an edit rewrites only its own', async () => {

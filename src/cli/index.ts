@@ -368,7 +368,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     // this machine made of its own docs folder, not state to share with other instances.
     const cacheDir = join(dataDir, 'cache');
     const warnCache = (line: string) => io.stderr.write(`${line}${worker}\n`);
-    if (!configFile && (docsDir || !upstreamUrl)) {
+    if (configFile || docsDir || !upstreamUrl) {
       // A data folder that cannot be written is an error now, before any page is read.
       try {
         await mkdir(cacheDir, { recursive: true });
@@ -394,16 +394,33 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         return read;
       },
     };
-    /** The start-up line about the cache: what was reused from the last start and what was made. */
-    const cacheLine = (docs: DocsSite | undefined) => {
-      if (!firstRead?.kept) return undefined;
-      const { reused, parsed } = firstRead.kept;
-      const index = docs && indexStore.outcome(docs);
-      return `Cache ${cacheDir}: ${reused} page${reused === 1 ? '' : 's'} reused, ${parsed} parsed${index ? `; index ${index}` : ''}.${worker}\n`;
+    /** What each `--config` site reused from the last start, by domain. */
+    let configKept: Map<string, { reused: number; parsed: number }> | undefined;
+    /**
+     * The start-up lines about the cache: what was reused from the last start and what was made,
+     * one line per `--config` site (named by its domain).
+     */
+    const cacheLines = (sites: { domain: string; docs: DocsSite }[] | undefined) => {
+      const line = (kept: { reused: number; parsed: number }, docs?: DocsSite, domain?: string) => {
+        const { reused, parsed } = kept;
+        const index = docs && indexStore.outcome(docs);
+        return `Cache ${cacheDir}${domain ? ` (${domain})` : ''}: ${reused} page${reused === 1 ? '' : 's'} reused, ${parsed} parsed${index ? `; index ${index}` : ''}.${worker}\n`;
+      };
+      if (configKept)
+        return [...configKept]
+          .map(([domain, kept]) =>
+            line(kept, sites?.find((site) => site.domain === domain)?.docs, domain),
+          )
+          .join('');
+      return firstRead?.kept ? line(firstRead.kept, sites?.[0]?.docs) : undefined;
     };
     try {
       if (configFile) {
-        const { embed, ...sites } = await fileConfig(resolve(configFile));
+        const { embed, kept, ...sites } = await fileConfig(resolve(configFile), {
+          dir: cacheDir,
+          warn: warnCache,
+        });
+        configKept = kept;
         Object.assign(options, sites);
         // The flags win over the file; the key comes from the environment either way.
         if (embed && !options.embed) options.embed = { ...embed, ...embedKey };
@@ -448,7 +465,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
     }
 
     if (workers > 1 && !isClusterWorker) {
-      const line = cacheLine(undefined);
+      const line = cacheLines(undefined);
       if (line) io.stdout.write(line);
       return servePrimary(options, workers, host, port, io, database);
     }
@@ -472,7 +489,7 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
       await stopStores();
       return EXIT.failed;
     }
-    const line = cacheLine(options.sites?.[0]?.docs);
+    const line = cacheLines(options.sites);
     if (line) io.stdout.write(line);
     // Watching starts before listening, so an edit made once the server says it runs is seen.
     const watcher =

@@ -11,7 +11,8 @@ import {
   KEY_EXAMPLE,
 } from '../protocol/index.js';
 import type { AppOptions, OrgConfig, SiteConfig } from './http/app.js';
-import { loadDocsSite, type CachedPage, type PackedPage } from './site/docs.js';
+import { DEFAULT_LANGUAGE, loadDocsSite, type CachedPage, type PackedPage } from './site/docs.js';
+import { diskPageStore } from './site/page-cache.js';
 import { parsePool } from './site/parse-pool.js';
 import { siteReader } from './site/watch.js';
 import { parsePageUrlRule, type PageUrlRule } from './site/page-urls.js';
@@ -134,10 +135,20 @@ export async function folderConfig(
   return { orgs: [org], sites: [site] };
 }
 
-/** Several organisations and sites from a JSON file; docs folders resolve against the file. */
+/**
+ * Several organisations and sites from a JSON file; docs folders resolve against the file. With
+ * `cache`, each site's parsed pages are kept under `cache.dir` (page-cache.ts, as for `--docs`),
+ * so a restart reads them instead of parsing, and `kept` says per domain what was reused.
+ */
 export async function fileConfig(
   file: string,
-): Promise<Pick<AppOptions, 'orgs' | 'sites'> & { embed?: { baseUrl: string; model: string } }> {
+  cache?: { dir: string; warn: (line: string) => void },
+): Promise<
+  Pick<AppOptions, 'orgs' | 'sites'> & {
+    embed?: { baseUrl: string; model: string };
+    kept?: Map<string, { reused: number; parsed: number }>;
+  }
+> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -162,6 +173,7 @@ export async function fileConfig(
   });
   // One set of parse threads for every site of the file, not one per site read at once.
   const pool = parsePool<CachedPage | PackedPage>();
+  const kept = new Map<string, { reused: number; parsed: number }>();
   const sites = await Promise.all(
     parsed.sites.map(async (site): Promise<SiteConfig> => {
       if (!orgs.some((org) => org.id === site.org))
@@ -179,15 +191,24 @@ export async function fileConfig(
           `${file} site ${site.domain}: publicUrl "${site.publicUrl}" is not a URL.`,
         );
       const dir = resolve(dirname(file), site.docs);
-      const docs = await loadDocsSite(dir, undefined, undefined, undefined, { pool }).catch(
-        (error: NodeJS.ErrnoException) => {
-          throw error.code === 'ENOENT' || error.code === 'ENOTDIR'
-            ? new ConfigError(
-                `${file} site ${site.domain}: docs folder not found: ${dir} ("docs" is a folder of Markdown pages, relative to the config file).`,
-              )
-            : error;
-        },
-      );
+      const read = cache
+        ? siteReader(
+            { kind: 'docs', dir, pool },
+            diskPageStore(cache.dir, { kind: 'docs', dir, language: DEFAULT_LANGUAGE }, cache.warn),
+          )
+            .read()
+            .then((read) => {
+              if (read.kept) kept.set(site.domain, read.kept);
+              return read.site;
+            })
+        : loadDocsSite(dir, undefined, undefined, undefined, { pool });
+      const docs = await read.catch((error: NodeJS.ErrnoException) => {
+        throw error.code === 'ENOENT' || error.code === 'ENOTDIR'
+          ? new ConfigError(
+              `${file} site ${site.domain}: docs folder not found: ${dir} ("docs" is a folder of Markdown pages, relative to the config file).`,
+            )
+          : error;
+      });
       if (site.siteName) docs.name = site.siteName;
       return {
         domain: site.domain,
@@ -200,5 +221,10 @@ export async function fileConfig(
       };
     }),
   ).finally(() => pool.close());
-  return { orgs, sites, ...(parsed.embed ? { embed: parsed.embed } : {}) };
+  return {
+    orgs,
+    sites,
+    ...(parsed.embed ? { embed: parsed.embed } : {}),
+    ...(cache ? { kept } : {}),
+  };
 }

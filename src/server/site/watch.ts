@@ -7,6 +7,7 @@ import {
   loadDocsSite,
   stampOf,
   type DocsSite,
+  type LoadOptions,
   type PageCache,
   type PageStore,
 } from './docs.js';
@@ -23,6 +24,8 @@ export interface SiteSource {
    * @default one per core
    */
   parseThreads?: number;
+  /** Parse threads shared with other reads at once (a `--config` file's sites), instead of its own. */
+  pool?: LoadOptions['pool'];
 }
 
 /** What one read of the folder found, against the read before it. */
@@ -56,7 +59,11 @@ export function siteReader(
   return {
     async read() {
       const language = source.defaultLanguage ?? DEFAULT_LANGUAGE;
-      const options = source.parseThreads === undefined ? {} : { threads: source.parseThreads };
+      const options: LoadOptions = source.pool
+        ? { pool: source.pool }
+        : source.parseThreads === undefined
+          ? {}
+          : { threads: source.parseThreads };
       const { site, skipped } =
         source.kind === 'site'
           ? await loadHtmlSite(source.dir, language, cache, store, options)
