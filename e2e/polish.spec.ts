@@ -54,28 +54,40 @@ test('the same dialog at desktop width keeps its compact controls', async ({ pag
   await page.screenshot({ path: 'test-results/polish-desktop.png' });
 });
 
-test('a quoted table keeps its words whole at phone width, and scrolls when it is wider', async ({
+test('a quoted table keeps its words and code whole at phone width, and scrolls when it is wider', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/docs/api/errors');
   await launcher(page).click();
-  await askQuestion(page, 'Which status does the thread_not_found error code come with?');
-  const table = dialog(page).locator('.da-table').first();
-  await expect(table).toBeVisible();
-  await expect(table).toContainText('thread_not_found');
-  // An error code is one word: shown on one line, never cut into pieces a few letters wide.
-  const codes = await table
-    .locator('code')
-    .evaluateAll((els) =>
-      els.map((el) => ({ text: el.textContent, lines: el.getClientRects().length })),
+  // An error code is one word (`thread_not_found`); a flag may have hyphens and a space
+  // (`--open-to-agents`, `--out FILE`): each is shown on one line, never cut into pieces.
+  for (const [n, [question, shown]] of [
+    ['Which status does the thread_not_found error code come with?', 'thread_not_found'],
+    ['What options does the export command have?', '--values FILE'],
+  ].entries()) {
+    await askQuestion(page, question!, n + 1);
+    const table = dialog(page).locator('.da-table').last();
+    await expect(table).toBeVisible();
+    await expect(table).toContainText(shown!);
+    const codes = await table
+      .locator('code')
+      .evaluateAll((els) =>
+        els.map((el) => ({ text: el.textContent, lines: el.getClientRects().length })),
+      );
+    expect(codes.length, question).toBeGreaterThan(5);
+    expect(codes.filter((code) => code.lines > 1)).toEqual([]);
+    // Whatever the table's width, the page itself never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
     );
-  expect(codes.length).toBeGreaterThan(5);
-  expect(codes.filter((code) => code.lines > 1)).toEqual([]);
-  // The table is wider than the answer at this width: it scrolls, the page does not.
-  const widths = await table.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  }
+  // The error table is wider than the answer at this width: it scrolls, inside the answer.
+  const widths = await dialog(page)
+    .locator('.da-table')
+    .first()
+    .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
   expect(widths.scroll).toBeGreaterThan(widths.client);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: 'test-results/polish-table-phone.png' });
 });
 
