@@ -225,6 +225,13 @@ export async function fileConfig(
     orgs,
     sites,
     ...(parsed.embed ? { embed: parsed.embed } : {}),
-    ...(cache ? { kept } : {}),
+    // In the file's order, not the order the reads ended in.
+    ...(cache
+      ? {
+          kept: new Map(
+            sites.flatMap(({ domain }) => (kept.has(domain) ? [[domain, kept.get(domain)!]] : [])),
+          ),
+        }
+      : {}),
   };
 }
