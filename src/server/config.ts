@@ -11,7 +11,7 @@ import {
   KEY_EXAMPLE,
 } from '../protocol/index.js';
 import type { AppOptions, OrgConfig, SiteConfig } from './http/app.js';
-import { DEFAULT_LANGUAGE, loadDocsSite, type CachedPage, type PackedPage } from './site/docs.js';
+import { DEFAULT_LANGUAGE, type CachedPage, type PackedPage } from './site/docs.js';
 import { diskPageStore } from './site/page-cache.js';
 import { parsePool } from './site/parse-pool.js';
 import { siteReader } from './site/watch.js';
@@ -191,17 +191,15 @@ export async function fileConfig(
           `${file} site ${site.domain}: publicUrl "${site.publicUrl}" is not a URL.`,
         );
       const dir = resolve(dirname(file), site.docs);
-      const read = cache
-        ? siteReader(
-            { kind: 'docs', dir, pool },
-            diskPageStore(cache.dir, { kind: 'docs', dir, language: DEFAULT_LANGUAGE }, cache.warn),
-          )
-            .read()
-            .then((read) => {
-              if (read.kept) kept.set(site.domain, read.kept);
-              return read.site;
-            })
-        : loadDocsSite(dir, undefined, undefined, undefined, { pool });
+      const store = cache
+        ? diskPageStore(cache.dir, { kind: 'docs', dir, language: DEFAULT_LANGUAGE }, cache.warn)
+        : undefined;
+      const read = siteReader({ kind: 'docs', dir, pool }, store)
+        .read()
+        .then((read) => {
+          if (read.kept) kept.set(site.domain, read.kept);
+          return read.site;
+        });
       const docs = await read.catch((error: NodeJS.ErrnoException) => {
         throw error.code === 'ENOENT' || error.code === 'ENOTDIR'
           ? new ConfigError(
