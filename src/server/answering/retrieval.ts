@@ -731,7 +731,8 @@ export interface IndexStore {
 /**
  * The two indexes of a site, loaded from `store` when it kept them for these pages, else built
  * (and kept). What the search reads beside them (sections, name terms, titles) is cheap and
- * always made from the pages.
+ * always made from the pages. `collectAtEnd`: built for a large site, whose start collects its
+ * garbage once more when the retriever is made.
  */
 function indexesOf(site: DocsSite, store: IndexStore | undefined) {
   const options = (tokenize: Tokenize) => ({
@@ -815,7 +816,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
         if (stale.has(page.path) || !before.has(page.path)) add(index, pageIndex, page);
       save(compounds, flatten(index), flatten(pageIndex));
     }
-    return { tokenize, index, pageIndex, built: false };
+    return { tokenize, index, pageIndex, collectAtEnd: false };
   });
   if (loaded) return loaded;
   const compounds = fresh ?? compoundsOf(site);
@@ -843,7 +844,7 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
   if (large) collectGarbage();
   const index = kept(flatPassages).load<Passage>(passages);
   const pageIndex = kept(flatPages).load<PageEntry>(pages);
-  return { tokenize, index, pageIndex, built: true };
+  return { tokenize, index, pageIndex, collectAtEnd: large };
 }
 
 /**
@@ -883,7 +884,7 @@ export function createRetriever(
     exhaustive?: boolean;
   } = {},
 ): Retriever {
-  const { tokenize, index, pageIndex, built } = indexesOf(site, store);
+  const { tokenize, index, pageIndex, collectAtEnd } = indexesOf(site, store);
   const sections = new Map<string, DocSection>();
   const nameTerms = new Map<string, string[]>();
   // Words of each language's pages, to tell which language a question is written in: only read
@@ -1145,7 +1146,7 @@ export function createRetriever(
   // And once more now, on a large site's first start (with the collections while building): a
   // collection by V8 of what the start left, begun in the first answers, slowed them (answer p99
   // 97-210 ms at 20,000 pages, 71-87 ms with this).
-  if (built && site.pages.length >= COLLECT_AFTER_PAGES) collectGarbage();
+  if (collectAtEnd) collectGarbage();
   return {
     sectionsOf: (pagePath) => site.byPath.get(pagePath)?.sections ?? [],
     terms: (query) => queryWords(query, tokenize).terms,
