@@ -94,8 +94,14 @@ export function diskIndexStore(
         };
         const parts = function* () {
           yield Buffer.alloc(HEADER_BYTES);
-          const lines = [compounds, stamps ?? [], pages.documents, pages.terms];
-          for (const value of [...lines, passages.documents, passages.terms]) {
+          for (const value of [
+            compounds,
+            stamps ?? [],
+            pages.documents,
+            pages.terms,
+            passages.documents,
+            passages.terms,
+          ]) {
             const line = Buffer.from(JSON.stringify(value) + '\n');
             textBytes += line.length;
             yield counted(line);
