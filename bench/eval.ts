@@ -10,7 +10,8 @@
 //   npm run eval -- --set npm         only the sets whose name contains 'npm'
 //   npm run eval -- --site            also the project and sample sets on a VitePress build of
 //                                     their pages (serve --site), each row beside its --docs row
-//   npm run eval -- --skip gyp        all but the sets whose name contains 'gyp'
+//   npm run eval -- --skip gyp        all but the sets whose name contains 'gyp' (repeatable:
+//                                     --skip held-out --skip gyp is the dev halves alone)
 //   DOCS_ASSISTANT_LLM_API_KEY=… npm run eval -- --llm-base-url URL --llm-model NAME [--llm-provider P]
 //                                     the same questions answered by a model
 //   npm run eval -- --embed-base-url URL --embed-model NAME
@@ -276,7 +277,7 @@ export async function main() {
       verbose: { type: 'boolean', short: 'v' },
       'show-held-out': { type: 'boolean' },
       set: { type: 'string' },
-      skip: { type: 'string' },
+      skip: { type: 'string', multiple: true },
       'llm-base-url': { type: 'string' },
       'llm-model': { type: 'string' },
       'llm-provider': { type: 'string' },
@@ -364,7 +365,7 @@ export async function main() {
       sets: corpus.sets.filter(
         (set) =>
           (!values.set || set.name.includes(values.set)) &&
-          !(values.skip && set.name.includes(values.skip)),
+          !values.skip?.some((skipped) => set.name.includes(skipped)),
       ),
     }))
     .filter((corpus) => corpus.sets.length);
