@@ -61,7 +61,8 @@ test('a quoted table keeps its words and code whole at phone width, and scrolls 
   await page.goto('/docs/api/errors');
   await launcher(page).click();
   // An error code is one word (`thread_not_found`); a flag may have hyphens and a space
-  // (`--open-to-agents`, `--out FILE`): each is shown on one line, never cut into pieces.
+  // (`--open-to-agents`, `--out FILE`): each of its words is shown on one line, never cut into
+  // pieces (a long command may wrap at its spaces).
   for (const [n, [question, shown]] of [
     ['Which status does the thread_not_found error code come with?', 'thread_not_found'],
     ['What options does the export command have?', '--values FILE'],
@@ -70,13 +71,13 @@ test('a quoted table keeps its words and code whole at phone width, and scrolls 
     const table = dialog(page).locator('.da-table').last();
     await expect(table).toBeVisible();
     await expect(table).toContainText(shown!);
-    const codes = await table
-      .locator('code')
+    const words = await table
+      .locator('code > span')
       .evaluateAll((els) =>
         els.map((el) => ({ text: el.textContent, lines: el.getClientRects().length })),
       );
-    expect(codes.length, question).toBeGreaterThan(5);
-    expect(codes.filter((code) => code.lines > 1)).toEqual([]);
+    expect(words.length, question).toBeGreaterThan(5);
+    expect(words.filter((word) => word.lines > 1)).toEqual([]);
     // Whatever the table's width, the page itself never scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       390,

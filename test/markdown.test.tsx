@@ -46,6 +46,27 @@ describe('MarkdownText', () => {
     expect(root.querySelector('code')!.textContent).toBe('a < b');
   });
 
+  it('keeps each word of code in a table cell whole, and leaves code elsewhere as written', () => {
+    const root = html(
+      '| command | flag |\n|-|-|\n| `npm run  bench:size -- --pages 20000` | `--open-to-agents` |\n\n`npm run build`',
+    );
+    const [command, flag] = [...root.querySelectorAll('td code')];
+    // The words are the pieces the cell may wrap between; the text is the code as written.
+    expect([...command!.children].map((word) => word.textContent)).toEqual([
+      'npm',
+      'run',
+      'bench:size',
+      '--',
+      '--pages',
+      '20000',
+    ]);
+    expect(command!.textContent).toBe('npm run  bench:size -- --pages 20000');
+    expect([...flag!.children].map((word) => word.textContent)).toEqual(['--open-to-agents']);
+    const prose = root.querySelector('p code')!;
+    expect(prose.children).toHaveLength(0);
+    expect(prose.textContent).toBe('npm run build');
+  });
+
   it('shows text as written: entities decoded once, escapes applied, raw HTML dropped', () => {
     const root = html(
       'Fish &amp; chips &#169; &lt;b&gt; \\*not em\\* &unknown; <b>bold?</b> <script>alert(1)</script>\n\n> quoted',

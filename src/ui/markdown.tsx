@@ -87,6 +87,19 @@ interface Context {
   docsBaseUrl: string | undefined;
   /** Inside a link: `[n]` stays text (no link in a link). */
   inLink?: boolean;
+  /** Inside a table's cell: code breaks only at its spaces (`wholeWords`). */
+  inCell?: boolean;
+}
+
+/**
+ * Code in a table's cell, each of its words kept on one line (a flag cut at its hyphens,
+ * "-- / open- / to- / agents", is not the flag any more) but free to wrap at its spaces, so a
+ * long command does not make its column as wide as itself.
+ */
+function wholeWords(code: string): ReactNode[] {
+  return code
+    .split(/( +)/)
+    .map((piece, key) => (piece.trim() ? <span key={key}>{piece}</span> : piece));
 }
 
 /**
@@ -303,7 +316,7 @@ function inline(tokens: Token[] | undefined, context: Context): ReactNode[] {
       case 'del':
         return <del key={key}>{inline(token.tokens, context)}</del>;
       case 'codespan':
-        return <code key={key}>{token.text}</code>;
+        return <code key={key}>{context.inCell ? wholeWords(token.text) : token.text}</code>;
       case 'br':
         return <br key={key} />;
       case 'link':
@@ -372,6 +385,7 @@ function block(token: Token, key: number, context: Context): ReactNode {
     case 'table': {
       const table = token as Tokens.Table;
       const align = (i: number) => table.align[i] ?? undefined;
+      const cellContext = { ...context, inCell: true };
       return (
         <div key={key} className="da-table" tabIndex={0}>
           <table>
@@ -379,7 +393,7 @@ function block(token: Token, key: number, context: Context): ReactNode {
               <tr>
                 {table.header.map((cell, i) => (
                   <th key={i} style={align(i) ? { textAlign: align(i)! } : undefined}>
-                    {inline(cell.tokens, context)}
+                    {inline(cell.tokens, cellContext)}
                   </th>
                 ))}
               </tr>
@@ -390,7 +404,7 @@ function block(token: Token, key: number, context: Context): ReactNode {
                   <tr key={r}>
                     {row.map((cell, i) => (
                       <td key={i} style={align(i) ? { textAlign: align(i)! } : undefined}>
-                        {inline(cell.tokens, context)}
+                        {inline(cell.tokens, cellContext)}
                       </td>
                     ))}
                   </tr>
