@@ -183,6 +183,31 @@ describe('the answer says how sure it is', () => {
     expect(reasoningOf(parts)).toContain("I'm not sure");
   });
 
+  it('marks the gap between a place’s matching sentences that are apart in the docs', async () => {
+    const app = appOf(
+      parsePage(
+        'guides/caching.md',
+        '# Caching\n\n## Cache lifetime\n\nCached answers are kept in memory. ' +
+          'Nothing else is stored. The server restarts clean. Cached answers are kept ten minutes.\n',
+      ),
+      parsePage(
+        'reference/options.md',
+        '# Options\n\n## cacheSeconds\n\nHow long cached answers are kept, in seconds. ' +
+          'Cached answers are kept ten minutes by default. It is read once at start.\n',
+      ),
+    );
+    const parts = await readStream(await post(app, askBody('How long are cached answers kept?')));
+    const text = textOf(parts);
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    // Apart in the docs: a gap between them. Next to each other: none.
+    expect(text).toContain(
+      '> Cached answers are kept in memory. … Cached answers are kept ten minutes.',
+    );
+    expect(text).toContain(
+      '> How long cached answers are kept, in seconds. Cached answers are kept ten minutes by default.',
+    );
+  });
+
   it('offers places on different pages when unsure, since which page answers is what is unsure', async () => {
     // Nine pages of npm 10.9.0's docs (test/fixtures/corpus/npm, Artistic License 2.0): the
     // question is about `npm link`'s bin links and about package.json's `bin` alike.
@@ -401,6 +426,40 @@ describe('extractive answers keep the Markdown they quote', () => {
     // Either what the lead-in introduces follows it, or the lead-in is not quoted.
     const leadIn = text.indexOf('There are two ways to start:');
     if (leadIn >= 0) expect(text.slice(leadIn)).toMatch(/^There are two ways to start:\n>?\n?> - /);
+  });
+
+  it('shows the sections a lead-in above a table of contents promises, and never an empty quote', async () => {
+    const app = appOf(
+      parsePage(
+        'time-zones.md',
+        '# Time zones\n\nStarting from v4, the library supports time zones through two packages.\n\n' +
+          '## Working with time zones\n\nThere are two ways to start working with time zones:\n\n' +
+          '- [Using TZDate](#using-tzdate)\n- [Using the in option](#using-the-in-option)\n\n' +
+          '### Using TZDate\n\nOne way is to use the TZDate class with regular functions.\n\n' +
+          '### Using the in option\n\nThe other way is the in option of every function.\n\n' +
+          'Each function accepts it, so you can say what time zone to use:\n\n' +
+          '```js\naddHours(date, 2, { in: tz("Asia/Singapore") });\n```\n',
+      ),
+      parsePage('release.md', '# Releasing\n\nA new version is published from the main branch.\n'),
+    );
+    for (const question of [
+      'How do I work with time zones?',
+      'What are the ways to start working with time zones?',
+    ]) {
+      const text = textOf(await readStream(await post(app, askBody(question))));
+      // Every "From …:" and "See also …:" is followed by something it introduces.
+      const lines = text.split('\n').filter((line) => line.trim());
+      lines.forEach((line, i) => {
+        if (/^(From|See also) .*:$/.test(line))
+          expect(lines[i + 1], `${question}\n${text}`).toMatch(/^(> |\*\*|```(?!suggestions))/);
+      });
+      expect(text, question).toContain('One way is to use the TZDate class');
+      expect(text, question).toContain('The other way is the in option');
+      // A promised section's lead-in brings what it introduces.
+      expect(text, question).toContain(
+        'say what time zone to use:\n\n```js\naddHours(date, 2, { in: tz("Asia/Singapore") });',
+      );
+    }
   });
 
   it('brings the example a quoted sentence points back at, or leaves the sentence out', async () => {

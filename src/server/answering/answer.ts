@@ -193,7 +193,11 @@ function matchingSentences(section: DocSection, terms: string[]): string {
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, PLACE_SENTENCES)
     .sort((a, b) => a.i - b.i);
-  return (best.length ? best.map((s) => s.sentence) : sentences.slice(0, 1)).join(' ');
+  if (!best.length) return sentences[0] ?? '';
+  // Sentences that are not next to each other in the docs are not read as if they were.
+  return best
+    .map((s, at) => (at > 0 && s.i > best[at - 1]!.i + 1 ? `… ${s.sentence}` : s.sentence))
+    .join(' ');
 }
 
 /** A paragraph as quoted: whole when short, else the three sentences that carry most of the question. */
@@ -328,6 +332,22 @@ export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
   });
 }
 
+/**
+ * How a section begins, as a promised section shows it: its first two blocks, and what the second
+ * introduces when it ends in ":" (the code after "…say what time zone to use:"); a lead-in whose
+ * block is not there is left out.
+ */
+function beginningOf(section: DocSection): DocBlock[] {
+  const shown = section.blocks.slice(0, 2);
+  const last = shown.at(-1);
+  if (last && last.kind !== 'code' && /:\s*$/.test(last.text)) {
+    const introduced = section.blocks[shown.length];
+    if (introduced) shown.push(introduced);
+    else shown.pop();
+  }
+  return shown;
+}
+
 const quote = (markdown: string) =>
   markdown
     .split('\n')
@@ -415,14 +435,30 @@ export function composeAnswer(
     };
   }
   const best = hits[0]!.score;
-  const quoted = hits
+  // What each section would show: its passage, and the sections it promises. "There are two ways
+  // to start:" above a list of links (left out as a table of contents) is all promise: the sections
+  // after it are shown instead. A section with nothing to show is not quoted ("See also …:" and
+  // then nothing), unless no section has anything.
+  const shown = hits
     .slice(0, QUOTED_SECTIONS)
-    .filter((hit, i) => i === 0 || hit.score >= QUOTE_RELATIVE_SCORE * best);
+    .filter((hit, i) => i === 0 || hit.score >= QUOTE_RELATIVE_SCORE * best)
+    .map((hit) => {
+      const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])]);
+      const sections = sectionsOf(hit.section.pagePath);
+      const promises =
+        passage.length === 0 ||
+        (hit.section.anchor === '' && hit.section.text.length <= SHORT_INTRO_CHARS);
+      const at = sections.findIndex((section) => section.id === hit.section.id);
+      const following = promises && at >= 0 ? sections.slice(at + 1, at + 1 + INTRO_SECTIONS) : [];
+      return { hit, passage, following };
+    });
+  const withSomething = shown.filter((s) => s.passage.length > 0 || s.following.length > 0);
+  const quotedShown = withSomething.length ? withSomething : shown.slice(0, 1);
+  const quoted = quotedShown.map((s) => s.hit);
   const blocks: string[] = [];
   const shownIntro: DocSection[] = [];
-  for (const [position, hit] of quoted.entries()) {
+  for (const [position, { hit, passage, following: promised }] of quotedShown.entries()) {
     const n = citationOf(hit);
-    const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])]);
     const intro = position === 0 ? phrases.from : phrases.seeAlso;
     const parts = [
       `${intro} **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]:`,
@@ -441,18 +477,13 @@ export function composeAnswer(
     if (prose.length) parts.push(quote(prose.join('\n\n')));
     // "There are two ways to install it." A short page intro promises the sections after it:
     // show how each begins, rather than leave the reader with the promise.
-    if (hit.section.anchor === '' && hit.section.text.length <= SHORT_INTRO_CHARS) {
-      const following = sectionsOf(hit.section.pagePath).slice(1, 1 + INTRO_SECTIONS);
-      for (const next of following.filter(
-        (section) => !quoted.some((q) => q.section === section),
-      )) {
-        shownIntro.push(next);
-        parts.push(`**${escapeLinkText(next.heading)}**`);
-        for (const block of next.blocks.slice(0, 2))
-          parts.push(
-            block.kind === 'code' ? quoteBlock(block, terms) : quote(quoteBlock(block, terms)),
-          );
-      }
+    for (const next of promised.filter((section) => !quoted.some((q) => q.section === section))) {
+      shownIntro.push(next);
+      parts.push(`**${escapeLinkText(next.heading)}**`);
+      for (const block of beginningOf(next))
+        parts.push(
+          block.kind === 'code' ? quoteBlock(block, terms) : quote(quoteBlock(block, terms)),
+        );
     }
     blocks.push(parts.join('\n\n'));
   }
