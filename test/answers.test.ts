@@ -208,6 +208,33 @@ describe('the answer says how sure it is', () => {
     );
   });
 
+  it('shows a place’s lead-in with the short code it introduces, and the sentence an “It” refers to', async () => {
+    const app = appOf(
+      parsePage(
+        'usage/installation.md',
+        '# Installation\n\n## Local installation\n\nWe recommend installing the tool locally and running it with npx:\n\n' +
+          '```bash\nnpm install --save-dev tool\n```\n\n' +
+          'Then in the CI job:\n\n```bash\nnpx tool\n```\n\n' +
+          '**Note:** `npx` comes with npm. It is used to find the installed binary and run it.\n',
+      ),
+      parsePage(
+        'ci.md',
+        '# CI\n\n## Installing the tool in CI\n\nInstall the tool in the CI job before running it, so its binary is found. Any CI works.\n',
+      ),
+    );
+    const parts = await readStream(
+      await post(app, askBody('How do I install the tool in CI and find its binary?')),
+    );
+    const text = textOf(parts);
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    // The lead-in, its code right after it, then the later sentences, in page order.
+    expect(text).toContain(
+      '  > We recommend installing the tool locally and running it with npx:\n\n' +
+        '  ```bash\n  npm install --save-dev tool\n  ```\n\n' +
+        '  > … **Note:** `npx` comes with npm. It is used to find the installed binary and run it.',
+    );
+  });
+
   it('offers places on different pages when unsure, since which page answers is what is unsure', async () => {
     // Nine pages of npm 10.9.0's docs (test/fixtures/corpus/npm, Artistic License 2.0): the
     // question is about `npm link`'s bin links and about package.json's `bin` alike.

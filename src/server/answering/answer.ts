@@ -109,6 +109,10 @@ const BEST_PLACES = 3;
 /** How many of a place's sentences an unsure answer shows, and how long each may be. */
 const PLACE_SENTENCES = 2;
 const PLACE_SENTENCE_CHARS = 280;
+/** The longest code a place shows after the lead-in that introduces it. */
+const PLACE_CODE_LINES = 6;
+/** A sentence that leans on the one before it. */
+const REFERS_BACK = /^(?:It|This|That|These|Those|They)\b/;
 /** A page intro this short is a promise ("There are two ways…") that the next sections keep. */
 const SHORT_INTRO_CHARS = 200;
 const INTRO_SECTIONS = 3;
@@ -163,15 +167,19 @@ const POINTS_BACK =
 
 /**
  * The one or two sentences of a section that carry the most of the question, in page order, for an
- * unsure answer's list of places: prose only (a lead-in that ends with ":" or points at an example
- * says nothing alone), else the section's first sentence.
+ * unsure answer's list of places, else the section's first sentence. Prose only, but for the short
+ * code a lead-in brings: "we recommend installing it locally:" says nothing without its
+ * `npm install …`, and a lead-in with nothing after it, or a sentence about an example not shown,
+ * is not chosen. A sentence opening on "It" or "This" brings the sentence it refers to.
  */
-function matchingSentences(section: DocSection, terms: string[]): string {
-  const sentences = section.blocks
-    .flatMap((block) => {
-      if (block.kind === 'paragraph') return sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' '));
-      if (block.kind !== 'list' && block.kind !== 'quote') return [];
-      return block.markdown
+function placeOf(section: DocSection, terms: string[]): string[] {
+  const { blocks } = section;
+  const units = blocks.flatMap((block, at) => {
+    let sentences: string[];
+    if (block.kind === 'paragraph')
+      sentences = sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' '));
+    else if (block.kind === 'list' || block.kind === 'quote')
+      sentences = block.markdown
         .replace(/^[ \t]*>[ \t]?/gm, '')
         .split(/\n(?=(?:[-*+]|\d+[.)]) )/)
         .map((item) =>
@@ -180,24 +188,64 @@ function matchingSentences(section: DocSection, terms: string[]): string {
             .replace(/\s*\n\s*/g, ' ')
             .trim(),
         );
-    })
-    .filter((sentence) => sentence && !/:\s*$/.test(sentence) && !POINTS_BACK.test(sentence))
-    .map((sentence) =>
-      sentence.length > PLACE_SENTENCE_CHARS
-        ? `${sentence.slice(0, sentence.lastIndexOf(' ', PLACE_SENTENCE_CHARS))} …`
-        : sentence,
-    );
-  const best = sentences
-    .map((sentence, i) => ({ sentence, i, n: termsIn(sentence, terms) }))
+    else return [];
+    const next = blocks[at + 1];
+    const leadsTo =
+      block.kind === 'paragraph' &&
+      next?.kind === 'code' &&
+      next.text.split('\n').length <= PLACE_CODE_LINES
+        ? next
+        : undefined;
+    return sentences.map((sentence, i) => ({
+      sentence,
+      at,
+      code: i === sentences.length - 1 && /:\s*$/.test(sentence) ? leadsTo : undefined,
+    }));
+  });
+  const kept = units
+    .filter(
+      ({ sentence, code }) =>
+        sentence && (code || !/:\s*$/.test(sentence)) && !POINTS_BACK.test(sentence),
+    )
+    .map((unit) => ({
+      ...unit,
+      sentence:
+        unit.sentence.length > PLACE_SENTENCE_CHARS
+          ? `${unit.sentence.slice(0, unit.sentence.lastIndexOf(' ', PLACE_SENTENCE_CHARS))} …`
+          : unit.sentence,
+    }));
+  const chosen = kept
+    .map((unit, i) => ({ unit, i, n: termsIn(unit.sentence, terms) }))
     .filter((s) => s.n > 0)
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, PLACE_SENTENCES)
-    .sort((a, b) => a.i - b.i);
-  if (!best.length) return sentences[0] ?? '';
-  // Sentences that are not next to each other in the docs are not read as if they were.
-  return best
-    .map((s, at) => (at > 0 && s.i > best[at - 1]!.i + 1 ? `… ${s.sentence}` : s.sentence))
-    .join(' ');
+    .map((s) => s.i);
+  if (!chosen.length) return kept[0] ? [`> ${kept[0].sentence}`] : [];
+  for (const i of [...chosen]) {
+    const before = kept[i - 1];
+    if (
+      REFERS_BACK.test(kept[i]!.sentence) &&
+      before?.at === kept[i]!.at &&
+      !chosen.includes(i - 1)
+    )
+      chosen.push(i - 1);
+  }
+  chosen.sort((a, b) => a - b);
+  // In page order, the code right after its lead-in. Sentences that are not next to each other in
+  // the docs are not read as if they were: a "…" marks the gap.
+  const pieces: string[] = [];
+  let prose: string[] = [];
+  let codeShown = false;
+  chosen.forEach((i, at) => {
+    const { sentence, code } = kept[i]!;
+    prose.push(at > 0 && i > chosen[at - 1]! + 1 ? `… ${sentence}` : sentence);
+    if (!code || codeShown) return;
+    pieces.push(`> ${prose.join(' ')}`, fence(code.lang ?? '', code.text));
+    prose = [];
+    codeShown = true;
+  });
+  if (prose.length) pieces.push(`> ${prose.join(' ')}`);
+  return pieces;
 }
 
 /** A paragraph as quoted: whole when short, else the three sentences that carry most of the question. */
@@ -417,11 +465,10 @@ export function composeAnswer(
     const places = pages.slice(0, BEST_PLACES);
     const items = places.map((hit) => {
       const n = citationOf(hit);
-      const lines = matchingSentences(hit.section, [...new Set([...terms, ...hit.terms])]);
-      return (
-        `- **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]` +
-        (lines ? `\n\n  > ${lines}` : '')
-      );
+      const place = placeOf(hit.section, [...new Set([...terms, ...hit.terms])]);
+      return [`- **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]`, ...place]
+        .map((piece, at) => (at ? piece.replace(/^/gm, '  ') : piece))
+        .join('\n\n');
     });
     const others = pages.filter(
       (hit) => !places.some((place) => place.section.pagePath === hit.section.pagePath),
