@@ -489,6 +489,29 @@ describe('extractive answers keep the Markdown they quote', () => {
     }
   });
 
+  it('quotes a code block a little over the limit whole, and cuts a long one with “…”', async () => {
+    const steps = (n: number, last: string) =>
+      [...Array.from({ length: n - 1 }, (_, i) => `  - step ${i + 1}`), `  - ${last}`].join('\n');
+    const app = appOf(
+      parsePage(
+        'workflow.md',
+        '# Workflow\n\n## Release workflow\n\nThe release workflow runs these steps:\n\n' +
+          `\`\`\`yaml\nsteps:\n${steps(35, 'run: npx release-tool')}\n\`\`\`\n\n` +
+          '## Audit workflow\n\nThe audit workflow runs these steps:\n\n' +
+          `\`\`\`yaml\nsteps:\n${steps(80, 'run: npx audit-tool')}\n\`\`\`\n`,
+      ),
+    );
+    const release = textOf(
+      await readStream(await post(app, askBody('Which steps does the release workflow run?'))),
+    );
+    expect(release).toContain('  - step 34\n  - run: npx release-tool\n```');
+    const audit = textOf(
+      await readStream(await post(app, askBody('Which steps does the audit workflow run?'))),
+    );
+    expect(audit).toContain('  - step 29\n…\n```');
+    expect(audit).not.toContain('audit-tool');
+  });
+
   it('brings the example a quoted sentence points back at, or leaves the sentence out', async () => {
     const app = appOf(
       parsePage(

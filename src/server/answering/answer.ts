@@ -99,7 +99,13 @@ const QUOTED_SECTIONS = 3;
 /** A section scoring under this share of the best one is not quoted (it is listed to read next). */
 const QUOTE_RELATIVE_SCORE = 0.45;
 const BLOCKS_PER_SECTION = 2;
+/**
+ * A quoted code block longer than MAX_CODE_LINES + CODE_CUT_SLACK lines shows its first
+ * MAX_CODE_LINES and "…". One only a little longer is shown whole: cutting the last few lines of a
+ * 36-line workflow hid the step that runs the tool, the line the reader came for.
+ */
 const MAX_CODE_LINES = 30;
+const CODE_CUT_SLACK = 15;
 const MAX_TABLE_ROWS = 15;
 const MAX_LIST_ITEMS = 15;
 const MAX_PARAGRAPH_CHARS = 700;
@@ -132,7 +138,9 @@ const termsIn = (text: string, terms: string[]) =>
 function fence(lang: string, value: string): string {
   const lines = value.split('\n');
   const body =
-    lines.length > MAX_CODE_LINES ? [...lines.slice(0, MAX_CODE_LINES), '…'].join('\n') : value;
+    lines.length > MAX_CODE_LINES + CODE_CUT_SLACK
+      ? [...lines.slice(0, MAX_CODE_LINES), '…'].join('\n')
+      : value;
   // A fence longer than any backtick run inside keeps the code intact.
   const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((run) => run.length));
   const ticks = '`'.repeat(longest + 1);
