@@ -542,10 +542,40 @@ describe('extractive answers keep the Markdown they quote', () => {
       .flatMap((a) => a.questions ?? []);
     expect(questions.length).toBeGreaterThan(0);
     for (const question of questions) {
-      const heading = /“(.+)”/.exec(question)![1]!;
+      const heading = /“([^”]+)”/.exec(question)![1]!;
       expect(text, question).not.toContain(`**${heading}**`);
       expect(text, question).not.toContain(`› ${heading}]`);
     }
+  });
+
+  it('names a short heading’s page in a follow-up question, so asking it finds that section', async () => {
+    const app = appOf(
+      parsePage(
+        'installation.md',
+        '# Installation\n\n## Local installation\n\nInstall the release tool with npm in your project.\n\n' +
+          '## Using third-party apps:\n\nA bot can run the release for you.\n\n' +
+          '## Notes\n\nPin the major version of the release tool in CI.\n',
+      ),
+      parsePage(
+        'plugins.md',
+        '# Plugins\n\n## Writing a plugin\n\nA plugin exports one function per step.\n\n' +
+          '## Notes\n\nPlugins run in the order they are listed.\n',
+      ),
+    );
+    const parts = await readStream(
+      await post(app, askBody('How do I install the release tool locally?')),
+    );
+    const questions = parts
+      .filter((p) => p.type === 'message_annotations')
+      .flatMap((p) => p.value as { type: string; questions?: string[] }[])
+      .flatMap((a) => a.questions ?? []);
+    expect(questions).toContain('Tell me about “Notes” in “Installation”');
+    expect(questions).toContain('Tell me about “Using third-party apps”');
+    const notes = await readStream(
+      await post(app, askBody('Tell me about “Notes” in “Installation”')),
+    );
+    expect(sourcesOf(notes)[0]!.id).toBe('/installation');
+    expect(textOf(notes)).toContain('Pin the major version of the release tool in CI.');
   });
 
   it('shows every way a short page intro promises', async () => {

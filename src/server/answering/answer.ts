@@ -21,6 +21,8 @@ export interface ComposedAnswer {
 
 /** How many follow-up questions an answer offers. */
 export const FOLLOW_UP_QUESTIONS = 3;
+/** A heading of at most this many words is named with its page in a follow-up question. */
+const SHORT_HEADING_WORDS = 2;
 
 /**
  * Questions about the sections a reader did not see yet: the rest of the quoted pages first, then
@@ -43,10 +45,17 @@ function followUpsOf(
     ...related.map((hit) => hit.section),
   ];
   for (const section of unseen) {
-    const heading = section.heading.trim();
+    // "Using 3rd party apps:" is asked about without its colon.
+    const heading = section.heading.trim().replace(/\s*:$/, '');
     if (!heading || seen.has(heading.toLowerCase())) continue;
     seen.add(heading.toLowerCase());
-    headings.push(phrases.tellMeAbout(heading));
+    // "Tell me about “Notes”" says nothing of which Notes, and asking it finds any page's: a short
+    // heading is asked about in its page.
+    const page = section.pageTitle.trim();
+    const short = heading.split(/\s+/).length <= SHORT_HEADING_WORDS;
+    const inPage =
+      short && page && !heading.toLowerCase().includes(page.toLowerCase()) ? page : undefined;
+    headings.push(phrases.tellMeAbout(heading, inPage));
     if (headings.length === FOLLOW_UP_QUESTIONS) break;
   }
   return headings;

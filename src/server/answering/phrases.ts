@@ -19,8 +19,11 @@ export interface AnswerPhrases {
   from: string;
   /** Before each further quoted page's link. */
   seeAlso: string;
-  /** A follow-up question about a section the reader has not seen. */
-  tellMeAbout: (heading: string) => string;
+  /**
+   * A follow-up question about a section the reader has not seen; with its page's title when the
+   * heading alone ("Notes") would not say which section.
+   */
+  tellMeAbout: (heading: string, page?: string) => string;
   /** The reasoning part ("How I found this"): how the docs were searched … */
   reasoning: {
     searched: (words: string[]) => string;
@@ -59,7 +62,7 @@ const PHRASES: Record<string, AnswerPhrases> = {
     unsure: "I'm not sure which part of the docs answers this; these sections come closest:",
     from: 'From',
     seeAlso: 'See also',
-    tellMeAbout: (heading) => `Tell me about “${heading}”`,
+    tellMeAbout: (heading, page) => `Tell me about “${heading}”${page ? ` in “${page}”` : ''}`,
     reasoning: {
       searched: (words) =>
         `I searched the docs for ${words.length ? quoted(words, '“', '”') : 'the question'}`,
@@ -102,7 +105,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
       'Je ne suis pas sûr de la partie de la documentation qui répond à cette question ; voici les sections les plus proches :',
     from: 'D’après',
     seeAlso: 'Voir aussi',
-    tellMeAbout: (heading) => `Parlez-moi de « ${heading} »`,
+    tellMeAbout: (heading, page) =>
+      `Parlez-moi de « ${heading} »${page ? ` dans « ${page} »` : ''}`,
     reasoning: {
       searched: (words) =>
         `J’ai cherché dans la documentation ${words.length ? quoted(words, '« ', ' »') : 'la question'}`,
@@ -148,7 +152,8 @@ const PHRASES: Record<string, AnswerPhrases> = {
       'Ich bin nicht sicher, welcher Teil der Dokumentation das beantwortet; diese Abschnitte kommen am nächsten:',
     from: 'Aus',
     seeAlso: 'Siehe auch',
-    tellMeAbout: (heading) => `Erzähl mir mehr über „${heading}“`,
+    tellMeAbout: (heading, page) =>
+      `Erzähl mir mehr über „${heading}“${page ? ` in „${page}“` : ''}`,
     reasoning: {
       searched: (words) =>
         `Ich habe die Dokumentation nach ${words.length ? quoted(words, '„', '“') : 'der Frage'} durchsucht`,
@@ -192,7 +197,7 @@ const PHRASES: Record<string, AnswerPhrases> = {
       'No estoy seguro de qué parte de la documentación responde a esto; estas secciones son las más cercanas:',
     from: 'De',
     seeAlso: 'Véase también',
-    tellMeAbout: (heading) => `Háblame de «${heading}»`,
+    tellMeAbout: (heading, page) => `Háblame de «${heading}»${page ? ` en «${page}»` : ''}`,
     reasoning: {
       searched: (words) =>
         `Busqué en la documentación ${words.length ? quoted(words, '«', '»') : 'la pregunta'}`,
