@@ -261,7 +261,7 @@ async function score(
   }
   const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : 'n/a').padStart(6);
   console.log(
-    `${name.padEnd(30)} ${String(cases.length).padStart(5)}  cite@1 ${pct(figures.cited, figures.inScope)}  shown@3 ${pct(figures.shown, figures.inScope)}  ` +
+    `${name.padEnd(32)} ${String(cases.length).padStart(5)}  cite@1 ${pct(figures.cited, figures.inScope)}  shown@3 ${pct(figures.shown, figures.inScope)}  ` +
       `false refusals ${pct(figures.falseRefusals, figures.inScope)}  honest refusals ${pct(figures.refused, figures.outOfScope)}  ` +
       `hit@5 ${pct(figures.hits, figures.inScope)}  unsure ${pct(figures.unsure, figures.inScope)}  paraphrases ${figures.paraphrasesFound}/${figures.paraphrases}` +
       (termTotal ? `  answer terms ${pct(termFound, termTotal)}` : ''),
@@ -406,7 +406,7 @@ export async function main() {
   });
   console.log(`answers by: ${llm ? describeLlm(llm) : 'the no-model default (extractive)'}`);
   console.log(`retrieval: ${embed ? `keywords fused with ${describeEmbed(embed)}` : 'keywords'}`);
-  console.log(`${'set'.padEnd(30)} cases`);
+  console.log(`${'set'.padEnd(32)} cases`);
   const curves: { name: string; rows: Coverage[] }[] = [];
   const heldOut: Figures[] = [];
   for (const corpus of corpora) {
