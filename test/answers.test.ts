@@ -533,6 +533,31 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(timeout).not.toContain('the timeout is left at its default');
   });
 
+  it('brings a list’s lead-in, and the configuration the lead-in points back at', async () => {
+    const app = appOf(
+      parsePage(
+        'plugins.md',
+        '# Plugins\n\n## Plugin options\n\nA plugin takes its options from an array of its name and an object.\n\n' +
+          'Global options go at the root of the configuration.\n\n' +
+          '```json\n{ "plugins": [["github", { "assets": ["dist/**"] }]], "preset": "angular" }\n```\n\n' +
+          'With this configuration:\n\n' +
+          '- Every plugin receives the `preset` option, used by the commit analyzer.\n' +
+          '- The `github` plugin receives the `assets` option.\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
+    );
+    const text = textOf(
+      await readStream(await post(app, askBody('Which plugin receives the assets option?'))),
+    );
+    expect(text).toContain('The `github` plugin receives the `assets` option.');
+    // The list's lead-in, and what "this configuration" is.
+    expect(text).toContain('With this configuration:');
+    expect(text).toContain('"preset": "angular"');
+    expect(text.indexOf('"preset": "angular"')).toBeLessThan(
+      text.indexOf('With this configuration:'),
+    );
+  });
+
   it('does not offer to ask about the sections the answer just showed', async () => {
     const parts = await ask('How do I install it?');
     const text = textOf(parts);

@@ -178,9 +178,12 @@ function sentencesOf(markdown: string): string[] {
   return sentences.filter(Boolean);
 }
 
-/** A sentence that points at an example shown before it ("In the example above", "the previous snippet"). */
+/**
+ * A sentence that points at an example shown before it ("In the example above", "the previous
+ * snippet", "With this configuration:").
+ */
 const POINTS_BACK =
-  /\b(?:(?:example|snippet|code|sample)s? above|above (?:example|snippet|code|sample)s?|previous (?:example|snippet|code sample)s?|preceding (?:example|snippet|code)s?)\b/i;
+  /\b(?:(?:example|snippet|code|sample)s? above|above (?:example|snippet|code|sample)s?|previous (?:example|snippet|code sample)s?|preceding (?:example|snippet|code)s?|(?:with|in|using) th(?:is|ese) (?:configuration|config|example|snippet|setup|settings)s?)\b/i;
 
 /**
  * The one or two sentences of a section that carry the most of the question, in page order, for an
@@ -362,10 +365,13 @@ export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
     const after = blocks[index + 2];
     if (introduces && next.kind === 'code' && after && after.kind === 'list') picked.add(index + 2);
   }
-  // A code block chosen alone keeps the sentence that introduces it.
+  // A code block chosen alone keeps the sentence that introduces it, and so does a list or table
+  // whose lead-in ("With this configuration:") ends in ":".
   for (const index of chosen) {
+    const { kind } = blocks[index]!;
     const before = blocks[index - 1];
-    if (blocks[index]!.kind === 'code' && before && before.kind === 'paragraph')
+    if (!before || before.kind !== 'paragraph') continue;
+    if (kind === 'code' || ((kind === 'list' || kind === 'table') && /:\s*$/.test(before.text)))
       picked.add(index - 1);
   }
   // "In the example above…" brings the example: the code just before it.
