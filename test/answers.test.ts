@@ -310,6 +310,34 @@ describe('follow-up questions', () => {
     );
   });
 
+  it('moves on from what the previous answer quoted, when the search found more', async () => {
+    const app = appOf(
+      parsePage(
+        'pre-releases.md',
+        '# Pre-releases\n\n## Publishing a beta\n\nPush to the beta branch to publish a beta version of the package.\n\n' +
+          '## Releasing the beta branch to everyone\n\nWhen the beta branch is ready, merge the beta branch into main: its version is then released to every user.\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
+    );
+    const first = 'How do I publish a beta version of the package?';
+    const response = await post(app, askBody(first));
+    const threadId = response.headers.get('x-thread-id')!;
+    const firstText = textOf(await readStream(response));
+    expect(firstText).toMatch(/^From \*\*\[Pre-releases › Publishing a beta\]/);
+    const parts = await readStream(
+      await post(app, {
+        fp: 'anonymous',
+        threadId,
+        messages: [userMessage(first), userMessage('And what about merging the beta branch?')],
+      }),
+    );
+    // The earlier question's words still rank its section first; the answer leads with the other.
+    expect(searchResultsOf(parts)[0]!.url).toBe('http://test/docs/pre-releases#publishing-a-beta');
+    const text = textOf(parts);
+    expect(text).toMatch(/^From \*\*\[Pre-releases › Releasing the beta branch to everyone\]/);
+    expect(text).not.toContain('Push to the beta branch to publish');
+  });
+
   it('searches a question that stands on its own without the earlier one', async () => {
     const parts = await followUp(
       'Does it support single sign-on with SAML?',

@@ -445,13 +445,28 @@ export function composeAnswer(
   {
     pageUrl,
     sectionsOf,
-  }: { pageUrl: (section: DocSection) => string; sectionsOf: (pagePath: string) => DocSection[] },
+    quotedBefore = () => false,
+  }: {
+    pageUrl: (section: DocSection) => string;
+    sectionsOf: (pagePath: string) => DocSection[];
+    /** Whether the thread's previous answer quoted this section (a follow-up's answer moves on). */
+    quotedBefore?: (section: DocSection) => boolean;
+  },
 ): ComposedAnswer {
   const { hits } = result;
   const phrases = phrasesFor(result.language);
-  const pages = hits.filter(
-    (hit, i) => hits.findIndex((other) => other.section.pagePath === hit.section.pagePath) === i,
-  );
+  // Each page once, at its best section, or at its best one the previous answer did not quote.
+  const pages = hits
+    .filter(
+      (hit, i) => hits.findIndex((other) => other.section.pagePath === hit.section.pagePath) === i,
+    )
+    .map(
+      (hit) =>
+        hits.find(
+          (other) =>
+            other.section.pagePath === hit.section.pagePath && !quotedBefore(other.section),
+        ) ?? hit,
+    );
   const level = confidenceOf(result);
   if (level === 'refused') {
     const nearest = pages.slice(0, NEAREST_PAGES);
@@ -509,19 +524,22 @@ export function composeAnswer(
   // to start:" above a list of links (left out as a table of contents) is all promise: the sections
   // after it are shown instead. A section with nothing to show is not quoted ("See also …:" and
   // then nothing), unless no section has anything.
-  const shown = hits
+  const candidates = hits
     .slice(0, QUOTED_SECTIONS)
-    .filter((hit, i) => i === 0 || hit.score >= QUOTE_RELATIVE_SCORE * best)
-    .map((hit) => {
-      const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])]);
-      const sections = sectionsOf(hit.section.pagePath);
-      const promises =
-        passage.length === 0 ||
-        (hit.section.anchor === '' && hit.section.text.length <= SHORT_INTRO_CHARS);
-      const at = sections.findIndex((section) => section.id === hit.section.id);
-      const following = promises && at >= 0 ? sections.slice(at + 1, at + 1 + INTRO_SECTIONS) : [];
-      return { hit, passage, following };
-    });
+    .filter((hit, i) => i === 0 || hit.score >= QUOTE_RELATIVE_SCORE * best);
+  // A follow-up is answered with what the reader has not just read, when the search found some:
+  // "and when the beta is ready?" repeated the previous answer's quote word for word.
+  const fresh = candidates.filter((hit) => !quotedBefore(hit.section));
+  const shown = (fresh.length ? fresh : candidates).map((hit) => {
+    const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])]);
+    const sections = sectionsOf(hit.section.pagePath);
+    const promises =
+      passage.length === 0 ||
+      (hit.section.anchor === '' && hit.section.text.length <= SHORT_INTRO_CHARS);
+    const at = sections.findIndex((section) => section.id === hit.section.id);
+    const following = promises && at >= 0 ? sections.slice(at + 1, at + 1 + INTRO_SECTIONS) : [];
+    return { hit, passage, following };
+  });
   const withSomething = shown.filter((s) => s.passage.length > 0 || s.following.length > 0);
   const quotedShown = withSomething.length ? withSomething : shown.slice(0, 1);
   const quoted = quotedShown.map((s) => s.hit);

@@ -34,9 +34,14 @@ export async function* quoteAnswer(
 ): AsyncGenerator<AnswerPart> {
   const { retriever } = site;
   const { query, earlier, options, result, hits } = firstSearch(site, question);
+  // The answer a follow-up follows: the sections it quoted are linked in it, at their URLs.
+  const previous = earlier ? question.history.at(-1)?.answer : undefined;
   const composed = composeAnswer({ ...result, hits }, retriever.terms(query), {
     pageUrl: site.pageUrl,
     sectionsOf: (pagePath) => retriever.sectionsOf(pagePath).map(site.linkedSection),
+    ...(previous
+      ? { quotedBefore: (section) => previous.includes(`](${site.pageUrl(section)})`) }
+      : {}),
   });
 
   const said = phrasesFor(result.language).reasoning;
