@@ -540,6 +540,19 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(audit).not.toContain('audit-tool');
   });
 
+  it('quotes the paragraph with a four-letter word ending in “y”, whose stem ends in “i”', async () => {
+    const app = appOf(
+      parsePage(
+        'requests.md',
+        '# Requests\n\n## Parsing\n\nThe headers are parsed first.\n\n' +
+          'The route is parsed next.\n\nIts body is parsed last, as a stream.\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
+    );
+    const text = textOf(await readStream(await post(app, askBody('When is the body parsed?'))));
+    expect(text).toContain('Its body is parsed last, as a stream.');
+  });
+
   it('brings the example a quoted sentence points back at, or leaves the sentence out', async () => {
     const app = appOf(
       parsePage(

@@ -133,8 +133,11 @@ const SHORT_INTRO_CHARS = 200;
 const INTRO_SECTIONS = 3;
 
 function matchesTerm(text: string, term: string): boolean {
-  // Prefix match on words, the same leniency as the index (install ~ installation).
-  const stem = term.slice(0, Math.max(4, term.length - 2));
+  // Prefix match on words, the same leniency as the index (install ~ installation). A stem's last
+  // "i" may be the word's "y" (body → bodi, yyyy → yyyi): a four-letter word ending in "y" never
+  // matched its own stem.
+  const base = term.endsWith('i') ? term.slice(0, -1) : term;
+  const stem = base.slice(0, Math.max(4, base.length - 2));
   return text
     .toLowerCase()
     .split(/[^\p{L}\p{N}_]+/u)
