@@ -187,7 +187,8 @@ describe('the answer says how sure it is', () => {
     const app = appOf(
       parsePage(
         'guides/caching.md',
-        '# Caching\n\n## Cache lifetime\n\nCached answers are kept in memory. ' +
+        '# Caching\n\n## Cache lifetime\n\nCached answers are kept in memory' +
+          ', in one map per worker, keyed by the question and its filter, its current page and its context items, so that two readers asking the same thing on the same page share one entry, while a reader on another page or version gets an answer of their own, which costs more memory but never mixes them. ' +
           'Nothing else is stored. The server restarts clean. Cached answers are kept ten minutes.\n',
       ),
       parsePage(
@@ -200,9 +201,11 @@ describe('the answer says how sure it is', () => {
     const text = textOf(parts);
     expect(levelsOf(parts)).toEqual(['unsure']);
     // Apart in the docs: a gap between them. Next to each other: none.
-    expect(text).toContain(
-      '> Cached answers are kept in memory. … Cached answers are kept ten minutes.',
+    expect(text).toMatch(
+      /> Cached answers are kept in memory, in one map [^\n]* … Cached answers are kept ten minutes\./,
     );
+    // A sentence cut short already ends in "…": no second one.
+    expect(text).not.toContain('… …');
     expect(text).toContain(
       '> How long cached answers are kept, in seconds. Cached answers are kept ten minutes by default.',
     );
@@ -559,7 +562,8 @@ describe('extractive answers keep the Markdown they quote', () => {
         'retries.md',
         '# Retries\n\n## Retrying requests\n\n```js\nclient({ retries: 3 })\n```\n\n' +
           'Failed requests are retried with a growing delay. In the example above, a request is retried three times before it fails.\n\n' +
-          '## Timeouts\n\nA request gives up after 30 seconds. In the example above, the timeout is left at its default.\n',
+          '## Timeouts\n\nA request gives up after 30 seconds. In the example above, the timeout is left at its default.\n\n' +
+          '## Limits\n\n```js\nclient({ limit: 5 })\n```\n\nIn the example, the client sends at most five requests at once.\n',
       ),
     );
     const retried = textOf(
@@ -572,6 +576,12 @@ describe('extractive answers keep the Markdown they quote', () => {
     );
     expect(timeout).toContain('A request gives up after 30 seconds.');
     expect(timeout).not.toContain('the timeout is left at its default');
+    // "In the example, …" points back too (not "in the example below").
+    const limit = textOf(
+      await readStream(await post(app, askBody('How many requests are sent at once?'))),
+    );
+    expect(limit).toContain('the client sends at most five requests at once');
+    expect(limit).toContain('client({ limit: 5 })');
   });
 
   it('brings a list’s lead-in, and the configuration the lead-in points back at', async () => {

@@ -183,10 +183,10 @@ function sentencesOf(markdown: string): string[] {
 
 /**
  * A sentence that points at an example shown before it ("In the example above", "the previous
- * snippet", "With this configuration:").
+ * snippet", "With this configuration:", "In the example, …"; not "in the example below").
  */
 const POINTS_BACK =
-  /\b(?:(?:example|snippet|code|sample)s? above|above (?:example|snippet|code|sample)s?|previous (?:example|snippet|code sample)s?|preceding (?:example|snippet|code)s?|(?:with|in|using) th(?:is|ese) (?:configuration|config|example|snippet|setup|settings)s?)\b/i;
+  /\b(?:(?:example|snippet|code|sample)s? above|above (?:example|snippet|code|sample)s?|previous (?:example|snippet|code sample)s?|preceding (?:example|snippet|code)s?|(?:with|in|using) th(?:is|ese) (?:configuration|config|example|snippet|setup|settings)s?|in the (?:example|snippet|code sample)s?(?! below))\b/i;
 
 /**
  * The one or two sentences of a section that carry the most of the question, in page order, for an
@@ -261,7 +261,9 @@ function placeOf(section: DocSection, terms: string[]): string[] {
   let codeShown = false;
   chosen.forEach((i, at) => {
     const { sentence, code } = kept[i]!;
-    prose.push(at > 0 && i > chosen[at - 1]! + 1 ? `… ${sentence}` : sentence);
+    const apart =
+      at > 0 && i > chosen[at - 1]! + 1 && !kept[chosen[at - 1]!]!.sentence.endsWith('…');
+    prose.push(apart ? `… ${sentence}` : sentence);
     if (!code || codeShown) return;
     pieces.push(`> ${prose.join(' ')}`, fence(code.lang ?? '', code.text));
     prose = [];
