@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite, loadDocsSite, parsePage } from '../src/server/site/docs.js';
-import { createRetriever } from '../src/server/answering/retrieval.js';
+import { caseContrasts, createRetriever } from '../src/server/answering/retrieval.js';
 import {
   askBody,
   demoApp,
@@ -211,6 +211,45 @@ A date is formatted in the reader's time zone.
     );
     const reasoning = parts.find((part) => part.type === 'reasoning')?.value;
     expect(reasoning).toContain('The docs never use “flibbertigibbet”');
+  });
+});
+
+describe('a question that writes one word in two cases', () => {
+  // After date-fns's docs, where `YYYY` (week-numbering year) and `yyyy` (calendar year) differ.
+  const site = createSite(
+    Object.entries({
+      'contributing.md': `# Contributing locales
+
+## Formatting localizers
+
+There is a difference between stand-alone and formatting localizers: the difference matters
+between languages. A date format such as yyyy-MM-dd is passed through.
+`,
+      'tokens.md': `# Unicode tokens
+
+## Popular mistakes
+
+- \`YYYY\` is the local week-numbering year, often confused with \`yyyy\`, the calendar year.
+- \`D\` is the day of the year, often confused with \`d\`, the day of the month.
+`,
+    }).map(([file, source]) => parsePage(file, source)),
+  );
+  const retriever = createRetriever(site);
+
+  it('ranks first a section that shows both spellings, since the question says case matters', () => {
+    const { hits } = retriever.search('What is the difference between yyyy and YYYY?', {
+      limit: 3,
+    });
+    expect(hits[0]?.section.heading).toBe('Popular mistakes');
+  });
+
+  it('reads a capital that starts a sentence as no contrast', () => {
+    expect(caseContrasts('Install it. How do I install it?')).toEqual([]);
+    expect(caseContrasts('yyyy or YYYY, and D or d?')).toEqual(['yyyy', 'YYYY']);
+    expect(caseContrasts('What does parseJSON do, and parsejson?')).toEqual([
+      'parseJSON',
+      'parsejson',
+    ]);
   });
 });
 

@@ -570,6 +570,41 @@ const SEARCH_DEFAULTS = (boost: Record<string, number>) => ({
 const PASSAGE_SEARCH = SEARCH_DEFAULTS({ pageTitle: 3, heading: 2.5, text: 1, codeText: 0.6 });
 const PAGE_SEARCH = SEARCH_DEFAULTS({ title: 2, description: DESCRIPTION_WEIGHT, headings: 1 });
 
+/**
+ * The spellings of a word that a question writes in two cases past its first letter ("What is the
+ * difference between yyyy and YYYY?"): the question says case carries meaning there, though the
+ * index folds it. None for a capital that only starts a sentence ("Install" and "install").
+ */
+export function caseContrasts(query: string): string[] {
+  // A word, lower-cased → its spellings, each keyed as written but for its first letter.
+  const spellings = new Map<string, Map<string, string>>();
+  for (const [word] of query.matchAll(/[\p{L}\p{N}_]{2,}/gu)) {
+    const lower = word.toLowerCase();
+    let found = spellings.get(lower);
+    if (!found) spellings.set(lower, (found = new Map()));
+    found.set(word[0]!.toLowerCase() + word.slice(1), word);
+  }
+  return [...spellings.values()].flatMap((found) => (found.size > 1 ? [...found.values()] : []));
+}
+
+/**
+ * The ranked sections that hold every spelling of `contrasts` as written, first (each group in
+ * its order): only a section showing both `yyyy` and `YYYY` can say how they differ.
+ */
+function holdersFirst(ranked: Ranked[], contrasts: string[]): Ranked[] {
+  const patterns = contrasts.map(
+    (spelling) => new RegExp(`(?<![\\p{L}\\p{N}_])${spelling}(?![\\p{L}\\p{N}_])`, 'u'),
+  );
+  const holds = ({ section }: Ranked) => {
+    const text = [section.heading, section.text, ...section.code.map((code) => code.value)].join(
+      '\n',
+    );
+    return patterns.every((pattern) => pattern.test(text));
+  };
+  const holders = ranked.filter(holds);
+  return holders.length ? [...holders, ...ranked.filter((hit) => !holders.includes(hit))] : ranked;
+}
+
 interface Ranked {
   section: DocSection;
   /** Its page's number (`pageNumber`). */
@@ -1332,7 +1367,7 @@ export function createRetriever(
         dense || exhaustive
           ? Int32Array.from(touched.keys()).sort(compare)
           : sectionsRead(touched, compare, search, Math.max(limit, COVERAGE_CANDIDATES));
-      const keywordRanked = Array.from(byRank, (i): Ranked => {
+      const byScore = Array.from(byRank, (i): Ranked => {
         const doc = bestDoc[touched[i]!]!;
         return {
           section: sectionList[touched[i]!]!,
@@ -1341,6 +1376,8 @@ export function createRetriever(
           passage: doc,
         };
       });
+      const contrasts = caseContrasts(query);
+      const keywordRanked = contrasts.length ? holdersFirst(byScore, contrasts) : byScore;
       const ranked = dense
         ? withDense(keywordRanked, dense, keptSection, (id) => {
             const section = sections.get(id)!;
