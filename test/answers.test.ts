@@ -556,6 +556,24 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).toContain('Its body is parsed last, as a stream.');
   });
 
+  it('quotes a list the page indents as one list, its links still pointing where they should', async () => {
+    const app = appOf(
+      parsePage(
+        'hooks.md',
+        '# Hooks\n\n## preExecution\n\nIn the preExecution hook you can replace these items:\n' +
+          '  - `document`\n  - `schema`, see [the schema guide](./schema.md)\n  - `variables`\n\n' +
+          'Replacing the schema turns off compilation.\n',
+      ),
+      parsePage('schema.md', '# Schema\n\nThe schema is built once.\n'),
+    );
+    const text = textOf(
+      await readStream(await post(app, askBody('Which items can the preExecution hook replace?'))),
+    );
+    expect(text).toContain(
+      '> - `document`\n> - `schema`, see [the schema guide](http://test/docs/schema)\n> - `variables`',
+    );
+  });
+
   it('brings the example a quoted sentence points back at, or leaves the sentence out', async () => {
     const app = appOf(
       parsePage(

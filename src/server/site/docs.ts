@@ -251,7 +251,52 @@ function blockSource(
       return { start: at, end: moved(end), labelEnd: moved(labelEnd!), url };
     return { start: at, end: at + inline.length, labelEnd: at + inline.indexOf('](', 0), url };
   });
-  return { markdown, links };
+  // The block's own indentation: the spaces before it on its first line.
+  const lineStart = source.lastIndexOf('\n', from - 1) + 1;
+  const indent = /^ *$/.test(source.slice(lineStart, from)) ? from - lineStart : 0;
+  return dedented(markdown, links, indent);
+}
+
+/**
+ * A block that the page indents (a list under a paragraph, written "  - a\n  - b") starts at its
+ * marker, but its later lines keep the indentation: quoted alone, "- a\n  - b" made b a sub-item
+ * of a. Those lines lose up to `indent` leading spaces, and the links move with their text.
+ */
+function dedented(
+  markdown: string,
+  links: DocLink[],
+  indent: number,
+): { markdown: string; links: DocLink[] } {
+  if (indent <= 0 || !markdown.includes('\n')) return { markdown, links };
+  // Per line after the first: where it starts in `markdown`, and how many spaces it loses.
+  const cuts: { at: number; removed: number }[] = [];
+  let at = markdown.indexOf('\n') + 1;
+  while (at > 0) {
+    let removed = 0;
+    while (removed < indent && markdown[at + removed] === ' ') removed++;
+    cuts.push({ at, removed });
+    at = markdown.indexOf('\n', at) + 1;
+  }
+  const moved = (offset: number) => {
+    let shift = 0;
+    for (const cut of cuts) {
+      if (cut.at >= offset) break;
+      shift += Math.min(cut.removed, offset - cut.at);
+    }
+    return offset - shift;
+  };
+  let out = markdown.slice(0, cuts[0]!.at);
+  for (const [i, cut] of cuts.entries())
+    out += markdown.slice(cut.at + cut.removed, cuts[i + 1]?.at ?? markdown.length);
+  return {
+    markdown: out,
+    links: links.map((link) => ({
+      ...link,
+      start: moved(link.start),
+      end: moved(link.end),
+      ...(link.labelEnd !== undefined ? { labelEnd: moved(link.labelEnd) } : {}),
+    })),
+  };
 }
 
 /**
