@@ -543,6 +543,29 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(audit).not.toContain('audit-tool');
   });
 
+  it('cuts a long code block to the lines that hold the question’s words', async () => {
+    const filler = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `const user${from + i} = { id: ${from + i} }`).join('\n');
+    const app = appOf(
+      parsePage(
+        'errors.md',
+        '# Errors\n\n## Extensions\n\nErrors can carry extensions:\n\n' +
+          `\`\`\`js\n'use strict'\n${filler(1, 40)}\n` +
+          "throw new ErrorWithProps('Invalid user', { code: 'USER_INVALID' })\n" +
+          `${filler(41, 15)}\n\`\`\`\n`,
+      ),
+      parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
+    );
+    const text = textOf(
+      await readStream(await post(app, askBody('How do I add extensions to a thrown error?'))),
+    );
+    expect(text).toContain("throw new ErrorWithProps('Invalid user', { code: 'USER_INVALID' })");
+    // What is left out on either side is marked.
+    expect(text).toMatch(/```js\n…\nconst user\d+ = /);
+    expect(text).toMatch(/const user\d+ = \{ id: \d+ \}\n…\n```/);
+    expect(text).not.toContain("'use strict'");
+  });
+
   it('quotes the paragraph with a four-letter word ending in “y”, whose stem ends in “i”', async () => {
     const app = appOf(
       parsePage(

@@ -109,8 +109,8 @@ const QUOTED_SECTIONS = 3;
 const QUOTE_RELATIVE_SCORE = 0.45;
 const BLOCKS_PER_SECTION = 2;
 /**
- * A quoted code block longer than MAX_CODE_LINES + CODE_CUT_SLACK lines shows its first
- * MAX_CODE_LINES and "…". One only a little longer is shown whole: cutting the last few lines of a
+ * A quoted code block longer than MAX_CODE_LINES + CODE_CUT_SLACK lines shows MAX_CODE_LINES of
+ * them (`codeShown`). One only a little longer is shown whole: cutting the last few lines of a
  * 36-line workflow hid the step that runs the tool, the line the reader came for.
  */
 const MAX_CODE_LINES = 30;
@@ -147,12 +147,39 @@ function matchesTerm(text: string, term: string): boolean {
 const termsIn = (text: string, terms: string[]) =>
   terms.filter((term) => matchesTerm(text, term)).length;
 
-function fence(lang: string, value: string): string {
+/**
+ * Code as quoted: whole, or the MAX_CODE_LINES lines that hold the most of the question's words,
+ * "…" marking what is left out. The first lines were kept, so a 50-line example stopped at
+ * `const resolvers = {`, before the `throw new ErrorWithProps(…)` a question about error
+ * extensions came for.
+ */
+function codeShown(value: string, terms: string[]): string {
   const lines = value.split('\n');
-  const body =
-    lines.length > MAX_CODE_LINES + CODE_CUT_SLACK
-      ? [...lines.slice(0, MAX_CODE_LINES), '…'].join('\n')
-      : value;
+  if (lines.length <= MAX_CODE_LINES + CODE_CUT_SLACK) return value;
+  const matching = lines.map((line) => (termsIn(line, terms) > 0 ? 1 : 0));
+  let held = matching.slice(0, MAX_CODE_LINES).reduce<number>((sum, n) => sum + n, 0);
+  let [from, most] = [0, held];
+  for (let start = 1; start + MAX_CODE_LINES <= lines.length; start++) {
+    held += matching[start + MAX_CODE_LINES - 1]! - matching[start - 1]!;
+    if (held > most) [from, most] = [start, held];
+  }
+  // Centred on the lines it holds, so what comes after them shows as well as what comes before.
+  const inWindow = matching.slice(from, from + MAX_CODE_LINES);
+  const [first, last] = [inWindow.indexOf(1), inWindow.lastIndexOf(1)];
+  if (first >= 0) {
+    const middle = from + Math.round((first + last) / 2);
+    from = Math.min(Math.max(0, middle - MAX_CODE_LINES / 2), lines.length - MAX_CODE_LINES);
+  }
+  const to = from + MAX_CODE_LINES;
+  return [
+    ...(from > 0 ? ['…'] : []),
+    ...lines.slice(from, to),
+    ...(to < lines.length ? ['…'] : []),
+  ].join('\n');
+}
+
+function fence(lang: string, value: string, terms: string[] = []): string {
+  const body = codeShown(value, terms);
   // A fence longer than any backtick run inside keeps the code intact.
   const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((run) => run.length));
   const ticks = '`'.repeat(longest + 1);
@@ -300,7 +327,7 @@ function mostMatching(lines: string[], terms: string[]): string[] {
 function quoteBlock(block: DocBlock, terms: string[]): string {
   switch (block.kind) {
     case 'code':
-      return fence(block.lang ?? '', block.text);
+      return fence(block.lang ?? '', block.text, terms);
     case 'table': {
       const rows = block.markdown.split('\n');
       if (rows.length - 2 <= MAX_TABLE_ROWS) return block.markdown;
