@@ -543,6 +543,39 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(audit).not.toContain('audit-tool');
   });
 
+  it('marks where a long list or table is cut, so items far apart do not read as neighbours', async () => {
+    const items = Array.from({ length: 20 }, (_, i) =>
+      i === 2 || i === 16
+        ? `- \`depth${i}\`: limits the query depth`
+        : `- \`option${i}\`: a setting`,
+    );
+    const rows = Array.from({ length: 20 }, (_, i) =>
+      i === 4 ? '| `queryDepth` | the query depth limit |' : `| \`opt${i}\` | a setting |`,
+    );
+    const app = appOf(
+      parsePage(
+        'options.md',
+        '# Options\n\n## Plugin options\n\nThe plugin supports the following options:\n\n' +
+          `${items.join('\n')}\n\n## Option table\n\n| Option | Meaning |\n|---|---|\n${rows.join('\n')}\n`,
+      ),
+      parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
+    );
+    const list = textOf(
+      await readStream(await post(app, askBody('Which plugin option limits the query depth?'))),
+    );
+    expect(list).toContain(
+      '> The plugin supports the following options:\n>\n> …\n>\n> - `depth2`: limits the query depth\n>\n> …\n>\n> - `depth16`: limits the query depth\n>\n> …',
+    );
+    const table = textOf(
+      await readStream(
+        await post(app, askBody('Which row of the option table is the depth limit?')),
+      ),
+    );
+    expect(table).toContain(
+      '> | Option | Meaning |\n> |---|---|\n> | … | |\n> | `queryDepth` | the query depth limit |\n> | … | |',
+    );
+  });
+
   it('cuts a long code block to the lines that hold the question’s words', async () => {
     const filler = (from: number, n: number) =>
       Array.from({ length: n }, (_, i) => `const user${from + i} = { id: ${from + i} }`).join('\n');

@@ -317,10 +317,22 @@ function cutProse(markdown: string, terms: string[]): string {
  * order: "serve static files" keeps the one plugin "for serving static files", not the fifteen
  * of a catalogue that say "server".
  */
-function mostMatching(lines: string[], terms: string[]): string[] {
+function mostMatching(lines: string[], terms: string[]): number[] {
   const counts = lines.map((line) => termsIn(line, terms));
   const most = Math.max(0, ...counts);
-  return most ? lines.filter((_, i) => counts[i] === most) : [];
+  return most ? counts.flatMap((count, i) => (count === most ? [i] : [])) : [];
+}
+
+/**
+ * The kept lines of `lines` (by index, in order) with `gap` wherever lines are left out: a list's
+ * item 3 then item 21 was read as if one followed the other.
+ */
+function withGaps(lines: string[], kept: number[], gap: string): string[] {
+  return kept.flatMap((index, at) => [
+    ...(index > (at ? kept[at - 1]! + 1 : 0) ? [gap] : []),
+    lines[index]!,
+    ...(at === kept.length - 1 && index < lines.length - 1 ? [gap] : []),
+  ]);
 }
 
 /** A block as quoted: whole, or cut to what a reader needs while keeping its Markdown shape. */
@@ -331,19 +343,25 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
     case 'table': {
       const rows = block.markdown.split('\n');
       if (rows.length - 2 <= MAX_TABLE_ROWS) return block.markdown;
-      // Header and delimiter rows keep it a table; then the rows that carry the question's words.
-      const body = mostMatching(rows.slice(2), terms).slice(0, MAX_TABLE_ROWS);
-      return [
-        ...rows.slice(0, 2),
-        ...(body.length ? body : rows.slice(2, 2 + MAX_TABLE_ROWS)),
-      ].join('\n');
+      // Header and delimiter rows keep it a table; then the rows that carry the question's words,
+      // a row of "…" where rows are left out.
+      const body = rows.slice(2);
+      const matching = mostMatching(body, terms).slice(0, MAX_TABLE_ROWS);
+      const kept = matching.length ? matching : [...body.keys()].slice(0, MAX_TABLE_ROWS);
+      const columns = rows[1]!.split('|').length - 2;
+      const gap = `| … |${' |'.repeat(Math.max(0, columns - 1))}`;
+      return [...rows.slice(0, 2), ...withGaps(body, kept, gap)].join('\n');
     }
     case 'list': {
       // Items start at the list's own indentation; nested lines stay with their item.
       const items = block.markdown.split(/\n(?=(?:[-*+]|\d+[.)]) )/);
       if (items.length <= MAX_LIST_ITEMS) return block.markdown;
-      const matching = mostMatching(items, terms);
-      return (matching.length ? matching : items).slice(0, MAX_LIST_ITEMS).join('\n');
+      const matching = mostMatching(items, terms).slice(0, MAX_LIST_ITEMS);
+      const kept = matching.length ? matching : [...items.keys()].slice(0, MAX_LIST_ITEMS);
+      // "…" between items left out ends the list there; the next one starts at its own number.
+      return withGaps(items, kept, '\n…\n')
+        .join('\n')
+        .replace(/^\n+|\n+$/g, '');
     }
     case 'paragraph':
       return cutProse(block.markdown, terms);
