@@ -238,6 +238,30 @@ describe('the answer says how sure it is', () => {
     );
   });
 
+  it('shows how a place that is code alone begins, rather than an empty place', async () => {
+    const app = appOf(
+      parsePage(
+        'subscriptions.md',
+        '# Subscriptions\n\n## Subscription filters\n\n```js\nconst { withFilter } = mercurius\n' +
+          Array.from({ length: 8 }, (_, i) => `const step${i} = withFilter(filter${i})`).join(
+            '\n',
+          ) +
+          '\n```\n',
+      ),
+      parsePage(
+        'events.md',
+        '# Subscription events\n\n## Subscription filters\n\nSubscription filters decide which events each client receives.\n',
+      ),
+    );
+    const parts = await readStream(await post(app, askBody('What are subscription filters?')));
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    expect(textOf(parts)).toContain(
+      '- **[Subscriptions › Subscription filters](http://test/docs/subscriptions#subscription-filters)** [1]\n\n' +
+        '  ```js\n  const { withFilter } = mercurius\n  const step0 = withFilter(filter0)',
+    );
+    expect(textOf(parts)).toContain('  const step4 = withFilter(filter4)\n  …\n  ```');
+  });
+
   it('offers places on different pages when unsure, since which page answers is what is unsure', async () => {
     // Nine pages of npm 10.9.0's docs (test/fixtures/corpus/npm, Artistic License 2.0): the
     // question is about `npm link`'s bin links and about package.json's `bin` alike.

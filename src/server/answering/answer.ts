@@ -270,7 +270,16 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, PLACE_SENTENCES)
     .map((s) => s.i);
-  if (!chosen.length) return kept[0] ? [`> ${kept[0].sentence}`] : [];
+  if (!chosen.length) {
+    if (kept[0]) return [`> ${kept[0].sentence}`];
+    // A section of code alone (an example under its heading) shows how its code begins.
+    const code = blocks.find((block) => block.kind === 'code');
+    if (!code) return [];
+    const lines = code.text.split('\n');
+    const shown =
+      lines.length > PLACE_CODE_LINES ? [...lines.slice(0, PLACE_CODE_LINES), '…'] : lines;
+    return [fence(code.lang ?? '', shown.join('\n'))];
+  }
   for (const i of [...chosen]) {
     const before = kept[i - 1];
     if (
