@@ -727,6 +727,8 @@ describe('extractive answers keep the Markdown they quote', () => {
       parsePage(
         'installation.md',
         '# Installation\n\n## Local installation\n\nInstall the release tool with npm in your project.\n\n' +
+          '## 1. Create the configuration file\n\nWrite a release.config.js file.\n\n' +
+          '## Bind the release to the main branch only when the pushed commit has a tag on it\n\nSet the branches option.\n\n' +
           '## Using third-party apps:\n\nA bot can run the release for you.\n\n' +
           '## Notes\n\nPin the major version of the release tool in CI.\n',
       ),
@@ -744,6 +746,9 @@ describe('extractive answers keep the Markdown they quote', () => {
       .flatMap((p) => p.value as { type: string; questions?: string[] }[])
       .flatMap((a) => a.questions ?? []);
     expect(questions).toContain('Tell me about “Notes” in “Installation”');
+    // A step is asked about without its number; a sentence-long heading is not offered.
+    expect(questions).toContain('Tell me about “Create the configuration file”');
+    expect(questions.filter((q) => /Bind the release/.test(q))).toEqual([]);
     expect(questions).toContain('Tell me about “Using third-party apps”');
     const notes = await readStream(
       await post(app, askBody('Tell me about “Notes” in “Installation”')),

@@ -23,6 +23,8 @@ export interface ComposedAnswer {
 export const FOLLOW_UP_QUESTIONS = 3;
 /** A heading of at most this many words is named with its page in a follow-up question. */
 const SHORT_HEADING_WORDS = 2;
+/** A heading longer than this many words is not offered as a follow-up question. */
+const MAX_FOLLOW_UP_WORDS = 10;
 
 /**
  * Questions about the sections a reader did not see yet: the rest of the quoted pages first, then
@@ -35,9 +37,18 @@ function followUpsOf(
   phrases: AnswerPhrases,
   shown: DocSection[] = [],
 ): string[] {
+  // A heading as a question names it: "Using 3rd party apps:" without its colon, "2. Paste the
+  // tag" without its step number.
+  const askable = (heading: string) =>
+    heading
+      .trim()
+      .replace(/\s*:$/, '')
+      .replace(/^\d+[.)]\s+/, '');
   // What the answer showed is not offered again: the quoted sections and those a page intro brought.
   const seen = new Set(
-    [...quoted.map((hit) => hit.section), ...shown].map((section) => section.heading.toLowerCase()),
+    [...quoted.map((hit) => hit.section), ...shown].map((section) =>
+      askable(section.heading).toLowerCase(),
+    ),
   );
   const headings: string[] = [];
   const unseen = [
@@ -45,9 +56,10 @@ function followUpsOf(
     ...related.map((hit) => hit.section),
   ];
   for (const section of unseen) {
-    // "Using 3rd party apps:" is asked about without its colon.
-    const heading = section.heading.trim().replace(/\s*:$/, '');
+    const heading = askable(section.heading);
     if (!heading || seen.has(heading.toLowerCase())) continue;
+    // A sentence-long heading is no question a reader would ask.
+    if (heading.split(/\s+/).length > MAX_FOLLOW_UP_WORDS) continue;
     seen.add(heading.toLowerCase());
     // "Tell me about “Notes”" says nothing of which Notes, and asking it finds any page's: a short
     // heading is asked about in its page.
