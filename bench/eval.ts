@@ -504,12 +504,14 @@ async function coverageOf(
  * threshold is picked from (docs/answer-quality.md).
  */
 function printCurve(curves: { name: string; rows: Coverage[] }[]) {
+  // Each column as wide as the longest set's name and a gap.
+  const width = Math.max(24, ...curves.map((curve) => curve.name.length + 2));
   const thresholds = [0.3, 0.34, 0.38, 0.4, 0.42, 0.44, 0.46, 0.5, 0.55, 0.6];
   console.log(
     `\nrefusal threshold (MIN_COVERAGE = ${MIN_COVERAGE}): false refusals / honest refusals per set`,
   );
   console.log(
-    `${'threshold'.padEnd(10)}${curves.map((curve) => curve.name.padStart(24)).join('')}`,
+    `${'threshold'.padEnd(10)}${curves.map((curve) => curve.name.padStart(width)).join('')}`,
   );
   for (const t of thresholds) {
     const cells = curves.map(({ rows }) => {
@@ -518,7 +520,7 @@ function printCurve(curves: { name: string; rows: Coverage[] }[]) {
       const outOfScope = rows.filter((r) => !r.inScope);
       const pct = (n: number, d: number) => (d ? `${Math.round((100 * n) / d)}%` : 'n/a');
       return `${pct(inScope.filter(refused).length, inScope.length)} / ${pct(outOfScope.filter(refused).length, outOfScope.length)}`.padStart(
-        24,
+        width,
       );
     });
     console.log(`${(t === MIN_COVERAGE ? `${t} *` : String(t)).padEnd(10)}${cells.join('')}`);
