@@ -306,16 +306,16 @@ function placeOf(section: DocSection, terms: string[]): string[] {
   // the docs are not read as if they were: a "…" marks the gap.
   const pieces: string[] = [];
   let prose: string[] = [];
-  let codeShown = false;
+  let withCode = false;
   chosen.forEach((i, at) => {
     const { sentence, code } = kept[i]!;
     const apart =
       at > 0 && i > chosen[at - 1]! + 1 && !kept[chosen[at - 1]!]!.sentence.endsWith('…');
     prose.push(apart ? `… ${sentence}` : sentence);
-    if (!code || codeShown) return;
+    if (!code || withCode) return;
     pieces.push(`> ${prose.join(' ')}`, fence(code.lang ?? '', code.text));
     prose = [];
-    codeShown = true;
+    withCode = true;
   });
   if (prose.length) pieces.push(`> ${prose.join(' ')}`);
   return pieces;
