@@ -600,6 +600,34 @@ describe('extractive answers keep the Markdown they quote', () => {
     );
   });
 
+  it('cuts a long paragraph to its matching sentences, bringing what a “This” refers to', async () => {
+    const filler = Array.from(
+      { length: 12 },
+      (_, i) => `Sentence ${i + 1} of this paragraph is about something else entirely.`,
+    );
+    const app = appOf(
+      parsePage(
+        'persisted.md',
+        '# Persisted queries\n\n## Why\n\n' +
+          [
+            ...filler.slice(0, 6),
+            'GraphQL query strings are often larger than the URLs they are sent in.',
+            'This can be a significant overhead for mobile clients on slow networks.',
+            ...filler.slice(6),
+          ].join(' ') +
+          '\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
+    );
+    const text = textOf(
+      await readStream(await post(app, askBody('Why is there overhead for mobile clients?'))),
+    );
+    // Neighbours read on without a "…"; the sentence "This" refers to comes along.
+    expect(text).toContain(
+      'GraphQL query strings are often larger than the URLs they are sent in. This can be a significant overhead for mobile clients on slow networks.',
+    );
+  });
+
   it('cuts a long code block to the lines that hold the question’s words', async () => {
     const filler = (from: number, n: number) =>
       Array.from({ length: n }, (_, i) => `const user${from + i} = { id: ${from + i} }`).join('\n');

@@ -321,16 +321,26 @@ function placeOf(section: DocSection, terms: string[]): string[] {
   return pieces;
 }
 
-/** A paragraph as quoted: whole when short, else the three sentences that carry most of the question. */
+/**
+ * A paragraph as quoted: whole when short, else the three sentences that carry most of the
+ * question (and a sentence one of them leans on), "…" where sentences are left out.
+ */
 function cutProse(markdown: string, terms: string[]): string {
   if (markdown.length <= MAX_PARAGRAPH_CHARS) return markdown;
   const sentences = sentencesOf(markdown.replace(/\s*\n\s*/g, ' '));
-  const best = sentences
-    .map((s, i) => ({ s, i, n: termsIn(s, terms) }))
+  const chosen = sentences
+    .map((s, i) => ({ i, n: termsIn(s, terms) }))
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, 3)
-    .sort((a, b) => a.i - b.i);
-  return best.map((b) => b.s).join(' … ');
+    .map((b) => b.i);
+  // "This can be a significant overhead" brings what "this" is.
+  for (const i of [...chosen])
+    if (i > 0 && REFERS_BACK.test(sentences[i]!) && !chosen.includes(i - 1)) chosen.push(i - 1);
+  chosen.sort((a, b) => a - b);
+  // Neighbours read on; a "…" stands only where sentences are left out.
+  return chosen
+    .map((i, at) => (at > 0 && i > chosen[at - 1]! + 1 ? `… ${sentences[i]}` : sentences[i]))
+    .join(' ');
 }
 
 /**
