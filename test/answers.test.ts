@@ -563,8 +563,11 @@ describe('extractive answers keep the Markdown they quote', () => {
     const audit = textOf(
       await readStream(await post(app, askBody('Which steps does the audit workflow run?'))),
     );
-    expect(audit).toContain('  - step 29\n…\n```');
-    expect(audit).not.toContain('audit-tool');
+    // Cut to the 30 lines holding the most of the question's words: the end, whose last step
+    // runs the audit.
+    expect(audit).toContain('```yaml\n…\n  - step 51\n');
+    expect(audit).toContain('  - run: npx audit-tool\n```');
+    expect(audit).not.toContain('  - step 50\n');
   });
 
   it('marks where a long list or table is cut, so items far apart do not read as neighbours', async () => {
@@ -625,6 +628,26 @@ describe('extractive answers keep the Markdown they quote', () => {
     // Neighbours read on without a "…"; the sentence "This" refers to comes along.
     expect(text).toContain(
       'GraphQL query strings are often larger than the URLs they are sent in. This can be a significant overhead for mobile clients on slow networks.',
+    );
+  });
+
+  it('brings the paragraph that a paragraph opening on “…, this” points back at', async () => {
+    const app = appOf(
+      parsePage(
+        'persisted.md',
+        '# Persisted queries\n\n## Why\n\nGraphQL query strings are often larger than URLs.\n\n' +
+          'Depending on the client, this can be a significant overhead for each request.\n\n' +
+          'Persisted queries cut the overhead of each request with a generated id.\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
+    );
+    const text = textOf(
+      await readStream(
+        await post(app, askBody('Is there a significant overhead for each request?')),
+      ),
+    );
+    expect(text).toContain(
+      '> GraphQL query strings are often larger than URLs.\n>\n> Depending on the client, this can be a significant overhead',
     );
   });
 

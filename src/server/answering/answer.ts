@@ -138,8 +138,11 @@ const PLACE_SENTENCES = 2;
 const PLACE_SENTENCE_CHARS = 280;
 /** The longest code a place shows after the lead-in that introduces it. */
 const PLACE_CODE_LINES = 6;
-/** A sentence that leans on the one before it. */
-const REFERS_BACK = /^(?:It|This|That|These|Those|They)\b/;
+/**
+ * A sentence that leans on the one before it: "This can be…", and also after a short opening
+ * clause, "Depending on the client, this can be a significant overhead…".
+ */
+const REFERS_BACK = /^(?:[^.,;:]{1,40},\s+)?(?:it|this|that|these|those|they)\b/i;
 /** A page intro this short is a promise ("There are two ways…") that the next sections keep. */
 const SHORT_INTRO_CHARS = 200;
 const INTRO_SECTIONS = 3;
@@ -168,16 +171,32 @@ const termsIn = (text: string, terms: string[]) =>
 function codeShown(value: string, terms: string[]): string {
   const lines = value.split('\n');
   if (lines.length <= MAX_CODE_LINES + CODE_CUT_SLACK) return value;
-  const matching = lines.map((line) => (termsIn(line, terms) > 0 ? 1 : 0));
-  let held = matching.slice(0, MAX_CODE_LINES).reduce<number>((sum, n) => sum + n, 0);
-  let [from, most] = [0, held];
+  // Each line's question words, by their index in `terms`; a window is worth the distinct words it
+  // holds (the one `redis` line counts beside twenty about subscriptions), then its matching lines.
+  const held = lines.map((line) =>
+    terms.flatMap((term, t) => (matchesTerm(line, term) ? [t] : [])),
+  );
+  const counts = new Int32Array(terms.length);
+  let [distinct, matching] = [0, 0];
+  const add = (line: number, by: 1 | -1) => {
+    for (const t of held[line]!) {
+      const before = counts[t]!;
+      counts[t] = before + by;
+      if ((by > 0 && before === 0) || (by < 0 && before === 1)) distinct += by;
+    }
+    if (held[line]!.length) matching += by;
+  };
+  for (let line = 0; line < MAX_CODE_LINES; line++) add(line, 1);
+  let [from, best] = [0, [distinct, matching]];
   for (let start = 1; start + MAX_CODE_LINES <= lines.length; start++) {
-    held += matching[start + MAX_CODE_LINES - 1]! - matching[start - 1]!;
-    if (held > most) [from, most] = [start, held];
+    add(start - 1, -1);
+    add(start + MAX_CODE_LINES - 1, 1);
+    if (distinct > best[0]! || (distinct === best[0] && matching > best[1]!))
+      [from, best] = [start, [distinct, matching]];
   }
   // Centred on the lines it holds, so what comes after them shows as well as what comes before.
-  const inWindow = matching.slice(from, from + MAX_CODE_LINES);
-  const [first, last] = [inWindow.indexOf(1), inWindow.lastIndexOf(1)];
+  const inWindow = held.slice(from, from + MAX_CODE_LINES).map((found) => found.length > 0);
+  const [first, last] = [inWindow.indexOf(true), inWindow.lastIndexOf(true)];
   if (first >= 0) {
     const middle = from + Math.round((first + last) / 2);
     from = Math.min(Math.max(0, middle - MAX_CODE_LINES / 2), lines.length - MAX_CODE_LINES);
@@ -453,6 +472,17 @@ export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
     const before = blocks[index - 1];
     if (!before || before.kind !== 'paragraph') continue;
     if (kind === 'code' || ((kind === 'list' || kind === 'table') && /:\s*$/.test(before.text)))
+      picked.add(index - 1);
+  }
+  // A paragraph that opens by pointing back ("Depending on the client, this can be…") brings the
+  // paragraph it points at.
+  for (const index of chosen) {
+    const before = blocks[index - 1];
+    if (
+      blocks[index]!.kind === 'paragraph' &&
+      before?.kind === 'paragraph' &&
+      REFERS_BACK.test(blocks[index]!.text)
+    )
       picked.add(index - 1);
   }
   // "In the example above…" brings the example: the code just before it.
