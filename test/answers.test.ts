@@ -238,6 +238,36 @@ describe('the answer says how sure it is', () => {
     );
   });
 
+  it('never cuts a place’s long sentence inside inline code or a link', async () => {
+    // The code span and the link both straddle the 280th character, where a place's sentence is cut.
+    const long = (tail: string) =>
+      'Cached answers are kept in memory for a while, and the cache is shared by every worker of the server, ' +
+      'so that two readers who ask the same question on the same page get one entry, which saves work on a busy site ' +
+      `at the start of each working ${tail} and more words after it.`;
+    const app = appOf(
+      parsePage(
+        'guides/caching.md',
+        `# Caching\n\n## Cache lifetime\n\nAnswers are cached for ten minutes. ${long('with `npm run build:packages && cd packages/server && npm start`')}\n`,
+      ),
+      parsePage(
+        'reference/options.md',
+        `# Options\n\n## cacheSeconds\n\nHow long cached answers are kept, in seconds. ${long('as [the options page of the server](./other.md) explains')}\n`,
+      ),
+    );
+    const parts = await readStream(await post(app, askBody('How long are cached answers kept?')));
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    const places = textOf(parts)
+      .split('\n')
+      .filter((line) => line.startsWith('  > '));
+    expect(places).toHaveLength(2);
+    for (const place of places) {
+      expect(place).toMatch(/ …$/);
+      // Every code span and link it opens, it closes.
+      expect((place.match(/`/g) ?? []).length % 2, place).toBe(0);
+      expect((place.match(/\[/g) ?? []).length, place).toBe((place.match(/\]/g) ?? []).length);
+    }
+  });
+
   it('shows how a place that is code alone begins, rather than an empty place', async () => {
     const app = appOf(
       parsePage(

@@ -247,6 +247,20 @@ const POINTS_BACK =
   /\b(?:(?:example|snippet|code|sample)s? above|above (?:example|snippet|code|sample)s?|previous (?:example|snippet|code sample)s?|preceding (?:example|snippet|code)s?|(?:with|in|using) th(?:is|ese) (?:configuration|config|example|snippet|setup|settings)s?|in the (?:example|snippet|code sample)s?(?! below))\b/i;
 
 /**
+ * A long sentence cut at a space within PLACE_SENTENCE_CHARS, and never inside an inline code span
+ * or a link: cut there, "`npm run build:packages && …" showed its backtick as text.
+ */
+function cutMarkdown(sentence: string): string {
+  let cut = sentence.slice(0, sentence.lastIndexOf(' ', PLACE_SENTENCE_CHARS));
+  if ((cut.match(/`/g) ?? []).length % 2) cut = cut.slice(0, cut.lastIndexOf('`'));
+  const opened = cut.lastIndexOf('[');
+  const tail = cut.slice(Math.max(0, opened));
+  if (opened >= 0 && (!tail.includes(']') || (tail.includes('](') && !tail.includes(')'))))
+    cut = cut.slice(0, opened);
+  return cut.trimEnd();
+}
+
+/**
  * The one or two sentences of a section that carry the most of the question, in page order, for an
  * unsure answer's list of places, else the section's first sentence. Prose only, but for the short
  * code a lead-in brings: "we recommend installing it locally:" says nothing without its
@@ -292,7 +306,7 @@ function placeOf(section: DocSection, terms: string[]): string[] {
       ...unit,
       sentence:
         unit.sentence.length > PLACE_SENTENCE_CHARS
-          ? `${unit.sentence.slice(0, unit.sentence.lastIndexOf(' ', PLACE_SENTENCE_CHARS))} …`
+          ? `${cutMarkdown(unit.sentence)} …`
           : unit.sentence,
     }));
   const chosen = kept
