@@ -377,14 +377,15 @@ function cutProse(markdown: string, terms: string[]): string {
 }
 
 /**
- * The items or rows of a long list or table that carry the most of the question's words, in
- * order: "serve static files" keeps the one plugin "for serving static files", not the fifteen
- * of a catalogue that say "server".
+ * The indexes of the items or rows of a long list or table that carry the most of the question's
+ * words, in order, at most `max`: "serve static files" keeps the one plugin "for serving static
+ * files", not the fifteen of a catalogue that say "server". The first `max` when none carries any.
  */
-function mostMatching(lines: string[], terms: string[]): number[] {
+function mostMatching(lines: string[], terms: string[], max: number): number[] {
   const counts = lines.map((line) => termsIn(line, terms));
   const most = Math.max(0, ...counts);
-  return most ? counts.flatMap((count, i) => (count === most ? [i] : [])) : [];
+  const kept = most ? counts.flatMap((count, i) => (count === most ? [i] : [])) : [...lines.keys()];
+  return kept.slice(0, max);
 }
 
 /**
@@ -410,8 +411,7 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
       // Header and delimiter rows keep it a table; then the rows that carry the question's words,
       // a row of "…" where rows are left out.
       const body = rows.slice(2);
-      const matching = mostMatching(body, terms).slice(0, MAX_TABLE_ROWS);
-      const kept = matching.length ? matching : [...body.keys()].slice(0, MAX_TABLE_ROWS);
+      const kept = mostMatching(body, terms, MAX_TABLE_ROWS);
       const columns = rows[1]!.split('|').length - 2;
       const gap = `| … |${' |'.repeat(Math.max(0, columns - 1))}`;
       return [...rows.slice(0, 2), ...withGaps(body, kept, gap)].join('\n');
@@ -420,8 +420,7 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
       // Items start at the list's own indentation; nested lines stay with their item.
       const items = block.markdown.split(/\n(?=(?:[-*+]|\d+[.)]) )/);
       if (items.length <= MAX_LIST_ITEMS) return block.markdown;
-      const matching = mostMatching(items, terms).slice(0, MAX_LIST_ITEMS);
-      const kept = matching.length ? matching : [...items.keys()].slice(0, MAX_LIST_ITEMS);
+      const kept = mostMatching(items, terms, MAX_LIST_ITEMS);
       // "…" between items left out ends the list there; the next one starts at its own number.
       return withGaps(items, kept, '\n…\n')
         .join('\n')
