@@ -138,6 +138,8 @@ const PLACE_SENTENCES = 2;
 const PLACE_SENTENCE_CHARS = 280;
 /** The longest code a place shows after the lead-in that introduces it. */
 const PLACE_CODE_LINES = 6;
+/** Where a list's next item starts: a line opening on its marker (nested lines stay with theirs). */
+const LIST_ITEM = /\n(?=(?:[-*+]|\d+[.)]) )/;
 /**
  * A sentence that leans on the one before it: "This can be…", and also after a short opening
  * clause, "Depending on the client, this can be a significant overhead…".
@@ -276,7 +278,7 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     else if (block.kind === 'list' || block.kind === 'quote')
       sentences = block.markdown
         .replace(/^[ \t]*>[ \t]?/gm, '')
-        .split(/\n(?=(?:[-*+]|\d+[.)]) )/)
+        .split(LIST_ITEM)
         .map((item) =>
           item
             .replace(/^(?:[-*+]|\d+[.)]) /, '')
@@ -418,7 +420,7 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
     }
     case 'list': {
       // Items start at the list's own indentation; nested lines stay with their item.
-      const items = block.markdown.split(/\n(?=(?:[-*+]|\d+[.)]) )/);
+      const items = block.markdown.split(LIST_ITEM);
       if (items.length <= MAX_LIST_ITEMS) return block.markdown;
       const kept = mostMatching(items, terms, MAX_LIST_ITEMS);
       // "…" between items left out ends the list there; the next one starts at its own number.
