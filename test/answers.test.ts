@@ -312,6 +312,25 @@ describe('the answer says how sure it is', () => {
     ]);
   });
 
+  it('is unsure when the section that answers is on several pages word for word, and shows it once', async () => {
+    // A reference that repeats an option's paragraph on every command taking it, as npm's does.
+    const option = `## --dry-run
+
+Reports what the command would change, without writing anything to disk or to the registry.
+`;
+    const app = appOf(
+      parsePage('commands/publish.md', `# publish\n\nUploads a package.\n\n${option}`),
+      parsePage('commands/install.md', `# install\n\nInstalls a package.\n\n${option}`),
+      parsePage('guides/releases.md', '# Releases\n\nTag a release, then publish it.\n'),
+    );
+    const parts = await readStream(
+      await post(app, askBody('How do I see what would change without writing to disk?')),
+    );
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    const text = textOf(parts);
+    expect(text.match(/Reports what the command would change/g)).toHaveLength(1);
+  });
+
   it('does not answer a question the sample docs do not cover with an unrelated snippet', async () => {
     const parts = await ask('How do I change the launcher position?');
     const text = textOf(parts);

@@ -407,6 +407,14 @@ describe('a real command reference whose pages are titled by the command alone',
     expect(pages.slice(0, 3)).toContain('/commands/npm-uninstall');
   });
 
+  it('shows an option the reference repeats on each command page once, leaving room for other pages', async () => {
+    // `npm-link` and `npm-uninstall` both carry the same `global` section, word for word.
+    const { hits } = (await retriever).search('Where do global packages go?', { limit: 5 });
+    const places = hits.map((hit) => `${hit.section.pagePath}#${hit.section.anchor}`);
+    expect(places.filter((place) => place.endsWith('#global'))).toHaveLength(1);
+    expect(places).toHaveLength(5);
+  });
+
   it('answers a follow-up whose own words are a small part of the thread, rather than refusing it', async () => {
     const docs = await loadDocsSite(resolve(import.meta.dirname, 'fixtures/corpus/npm'));
     const app = createApp({

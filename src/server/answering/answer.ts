@@ -90,12 +90,15 @@ export const MIN_COVERAGE = 0.4;
  */
 export const CLOSE_MARGIN = 0.7;
 
-/** How close the best section of another page comes to the best section: its score over the best. */
+/**
+ * How close the best section of another page comes to the best section: its score over the best.
+ * A copy of the best section on another page counts: which page answers is as open.
+ */
 export function runnerUpShare(hits: SearchHit[]): number {
   const best = hits[0];
   if (!best || best.score <= 0) return 0;
   const other = hits.find((hit) => hit.section.pagePath !== best.section.pagePath);
-  return other ? other.score / best.score : 0;
+  return Math.max(other?.score ?? 0, best.copyScore ?? 0) / best.score;
 }
 
 /**

@@ -47,6 +47,11 @@ export interface SearchHit {
   terms: string[];
   /** The page's title as a citation shows it: same-titled pages of other versions say their version. */
   title: string;
+  /**
+   * The best score of the same section, word for word, on another page: left out of the hits, but
+   * a page that ties with this one on what answers the question, for how sure the answer is.
+   */
+  copyScore?: number;
 }
 
 export interface SearchResult {
@@ -1384,16 +1389,28 @@ export function createRetriever(
             return { section, page: pageNumber.get(section.pagePath) ?? -1 };
           })
         : keywordRanked;
-      // At most a few sections per page, so the hits name several candidate pages.
+      // At most a few sections per page, so the hits name several candidate pages; and a section
+      // a reference repeats word for word on many pages (npm's `global` option, on every command
+      // that takes it) once, at its best copy: three copies were all three places of an answer.
       const perPage = new Map<string, number>();
       const hits: SearchHit[] = [];
+      const shown = new Map<string, SearchHit>();
       for (const { section, score, passage } of ranked) {
         if (hits.length >= limit) break;
         const count = perPage.get(section.pagePath) ?? 0;
         if (count >= SECTIONS_PER_PAGE) continue;
+        const key = `${section.heading}\n${section.text}`;
+        const original = shown.get(key);
+        if (original) {
+          if (original.section.pagePath !== section.pagePath)
+            original.copyScore = Math.max(original.copyScore ?? 0, score);
+          continue;
+        }
         perPage.set(section.pagePath, count + 1);
         const terms = passage >= 0 ? matches.terms(passage) : [];
-        hits.push({ section, score, terms, title: titleOf(section) });
+        const hit: SearchHit = { section, score, terms, title: titleOf(section) };
+        shown.set(key, hit);
+        hits.push(hit);
       }
 
       // Coverage: the share of the question's terms that one of the best pages carries, each term
