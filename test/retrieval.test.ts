@@ -386,6 +386,35 @@ describe('pages with more than one top-level heading', () => {
   });
 });
 
+describe('pages that all open with the package’s name as their heading', () => {
+  // Three pages of mercurius 16.10.1's docs, as its npm package ships them (MIT,
+  // test/fixtures/corpus/mercurius/LICENSE): `loaders.md` and `context.md` open with "# mercurius"
+  // and nothing under it, then "## Loaders" or "## Context"; `hooks.md` opens with "# Hooks".
+  const site = loadDocsSite(resolve(import.meta.dirname, 'fixtures/corpus/mercurius'));
+
+  it('titles each by its first heading, so the sidebar and citations tell them apart', async () => {
+    const titles = new Map((await site).pages.map((page) => [page.path, page.title]));
+    expect(titles).toEqual(
+      new Map([
+        ['/context', 'Context'],
+        ['/hooks', 'Hooks'],
+        ['/loaders', 'Loaders'],
+      ]),
+    );
+    const { hits } = createRetriever(await site).search('How do loaders batch queries?', {
+      limit: 3,
+    });
+    expect(hits[0]?.title).toBe('Loaders');
+  });
+
+  it('keeps a shared title that has text under it', () => {
+    const pages = ['a.md', 'b.md'].map((file) =>
+      parsePage(file, '# Overview\n\nWhat this part is for.\n\n## Install\n\nRun it.\n'),
+    );
+    expect(createSite(pages).pages.map((page) => page.title)).toEqual(['Overview', 'Overview']);
+  });
+});
+
 describe('a real command reference whose pages are titled by the command alone', () => {
   // Nine pages of npm 10.9.0's docs/content, as its npm package ships them (Artistic License 2.0,
   // test/fixtures/corpus/npm/LICENSE). Each command page is titled with the command's name only

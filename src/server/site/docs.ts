@@ -560,7 +560,46 @@ export function pageLabelOf(site: DocsSite, page: Pick<DocPage, 'path' | 'title'
   return page.path === '/' && /^index$/i.test(page.title) ? siteNameOf(site) : page.title;
 }
 
+/** An ATX heading's line, top-level or below. */
+const TOP_HEADING = /^[ \t]*#[ \t]+(.*?)[ \t#]*$/m;
+const SUBHEADING = /^[ \t]*#{2,6}[ \t]+(.*?)[ \t#]*$/m;
+/** An ATX heading's text without its code and strong marks, as a title shows it. */
+const plainHeading = (text: string) => text.replace(/`|\*\*|__/g, '').trim();
+
+/**
+ * Pages that open with the same top-level heading and nothing to quote under it (mercurius's docs:
+ * ten pages open with "# mercurius", a table of contents at most, then "## Federation", "##
+ * Loaders"…) take their next heading as their title: under the shared one, the sidebar, citations
+ * and follow-up questions named ten pages alike. A page whose shared title has text under it (an
+ * "Overview" with an introduction) keeps it. Only pages sharing a title are read. In place, and the
+ * same when done again: a page whose title moved no longer opens with its title.
+ */
+function titledByNextHeading(pages: DocPage[]): void {
+  const alike = new Map<string, DocPage[]>();
+  for (const page of pages) {
+    const key = `${page.language}\n${page.version ?? ''}\n${page.title}`;
+    const group = alike.get(key);
+    if (group) group.push(page);
+    else alike.set(key, [page]);
+  }
+  for (const group of alike.values()) {
+    if (group.length < 2) continue;
+    for (const page of group) {
+      // The title's own section (anchor '') is there when something under the title is quoted.
+      if (!page.sections.length || page.sections[0]!.anchor === '') continue;
+      const { markdown } = page;
+      const top = TOP_HEADING.exec(markdown);
+      if (!top || plainHeading(top[1]!) !== page.title.trim()) continue;
+      const next = SUBHEADING.exec(markdown.slice(top.index + top[0].length))?.[1];
+      if (!next || !plainHeading(next)) continue;
+      page.title = plainHeading(next);
+      for (const section of page.sections) section.pageTitle = page.title;
+    }
+  }
+}
+
 export function createSite(pages: DocPage[], files: string[] = [], dir?: string): DocsSite {
+  titledByNextHeading(pages);
   return {
     pages,
     byPath: new Map(pages.map((page) => [page.path, page])),
