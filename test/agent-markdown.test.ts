@@ -34,6 +34,18 @@ describe('Markdown for agents on the served site', () => {
     expect(await (await app.request('http://test/.well-known/llms.txt')).text()).toBe(index);
   }, 120_000);
 
+  it('names a group of pages after its folder in words (Sphinx builds use snake_case folders)', async () => {
+    const docs = createSite([
+      parsePage('the_black_code_style/current_style.md', '# The code style\n\nLines stay short.\n'),
+    ]);
+    const app = await demoApp({
+      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
+      sites: [{ domain: 'demo', org: 'o', docs }],
+    });
+    const index = await (await app.request('http://test/llms.txt')).text();
+    expect(index).toContain('## The black code style\n');
+  });
+
   it('serves a page at its URL plus .md with links resolved to the site and no front matter', async () => {
     const app = await fastifyApp();
     const page = await (await app.request('http://test/docs/Guides/Getting-Started.md')).text();

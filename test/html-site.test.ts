@@ -122,6 +122,31 @@ acme.run()
     expect(page.markdown).not.toMatch(/Sidebar words|Edit on GitHub|¶/);
   });
 
+  it('titles a page by its <title> without the site’s name, and never by a placeholder or a stray symbol', () => {
+    // As Debian's python-black-doc (Sphinx built without its Markdown extension) ships 24 pages:
+    // `<title><no title> — Black 23.1.0 documentation</title>`, and stray `<h1>)</h1>` headings.
+    const pageOf = (file: string, title: string, body: string) => {
+      const page = parseHtmlPage(
+        file,
+        `<html><head><title>${title}</title></head><body><div class="body" role="main">${body}</div></body></html>`,
+      );
+      if (!isPage(page)) throw new Error(page.skipped);
+      return page;
+    };
+    const text = '<p>Black can be installed by running pip install black.</p>';
+    expect(pageOf('faq.html', 'FAQ — Black 23.1.0 documentation', text).title).toBe('FAQ');
+    expect(
+      pageOf('getting_started.html', '&lt;no title&gt; — Black 23.1.0 documentation', text).title,
+    ).toBe('getting started');
+    expect(
+      pageOf('guides/index.html', '&lt;no title&gt; — Black documentation', `<h1>)</h1>${text}`)
+        .title,
+    ).toBe('guides');
+    expect(
+      pageOf('api.html', ') — Black documentation', `<h1>Black classes</h1>${text}`).title,
+    ).toBe('Black classes');
+  });
+
   it('takes the URL from <link rel=canonical> and the version from a versioned path', () => {
     const page = parseHtmlPage(
       'v2/guide/index.html',

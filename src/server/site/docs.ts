@@ -454,9 +454,15 @@ function stripMdxStatements(body: string): string {
   return body.replace(/^(import|export)\s[^\n]*\n/gm, '');
 }
 
-/** `Reference/Validation-and-Serialization.md` → "Validation and Serialization"; an index page takes its folder's name. */
+/**
+ * `Reference/Validation-and-Serialization.md` → "Validation and Serialization"; an index page takes
+ * its folder's name. A built page's `.html` goes too.
+ */
 function titleFromFile(file: string): string {
-  const parts = file.replace(PAGE_EXTENSIONS, '').split(/[\\/]/);
+  const parts = file
+    .replace(PAGE_EXTENSIONS, '')
+    .replace(/\.html?$/i, '')
+    .split(/[\\/]/);
   const name =
     (/^index$/i.test(parts.at(-1) ?? '') && parts.length > 1 ? parts.at(-2) : parts.at(-1)) ?? file;
   return name.replace(/[-_]+/g, ' ').trim() || file;
@@ -475,8 +481,10 @@ export function parsePage(
     : (markdownTree(markdown) ?? remarkTree(markdown));
   const firstHeading = tree.children.find((node) => node.type === 'heading' && node.depth === 1);
   const path = pagePathOf(file);
+  // A heading of no letter or digit (a stray `# )` of a broken build) names nothing.
+  const heading = firstHeading ? toString(firstHeading) : '';
   const title =
-    optionalString(data.title) ?? (firstHeading ? toString(firstHeading) : titleFromFile(file));
+    optionalString(data.title) ?? (/[\p{L}\p{N}]/u.test(heading) ? heading : titleFromFile(file));
   const version = optionalString(data.version);
   const description = optionalString(data.description);
   const meta = {

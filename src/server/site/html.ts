@@ -264,8 +264,14 @@ export function parseHtmlPage(
           .replace(/\u200b/g, '')
           .trim()
       : '';
-  const title = textOf(select('h1', content)) || textOf(select('title', root));
-  const siteName = siteNameOfPage(root, textOf(select('title', root)));
+  const fullTitle = textOf(select('title', root));
+  // The `<title>`'s first part is the page's (`Intro — Acme documentation`). Neither names the page
+  // when it has no letter or digit (a stray `<h1>)</h1>`) or is Sphinx's `<no title>`: the page is
+  // then titled by its Markdown's first heading or its file's name, as a Markdown page would be.
+  const title = [textOf(select('h1', content)), fullTitle.split(TITLE_PARTS)[0]!.trim()].find(
+    (text) => /[\p{L}\p{N}]/u.test(text) && !/^<no title>$/i.test(text),
+  );
+  const siteName = siteNameOfPage(root, fullTitle);
   const canonical = select('link[rel=canonical]', root)?.properties.href;
   let permalink = servedPathOf(file);
   if (typeof canonical === 'string' && canonical) {

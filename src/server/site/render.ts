@@ -164,7 +164,7 @@ function groupOf(page: DocPage): string {
   if (folder === 'api') return 'API';
   if (/^v\d+$/.test(folder)) return `Version ${folder.slice(1)}`;
   if (/^[a-z]{2}$/.test(folder)) return `Language: ${folder}`;
-  const words = folder.replace(/-/g, ' ');
+  const words = folder.replace(/[-_]+/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
