@@ -827,6 +827,7 @@ describe('extractive answers keep the Markdown they quote', () => {
       parsePage(
         'installation.md',
         '# Installation\n\n## Local installation\n\nInstall the release tool with npm in your project.\n\n' +
+          '## )\n\nThe options are listed below.\n\n' +
           '## 1. Create the configuration file\n\nWrite a release.config.js file.\n\n' +
           '## Bind the release to the main branch only when the pushed commit has a tag on it\n\nSet the branches option.\n\n' +
           '## Using third-party apps:\n\nA bot can run the release for you.\n\n' +
@@ -850,6 +851,8 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(questions).toContain('Tell me about “Create the configuration file”');
     expect(questions.filter((q) => /Bind the release/.test(q))).toEqual([]);
     expect(questions).toContain('Tell me about “Using third-party apps”');
+    // A heading of no letter or digit (a broken build's stray `)`) is not offered.
+    expect(questions.filter((q) => q.includes('“)”'))).toEqual([]);
     const notes = await readStream(
       await post(app, askBody('Tell me about “Notes” in “Installation”')),
     );

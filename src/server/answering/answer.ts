@@ -57,7 +57,8 @@ function followUpsOf(
   ];
   for (const section of unseen) {
     const heading = askable(section.heading);
-    if (!heading || seen.has(heading.toLowerCase())) continue;
+    // A heading of no letter or digit (a broken build's stray `)`) names nothing to ask about.
+    if (!/[\p{L}\p{N}]/u.test(heading) || seen.has(heading.toLowerCase())) continue;
     // A sentence-long heading is no question a reader would ask.
     if (heading.split(/\s+/).length > MAX_FOLLOW_UP_WORDS) continue;
     seen.add(heading.toLowerCase());
