@@ -137,11 +137,11 @@ acme.run()
     expect(pageOf('faq.html', 'FAQ — Black 23.1.0 documentation', text).title).toBe('FAQ');
     expect(
       pageOf('getting_started.html', '&lt;no title&gt; — Black 23.1.0 documentation', text).title,
-    ).toBe('getting started');
+    ).toBe('Getting started');
     expect(
       pageOf('guides/index.html', '&lt;no title&gt; — Black documentation', `<h1>)</h1>${text}`)
         .title,
-    ).toBe('guides');
+    ).toBe('Guides');
     expect(
       pageOf('api.html', ') — Black documentation', `<h1>Black classes</h1>${text}`).title,
     ).toBe('Black classes');

@@ -455,8 +455,8 @@ function stripMdxStatements(body: string): string {
 }
 
 /**
- * `Reference/Validation-and-Serialization.md` → "Validation and Serialization"; an index page takes
- * its folder's name. A built page's `.html` goes too.
+ * `Reference/Validation-and-Serialization.md` → "Validation and Serialization", `getting_started.html`
+ * → "Getting started"; an index page takes its folder's name.
  */
 function titleFromFile(file: string): string {
   const parts = file
@@ -465,7 +465,8 @@ function titleFromFile(file: string): string {
     .split(/[\\/]/);
   const name =
     (/^index$/i.test(parts.at(-1) ?? '') && parts.length > 1 ? parts.at(-2) : parts.at(-1)) ?? file;
-  return name.replace(/[-_]+/g, ' ').trim() || file;
+  const words = name.replace(/[-_]+/g, ' ').trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : file;
 }
 
 export function parsePage(
