@@ -1,5 +1,5 @@
 import type { ConfidenceLevel } from '../../protocol/index.js';
-import type { DocBlock, DocSection } from '../site/docs.js';
+import { namesSomething, type DocBlock, type DocSection } from '../site/docs.js';
 import type { AnswerOutcome, CitedPage } from './parts.js';
 import { phrasesFor, type AnswerPhrases } from './phrases.js';
 import type { SearchHit, SearchResult } from './retrieval.js';
@@ -57,8 +57,7 @@ function followUpsOf(
   ];
   for (const section of unseen) {
     const heading = askable(section.heading);
-    // A heading of no letter or digit (a broken build's stray `)`) names nothing to ask about.
-    if (!/[\p{L}\p{N}]/u.test(heading) || seen.has(heading.toLowerCase())) continue;
+    if (!namesSomething(heading) || seen.has(heading.toLowerCase())) continue;
     // A sentence-long heading is no question a reader would ask.
     if (heading.split(/\s+/).length > MAX_FOLLOW_UP_WORDS) continue;
     seen.add(heading.toLowerCase());

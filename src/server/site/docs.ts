@@ -469,6 +469,9 @@ function titleFromFile(file: string): string {
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : file;
 }
 
+/** Whether a heading or title has a letter or digit: a stray `# )` of a broken build names nothing. */
+export const namesSomething = (text: string): boolean => /[\p{L}\p{N}]/u.test(text);
+
 export function parsePage(
   file: string,
   source: string,
@@ -482,10 +485,9 @@ export function parsePage(
     : (markdownTree(markdown) ?? remarkTree(markdown));
   const firstHeading = tree.children.find((node) => node.type === 'heading' && node.depth === 1);
   const path = pagePathOf(file);
-  // A heading of no letter or digit (a stray `# )` of a broken build) names nothing.
   const heading = firstHeading ? toString(firstHeading) : '';
   const title =
-    optionalString(data.title) ?? (/[\p{L}\p{N}]/u.test(heading) ? heading : titleFromFile(file));
+    optionalString(data.title) ?? (namesSomething(heading) ? heading : titleFromFile(file));
   const version = optionalString(data.version);
   const description = optionalString(data.description);
   const meta = {

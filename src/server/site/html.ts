@@ -14,6 +14,7 @@ import {
   cachedPage,
   createSite,
   DEFAULT_LANGUAGE,
+  namesSomething,
   PAGES_AT_ONCE,
   parsePage,
 } from './docs.js';
@@ -269,7 +270,7 @@ export function parseHtmlPage(
   // when it has no letter or digit (a stray `<h1>)</h1>`) or is Sphinx's `<no title>`: the page is
   // then titled by its Markdown's first heading or its file's name, as a Markdown page would be.
   const title = [textOf(select('h1', content)), fullTitle.split(TITLE_PARTS)[0]!.trim()].find(
-    (text) => /[\p{L}\p{N}]/u.test(text) && !/^<no title>$/i.test(text),
+    (text) => namesSomething(text) && !/^<no title>$/i.test(text),
   );
   const siteName = siteNameOfPage(root, fullTitle);
   const canonical = select('link[rel=canonical]', root)?.properties.href;
