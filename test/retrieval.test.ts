@@ -415,6 +415,47 @@ describe('pages that all open with the package’s name as their heading', () =>
   });
 });
 
+describe('a table of contents written as a list of links', () => {
+  // Shaped like Sphinx's index page (Debian's python-click-doc): one sentence over a toctree that
+  // lists every page and its sections, so it held the words of every question.
+  const toc = ['Options', 'Arguments', 'Commands', 'Prompts', 'Utilities', 'Testing', 'Changes']
+    .map(
+      (page) =>
+        `* [${page}](${page.toLowerCase()}.html)\n` +
+        ['Basics', 'In depth', 'Reference']
+          .map((part) => `  * [${page}: ${part}](${page.toLowerCase()}.html#${part})`)
+          .join('\n'),
+    )
+    .join('\n');
+  const site = createSite([
+    parsePage(
+      'index.md',
+      `# Welcome\n\n## Documentation\n\nThis part guides you through the library.\n\n${toc}\n`,
+    ),
+    parsePage(
+      'options.md',
+      '# Options\n\n## Values from environment variables\n\nAn option can read its value from an environment variable with `envvar`.\n',
+    ),
+    parsePage(
+      'testing.md',
+      '# Testing\n\nThere are two ways to test a command:\n\n- [Run it](options.md)\n- [Invoke it in-process](utilities.md)\n',
+    ),
+  ]);
+  const retriever = createRetriever(site);
+
+  it('is never a place an answer shows, since it answers nothing', () => {
+    const { hits } = retriever.search('How do options read environment variables in depth?', {
+      limit: 5,
+    });
+    expect(hits.map((hit) => hit.section.pagePath)).toEqual(['/options']);
+  });
+
+  it('still shows a lead-in over a few links', () => {
+    const { hits } = retriever.search('What are the ways to test a command?', { limit: 5 });
+    expect(hits[0]?.section.pagePath).toBe('/testing');
+  });
+});
+
 describe('a real command reference whose pages are titled by the command alone', () => {
   // Nine pages of npm 10.9.0's docs/content, as its npm package ships them (Artistic License 2.0,
   // test/fixtures/corpus/npm/LICENSE). Each command page is titled with the command's name only

@@ -906,6 +906,30 @@ function sameCompounds(a: Map<string, string[]>, b: [string, string[]][]): boole
 
 type PageEntry = Scope & { id: string; title: string; description: string; headings: string };
 
+/** A list item that is one link and nothing else, sub-items aside. */
+const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$/;
+/** The share of a section's text in lists of links alone at which it is navigation. */
+const NAVIGATION_SHARE = 0.8;
+/**
+ * Whether a section is navigation: its text is mostly lists whose every item is a link alone
+ * (Sphinx's table of contents on its index page, under one sentence such as "This part of the
+ * documentation guides you through…"). It names every page's title, so it matched questions about
+ * any of them and answers none. A lead-in over two links ("There are two ways to start:") is not.
+ */
+export function isNavigation(section: DocSection): boolean {
+  let links = 0;
+  let all = 0;
+  for (const block of section.blocks) {
+    all += block.text.length;
+    if (
+      block.kind === 'list' &&
+      block.markdown.split('\n').every((line) => !line.trim() || LINK_ITEM.test(line))
+    )
+      links += block.text.length;
+  }
+  return all > 0 && links >= NAVIGATION_SHARE * all;
+}
+
 /** Builds the full-text index once per site; each search is then an in-memory lookup. */
 export function createRetriever(
   site: DocsSite,
@@ -1399,6 +1423,7 @@ export function createRetriever(
         if (hits.length >= limit) break;
         const count = perPage.get(section.pagePath) ?? 0;
         if (count >= SECTIONS_PER_PAGE) continue;
+        if (isNavigation(section)) continue;
         const key = `${section.heading}\n${section.text}`;
         const original = shown.get(key);
         if (original) {
