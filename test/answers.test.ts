@@ -822,6 +822,27 @@ describe('extractive answers keep the Markdown they quote', () => {
     }
   });
 
+  it('shows the example of the section it answers from, when the matching sentences only describe', async () => {
+    // Shaped like Click's "ANSI Colors": the sentences that hold the question's words describe,
+    // the code after them shows how.
+    const app = appOf(
+      parsePage(
+        'utils.md',
+        '# Utilities\n\n## ANSI Colors\n\nThe echo function prints colored text to the terminal and strips the colors when the output is not a terminal.\n\n' +
+          'On Windows it translates them for the console.\n\nFor styling a string, the style function can be used:\n\n' +
+          "```python\nclick.echo(click.style('Hello World!', fg='green'))\n```\n",
+      ),
+      parsePage('api.md', '# API\n\n## echo\n\nPrints a message and a newline.\n'),
+    );
+    const parts = await readStream(
+      await post(app, askBody('How do I print colored text to the terminal?')),
+    );
+    const text = textOf(parts);
+    expect(text).toMatch(/^From \*\*\[Utilities › ANSI Colors\]/);
+    expect(text).toContain('For styling a string, the style function can be used:');
+    expect(text).toContain("click.echo(click.style('Hello World!', fg='green'))");
+  });
+
   it('names a short heading’s page in a follow-up question, so asking it finds that section', async () => {
     const app = appOf(
       parsePage(

@@ -457,7 +457,14 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
  * each with what belongs to it: a sentence that introduces something (ends with ":") keeps the
  * list, table or code that follows it, and quoted prose keeps the code sample right after it.
  */
-export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
+export function passageOf(
+  section: DocSection,
+  terms: string[],
+  {
+    /** Show the section's example when the chosen blocks have none: the answer's own section. */
+    example = false,
+  }: { example?: boolean } = {},
+): DocBlock[] {
   const { blocks } = section;
   const scored = blocks.map((block, index) => ({
     index,
@@ -469,6 +476,16 @@ export function passageOf(section: DocSection, terms: string[]): DocBlock[] {
     .slice(0, BLOCKS_PER_SECTION)
     .map((s) => s.index);
   if (chosen.length === 0) chosen = blocks.length ? [0] : [];
+  // The sentences that match a "how do I…" often describe; the code after them shows how ("For
+  // styling a string, the style() function can be used:" and its code, after Click's paragraphs
+  // on colours). The first code block after the first chosen block, else before it, comes too.
+  if (example && !chosen.some((index) => blocks[index]!.kind === 'code')) {
+    const first = Math.min(...chosen);
+    const code = blocks.findIndex((block, index) => index > first && block.kind === 'code');
+    const fallback = blocks.findIndex((block) => block.kind === 'code');
+    const at = code >= 0 ? code : fallback;
+    if (at >= 0 && !chosen.includes(at - 1) && !chosen.includes(at)) chosen = [...chosen, at];
+  }
   const picked = new Set(chosen);
   // In page order, so what a pulled-in block introduces comes too: "1. … 2. Set the option:", its
   // code, "3. It also takes options:", and that code.
@@ -659,8 +676,10 @@ export function composeAnswer(
   // A follow-up is answered with what the reader has not just read, when the search found some:
   // "and when the beta is ready?" repeated the previous answer's quote word for word.
   const fresh = candidates.filter((hit) => !quotedBefore(hit.section));
-  const shown = (fresh.length ? fresh : candidates).map((hit) => {
-    const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])]);
+  const shown = (fresh.length ? fresh : candidates).map((hit, position) => {
+    const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])], {
+      example: position === 0,
+    });
     const sections = sectionsOf(hit.section.pagePath);
     const promises =
       passage.length === 0 ||
