@@ -7,7 +7,8 @@ import { runCli } from '../src/cli/index.js';
 import { createApp } from '../src/server/http/app.js';
 import { docLinkTarget } from '../src/server/site/doc-links.js';
 import { loadHtmlSite, parseHtmlPage } from '../src/server/site/html.js';
-import { loadDocsSite, siteNameOf, type DocPage } from '../src/server/site/docs.js';
+import { createSite, loadDocsSite, siteNameOf, type DocPage } from '../src/server/site/docs.js';
+import { renderMarkdown } from '../src/server/site/render.js';
 import { captureIo } from './helpers/cli.js';
 import { askBody, readStream, searchResultsOf, tempDir } from './helpers/server.js';
 import { FRAMEWORK_BUILDS } from './helpers/sites.js';
@@ -145,6 +146,46 @@ acme.run()
     expect(
       pageOf('api.html', ') — Black documentation', `<h1>Black classes</h1>${text}`).title,
     ).toBe('Black classes');
+  });
+
+  it('makes each of Sphinx’s API entries a section of its own, at its anchor, with its signature', () => {
+    // Sphinx's autodoc markup, as Debian's python-click-doc ships it (a class's methods nested in
+    // its <dd>, the signature's "¶" self-link and viewcode's "[source]" link).
+    const page = parseHtmlPage(
+      'api.html',
+      `<html><head><title>API — Acme</title></head><body><div class="body" role="main">
+      <section id="api"><h1>API<a class="headerlink" href="#api">¶</a></h1>
+      <section id="decorators"><h2>Decorators<a class="headerlink" href="#decorators">¶</a></h2>
+      <dl class="py function"><dt class="sig sig-object py" id="acme.option">
+      <span class="sig-prename descclassname"><span class="pre">acme.</span></span><span class="sig-name descname"><span class="pre">option</span></span><span class="sig-paren">(</span><em class="sig-param"><span class="pre">*param_decls</span></em><span class="sig-paren">)</span><a class="reference internal" href="_modules/acme.html#option"><span class="viewcode-link">[source]</span></a><a class="headerlink" href="#acme.option">¶</a></dt>
+      <dd><p>Attaches an option to the command.</p></dd></dl>
+      <dl class="py class"><dt class="sig sig-object py" id="acme.testing.Runner">
+      <em class="property">class </em><span class="sig-prename descclassname"><span class="pre">acme.testing.</span></span><span class="sig-name descname"><span class="pre">Runner</span></span><a class="headerlink" href="#acme.testing.Runner">¶</a></dt>
+      <dd><p>Runs a command in isolation.</p>
+      <dl class="py method"><dt class="sig sig-object py" id="acme.testing.Runner.invoke">
+      <span class="sig-name descname"><span class="pre">invoke</span></span><span class="sig-paren">(</span><em class="sig-param"><span class="pre">cli</span></em>, <em class="sig-param"><span class="pre">input=None</span></em><span class="sig-paren">)</span><a class="headerlink" href="#acme.testing.Runner.invoke">¶</a></dt>
+      <dd><p>Invokes a command; input is fed to its standard input.</p></dd></dl>
+      </dd></dl>
+      </section></section></div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    const entries = page.sections.filter((s) => s.anchor.startsWith('acme.'));
+    expect(entries.map((s) => [s.heading, s.anchor])).toEqual([
+      ['acme.option', 'acme.option'],
+      ['acme.testing.Runner', 'acme.testing.Runner'],
+      ['acme.testing.Runner.invoke', 'acme.testing.Runner.invoke'],
+    ]);
+    const invoke = entries[2]!;
+    expect(invoke.blocks.map((b) => b.markdown)).toEqual([
+      '`invoke(cli, input=None)`',
+      'Invokes a command; input is fed to its standard input.',
+    ]);
+    expect(entries[0]!.blocks[0]!.markdown).toBe('`acme.option(*param_decls)`');
+    expect(page.sections.find((s) => s.anchor === 'decorators')).toBeUndefined();
+    // The served page keeps those anchors, so a citation's link lands on its entry.
+    const html = renderMarkdown(page, createSite([page]), { page: (p) => p, file: (p) => p });
+    expect(html).toContain('id="acme.testing.Runner.invoke"');
+    expect(html).toContain('<h2 id="decorators">');
   });
 
   it('takes the URL from <link rel=canonical> and the version from a versioned path', () => {

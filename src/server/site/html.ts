@@ -185,6 +185,66 @@ function anchorOf(heading: Element, parent: Element | undefined): string {
   return '';
 }
 
+/**
+ * Sphinx's API entries (autodoc's `<dl class="py function">`, a class's methods nested in its
+ * `<dd>`, and the same for the other domains) as sections of their own: each entry's `<dt id>`
+ * becomes a heading named by the entry (`click.testing.CliRunner.invoke`) with that anchor, its
+ * signature a line of code under it, and its `<dd>` the section's text. As a definition list the
+ * whole API page was one section per heading (Click's "Decorators": thirteen functions), so a
+ * question about one function was answered from all of them, and its link did not lead to it.
+ */
+function apiEntriesAsHeadings(tree: Element, depth = 4): void {
+  tree.children = tree.children.flatMap((child): ElementContent[] => {
+    if (!isElement(child)) return [child];
+    const terms = child.tagName === 'dl' ? child.children.filter(isElement) : [];
+    const term = terms[0];
+    const id = term?.properties.id;
+    if (term?.tagName !== 'dt' || typeof id !== 'string' || !classesOf(term).includes('sig')) {
+      apiEntriesAsHeadings(child, depth);
+      return [child];
+    }
+    const named = ['.sig-prename', '.sig-name'].map((part) => select(part, term));
+    const name = named.some(Boolean)
+      ? named.map((part) => (part ? hastText(part) : '')).join('')
+      : hastText(term);
+    // A method's own name (`invoke`) says less than its id (`click.testing.CliRunner.invoke`).
+    const title = /^[\w.]+$/.test(id) && id.endsWith(name.replace(/^.*\./, '')) ? id : name.trim();
+    // Sphinx's viewcode adds "[source]" to the signature.
+    const signature = hastText(term)
+      .replace(/\s*\[source\]\s*$/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    const level = `h${Math.min(depth, 6)}`;
+    const out: ElementContent[] = [
+      {
+        type: 'element',
+        tagName: level,
+        properties: { id },
+        children: [{ type: 'text', value: title }],
+      },
+      {
+        type: 'element',
+        tagName: 'p',
+        properties: {},
+        children: [
+          {
+            type: 'element',
+            tagName: 'code',
+            properties: {},
+            children: [{ type: 'text', value: signature }],
+          },
+        ],
+      },
+    ];
+    for (const part of terms.slice(1)) {
+      if (part.tagName !== 'dd') continue;
+      apiEntriesAsHeadings(part, depth + 1);
+      out.push(...part.children);
+    }
+    return out;
+  });
+}
+
 /** Every heading's anchor, in document order. */
 function headingAnchors(tree: Element): string[] {
   const anchors: string[] = [];
@@ -253,6 +313,7 @@ export function parseHtmlPage(
   // their screen-reader text is gone: a symbol, not words.
   prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
   normaliseCode(content);
+  apiEntriesAsHeadings(content);
   const anchors = headingAnchors(content);
   // `<wbr>` (TypeDoc's long names) becomes a zero-width space: no reader types one into a question.
   const markdown = toMarkdown(toMdast(content), { extensions: [gfmToMarkdown()] }).replace(

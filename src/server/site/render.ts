@@ -12,6 +12,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
+import { toString as hastText } from 'hast-util-to-string';
 import { docLinkTarget } from './doc-links.js';
 import { pageLabelOf as labelOf, siteNameOf, type DocPage, type DocsSite } from './docs.js';
 
@@ -121,6 +122,28 @@ function rehypeLinks() {
 }
 
 /**
+ * Headings keep the anchors their sections are cited at. A built page's heading ids are the
+ * generator's (Sphinx's API entry `click.testing.CliRunner.invoke`, its `id13`), not slugs of their
+ * text, and answers link to them: each heading whose text is a section's, in order, takes that
+ * section's anchor. A Markdown page's anchors are the slugs already.
+ */
+function rehypeSectionIds() {
+  return (tree: Root, file: { data: unknown }) => {
+    const { page } = file.data as RenderData;
+    const sections = page.sections.filter((section) => section.anchor);
+    let next = 0;
+    visit(tree, 'element', (node: Element) => {
+      if (!/^h[2-6]$/.test(node.tagName) || next >= sections.length) return;
+      const text = hastText(node).replace(/\s+/g, ' ').trim();
+      const at = sections.findIndex((section, i) => i >= next && section.heading.trim() === text);
+      if (at < 0) return;
+      next = at + 1;
+      node.properties.id = sections[at]!.anchor;
+    });
+  };
+}
+
+/**
  * Markdown → HTML with the unified/remark stack (remark-parse, remark-gfm,
  * remark-rehype). Raw HTML in the source is dropped, never passed through; code is highlighted here,
  * at build time, so pages need no script for it. Built once, so highlight.js registers its grammars
@@ -131,6 +154,7 @@ const processor = unified()
   .use(remarkGfm)
   .use(remarkRehype)
   .use(rehypeSlug)
+  .use(rehypeSectionIds)
   .use(rehypeHighlight, { detect: false })
   .use(rehypeLinks)
   .use(rehypeStringify)
