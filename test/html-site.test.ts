@@ -8,7 +8,7 @@ import { createApp } from '../src/server/http/app.js';
 import { docLinkTarget } from '../src/server/site/doc-links.js';
 import { loadHtmlSite, parseHtmlPage } from '../src/server/site/html.js';
 import { createSite, loadDocsSite, siteNameOf, type DocPage } from '../src/server/site/docs.js';
-import { renderMarkdown } from '../src/server/site/render.js';
+import { renderMarkdown, sidebarGroups } from '../src/server/site/render.js';
 import { captureIo } from './helpers/cli.js';
 import { askBody, readStream, searchResultsOf, tempDir } from './helpers/server.js';
 import { FRAMEWORK_BUILDS } from './helpers/sites.js';
@@ -186,6 +186,27 @@ acme.run()
     const html = renderMarkdown(page, createSite([page]), { page: (p) => p, file: (p) => p });
     expect(html).toContain('id="acme.testing.Runner.invoke"');
     expect(html).toContain('<h2 id="decorators">');
+  });
+
+  it('lists a built site’s root page first in its sidebar group, wherever its file name sorts', () => {
+    const page = (file: string, title: string) => {
+      const parsed = parseHtmlPage(
+        file,
+        `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>Text.</p></main></body></html>`,
+      );
+      if (!isPage(parsed)) throw new Error(parsed.skipped);
+      return parsed;
+    };
+    const site = createSite([
+      page('api.html', 'API'),
+      page('index.html', 'Welcome'),
+      page('why.html', 'Why'),
+    ]);
+    expect(sidebarGroups(site)[0]![1].map((p) => p.file)).toEqual([
+      'index.html',
+      'api.html',
+      'why.html',
+    ]);
   });
 
   it('takes the URL from <link rel=canonical> and the version from a versioned path', () => {

@@ -197,7 +197,7 @@ const groupRank = (group: string) => {
   return index < 0 ? GROUP_ORDER.length : index;
 };
 
-const isIndex = (page: DocPage) => /(^|\/)(index|readme)\.mdx?$/i.test(page.file);
+const isIndex = (page: DocPage) => /(^|\/)(index|readme)\.(mdx?|html?)$/i.test(page.file);
 
 const groupsBySite = new WeakMap<DocsSite, [string, DocPage[]][]>();
 
