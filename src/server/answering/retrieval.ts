@@ -803,7 +803,10 @@ function indexesOf(site: DocsSite, store: IndexStore | undefined) {
     version: page.version,
     title: page.title,
     description: page.description ?? '',
-    headings: page.sections.map((section) => section.heading).join('\n'),
+    headings: page.sections
+      .filter((section) => !isApiEntry(section))
+      .map((section) => section.heading)
+      .join('\n'),
   });
   function* passagesOfPage(page: DocPage): Generator<Passage> {
     for (const section of page.sections)
@@ -905,6 +908,14 @@ function sameCompounds(a: Map<string, string[]>, b: [string, string[]][]): boole
 }
 
 type PageEntry = Scope & { id: string; title: string; description: string; headings: string };
+
+/**
+ * An API entry of a built reference (html.ts: Sphinx's `click.testing.CliRunner.invoke`), named by
+ * its own anchor. A page's headings say what the page is about; its hundreds of members' names do
+ * not (they made Click's API page the best page for any question with "option" or "default").
+ */
+const isApiEntry = (section: DocSection) =>
+  section.anchor === section.heading && section.anchor.includes('.');
 
 /** A list item that is one link and nothing else, sub-items aside. */
 const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$/;

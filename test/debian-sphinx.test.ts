@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createRetriever } from '../src/server/answering/retrieval.js';
+import { loadHtmlSite } from '../src/server/site/html.js';
+
+/**
+ * A real Sphinx build nobody here wrote: Click 8.1's documentation as Debian's python-click-doc
+ * ships it (24 pages, autodoc API reference). CI installs the package (.ci/run); elsewhere the suite
+ * is skipped unless it is installed (`apt-get install python-click-doc`).
+ */
+const CLICK = '/usr/share/doc/python-click-doc/html';
+const available = existsSync(`${CLICK}/api.html`);
+if (!available && process.env.CI)
+  throw new Error(`${CLICK} is missing: .ci/run installs python-click-doc for this suite.`);
+
+describe.skipIf(!available)("Debian's built Click docs, read with --site", () => {
+  const retriever = loadHtmlSite(CLICK).then(({ site }) => createRetriever(site));
+  const placesFor = async (question: string) =>
+    (await retriever).search(question, { limit: 5 }).hits.map((hit) => hit.section.id);
+
+  it('answers a question about one API member from that member, at its anchor', async () => {
+    const places = await placesFor('What parameters does CliRunner.invoke take?');
+    expect(places[0]).toBe('/api#click.testing.CliRunner.invoke');
+  });
+
+  it('answers a guide question from the guide, not from the API page that names every member', async () => {
+    const places = await placesFor(
+      'How do I show the default value of an option in the help output?',
+    );
+    expect(places[0]).toBe('/options#basic-value-options');
+  });
+
+  it('never offers the index page’s table of contents as a place', async () => {
+    // "This part of the documentation guides you through…" over a list of every page and section.
+    const places = await placesFor('How do I test a Click command?');
+    expect(places[0]).toBe('/testing#basic-testing');
+    expect(places).not.toContain('/#documentation');
+  });
+});
