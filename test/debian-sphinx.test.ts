@@ -23,6 +23,12 @@ describe.skipIf(!available)("Debian's built Click docs, read with --site", () =>
     expect(places[0]).toBe('/api#click.testing.CliRunner.invoke');
   });
 
+  it('offers first the entry a question names, in the case it is written', async () => {
+    // `click.option` is the decorator; `click.Option` the class. Their guide pages score higher.
+    const places = await placesFor('What parameters does click.option accept?');
+    expect(places[0]).toBe('/api#click.option');
+  });
+
   it('answers a guide question from the guide, not from the API page that names every member', async () => {
     const places = await placesFor(
       'How do I show the default value of an option in the help output?',

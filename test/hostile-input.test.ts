@@ -41,6 +41,7 @@ describe('questions of any size within the body limit', () => {
     ['a ~1 MiB word', 'x'.repeat(1_000_000)],
     ['a long unicode word', 'é字🙂'.repeat(100_000)],
     ['many distinct terms', Array.from({ length: 30_000 }, (_, i) => `term${i}`).join(' ')],
+    ['many dotted names', Array.from({ length: 100_000 }, (_, i) => `a.b${i % 50}`).join(' ')],
   ];
   for (const [name, text] of words) {
     it(`answers ${name} with a complete stream and bounded memory`, async () => {

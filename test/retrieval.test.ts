@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite, loadDocsSite, parsePage } from '../src/server/site/docs.js';
-import { caseContrasts, createRetriever } from '../src/server/answering/retrieval.js';
+import { caseContrasts, createRetriever, memberNames } from '../src/server/answering/retrieval.js';
 import {
   askBody,
   demoApp,
@@ -241,6 +241,30 @@ between languages. A date format such as yyyy-MM-dd is passed through.
       limit: 3,
     });
     expect(hits[0]?.section.heading).toBe('Popular mistakes');
+  });
+
+  it('reads the members a question names with a dot, not its files or products', () => {
+    expect(
+      memberNames('Does CliRunner.invoke catch errors in package.json or Node.js apps?'),
+    ).toEqual(['CliRunner.invoke']);
+    expect(memberNames('What does reply.code() return, e.g. in app.ts?')).toEqual(['reply.code']);
+  });
+
+  it('ranks first the section headed by the member a question names, in its case', () => {
+    const site = createSite([
+      parsePage(
+        'options.md',
+        '# Options\n\n## Basic options\n\nAn option accepts parameters: every option accepts a name, a type and a default, and the parameters of an option are checked.\n',
+      ),
+      parsePage(
+        'api.md',
+        '# API\n\n## click.Option\n\nThe class of an option.\n\n## click.option(*decls)\n\nAttaches an option to the command.\n',
+      ),
+    ]);
+    const { hits } = createRetriever(site).search('What parameters does click.option accept?', {
+      limit: 3,
+    });
+    expect(hits[0]?.section.heading).toBe('click.option(*decls)');
   });
 
   it('reads a capital that starts a sentence as no contrast', () => {

@@ -610,6 +610,47 @@ function holdersFirst(ranked: Ranked[], contrasts: string[]): Ranked[] {
   return holders.length ? [...holders, ...ranked.filter((hit) => !holders.includes(hit))] : ranked;
 }
 
+/** At most this many members a question names are looked for (a hostile one names thousands). */
+const MEMBERS_READ = 8;
+/** Names that are files or products, not members, though written with a dot. */
+const NOT_MEMBERS =
+  /^(?:[\w-]+\.(?:json|js|ts|md|mdx|html?|ya?ml|toml|lock|txt|cfg|ini|py|sh)|node\.js|next\.js|vue\.js|e\.g|i\.e)$/i;
+
+/**
+ * The API members a question names with a dot (`CliRunner.invoke`, `reply.code`): not files
+ * (`package.json`) or products (`Node.js`).
+ */
+export function memberNames(query: string): string[] {
+  const names = new Set<string>();
+  // Only from a word's start: tried from inside each word too, a 100,000-letter word took
+  // quadratic time to find no dot.
+  for (const [name] of query.matchAll(/(?<![\w$])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+/g)) {
+    if (!NOT_MEMBERS.test(name)) names.add(name);
+    if (names.size === MEMBERS_READ) break;
+  }
+  return [...names];
+}
+
+/**
+ * The candidate sections headed by a member the question names ("What parameters does
+ * CliRunner.invoke take?" → `click.testing.CliRunner.invoke`; `reply.code` → `reply.code(statusCode)`)
+ * first, in their order: the reader named the entry. Case decides when a heading has it as written
+ * (`click.option`, the decorator, not the class `click.Option`); else any case does. Read from
+ * headings only.
+ */
+function namedFirst(ranked: Ranked[], members: string[]): Ranked[] {
+  const headed = (fold: (text: string) => string) => {
+    const names = members.map(fold);
+    return ranked.filter(({ section }) => {
+      const heading = fold(section.heading.replace(/\(.*$/s, '').trim());
+      return names.some((name) => heading === name || heading.endsWith(`.${name}`));
+    });
+  };
+  const exact = headed((text) => text);
+  const named = exact.length ? exact : headed((text) => text.toLowerCase());
+  return named.length ? [...named, ...ranked.filter((hit) => !named.includes(hit))] : ranked;
+}
+
 interface Ranked {
   section: DocSection;
   /** Its page's number (`pageNumber`). */
@@ -1417,7 +1458,9 @@ export function createRetriever(
         };
       });
       const contrasts = caseContrasts(query);
-      const keywordRanked = contrasts.length ? holdersFirst(byScore, contrasts) : byScore;
+      const members = memberNames(query);
+      const byMember = members.length ? namedFirst(byScore, members) : byScore;
+      const keywordRanked = contrasts.length ? holdersFirst(byMember, contrasts) : byMember;
       const ranked = dense
         ? withDense(keywordRanked, dense, keptSection, (id) => {
             const section = sections.get(id)!;
