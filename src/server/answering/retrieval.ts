@@ -606,8 +606,15 @@ function holdersFirst(ranked: Ranked[], contrasts: string[]): Ranked[] {
     );
     return patterns.every((pattern) => pattern.test(text));
   };
-  const holders = ranked.filter(holds);
-  return holders.length ? [...holders, ...ranked.filter((hit) => !holders.includes(hit))] : ranked;
+  return firstWhere(ranked, holds);
+}
+
+/** `ranked` with the sections `chosen` picks first, each group in its order (one pass). */
+function firstWhere(ranked: Ranked[], chosen: (hit: Ranked) => boolean): Ranked[] {
+  const first: Ranked[] = [];
+  const rest: Ranked[] = [];
+  for (const hit of ranked) (chosen(hit) ? first : rest).push(hit);
+  return first.length ? [...first, ...rest] : ranked;
 }
 
 /** At most this many members a question names are looked for (a hostile one names thousands). */
@@ -641,14 +648,13 @@ export function memberNames(query: string): string[] {
 function namedFirst(ranked: Ranked[], members: string[]): Ranked[] {
   const headed = (fold: (text: string) => string) => {
     const names = members.map(fold);
-    return ranked.filter(({ section }) => {
+    return ({ section }: Ranked) => {
       const heading = fold(section.heading.replace(/\(.*$/s, '').trim());
       return names.some((name) => heading === name || heading.endsWith(`.${name}`));
-    });
+    };
   };
   const exact = headed((text) => text);
-  const named = exact.length ? exact : headed((text) => text.toLowerCase());
-  return named.length ? [...named, ...ranked.filter((hit) => !named.includes(hit))] : ranked;
+  return firstWhere(ranked, ranked.some(exact) ? exact : headed((text) => text.toLowerCase()));
 }
 
 interface Ranked {
