@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compoundsText, TextWords } from '../src/server/answering/retrieval.js';
+import { compoundsText, TextWords } from '../src/server/answering/terms.js';
 import { loadDocsSite } from '../src/server/site/docs.js';
 import { liveHeap } from './helpers/heap.js';
 import { FASTIFY_DOCS_DIR } from './helpers/server.js';

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createRetriever,
-  MAX_QUERY_TERMS,
-  MAX_TERM_CHARS,
-} from '../src/server/answering/retrieval.js';
+import { createRetriever } from '../src/server/answering/retrieval.js';
+import { MAX_QUERY_TERMS, MAX_TERM_CHARS } from '../src/server/answering/terms.js';
 import { DEMO } from '../src/server/config.js';
 import {
   askBody,

@@ -474,7 +474,7 @@ function treeOf(terms: string[], valueOf: (n: number) => unknown): Map<string, u
 export type FlatOptions<T> = Options<T> & Required<Pick<Options<T>, 'tokenize' | 'processTerm'>>;
 
 /**
- * A tokenizer that says how it makes its tokens (retrieval.ts): a text's tokens are its words (as
+ * A tokenizer that says how it makes its tokens (terms.ts): a text's tokens are its words (as
  * words.ts reads them: `split(WORD)`, empty strings left out), then each word's parts in the words'
  * order, then the tokens read across words. `flatIndexOf` then reads each text's words by a table
  * of the words it has met (words.ts `WordTable`), and finds each distinct word's tokens once,

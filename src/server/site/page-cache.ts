@@ -42,8 +42,8 @@ const CACHE_FORMAT = 4;
 
 /**
  * Modules whose output is what the cache holds (pages: docs.ts, front-matter.ts, markdown-tree.ts,
- * html.ts, page-path.ts; the index: retrieval.ts's tokenizer, terms and passages): a change to any
- * of them is a new version.
+ * html.ts, page-path.ts; the index: words.ts's words, terms.ts's terms, retrieval.ts's passages):
+ * a change to any of them is a new version.
  * dense.ts keeps its own vectors (`vectors/`, by model) and only reads the index's hits.
  */
 const VERSIONED_MODULES = [
@@ -56,6 +56,8 @@ const VERSIONED_MODULES = [
   './page-path',
   '../../protocol/_guards',
   '../answering/retrieval',
+  '../answering/terms',
+  '../answering/words',
   '../answering/index-cache',
   '../answering/flat-index',
 ];
