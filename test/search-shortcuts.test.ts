@@ -33,6 +33,12 @@ function largeSite(): DocsSite {
       );
     if (n === 240)
       sections.push('## Zanzibar\n\nThe zanzibar mode keeps the last frame on screen.\n');
+    // Far down a question about the widget: a section showing both spellings of a word, which a
+    // question that writes both puts first only if the search reads it.
+    if (n === 280)
+      sections.push(
+        `## Constants\n\n${'Parts of the module are listed in its part table. '.repeat(20)}The WIDGET constant is not the widget.\n`,
+      );
     // A heading that ends with "version" above text that starts with its number: "version 5"
     // read across them is a term (v5) of the section's text as coverage reads it, not of the
     // index's fields, which are read apart.
@@ -58,6 +64,7 @@ function questionsOf(site: DocsSite): string[] {
     'configure configure widget widget cache',
     'How do I set up the server and its options and hooks and plugins?',
     'How do I install a package?',
+    'How do I configure the WIDGET of the widget?',
     'quuxbarnotaword',
   ];
   const sections = site.pages.flatMap((page) => page.sections);

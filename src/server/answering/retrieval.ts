@@ -210,10 +210,11 @@ export function caseContrasts(query: string): string[] {
 }
 
 /**
- * The ranked sections that hold every spelling of `contrasts` as written, first (each group in
- * its order): only a section showing both `yyyy` and `YYYY` can say how they differ.
+ * The ranked sections that hold every spelling of `contrasts` as written, first, from the sections
+ * of the first `pages` pages (`firstWhere`): only a section showing both `yyyy` and `YYYY` can say
+ * how they differ.
  */
-function holdersFirst(ranked: Ranked[], contrasts: string[]): Ranked[] {
+function holdersFirst(ranked: Ranked[], contrasts: string[], pages: number): Ranked[] {
   const patterns = contrasts.map(
     (spelling) => new RegExp(`(?<![\\p{L}\\p{N}_])${spelling}(?![\\p{L}\\p{N}_])`, 'u'),
   );
@@ -223,15 +224,28 @@ function holdersFirst(ranked: Ranked[], contrasts: string[]): Ranked[] {
     );
     return patterns.every((pattern) => pattern.test(text));
   };
-  return firstWhere(ranked, holds);
+  return firstWhere(ranked, holds, pages);
 }
 
-/** `ranked` with the sections `chosen` picks first, each group in its order (one pass). */
-function firstWhere(ranked: Ranked[], chosen: (hit: Ranked) => boolean): Ranked[] {
-  const first: Ranked[] = [];
-  const rest: Ranked[] = [];
-  for (const hit of ranked) (chosen(hit) ? first : rest).push(hit);
-  return first.length ? [...first, ...rest] : ranked;
+/**
+ * The sections of the first `count` pages of `ranked`, in rank order (a page ranks where its best
+ * section does): the sections the fast search reads (`sectionsRead`), whatever the mode.
+ */
+function onFirstPages(ranked: Ranked[], count: number): Ranked[] {
+  const pages = new Set<number>();
+  for (const { page } of ranked) if (pages.size < count) pages.add(page);
+  return pages.size < count ? ranked : ranked.filter(({ page }) => pages.has(page));
+}
+
+/**
+ * `ranked` with the sections `chosen` picks among those of its first `pages` pages first, each
+ * group in its order. Only those: a section far down that happens to qualify is no
+ * answer, and the full sort (the exhaustive search, a model's fusion) once put first one that
+ * scored a twelfth of the best, which the fast search never read.
+ */
+function firstWhere(ranked: Ranked[], chosen: (hit: Ranked) => boolean, pages: number): Ranked[] {
+  const first = new Set(onFirstPages(ranked, pages).filter(chosen));
+  return first.size ? [...first, ...ranked.filter((hit) => !first.has(hit))] : ranked;
 }
 
 /** At most this many members a question names are looked for (a hostile one names thousands). */
@@ -262,7 +276,7 @@ export function memberNames(query: string): string[] {
  * (`click.option`, the decorator, not the class `click.Option`); else any case does. Read from
  * headings only.
  */
-function namedFirst(ranked: Ranked[], members: string[]): Ranked[] {
+function namedFirst(ranked: Ranked[], members: string[], pages: number): Ranked[] {
   const headed = (fold: (text: string) => string) => {
     const names = members.map(fold);
     return ({ section }: Ranked) => {
@@ -271,7 +285,10 @@ function namedFirst(ranked: Ranked[], members: string[]): Ranked[] {
     };
   };
   const exact = headed((text) => text);
-  return firstWhere(ranked, ranked.some(exact) ? exact : headed((text) => text.toLowerCase()));
+  const fold = onFirstPages(ranked, pages).some(exact)
+    ? exact
+    : headed((text) => text.toLowerCase());
+  return firstWhere(ranked, fold, pages);
 }
 
 interface Ranked {
@@ -1067,10 +1084,12 @@ export function createRetriever(
         finalScore[b]! - finalScore[a]! ||
         passageScore[bestDoc[touched[b]!]!]! - passageScore[bestDoc[touched[a]!]!]! ||
         bestAt[touched[a]!]! - bestAt[touched[b]!]!;
+      // The pages whose sections the search reads: the hits' and coverage's.
+      const shortlist = Math.max(limit, COVERAGE_CANDIDATES);
       const byRank =
         dense || exhaustive
           ? Int32Array.from(touched.keys()).sort(compare)
-          : sectionsRead(touched, compare, search, Math.max(limit, COVERAGE_CANDIDATES));
+          : sectionsRead(touched, compare, search, shortlist);
       const byScore = Array.from(byRank, (i): Ranked => {
         const doc = bestDoc[touched[i]!]!;
         return {
@@ -1082,8 +1101,10 @@ export function createRetriever(
       });
       const contrasts = caseContrasts(query);
       const members = memberNames(query);
-      const byMember = members.length ? namedFirst(byScore, members) : byScore;
-      const keywordRanked = contrasts.length ? holdersFirst(byMember, contrasts) : byMember;
+      const byMember = members.length ? namedFirst(byScore, members, shortlist) : byScore;
+      const keywordRanked = contrasts.length
+        ? holdersFirst(byMember, contrasts, shortlist)
+        : byMember;
       const ranked = dense
         ? withDense(keywordRanked, dense, keptSection, (id) => {
             const section = sections.get(id)!;
