@@ -360,6 +360,62 @@ describe('questions the docs do not cover', () => {
   });
 });
 
+describe('pages kept out of the site’s search', () => {
+  // A changelog that mentions every feature would otherwise answer questions about them.
+  const pages = () => [
+    parsePage(
+      'guide/retries.md',
+      '# Retries\n\nSet `retries: 3` in the client options to retry a failed upload three times.\n',
+    ),
+    parsePage(
+      'changelog.md',
+      '---\nsearch: false\n---\n# Changelog\n\n## 2.0\n\nUploads are retried (`retries`), and the frobnicator was removed.\n',
+    ),
+    parsePage(
+      'history.md',
+      '---\npagefind: false\n---\n# History\n\nThe frobnicator was written in a weekend.\n',
+    ),
+  ];
+  const searchOf = async (app: ReturnType<typeof appOf>, query: string) => {
+    const response = await app.request(`http://test/discovery/v1/search/${DEMO.domain}`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${DEMO.assistantKey}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ query }),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { path: string }[]).map((hit) => hit.path);
+  };
+
+  it('never quotes or cites a page whose front matter says search: false or pagefind: false', async () => {
+    const app = appOf(...pages());
+    const retries = await readStream(await post(app, askBody('How do I retry a failed upload?')));
+    expect(sourcesOf(retries).map((source) => source.id)).toEqual(['/guide/retries']);
+    expect(textOf(retries)).not.toContain('/docs/changelog');
+    // Only the kept-out pages say "frobnicator": for the assistant, the docs never do.
+    const frobnicator = await readStream(
+      await post(app, askBody('What happened to the frobnicator?')),
+    );
+    expect(textOf(frobnicator)).toMatch(/^The docs don't cover this\./);
+    expect(sourcesOf(frobnicator)).toEqual([]);
+    expect(reasoningOf(frobnicator)).toContain('“frobnicator”');
+    expect(await searchOf(app, 'frobnicator')).toEqual([]);
+    expect(await searchOf(app, 'retries')).toEqual(['/guide/retries']);
+  });
+
+  it('still serves those pages, and lists them for agents', async () => {
+    const app = appOf(...pages());
+    const changelog = await app.request('http://test/docs/changelog.md');
+    expect(changelog.status).toBe(200);
+    expect(await changelog.text()).toContain('frobnicator was removed');
+    expect(await (await app.request('http://test/llms.txt')).text()).toContain(
+      'http://test/docs/history',
+    );
+  });
+});
+
 describe('follow-up questions', () => {
   async function followUp(first: string, second: string) {
     const app = await demoApp();

@@ -4,7 +4,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocsSite } from '../src/server/site/docs.js';
+import { createSite, loadDocsSite, parsePage } from '../src/server/site/docs.js';
 import { createRetriever } from '../src/server/answering/retrieval.js';
 import { confidenceOf, MIN_COVERAGE } from '../src/server/answering/answer.js';
 import {
@@ -243,6 +243,23 @@ describe.skipIf(!available)('Dense retrieval with a real embedding model', () =>
       expect(changed.embedded).toBe(1);
       expect(requests).toHaveLength(1);
       expect(requests[0]![0]).toContain('Check the browser console first.');
+    },
+    SLOW,
+  );
+
+  it(
+    'never embeds a page kept out of the site’s search (search: false)',
+    async () => {
+      const site = createSite([
+        parsePage('guide.md', '# Guide\n\nUploads are retried three times.\n'),
+        parsePage('changelog.md', '---\nsearch: false\n---\n# Changelog\n\nRetries came in 2.0.\n'),
+      ]);
+      const from = requests.length;
+      const dense = createDenseRetrieval(site, config(), { store: memoryVectorStore() });
+      await dense.ready;
+      const sent = requests.slice(from).flat();
+      expect(sent.some((text) => text.includes('Uploads are retried'))).toBe(true);
+      expect(sent.some((text) => text.includes('Retries came in 2.0'))).toBe(false);
     },
     SLOW,
   );

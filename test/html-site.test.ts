@@ -9,6 +9,7 @@ import { docLinkTarget } from '../src/server/site/doc-links.js';
 import { loadHtmlSite, parseHtmlPage } from '../src/server/site/html.js';
 import { createSite, loadDocsSite, siteNameOf, type DocPage } from '../src/server/site/docs.js';
 import { renderMarkdown, sidebarGroups } from '../src/server/site/render.js';
+import { createRetriever } from '../src/server/answering/retrieval.js';
 import { captureIo } from './helpers/cli.js';
 import { askBody, readStream, searchResultsOf, tempDir } from './helpers/server.js';
 import { FRAMEWORK_BUILDS } from './helpers/sites.js';
@@ -29,11 +30,13 @@ function servedFile(dir: string, urlPath: string): string | undefined {
 
 const isPage = (page: DocPage | { skipped: string }): page is DocPage => !('skipped' in page);
 
-describe.each(Object.entries(BUILDS))('a %s build read with --site', (_name, dir) => {
+describe.each(Object.entries(BUILDS))('a %s build read with --site', (name, dir) => {
   it('serves every page at a URL the build serves, with headings whose anchors exist there', async () => {
     const { site } = await loadHtmlSite(dir);
+    // The Docusaurus fixture also has an unlisted page (below).
+    const unlisted = name === 'Docusaurus' ? ['Upgrade notes'] : [];
     expect(site.pages.map((page) => page.title).sort()).toEqual(
-      ['Acme Widgets', 'Getting started', 'Widget setup'].sort(),
+      ['Acme Widgets', 'Getting started', 'Widget setup', ...unlisted].sort(),
     );
     for (const page of site.pages) {
       const file = servedFile(dir, String(page.frontmatter?.permalink));
@@ -220,6 +223,25 @@ acme.run()
     expect(page.frontmatter?.permalink).toBe('/v2/guide');
   });
 
+  it('keeps a page marked noindex out of the search, unless every page is', () => {
+    const built = (file: string, robots?: string) => {
+      const page = parseHtmlPage(
+        file,
+        `<html><head>${robots ? `<meta name="robots" content="${robots}">` : ''}</head>
+        <body><main><h1>${file}</h1><p>The gauge widget draws a dial.</p></main></body></html>`,
+      );
+      if (!isPage(page)) throw new Error(page.skipped);
+      return page;
+    };
+    const site = createSite([built('gauge.html'), built('notes.html', 'noindex, nofollow')]);
+    const hits = createRetriever(site).search('gauge widget dial', { limit: 5 }).hits;
+    expect(hits.map((hit) => hit.section.pagePath)).toEqual(['/gauge']);
+    // A build that tells search engines to skip every page (Docusaurus's `noIndex`) is searched whole.
+    const hidden = createSite([built('gauge.html', 'noindex'), built('notes.html', 'NOINDEX')]);
+    const all = createRetriever(hidden).search('gauge widget dial', { limit: 5 }).hits;
+    expect(all.map((hit) => hit.section.pagePath).sort()).toEqual(['/gauge', '/notes']);
+  });
+
   it('skips and names redirects and pages without content, and serves the rest', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'old'));
@@ -281,6 +303,27 @@ acme.run()
     const both = captureIo();
     expect(await runCli(['serve', '--site', dir, '--docs', dir], both.io)).toBe(2);
     expect(both.err).toMatch(/--docs \(Markdown\) or --site \(built HTML\), not both/);
+  });
+});
+
+describe('a Docusaurus build’s unlisted page', () => {
+  // `unlisted: true` in e2e/sites/docusaurus/docs/guides/upgrade-notes.md: Docusaurus builds the
+  // page with <meta name="robots" content="noindex, nofollow"> and leaves it out of its sidebar.
+  it('is served but never searched, quoted or cited', async () => {
+    const { site } = await loadHtmlSite(BUILDS.Docusaurus);
+    expect(site.byPath.get('/docs/guides/upgrade-notes')?.title).toBe('Upgrade notes');
+    const retriever = createRetriever(site);
+    const found = retriever.search('What happened to the odometer widget?', { limit: 5 });
+    expect(found.hits.map((hit) => hit.section.pagePath)).not.toContain(
+      '/docs/guides/upgrade-notes',
+    );
+    // Only that page says "odometer": for the assistant, the docs never do.
+    expect(found.unknown).toContain('odometer');
+    // Docusaurus's own banner over the page ("Search engines will not index it") is chrome.
+    expect(site.byPath.get('/docs/guides/upgrade-notes')?.markdown).not.toMatch(/search engines/i);
+    expect(retriever.search('refresh interval', { limit: 5 }).hits[0]?.section.pagePath).toBe(
+      '/docs/guides/setup',
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, embed, embedMany, RetryError, type EmbeddingModel } from 'ai';
 import { createHash } from 'node:crypto';
-import type { DocSection, DocsSite } from '../site/docs.js';
+import { searchedSite, type DocSection, type DocsSite } from '../site/docs.js';
 import type { VectorStore } from '../stores/vectors.js';
 
 export { createFileVectorStore, memoryVectorStore, type VectorStore } from '../stores/vectors.js';
@@ -113,7 +113,7 @@ export function createDenseRetrieval(
 ): DenseRetrieval {
   const model = createEmbeddingModel(config);
   const log = options.log ?? ((line) => console.error(line));
-  const sections = site.pages.flatMap((page) => page.sections);
+  const sections = searchedSite(site).pages.flatMap((page) => page.sections);
   // Every passage of every section, and the section each belongs to.
   const owners: number[] = [];
   const texts = sections.flatMap((section, i) =>

@@ -3,6 +3,7 @@ import type { Filter } from '../../protocol/index.js';
 import {
   DEFAULT_LANGUAGE,
   pageLabelOf,
+  searchedSite,
   type DocPage,
   type DocSection,
   type DocsSite,
@@ -624,7 +625,7 @@ export function isNavigation(section: DocSection): boolean {
 
 /** Builds the full-text index once per site; each search is then an in-memory lookup. */
 export function createRetriever(
-  site: DocsSite,
+  wholeSite: DocsSite,
   {
     store,
     exhaustive = false,
@@ -640,6 +641,9 @@ export function createRetriever(
     exhaustive?: boolean;
   } = {},
 ): Retriever {
+  // Pages kept out of the site's search are out of its index: every index is of these pages, so a
+  // kept one (by the site's stamp) is too.
+  const site = searchedSite(wholeSite);
   const { tokenize, index, pageIndex, collectAtEnd } = indexesOf(site, store);
   const sections = new Map<string, DocSection>();
   const nameTerms = new Map<string, string[]>();

@@ -98,6 +98,25 @@ export interface DocsSite {
   pageStamps?: ReadonlyMap<string, string>;
 }
 
+/**
+ * Whether the assistant searches a page: not when its front matter keeps it out of the site's own
+ * search (VitePress's `search: false`, Starlight's `pagefind: false`). Such a page (a changelog, a
+ * history of measurements) is still served, listed and linked; it is never quoted or cited.
+ */
+export const isSearchable = (page: DocPage) =>
+  page.frontmatter?.search !== false && page.frontmatter?.pagefind !== false;
+
+/**
+ * The site as the assistant searches it: its searchable pages (`isSearchable`). When no page is,
+ * the mark is the whole site's (Docusaurus's `noIndex` puts `noindex` on every page of a build kept
+ * out of search engines), not a choice of pages, and every page is searched.
+ */
+export function searchedSite(site: DocsSite): DocsSite {
+  const pages = site.pages.filter(isSearchable);
+  if (pages.length === site.pages.length || pages.length === 0) return site;
+  return { ...site, pages, byPath: new Map(pages.map((page) => [page.path, page])) };
+}
+
 export const DEFAULT_LANGUAGE = 'en';
 /** Files a docs folder may publish besides its pages. */
 export const ASSET_EXTENSIONS =

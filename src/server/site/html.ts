@@ -76,6 +76,9 @@ const CHROME = [
   '.tsd-breadcrumb, .breadcrumb, .breadcrumbs, .wy-breadcrumbs',
   // VitePress's language label beside its <pre>: the language is kept on the code itself.
   'span.lang',
+  // Docusaurus's notice over an unlisted or draft page ("Search engines will not index it"): the
+  // generator's words about the page, not the page's.
+  '.theme-unlisted-banner, .theme-draft-banner',
 ].join(', ');
 
 /** Heading self-links (`#`, `¶`) add a symbol to every heading; their target is the heading's anchor. */
@@ -344,7 +347,11 @@ export function parseHtmlPage(
     }
   }
   const version = versionOf(file);
+  // A page built to stay out of search engines (Docusaurus's `unlisted`, a draft) stays out of the
+  // assistant's search too, as a Markdown page's `search: false` does (docs.ts `isSearchable`).
+  const robots = select('meta[name=robots]', root)?.properties.content;
   const frontmatter = {
+    ...(typeof robots === 'string' && /\bnoindex\b/i.test(robots) ? { search: false } : {}),
     ...(title ? { title } : {}),
     ...(siteName ? { siteName } : {}),
     permalink,
