@@ -708,6 +708,11 @@ describe('how sure an answer is', () => {
     await waitForIdle();
     expect(lastAnswer().dataset.confidence).toBe('refused');
     expect(within(lastAnswer()).getByText('Not in the docs')).toBeTruthy();
+    // What it searched is listed as searched, not as the sources of an answer it did not give.
+    expect(within(lastAnswer()).queryByRole('group', { name: 'Sources' })).toBeNull();
+    expect(lastAnswer().querySelector('details.da-also-searched summary')?.textContent).toMatch(
+      /^Also searched \(\d+\)$/,
+    );
     await status(/^Answer ready: the docs don’t cover this\.$/);
   });
 });

@@ -66,6 +66,19 @@ describe('the header menu', () => {
     expect(screen.queryByRole('menu')).toBeNull();
   });
 
+  it('copies a refused answer without sources', async () => {
+    const user = userEvent.setup();
+    renderWidget({ fetch: serverFetch });
+    await ask('Does it support single sign-on with SAML?');
+    await waitForIdle();
+    expect(lastAnswer().dataset.confidence).toBe('refused');
+    await user.click(screen.getByRole('button', { name: 'More actions' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Copy conversation as Markdown' }));
+    const copied = await navigator.clipboard.readText();
+    expect(copied).toContain("The docs don't cover this.");
+    expect(copied).not.toContain('**Sources**');
+  });
+
   it('offers Copy page as Markdown only when the owner turns it on', async () => {
     onPageWithMarkdown('http://test/docs/guides/react.md');
     const user = userEvent.setup();

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../chat/message.js';
+import { confidenceLevel } from '../protocol/annotations.js';
 import { citationsOf, citedNumbers, splitCitations } from './parts.js';
 
 /**
@@ -90,7 +91,11 @@ export function conversationMarkdown(
     const text = textOf(message).trim();
     if (message.role === 'user') blocks.push(`## ${labels.you}\n\n${text}`);
     if (message.role !== 'assistant' || !text) continue;
-    const { sources } = splitCitations(citationsOf(message, docsBaseUrl), citedNumbers(message));
+    const { sources } = splitCitations(
+      citationsOf(message, docsBaseUrl),
+      citedNumbers(message),
+      confidenceLevel(message.annotations) === 'refused',
+    );
     const list = sources.map(
       (source) => `- [${source.n}] [${linkText(source.title)}](${source.url})`,
     );

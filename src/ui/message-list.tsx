@@ -392,6 +392,8 @@ function AssistantMessage({
         // Reading every [n] scans the whole answer, on every streamed update: only when there are sources.
         cited={citations.length > 0 ? citedNumbers(message) : NONE_CITED}
         newTab={newTab}
+        // "Not in the docs" over a row of "Sources" read as a contradiction (a newcomer's trial).
+        refused={level === 'refused'}
       />
       {/* A failed answer has one Retry: the banner's. */}
       {(state === 'done' || state === 'stopped') && (

@@ -101,7 +101,10 @@ export function citedNumbers(message: ChatMessage): Set<number> {
 export function splitCitations(
   citations: Citation[],
   cited: Set<number>,
+  /** The answer says the docs don't cover the question: nothing it searched is a source. */
+  refused = false,
 ): { sources: Citation[]; searched: Citation[] } {
+  if (refused) return { sources: [], searched: citations };
   const known = citations.filter((c) => cited.has(c.n));
   const isSource =
     known.length > 0
@@ -221,15 +224,18 @@ export function Citations({
   citations,
   cited,
   newTab,
+  refused = false,
 }: {
   citations: Citation[];
   cited: Set<number>;
   newTab: boolean;
+  /** The answer is a refusal: its search hits are listed as searched, never as sources. */
+  refused?: boolean;
 }) {
   const { title = 'Sources', alsoSearched = 'Also searched ({count})' } =
     useTranslations('sources');
   if (citations.length === 0) return null;
-  const { sources, searched } = splitCitations(citations, cited);
+  const { sources, searched } = splitCitations(citations, cited, refused);
   return (
     <>
       {sources.length > 0 && (
