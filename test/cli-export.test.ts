@@ -5,7 +5,7 @@ import { runCli } from '../src/cli/index.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite } from '../src/server/site/docs.js';
 import { captureIo } from './helpers/cli.js';
-import { ADMIN, exportApp } from './helpers/export.js';
+import { ADMIN, exportApp, unpack } from './helpers/export.js';
 import { sampleDocs, tempDir, type TestApp } from './helpers/server.js';
 
 function io(
@@ -71,6 +71,25 @@ describe('docs-assistant export', () => {
     );
     expect((await app.request(String(downloaded.bundleUrl))).status).toBe(200);
     expect(await readdir(dir)).toEqual(['site.tar.gz', 'values.yaml']);
+  });
+
+  it('exports part of the docs with --paths, root page left out, into a bundle that opens', async () => {
+    const app = await exportApp();
+    const dir = await tempDir();
+    const run = io(app);
+    const out = join(dir, 'part.tar.gz');
+    const code = await runCli(
+      args('--domain', 'demo', '--paths', '/quickstart,/installation', '--out', out),
+      run.io,
+    );
+    expect(run.err).toBe('');
+    expect(code).toBe(0);
+    const unpacked = await unpack(new Uint8Array(await readFile(out)));
+    expect((await readdir(unpacked)).filter((f) => f.endsWith('.html')).sort()).toEqual([
+      'index.html',
+      'installation.html',
+      'quickstart.html',
+    ]);
   });
 
   it('shows a live progress bar on a terminal and plain lines otherwise', async () => {

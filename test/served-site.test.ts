@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { fileConfig } from '../src/server/config.js';
 import { REFUSAL_SENTENCES } from '../src/server/answering/phrases.js';
+import { createSite, parsePage } from '../src/server/site/docs.js';
+import { sidebarGroups } from '../src/server/site/render.js';
+import { exportSite } from '../src/server/export/site-export.js';
 import { captureIo } from './helpers/cli.js';
 import { unpack } from './helpers/export.js';
 import {
@@ -172,6 +175,44 @@ describe('a served docs folder is branded as its own site', () => {
     const html = await readFile(join(await unpack(file), 'Reference/Server.html'), 'utf8');
     expect(titleOf(html)).toBe('Server · Fastify');
     expect(headerOf(html)).toBe('Fastify');
+  });
+});
+
+describe('a docs folder without a root page', () => {
+  it('opens its first page at /docs instead of a 404', async () => {
+    const docs = createSite([
+      parsePage('references/tracing.md', '# Tracing\n\nStart a trace with `trace-start`.\n'),
+      parsePage('SKILL.md', '# Browser automation\n\nOpen a browser with `open`.\n'),
+    ]);
+    const app = await demoApp({
+      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
+      sites: [{ domain: 'demo', org: 'o', docs }],
+    });
+    const first = sidebarGroups(docs)[0]![1][0]!.path;
+    for (const path of ['/docs', '/docs/', '/react']) {
+      const response = await app.request(`http://test${path}`);
+      expect(response.status, path).toBe(302);
+      const base = path.startsWith('/react') ? '/react' : '/docs';
+      expect(response.headers.get('location'), path).toBe(`${base}${first}`);
+      expect((await app.request(`http://test${base}${first}`)).status).toBe(200);
+    }
+    // A page that is not there is still a 404.
+    expect((await app.request('http://test/docs/nothing-here')).status).toBe(404);
+  });
+
+  it('opens its export bundle at the same first page', async () => {
+    const docs = createSite([
+      parsePage('references/tracing.md', '# Tracing\n\nStart a trace with `trace-start`.\n'),
+      parsePage('SKILL.md', '# Browser automation\n\nOpen a browser with `open`.\n'),
+    ]);
+    const out = await tempDir();
+    await exportSite(docs, { outDir: out });
+    const first = sidebarGroups(docs)[0]![1][0]!;
+    const index = await readFile(join(out, 'index.html'), 'utf8');
+    const target = `${first.path.slice(1)}.html`;
+    expect(index).toContain(`<meta http-equiv="refresh" content="0; url=${target}" />`);
+    expect(index).toContain(`<a href="${target}">${first.title}</a>`);
+    expect(await readFile(join(out, target), 'utf8')).toContain(`<h1`);
   });
 });
 

@@ -119,7 +119,11 @@ describe('static export lifecycle', () => {
       .map(String)
       .filter((f) => f.endsWith('.html'))
       .sort();
-    expect(html).toEqual(['installation.html', 'quickstart.html']);
+    // index.html opens the bundle at its first page (the CLI checks a bundle has one).
+    expect(html).toEqual(['index.html', 'installation.html', 'quickstart.html']);
+    expect(await readFile(join(dir, 'index.html'), 'utf8')).toMatch(
+      /<meta http-equiv="refresh" content="0; url=(installation|quickstart)\.html" \/>/,
+    );
     const done = (await (
       await adminCall(app, 'GET', `/v1/static-export/jobs/${job.jobId}`)
     ).json()) as Job;

@@ -9,7 +9,14 @@ import MiniSearch from 'minisearch';
 import { createSite, siteNameOf, type DocPage, type DocsSite } from '../site/docs.js';
 import { parsePagePath } from '../site/page-path.js';
 import { html } from 'hono/html';
-import { DOCS_CSS, markup, renderDocsPage, template, type LinkStrategy } from '../site/render.js';
+import {
+  DOCS_CSS,
+  markup,
+  renderDocsPage,
+  sidebarGroups,
+  template,
+  type LinkStrategy,
+} from '../site/render.js';
 import {
   fullTextParts,
   llmsFullTxt,
@@ -165,6 +172,28 @@ export async function exportSite(
     await options.onProgress?.({ done: done + 1, total: selected.length });
     // Let the server answer other requests between pages of a big site.
     await new Promise((resolve) => setImmediate(resolve));
+  }
+  // A bundle without a root page (a folder with no index.md, a partial export) still opens at its
+  // root: index.html sends the reader to the sidebar's first page.
+  const first = sidebarGroups(exported)[0]?.[1][0];
+  if (first && !exported.byPath.has(parsePagePath('/'))) {
+    const target = htmlFileOf(first.path);
+    await writeFile(
+      join(outDir, 'index.html'),
+      String(
+        html`<!doctype html>
+          <html lang="${first.language}">
+            <head>
+              <meta charset="utf-8" />
+              <meta http-equiv="refresh" content="0; url=${target}" />
+              <title>${siteNameOf(exported)}</title>
+            </head>
+            <body>
+              <p><a href="${target}">${first.title}</a></p>
+            </body>
+          </html>`,
+      ),
+    );
   }
   await writeAgentIndexes(exported, outDir, options.fullTextMaxBytes);
   return { pageCount: selected.length };

@@ -14,6 +14,7 @@ import {
   markup,
   prefixedLinks,
   renderDocsPage,
+  sidebarGroups,
   type Markup,
 } from '../../site/render.js';
 import { readStatic } from '../static.js';
@@ -181,6 +182,12 @@ export function demoRoutes(deps: DemoRouteDeps) {
     const asMarkdown = /\.md$/i.test(sitePath);
     const named = asMarkdown ? sitePath.slice(0, -3) : sitePath;
     const page = site.docs.byPath.get(parsePagePath(named));
+    // A folder without an index.md or README.md has no root page: the docs' address, which the
+    // server prints at start, opens the sidebar's first page instead of a 404.
+    if (!page && named === '/') {
+      const first = sidebarGroups(site.docs)[0]?.[1][0];
+      if (first) return c.redirect(encodeURI(`${basePath}${first.path}`), 302);
+    }
     if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
     const urls = markdownUrls(c, basePath);
     if (asMarkdown)
