@@ -63,13 +63,14 @@ describe('retrieval keeps to the reader’s language and version', () => {
   });
 });
 
-describe('the answer’s own words are in the language it answers in', () => {
-  const suggestionsOf = (parts: StreamPart[]) =>
-    parts
-      .filter((p) => p.type === 'message_annotations')
-      .flatMap((p) => p.value as { type: string; questions?: string[] }[])
-      .find((a) => a.type === 'suggestions')?.questions ?? [];
+/** The answer's "Ask next" questions. */
+const suggestionsOf = (parts: StreamPart[]) =>
+  parts
+    .filter((p) => p.type === 'message_annotations')
+    .flatMap((p) => p.value as { type: string; questions?: string[] }[])
+    .find((a) => a.type === 'suggestions')?.questions ?? [];
 
+describe('the answer’s own words are in the language it answers in', () => {
   it('frames French quotes, follow-ups, refusals and the reasoning in French', async () => {
     const answer = await ask("Comment installer l'assistant ?");
     expect(textOf(answer)).toMatch(/^D’après \*\*\[Installation\]\(/);
@@ -468,6 +469,43 @@ describe('follow-up questions', () => {
     const text = textOf(parts);
     expect(text).toMatch(/^From \*\*\[Pre-releases › Releasing the beta branch to everyone\]/);
     expect(text).not.toContain('Push to the beta branch to publish');
+  });
+
+  it('offers next the sections beside the quoted one, never one the thread has already read', async () => {
+    const app = appOf(
+      parsePage(
+        'storage.md',
+        '# Storage state\n\nSave and restore what the browser keeps.\n\n' +
+          '## Save the state\n\nRun `state-save` to write the state to a file.\n\n' +
+          '## Restore the state\n\nRun `state-load` to read it back.\n\n' +
+          '## List cookies\n\nRun `cookie-list` to see every cookie.\n\n' +
+          '## Set a cookie\n\nRun `cookie-set name value` to set a cookie on the page.\n\n' +
+          '## Delete a cookie\n\nRun `cookie-delete name` to remove one.\n\n' +
+          '## Local storage\n\nRun `localstorage-list` to read it.\n',
+      ),
+    );
+    const first = 'How do I set a cookie on the page?';
+    const response = await post(app, askBody(first));
+    const threadId = response.headers.get('x-thread-id')!;
+    const answer = await readStream(response);
+    expect(textOf(answer)).toMatch(/^From \*\*\[Storage state › Set a cookie\]/);
+    // The sections after the quoted one, then the nearest above it, not the page's first ones.
+    expect(suggestionsOf(answer)).toEqual([
+      'Tell me about “Delete a cookie”',
+      'Tell me about “Local storage” in “Storage state”',
+      'Tell me about “List cookies” in “Storage state”',
+    ]);
+    const next = await readStream(
+      await post(app, {
+        fp: 'anonymous',
+        threadId,
+        messages: [userMessage(first), userMessage('Tell me about “Delete a cookie”')],
+      }),
+    );
+    expect(textOf(next)).toMatch(/^From \*\*\[Storage state › Delete a cookie\]/);
+    // "Set a cookie" was the thread's previous answer: it is not offered again.
+    expect(suggestionsOf(next).join('\n')).not.toContain('Set a cookie');
+    expect(suggestionsOf(next).length).toBeGreaterThan(0);
   });
 
   it('searches a question that stands on its own without the earlier one', async () => {

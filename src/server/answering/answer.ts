@@ -35,7 +35,15 @@ function followUpsOf(
   related: SearchHit[],
   sectionsOf: (pagePath: string) => DocSection[],
   phrases: AnswerPhrases,
-  shown: DocSection[] = [],
+  {
+    shown = [],
+    readBefore = () => false,
+  }: {
+    /** Sections the answer showed besides the quoted ones (those a page intro promised). */
+    shown?: DocSection[];
+    /** Whether the thread's previous answer quoted a section: the reader has read it. */
+    readBefore?: (section: DocSection) => boolean;
+  } = {},
 ): string[] {
   // A heading as a question names it: "Using 3rd party apps:" without its colon, "2. Paste the
   // tag" without its step number.
@@ -51,11 +59,23 @@ function followUpsOf(
     ),
   );
   const headings: string[] = [];
+  // A quoted section's neighbours first, the ones after it before the ones above it: after "Set a
+  // Cookie" the reader's next question is "Delete a Cookie", three lines below, not the page's
+  // first sections. A page's intro (its first section) is never offered.
+  const neighbours = (section: DocSection) => {
+    const sections = sectionsOf(section.pagePath);
+    const at = Math.max(
+      0,
+      sections.findIndex((other) => other.id === section.id),
+    );
+    return [...sections.slice(at + 1), ...sections.slice(1, at).reverse()];
+  };
   const unseen = [
-    ...quoted.flatMap((hit) => sectionsOf(hit.section.pagePath).slice(1)),
+    ...quoted.flatMap((hit) => neighbours(hit.section)),
     ...related.map((hit) => hit.section),
   ];
   for (const section of unseen) {
+    if (readBefore(section)) continue;
     const heading = askable(section.heading);
     if (!namesSomething(heading) || seen.has(heading.toLowerCase())) continue;
     // A sentence-long heading is no question a reader would ask.
@@ -592,11 +612,14 @@ export function composeAnswer(
     pageUrl,
     sectionsOf,
     quotedBefore = () => false,
+    readBefore = quotedBefore,
   }: {
     pageUrl: (section: DocSection) => string;
     sectionsOf: (pagePath: string) => DocSection[];
     /** Whether the thread's previous answer quoted this section (a follow-up's answer moves on). */
     quotedBefore?: (section: DocSection) => boolean;
+    /** Whether the reader has just read this section (the thread's previous answer quoted it). */
+    readBefore?: (section: DocSection) => boolean;
   },
 ): ComposedAnswer {
   const { hits } = result;
@@ -662,7 +685,7 @@ export function composeAnswer(
       cited,
       rationale: phrases.reasoning.close(places.length),
       level,
-      followUps: followUpsOf(places, others, sectionsOf, phrases),
+      followUps: followUpsOf(places, others, sectionsOf, phrases, { readBefore }),
     };
   }
   const best = hits[0]!.score;
@@ -748,6 +771,9 @@ export function composeAnswer(
       related.length,
     ),
     level,
-    followUps: followUpsOf(quoted, related, sectionsOf, phrases, shownIntro),
+    followUps: followUpsOf(quoted, related, sectionsOf, phrases, {
+      shown: shownIntro,
+      readBefore,
+    }),
   };
 }

@@ -1,5 +1,6 @@
 import { SEARCH_TOOL_NAME, type SearchHit } from '../../protocol/index.js';
 import { newUlid } from '../ids.js';
+import type { DocSection } from '../site/docs.js';
 import { composeAnswer, outcomeOf } from './answer.js';
 import type { AnswerPart, Usage } from './parts.js';
 import { phrasesFor } from './phrases.js';
@@ -34,14 +35,17 @@ export async function* quoteAnswer(
 ): AsyncGenerator<AnswerPart> {
   const { retriever } = site;
   const { query, earlier, options, result, hits } = firstSearch(site, question);
-  // The answer a follow-up follows: the sections it quoted are linked in it, at their URLs.
-  const previous = earlier ? question.history.at(-1)?.answer : undefined;
+  // The thread's previous answer: the sections it quoted are linked in it, at their URLs.
+  const last = question.history.at(-1)?.answer;
+  const quotedIn = (answer: string) => (section: DocSection) =>
+    answer.includes(`](${site.pageUrl(section)})`);
   const composed = composeAnswer({ ...result, hits }, retriever.terms(query), {
     pageUrl: site.pageUrl,
     sectionsOf: (pagePath) => retriever.sectionsOf(pagePath).map(site.linkedSection),
-    ...(previous
-      ? { quotedBefore: (section) => previous.includes(`](${site.pageUrl(section)})`) }
-      : {}),
+    // A follow-up's answer moves on from what the answer it follows quoted.
+    ...(earlier && last ? { quotedBefore: quotedIn(last) } : {}),
+    // Any answer's "Ask next" leaves out what the reader has just read.
+    ...(last ? { readBefore: quotedIn(last) } : {}),
   });
 
   const said = phrasesFor(result.language).reasoning;
