@@ -522,6 +522,43 @@ describe('follow-up questions', () => {
   });
 });
 
+describe('answers on playwright-core’s docs (a newcomer’s trial)', () => {
+  // Two pages of playwright-cli's reference as playwright-core 1.65.1 ships them (Apache-2.0,
+  // test/fixtures/corpus/playwright-cli/LICENSE and NOTICE).
+  const app = async () =>
+    createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [
+        {
+          domain: DEMO.domain,
+          org: 'o',
+          docs: await loadDocsSite(resolve(import.meta.dirname, 'fixtures/corpus/playwright-cli')),
+        },
+      ],
+    });
+
+  it('answers under a page intro with the section it promises that the search also found', async () => {
+    const parts = await readStream(
+      await post(await app(), askBody('How do I record a video of the browser?')),
+    );
+    const text = textOf(parts);
+    expect(text).toMatch(/^From \*\*\[Video Recording\]/);
+    // The intro, then Basic Recording's commands, as the page has them; not "See also" after
+    // sections the intro merely precedes.
+    const basic = text.indexOf('**Basic Recording**');
+    expect(basic).toBeGreaterThan(0);
+    expect(text.indexOf('playwright-cli video-start')).toBeGreaterThan(basic);
+    expect(text).not.toContain('Basic Recording](');
+    expect(text).not.toContain('Use Descriptive Filenames');
+  });
+
+  it('offers the section after the quoted one next', async () => {
+    const parts = await readStream(await post(await app(), askBody('How do I set a cookie?')));
+    expect(textOf(parts)).toMatch(/^From \*\*\[Storage Management › Set a Cookie\]/);
+    expect(suggestionsOf(parts)[0]).toBe('Tell me about “Delete a Cookie”');
+  });
+});
+
 describe('extractive answers keep the Markdown they quote', () => {
   it('keeps inline code, the code sample a sentence introduces, and the whole list after it', async () => {
     const text = textOf(await ask('What are the three chart values for static export?'));

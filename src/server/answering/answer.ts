@@ -716,13 +716,9 @@ export function composeAnswer(
   const quoted = quotedShown.map((s) => s.hit);
   const blocks: string[] = [];
   const shownIntro: DocSection[] = [];
-  for (const [position, { hit, passage, following: promised }] of quotedShown.entries()) {
-    const n = citationOf(hit);
-    const intro = position === 0 ? phrases.from : phrases.seeAlso;
-    const parts = [
-      `${intro} **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]:`,
-    ];
-    // Prose is quoted; code stays outside the quote, as a plain fence a reader can copy.
+  // Prose is quoted; code stays outside the quote, as a plain fence a reader can copy.
+  const quotedPassage = (passage: DocBlock[]) => {
+    const parts: string[] = [];
     let prose: string[] = [];
     for (const block of passage) {
       if (block.kind !== 'code') {
@@ -734,16 +730,41 @@ export function composeAnswer(
       parts.push(quoteBlock(block, terms));
     }
     if (prose.length) parts.push(quote(prose.join('\n\n')));
+    return parts;
+  };
+  // A section a page intro promises that is quoted too is shown under the intro, where the page
+  // has it, not after it as "See also" (below).
+  const done = new Set<DocSection>();
+  let position = 0;
+  for (const { hit, passage, following: promised } of quotedShown) {
+    if (done.has(hit.section)) continue;
+    done.add(hit.section);
+    const n = citationOf(hit);
+    const intro = position++ === 0 ? phrases.from : phrases.seeAlso;
+    const parts = [
+      `${intro} **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]:`,
+      ...quotedPassage(passage),
+    ];
     // "There are two ways to install it." A short page intro promises the sections after it:
-    // show how each begins, rather than leave the reader with the promise.
-    for (const next of promised.filter((section) => !quoted.some((q) => q.section === section))) {
-      shownIntro.push(next);
-      parts.push(`**${escapeLinkText(next.heading)}**`);
-      for (const block of beginningOf(next))
-        parts.push(
-          block.kind === 'code' ? quoteBlock(block, terms) : quote(quoteBlock(block, terms)),
-        );
+    // show how each begins, rather than leave the reader with the promise. When the search also
+    // quotes one of them ("How do I record a video?": the page's intro, then Basic Recording),
+    // that one is the answer: it is shown whole, and the others the intro promised are not.
+    const answering = quotedShown.filter(
+      (s) => promised.includes(s.hit.section) && !done.has(s.hit.section),
+    );
+    for (const { hit: next, passage: own } of answering) {
+      done.add(next.section);
+      parts.push(`**${escapeLinkText(next.section.heading)}**`, ...quotedPassage(own));
     }
+    if (!answering.length)
+      for (const next of promised.filter((section) => !quoted.some((q) => q.section === section))) {
+        shownIntro.push(next);
+        parts.push(`**${escapeLinkText(next.heading)}**`);
+        for (const block of beginningOf(next))
+          parts.push(
+            block.kind === 'code' ? quoteBlock(block, terms) : quote(quoteBlock(block, terms)),
+          );
+      }
     blocks.push(parts.join('\n\n'));
   }
   const related = pages.filter(
