@@ -83,6 +83,23 @@ test('at 1024 px the sidebar shows and the menu button does not', async ({ page 
   await expect(menu(page)).toBeHidden();
 });
 
+test('at 1024 px the sidebar stays in view while the page scrolls, and scrolls on its own', async ({
+  page,
+}) => {
+  // A window shorter than the page and than the list: a reader deep in a long page.
+  await page.setViewportSize({ width: 1024, height: 360 });
+  await page.goto('/docs/guides/react');
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+  const box = (await sidebar(page).boundingBox())!;
+  expect(Math.abs(box.y)).toBeLessThanOrEqual(1);
+  expect(box.height).toBeLessThanOrEqual(360);
+  await expect(sidebar(page).locator('a[aria-current="page"]')).toBeInViewport();
+  const list = await sidebar(page).evaluate((nav) => [nav.scrollHeight, nav.clientHeight]);
+  expect(list[0]).toBeGreaterThan(list[1]!);
+  await page.screenshot({ path: 'e2e/screenshots/docs-sidebar-sticky.png' });
+});
+
 test('an exported bundle opened from file:// at 390 px opens its navigation from the menu button', async ({
   page,
   baseURL,
