@@ -18,6 +18,15 @@ describe.skipIf(!available)("Debian's built Click docs, read with --site", () =>
   const placesFor = async (question: string) =>
     (await retriever).search(question, { limit: 5 }).hits.map((hit) => hit.section.id);
 
+  it('labels the code of Sphinx’s default highlighting as Python', async () => {
+    const { site } = await loadHtmlSite(CLICK);
+    const code = site.byPath
+      .get('/advanced')!
+      .sections.flatMap((section) => section.code)
+      .find((sample) => sample.value.startsWith('def get_current_command_name'));
+    expect(code?.lang).toBe('python');
+  });
+
   it('answers a question about one API member from that member, at its anchor', async () => {
     const places = await placesFor('What parameters does CliRunner.invoke take?');
     expect(places[0]).toBe('/api#click.testing.CliRunner.invoke');

@@ -223,6 +223,22 @@ acme.run()
     expect(page.frontmatter?.permalink).toBe('/v2/guide');
   });
 
+  it('reads Sphinx’s default highlighting as Python, and a console session in it as one', () => {
+    const page = parseHtmlPage(
+      'api.html',
+      `<html><body><div role="main"><h1>API</h1>
+      <div class="highlight-default notranslate"><div class="highlight"><pre>&gt;&gt;&gt; env.get_template('a.html')
+&lt;Template 'a.html'&gt;</pre></div></div>
+      <div class="highlight-default notranslate"><div class="highlight"><pre>env = Environment()</pre></div></div>
+      </div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    expect(page.sections.flatMap((s) => s.code).map((code) => code.lang)).toEqual([
+      'pycon',
+      'python',
+    ]);
+  });
+
   it('keeps a page marked noindex out of the search, unless every page is', () => {
     const built = (file: string, robots?: string) => {
       const page = parseHtmlPage(

@@ -120,6 +120,10 @@ function languageOf(pre: Element, ancestors: Element[]): string {
     ...ancestors.slice(-3).reverse(),
   ]) {
     for (const name of classesOf(node)) {
+      // Sphinx's `highlight-default` is its default language, Python, whose console sessions
+      // (`>>>`) it highlights as such: labelled "text" they read as output.
+      if (name === 'highlight-default')
+        return /^\s*>>>/.test(hastText(pre)) ? 'pycon' : 'python';
       const match = /^(?:language|lang|highlight)-([\w+#.-]+)$/.exec(name);
       if (match?.[1] && match[1] !== 'default') return match[1];
     }
