@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createRetriever } from '../src/server/answering/retrieval.js';
 import { loadHtmlSite } from '../src/server/site/html.js';
+import { sidebarGroups } from '../src/server/site/render.js';
 
 /**
  * A real Sphinx build nobody here wrote: Click 8.1's documentation as Debian's python-click-doc
@@ -17,6 +18,19 @@ describe.skipIf(!available)("Debian's built Click docs, read with --site", () =>
   const retriever = loadHtmlSite(CLICK).then(({ site }) => createRetriever(site));
   const placesFor = async (question: string) =>
     (await retriever).search(question, { limit: 5 }).hits.map((hit) => hit.section.id);
+
+  it('lists the pages in the order of its table of contents, not of its file names', async () => {
+    const { site } = await loadHtmlSite(CLICK);
+    const titles = sidebarGroups(site).flatMap(([, pages]) => pages.map((page) => page.title));
+    expect(titles.slice(0, 4)).toEqual([
+      'Welcome to Click',
+      'Why Click?',
+      'Quickstart',
+      'Setuptools Integration',
+    ]);
+    // Its changelog is the toctree's last entry; in file order ("changes.html") it came fourth.
+    expect(titles.at(-1)).toBe('Changes');
+  });
 
   it('labels the code of Sphinx’s default highlighting as Python', async () => {
     const { site } = await loadHtmlSite(CLICK);

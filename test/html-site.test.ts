@@ -45,6 +45,9 @@ describe.each(Object.entries(BUILDS))('a %s build read with --site', (name, dir)
       for (const section of page.sections.filter((s) => s.anchor))
         expect(html, `${page.file}#${section.anchor}`).toContain(`id="${section.anchor}"`);
     }
+    // The home page opens the sidebar, whatever its file name sorts after (every Starlight and
+    // MkDocs page is an index.html).
+    expect(sidebarGroups(site)[0]![1][0]!.path).toBe('/');
     const setup = site.pages.find((page) => page.title === 'Widget setup')!;
     expect(setup.sections.map((s) => s.heading)).toEqual(
       expect.arrayContaining(['Refresh interval', 'Data sources', 'Error handling']),

@@ -28,6 +28,8 @@ import type {
   PageParseOptions,
   PageStore,
 } from './docs.js';
+import { docLinkTarget } from './doc-links.js';
+import { parsePagePath } from './page-path.js';
 import { parsePool } from './parse-pool.js';
 
 /** A built page that was not served, and why, so the owner can fix or ignore it. */
@@ -122,8 +124,7 @@ function languageOf(pre: Element, ancestors: Element[]): string {
     for (const name of classesOf(node)) {
       // Sphinx's `highlight-default` is its default language, Python, whose console sessions
       // (`>>>`) it highlights as such: labelled "text" they read as output.
-      if (name === 'highlight-default')
-        return /^\s*>>>/.test(hastText(pre)) ? 'pycon' : 'python';
+      if (name === 'highlight-default') return /^\s*>>>/.test(hastText(pre)) ? 'pycon' : 'python';
       const match = /^(?:language|lang|highlight)-([\w+#.-]+)$/.exec(name);
       if (match?.[1] && match[1] !== 'default') return match[1];
     }
@@ -496,5 +497,28 @@ export async function loadHtmlSite(
   const assets = files
     .filter((file) => ASSET_EXTENSIONS.test(file) && !NOT_PAGES.test(file))
     .map((file) => '/' + file.split(sep).join('/'));
-  return { site: createSite(pages, assets, dir), skipped };
+  return { site: inReadingOrder(createSite(pages, assets, dir)), skipped };
+}
+
+/**
+ * The site's pages in reading order: the root page, then the pages it links to in the order it
+ * links them (Sphinx's table of contents, a home page's list of guides), then the others in file
+ * order. The sidebar follows it: in file order Jinja's "Changes" came third, before its API and
+ * templates, and a build whose every page is an `index.html` (Starlight, MkDocs) put its home
+ * page after `getting-started/`.
+ */
+function inReadingOrder(site: DocsSite): DocsSite {
+  const root = site.byPath.get(parsePagePath('/'));
+  if (!root) return site;
+  const rank = new Map<string, number>([[root.path, 0]]);
+  for (const [, href] of root.markdown.matchAll(/\]\(<?([^)\s>]+)>?(?:\s[^)]*)?\)/g)) {
+    const target = docLinkTarget(href!, root, site);
+    if (target?.kind === 'page' && !rank.has(target.pagePath)) rank.set(target.pagePath, rank.size);
+  }
+  const order = (page: DocPage) => rank.get(page.path) ?? rank.size;
+  const pages = site.pages
+    .map((page, at) => ({ page, at }))
+    .sort((a, b) => order(a.page) - order(b.page) || a.at - b.at)
+    .map(({ page }) => page);
+  return { ...site, pages };
 }
