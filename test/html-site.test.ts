@@ -226,6 +226,33 @@ acme.run()
     expect(page.frontmatter?.permalink).toBe('/v2/guide');
   });
 
+  it('leaves API entries in their section when the section’s prose goes on after them', () => {
+    const page = parseHtmlPage(
+      'api.html',
+      `<html><body><div role="main"><section id="api"><h1>API</h1>
+      <section id="autoescaping"><h2>Autoescaping</h2>
+      <p>Autoescaping is off by default.</p>
+      <dl class="py function"><dt class="sig sig-object py" id="jinja2.select_autoescape">
+      <span class="sig-prename descclassname">jinja2.</span><span class="sig-name descname">select_autoescape</span>()</dt>
+      <dd><p>Picks autoescaping by file name.</p></dd></dl>
+      <p>Here a recommended setup that enables autoescaping for templates ending in .html.</p>
+      </section>
+      <section id="loaders"><h2>Loaders</h2>
+      <dl class="py class"><dt class="sig sig-object py" id="jinja2.FileSystemLoader">
+      <span class="sig-prename descclassname">jinja2.</span><span class="sig-name descname">FileSystemLoader</span>(searchpath)</dt>
+      <dd><p>Loads templates from a folder.</p></dd></dl>
+      </section></section></div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    const headingOf = (text: string) =>
+      page.sections.find((section) => section.text.includes(text))?.heading;
+    // The paragraph after the entry is the section's, not the entry's.
+    expect(headingOf('Here a recommended setup')).toBe('Autoescaping');
+    expect(headingOf('Picks autoescaping by file name')).toBe('Autoescaping');
+    // A section of entries alone still makes each entry a section.
+    expect(headingOf('Loads templates from a folder')).toBe('jinja2.FileSystemLoader');
+  });
+
   it('reads Sphinx’s default highlighting as Python, and a console session in it as one', () => {
     const page = parseHtmlPage(
       'api.html',

@@ -193,6 +193,16 @@ function anchorOf(heading: Element, parent: Element | undefined): string {
   return '';
 }
 
+/** A Sphinx API entry: a `<dl>` whose first `<dt>` is a signature with an anchor. */
+const isApiEntry = (node: Element) => {
+  const term = node.tagName === 'dl' ? node.children.find(isElement) : undefined;
+  return (
+    term?.tagName === 'dt' &&
+    typeof term.properties.id === 'string' &&
+    classesOf(term).includes('sig')
+  );
+};
+
 /**
  * Sphinx's API entries (autodoc's `<dl class="py function">`, a class's methods nested in its
  * `<dd>`, and the same for the other domains) as sections of their own: each entry's `<dt id>`
@@ -202,15 +212,28 @@ function anchorOf(heading: Element, parent: Element | undefined): string {
  * question about one function was answered from all of them, and its link did not lead to it.
  */
 function apiEntriesAsHeadings(tree: Element, depth = 4): void {
+  // Only where nothing but entries follows the first one until the next heading: a paragraph after
+  // an entry belongs to the section the entries sit in, and under the entry's heading it read as
+  // the entry's (Jinja's "Here a recommended setup that enables autoescaping…", cited as
+  // `jinja2.select_autoescape`). Such entries stay a definition list in their section.
+  const elements = tree.children.filter(isElement);
+  const first = elements.findIndex(isApiEntry);
+  const next = elements.findIndex((node, at) => at > first && /^h[1-6]$/.test(node.tagName));
+  const asHeadings =
+    first >= 0 &&
+    elements
+      .slice(first, next < 0 ? undefined : next)
+      .every((node) => isApiEntry(node) || node.tagName === 'section');
   tree.children = tree.children.flatMap((child): ElementContent[] => {
     if (!isElement(child)) return [child];
-    const terms = child.tagName === 'dl' ? child.children.filter(isElement) : [];
-    const term = terms[0];
-    const id = term?.properties.id;
-    if (term?.tagName !== 'dt' || typeof id !== 'string' || !classesOf(term).includes('sig')) {
+    if (!isApiEntry(child)) {
       apiEntriesAsHeadings(child, depth);
       return [child];
     }
+    if (!asHeadings) return [child];
+    const terms = child.children.filter(isElement);
+    const term = terms[0]!;
+    const id = term.properties.id as string;
     const named = ['.sig-prename', '.sig-name'].map((part) => select(part, term));
     const name = named.some(Boolean)
       ? named.map((part) => (part ? hastText(part) : '')).join('')
