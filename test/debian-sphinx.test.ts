@@ -32,6 +32,17 @@ describe.skipIf(!available)("Debian's built Click docs, read with --site", () =>
     expect(titles.at(-1)).toBe('Changes');
   });
 
+  it('reads a parameter’s type as one piece of code, not a run of emphasis and links', async () => {
+    const { site } = await loadHtmlSite(CLICK);
+    const invoke = site.byPath
+      .get('/api')!
+      .sections.find((section) => section.anchor === 'click.testing.CliRunner.invoke')!;
+    expect(invoke.text).toContain('args (Optional[Union[str, Sequence[str]]]) – the arguments');
+    const markdown = site.byPath.get('/api')!.markdown;
+    expect(markdown).toContain('**args** (`Optional[Union[str, Sequence[str]]]`) – the arguments');
+    expect(markdown).not.toContain('*\\[*');
+  });
+
   it('labels the code of Sphinx’s default highlighting as Python', async () => {
     const { site } = await loadHtmlSite(CLICK);
     const code = site.byPath

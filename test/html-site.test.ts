@@ -253,6 +253,18 @@ acme.run()
     expect(headingOf('Loads templates from a folder')).toBe('jinja2.FileSystemLoader');
   });
 
+  it('reads a Sphinx parameter’s type as one piece of code', () => {
+    const page = parseHtmlPage(
+      'api.html',
+      `<html><body><div role="main"><h1>API</h1><dl class="field-list simple">
+      <dt class="field-odd">Parameters</dt><dd class="field-odd"><ul class="simple">
+      <li><p><strong>args</strong> (<a class="reference external" href="https://docs.python.org/3/library/typing.html#typing.Optional" title="(in Python v3.11)"><em>Optional</em></a><em>[</em><a class="reference external" href="https://docs.python.org/3/library/stdtypes.html#str"><em>str</em></a><em>]</em>) – the arguments (a list).</p></li>
+      </ul></dd></dl></div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    expect(page.markdown).toContain('**args** (`Optional[str]`) – the arguments (a list).');
+  });
+
   it('reads Sphinx’s default highlighting as Python, and a console session in it as one', () => {
     const page = parseHtmlPage(
       'api.html',

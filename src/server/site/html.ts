@@ -193,6 +193,45 @@ function anchorOf(heading: Element, parent: Element | undefined): string {
   return '';
 }
 
+/**
+ * The type of each parameter in Sphinx's field lists (`**args** (Optional[Union[str, …]]) – …`) as
+ * one piece of code. Sphinx writes it as a run of `<em>` pieces and links, one per name and
+ * bracket, which came out as `([*Optional*](…)*\[*[*Union*](…)*\[*…` in every answer and page.
+ */
+function fieldTypesAsCode(tree: Element): void {
+  for (const paragraph of selectAll('dl.field-list p', tree)) {
+    const children = paragraph.children;
+    const name = children.findIndex((node) => isElement(node) && node.tagName === 'strong');
+    const open = children[name + 1];
+    if (name < 0 || open?.type !== 'text' || !/^\s*\($/.test(open.value)) continue;
+    const close = children.findIndex(
+      (node, at) => at > name + 1 && node.type === 'text' && node.value.includes(')'),
+    );
+    if (close < 0) continue;
+    const closing = children[close] as { type: 'text'; value: string };
+    const cut = closing.value.indexOf(')');
+    const type = children
+      .slice(name + 2, close)
+      .map((node) => hastText(node))
+      .join('')
+      .concat(closing.value.slice(0, cut))
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (!type) continue;
+    paragraph.children = [
+      ...children.slice(0, name + 2),
+      {
+        type: 'element',
+        tagName: 'code',
+        properties: {},
+        children: [{ type: 'text', value: type }],
+      },
+      { type: 'text', value: closing.value.slice(cut) },
+      ...children.slice(close + 1),
+    ];
+  }
+}
+
 /** A Sphinx API entry: a `<dl>` whose first `<dt>` is a signature with an anchor. */
 const isApiEntry = (node: Element) => {
   const term = node.tagName === 'dl' ? node.children.find(isElement) : undefined;
@@ -344,6 +383,7 @@ export function parseHtmlPage(
   // their screen-reader text is gone: a symbol, not words.
   prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
   normaliseCode(content);
+  fieldTypesAsCode(content);
   apiEntriesAsHeadings(content);
   const anchors = headingAnchors(content);
   // `<wbr>` (TypeDoc's long names) becomes a zero-width space: no reader types one into a question.
