@@ -40,11 +40,14 @@ export const dialog = (page: Page) => page.getByRole('dialog', { name: 'Ask the 
 export const input = (page: Page) => page.getByRole('textbox', { name: 'Your question' });
 export const answers = (page: Page) => page.locator('li.da-message[data-role="assistant"]');
 
-/** Waits until answer number `count` is complete: the dialog is ready and the answer cites sources. */
+/**
+ * Waits until answer number `count` is complete and the dialog is ready for the next question (an
+ * answer the docs don't cover has no Sources, so its end is read from its state).
+ */
 export async function waitForAnswer(page: Page, count = 1) {
   await answers(page)
     .nth(count - 1)
-    .locator('div.da-sources')
+    .and(page.locator('[data-state="done"]'))
     .waitFor();
   await page.locator('.da-dialog[data-status="ready"]').waitFor();
 }
