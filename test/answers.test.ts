@@ -376,6 +376,10 @@ describe('pages kept out of the site’s search', () => {
       'history.md',
       '---\npagefind: false\n---\n# History\n\nThe frobnicator was written in a weekend.\n',
     ),
+    parsePage(
+      'draft.md',
+      '---\nunlisted: true\n---\n# Draft\n\nThe frobnicator may come back in 3.0.\n',
+    ),
   ];
   const searchOf = async (app: ReturnType<typeof appOf>, query: string) => {
     const response = await app.request(`http://test/discovery/v1/search/${DEMO.domain}`, {
@@ -406,14 +410,20 @@ describe('pages kept out of the site’s search', () => {
     expect(await searchOf(app, 'retries')).toEqual(['/guide/retries']);
   });
 
-  it('still serves those pages, and lists them for agents', async () => {
+  it('still serves those pages, and lists them for agents unless they are unlisted', async () => {
     const app = appOf(...pages());
     const changelog = await app.request('http://test/docs/changelog.md');
     expect(changelog.status).toBe(200);
     expect(await changelog.text()).toContain('frobnicator was removed');
-    expect(await (await app.request('http://test/llms.txt')).text()).toContain(
-      'http://test/docs/history',
-    );
+    const index = await (await app.request('http://test/llms.txt')).text();
+    expect(index).toContain('http://test/docs/history');
+    // Docusaurus's `unlisted: true`: served to whoever has the link, listed nowhere.
+    expect(index).not.toContain('http://test/docs/draft');
+    const draft = await app.request('http://test/docs/draft');
+    expect(draft.status).toBe(200);
+    const sidebar = /<nav[^>]*class="sidebar"[\s\S]*?<\/nav>/.exec(await draft.text())![0];
+    expect(sidebar).toContain('/docs/guide/retries');
+    expect(sidebar).not.toContain('/docs/draft');
   });
 });
 

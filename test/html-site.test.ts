@@ -367,7 +367,7 @@ acme.run()
 describe('a Docusaurus build’s unlisted page', () => {
   // `unlisted: true` in e2e/sites/docusaurus/docs/guides/upgrade-notes.md: Docusaurus builds the
   // page with <meta name="robots" content="noindex, nofollow"> and leaves it out of its sidebar.
-  it('is served but never searched, quoted or cited', async () => {
+  it('is served but never listed, searched, quoted or cited', async () => {
     const { site } = await loadHtmlSite(BUILDS.Docusaurus);
     expect(site.byPath.get('/docs/guides/upgrade-notes')?.title).toBe('Upgrade notes');
     const retriever = createRetriever(site);
@@ -377,6 +377,10 @@ describe('a Docusaurus build’s unlisted page', () => {
     );
     // Only that page says "odometer": for the assistant, the docs never do.
     expect(found.unknown).toContain('odometer');
+    // Nor listed: Docusaurus leaves it out of its sidebar, and so does ours (and llms.txt).
+    const listed = sidebarGroups(site).flatMap(([, pages]) => pages.map((page) => page.title));
+    expect(listed).toContain('Widget setup');
+    expect(listed).not.toContain('Upgrade notes');
     // Docusaurus's own banner over the page ("Search engines will not index it") is chrome.
     expect(site.byPath.get('/docs/guides/upgrade-notes')?.markdown).not.toMatch(/search engines/i);
     expect(retriever.search('refresh interval', { limit: 5 }).hits[0]?.section.pagePath).toBe(

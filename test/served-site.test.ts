@@ -200,6 +200,22 @@ describe('a docs folder without a root page', () => {
     expect((await app.request('http://test/docs/nothing-here')).status).toBe(404);
   });
 
+  it('exports pages kept out of search without them in the bundle’s own search', async () => {
+    const docs = createSite([
+      parsePage('index.md', '# Home\n\nWidgets draw charts.\n'),
+      parsePage(
+        'changelog.md',
+        '---\nsearch: false\n---\n# Changelog\n\nThe zeppelin chart left.\n',
+      ),
+    ]);
+    const out = await tempDir();
+    await exportSite(docs, { outDir: out });
+    expect(await readFile(join(out, 'changelog.html'), 'utf8')).toContain('zeppelin');
+    const index = await readFile(join(out, 'assets/search-index.js'), 'utf8');
+    expect(index).toContain('charts');
+    expect(index).not.toContain('zeppelin');
+  });
+
   it('opens its export bundle at the same first page', async () => {
     const docs = createSite([
       parsePage('references/tracing.md', '# Tracing\n\nStart a trace with `trace-start`.\n'),

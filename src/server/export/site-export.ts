@@ -6,7 +6,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import MiniSearch from 'minisearch';
-import { createSite, siteNameOf, type DocPage, type DocsSite } from '../site/docs.js';
+import { createSite, searchedSite, siteNameOf, type DocPage, type DocsSite } from '../site/docs.js';
 import { parsePagePath } from '../site/page-path.js';
 import { html } from 'hono/html';
 import {
@@ -120,7 +120,7 @@ export async function exportSite(
   const searchOptions = { fields: SEARCH_FIELDS, storeFields: SEARCH_STORE };
   await writeFile(
     join(outDir, 'assets/search-index.js'),
-    `window.DOCS_SEARCH_INDEX = ${buildSearchIndex(selected)};\n` +
+    `window.DOCS_SEARCH_INDEX = ${buildSearchIndex(searchedSite(exported).pages)};\n` +
       `window.DOCS_SEARCH_OPTIONS = ${JSON.stringify(searchOptions)};\n`,
   );
   // The package's exports map hides its browser (UMD) build; it sits beside the CommonJS entry.

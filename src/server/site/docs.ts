@@ -99,12 +99,20 @@ export interface DocsSite {
 }
 
 /**
+ * Whether the sidebar and `llms.txt` list a page: not when its front matter says Docusaurus's
+ * `unlisted: true` (a built page marked `noindex` says so too, html.ts). It is still served at its
+ * URL, for whoever has the link.
+ */
+export const isListed = (page: DocPage) => page.frontmatter?.unlisted !== true;
+
+/**
  * Whether the assistant searches a page: not when its front matter keeps it out of the site's own
- * search (VitePress's `search: false`, Starlight's `pagefind: false`). Such a page (a changelog, a
- * history of measurements) is still served, listed and linked; it is never quoted or cited.
+ * search (VitePress's `search: false`, Starlight's `pagefind: false`), nor when it is unlisted. Such
+ * a page (a changelog, a history of measurements) is still served and linked; it is never quoted or
+ * cited.
  */
 export const isSearchable = (page: DocPage) =>
-  page.frontmatter?.search !== false && page.frontmatter?.pagefind !== false;
+  isListed(page) && page.frontmatter?.search !== false && page.frontmatter?.pagefind !== false;
 
 /**
  * The site as the assistant searches it: its searchable pages (`isSearchable`). When no page is,

@@ -416,10 +416,10 @@ export function parseHtmlPage(
   }
   const version = versionOf(file);
   // A page built to stay out of search engines (Docusaurus's `unlisted`, a draft) stays out of the
-  // assistant's search too, as a Markdown page's `search: false` does (docs.ts `isSearchable`).
+  // sidebar and the assistant's search too, as a Markdown page's `unlisted: true` does (docs.ts).
   const robots = select('meta[name=robots]', root)?.properties.content;
   const frontmatter = {
-    ...(typeof robots === 'string' && /\bnoindex\b/i.test(robots) ? { search: false } : {}),
+    ...(typeof robots === 'string' && /\bnoindex\b/i.test(robots) ? { unlisted: true } : {}),
     ...(title ? { title } : {}),
     ...(siteName ? { siteName } : {}),
     permalink,

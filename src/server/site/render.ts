@@ -14,7 +14,13 @@ import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { toString as hastText } from 'hast-util-to-string';
 import { docLinkTarget } from './doc-links.js';
-import { pageLabelOf as labelOf, siteNameOf, type DocPage, type DocsSite } from './docs.js';
+import {
+  isListed,
+  pageLabelOf as labelOf,
+  siteNameOf,
+  type DocPage,
+  type DocsSite,
+} from './docs.js';
 
 /** How a rendered page links: to other pages by site path, and to files (images) by site path. */
 export interface LinkStrategy {
@@ -206,7 +212,9 @@ export function sidebarGroups(site: DocsSite): [string, DocPage[]][] {
   let groups = groupsBySite.get(site);
   if (!groups) {
     const byName = new Map<string, DocPage[]>();
-    for (const page of site.pages) {
+    // Unlisted pages are left out, unless every page is (then it says nothing of any one page).
+    const listed = site.pages.filter(isListed);
+    for (const page of listed.length ? listed : site.pages) {
       const name = groupOf(page);
       const list = byName.get(name);
       if (list) list.push(page);
