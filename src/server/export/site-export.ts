@@ -13,7 +13,7 @@ import {
   DOCS_CSS,
   markup,
   renderDocsPage,
-  sidebarGroups,
+  firstPageOf,
   template,
   type LinkStrategy,
 } from '../site/render.js';
@@ -175,7 +175,7 @@ export async function exportSite(
   }
   // A bundle without a root page (a folder with no index.md, a partial export) still opens at its
   // root: index.html sends the reader to the sidebar's first page.
-  const first = sidebarGroups(exported)[0]?.[1][0];
+  const first = firstPageOf(exported);
   if (first && !exported.byPath.has(parsePagePath('/'))) {
     const target = htmlFileOf(first.path);
     await writeFile(

@@ -203,6 +203,11 @@ const groupRank = (group: string) => {
   return index < 0 ? GROUP_ORDER.length : index;
 };
 
+/** The sidebar's first page: where a site without a root page opens. */
+export function firstPageOf(site: DocsSite): DocPage | undefined {
+  return sidebarGroups(site)[0]?.[1][0];
+}
+
 const isIndex = (page: DocPage) => /(^|\/)(index|readme)\.(mdx?|html?)$/i.test(page.file);
 
 const groupsBySite = new WeakMap<DocsSite, [string, DocPage[]][]>();

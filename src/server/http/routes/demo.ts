@@ -14,7 +14,7 @@ import {
   markup,
   prefixedLinks,
   renderDocsPage,
-  sidebarGroups,
+  firstPageOf,
   type Markup,
 } from '../../site/render.js';
 import { readStatic } from '../static.js';
@@ -185,7 +185,7 @@ export function demoRoutes(deps: DemoRouteDeps) {
     // A folder without an index.md or README.md has no root page: the docs' address, which the
     // server prints at start, opens the sidebar's first page instead of a 404.
     if (!page && named === '/') {
-      const first = sidebarGroups(site.docs)[0]?.[1][0];
+      const first = firstPageOf(site.docs);
       if (first) return c.redirect(encodeURI(`${basePath}${first.path}`), 302);
     }
     if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
