@@ -225,7 +225,7 @@ function holdersFirst(ranked: Ranked[], contrasts: string[], pages: number): Ran
     );
     return patterns.every((pattern) => pattern.test(text));
   };
-  return firstWhere(ranked, holds, pages);
+  return firstWhere(ranked, holds, onFirstPages(ranked, pages));
 }
 
 /**
@@ -239,13 +239,17 @@ function onFirstPages(ranked: Ranked[], count: number): Ranked[] {
 }
 
 /**
- * `ranked` with the sections `chosen` picks among those of its first `pages` pages first, each
+ * `ranked` with the sections `chosen` picks among `onFirst` (those of its first pages) first, each
  * group in its order. Only those: a section far down that happens to qualify is no
  * answer, and the full sort (the exhaustive search, a model's fusion) once put first one that
  * scored a twelfth of the best, which the fast search never read.
  */
-function firstWhere(ranked: Ranked[], chosen: (hit: Ranked) => boolean, pages: number): Ranked[] {
-  const first = new Set(onFirstPages(ranked, pages).filter(chosen));
+function firstWhere(
+  ranked: Ranked[],
+  chosen: (hit: Ranked) => boolean,
+  onFirst: Ranked[],
+): Ranked[] {
+  const first = new Set(onFirst.filter(chosen));
   return first.size ? [...first, ...ranked.filter((hit) => !first.has(hit))] : ranked;
 }
 
@@ -286,10 +290,9 @@ function namedFirst(ranked: Ranked[], members: string[], pages: number): Ranked[
     };
   };
   const exact = headed((text) => text);
-  const fold = onFirstPages(ranked, pages).some(exact)
-    ? exact
-    : headed((text) => text.toLowerCase());
-  return firstWhere(ranked, fold, pages);
+  const onFirst = onFirstPages(ranked, pages);
+  const fold = onFirst.some(exact) ? exact : headed((text) => text.toLowerCase());
+  return firstWhere(ranked, fold, onFirst);
 }
 
 interface Ranked {
