@@ -122,3 +122,26 @@ test('an exported bundle opened from file:// at 390 px opens its navigation from
   await checkMenu(page, 'Quickstart', /\/quickstart\.html$/, 'docs-menu-export');
   expect(errors).toEqual([]);
 });
+
+test('the sidebar opens on the current page: its link in view, the page not scrolled', async ({
+  page,
+}) => {
+  const current = sidebar(page).locator('a[aria-current="page"]');
+  // A window shorter than the list, on the list's last page.
+  await page.setViewportSize({ width: 1024, height: 360 });
+  await page.goto('/docs/guides/react');
+  const last = (await sidebar(page).locator('a').last().getAttribute('href'))!;
+  await page.goto(last);
+  await expect(current).toHaveAttribute('href', last);
+  await expect(current).toBeInViewport({ ratio: 1 });
+  expect(await sidebar(page).evaluate((nav) => nav.scrollTop)).toBeGreaterThan(0);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await page.screenshot({ path: 'e2e/screenshots/docs-sidebar-current.png' });
+
+  // Below 720 px the menu opens on it too.
+  await page.setViewportSize({ width: 390, height: 360 });
+  await page.reload();
+  await menu(page).click();
+  await expect(current).toBeInViewport({ ratio: 1 });
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+});

@@ -1,15 +1,28 @@
-// The docs pages' menu below 720 px, where the sidebar hides: the button opens it over the page
-// and says so (aria-expanded); Escape, a link followed or a tap outside closes it. Inline in
-// every page, so it works served, exported and from file://.
+// The docs pages' sidebar, which scrolls on its own, opens on the current page's link; below
+// 720 px, where the sidebar hides, the menu button opens it over the page and says so
+// (aria-expanded); Escape, a link followed or a tap outside closes it. Inline in every page, so
+// it works served, exported and from file://.
 (function () {
   var button = document.querySelector('header.site .menu-button');
   var nav = document.getElementById(button && button.getAttribute('aria-controls'));
   if (!button || !nav) return;
+  // The list alone scrolls, never the page: a reader on the 40th page of a long list saw its first
+  // links and had to look for where they were.
+  function showCurrent() {
+    var link = nav.querySelector('a[aria-current="page"]');
+    if (!link) return;
+    var box = link.getBoundingClientRect();
+    var list = nav.getBoundingClientRect();
+    if (box.top < list.top || box.bottom > list.bottom)
+      nav.scrollTop += box.top - list.top - list.height / 3;
+  }
+  showCurrent();
   function set(open, focus) {
     button.setAttribute('aria-expanded', String(open));
     nav.setAttribute('data-state', open ? 'open' : 'closed');
     // Below the header, however tall it wrapped (the export's search box takes a second line).
     if (open) nav.style.top = button.parentElement.getBoundingClientRect().bottom + 'px';
+    if (open) showCurrent();
     if (open && focus) {
       var link = nav.querySelector('a[aria-current="page"]') || nav.querySelector('a');
       if (link) link.focus();
