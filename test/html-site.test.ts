@@ -129,6 +129,28 @@ acme.run()
     expect(page.markdown).not.toMatch(/Sidebar words|Edit on GitHub|¶/);
   });
 
+  it('draws a table that had no header row without an empty one above it', () => {
+    // As Sphinx builds a table written without a header (Flask's "Method Views" routes table).
+    const page = parseHtmlPage(
+      'views.html',
+      `<!doctype html><html><head><title>Views</title></head><body><div role="main">
+      <h1>Views</h1><p>This produces the following views:</p>
+      <table class="docutils"><tbody><tr><td><p>URL</p></td><td><p>Method</p></td></tr>
+      <tr><td><p><code>/users/</code></p></td><td><p><code>GET</code></p></td></tr></tbody></table>
+      </div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    const html = renderMarkdown(page, createSite([page]), { page: (p) => p, file: (p) => p });
+    expect(html).not.toContain('<thead>');
+    expect([...html.matchAll(/<tr>/g)]).toHaveLength(2);
+    expect(html).toMatch(/<td>URL<\/td>/);
+    // A table with a header keeps it.
+    const headed = { ...page, markdown: '| Name | Default |\n| - | - |\n| timeout | 30 |' };
+    expect(
+      renderMarkdown(headed, createSite([headed]), { page: (p) => p, file: (p) => p }),
+    ).toMatch(/<thead>\s*<tr>\s*<th>Name<\/th>/);
+  });
+
   it('titles a page by its <title> without the site’s name, and never by a placeholder or a stray symbol', () => {
     // As Debian's python-black-doc (Sphinx built without its Markdown extension) ships 24 pages:
     // `<title><no title> — Black 23.1.0 documentation</title>`, and stray `<h1>)</h1>` headings.

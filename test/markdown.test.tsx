@@ -46,6 +46,17 @@ describe('MarkdownText', () => {
     expect(root.querySelector('code')!.textContent).toBe('a < b');
   });
 
+  it('draws no header row for a table whose header cells are all empty', () => {
+    // A built page's table without a header (Sphinx's), quoted: its rows only.
+    const root = html('|   |   |\n| - | - |\n| URL | Method |\n| `/users/` | `GET` |');
+    expect(root.querySelector('thead')).toBeNull();
+    expect([...root.querySelectorAll('tr')].map((row) => row.textContent)).toEqual([
+      'URLMethod',
+      '/users/GET',
+    ]);
+    expect(html('| a | b |\n| - | - |\n| 1 | 2 |').querySelector('thead')!.textContent).toBe('ab');
+  });
+
   it('keeps each word of code in a table cell whole, and leaves code elsewhere as written', () => {
     const root = html(
       '| command | flag |\n|-|-|\n| `npm run  bench:size -- --pages 20000` | `--open-to-agents` |\n\n`npm run build`',

@@ -389,15 +389,18 @@ function block(token: Token, key: number, context: Context): ReactNode {
       return (
         <div key={key} className="da-table" tabIndex={0}>
           <table>
-            <thead>
-              <tr>
-                {table.header.map((cell, i) => (
-                  <th key={i} style={align(i) ? { textAlign: align(i)! } : undefined}>
-                    {inline(cell.tokens, cellContext)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            {/* A header of empty cells stands for a table that had none (a Sphinx table's rows). */}
+            {table.header.some((cell) => cell.text.trim()) && (
+              <thead>
+                <tr>
+                  {table.header.map((cell, i) => (
+                    <th key={i} style={align(i) ? { textAlign: align(i)! } : undefined}>
+                      {inline(cell.tokens, cellContext)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+            )}
             {table.rows.length > 0 && (
               <tbody>
                 {table.rows.map((row, r) => (

@@ -150,6 +150,23 @@ function rehypeSectionIds() {
 }
 
 /**
+ * A Markdown table always has a header row; one whose cells are all empty stands for a table that
+ * had none (a Sphinx table's rows, the first of which is no header), and is not drawn as an empty
+ * band above it.
+ */
+function rehypeHeaderlessTables() {
+  return (tree: Root) => {
+    visit(tree, 'element', (node: Element) => {
+      if (node.tagName !== 'table') return;
+      node.children = node.children.filter(
+        (child) =>
+          !(child.type === 'element' && child.tagName === 'thead' && !hastText(child).trim()),
+      );
+    });
+  };
+}
+
+/**
  * Markdown → HTML with the unified/remark stack (remark-parse, remark-gfm,
  * remark-rehype). Raw HTML in the source is dropped, never passed through; code is highlighted here,
  * at build time, so pages need no script for it. Built once, so highlight.js registers its grammars
@@ -161,6 +178,7 @@ const processor = unified()
   .use(remarkRehype)
   .use(rehypeSlug)
   .use(rehypeSectionIds)
+  .use(rehypeHeaderlessTables)
   .use(rehypeHighlight, { detect: false })
   .use(rehypeLinks)
   .use(rehypeStringify)
