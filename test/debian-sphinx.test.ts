@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createRetriever } from '../src/server/answering/retrieval.js';
+import { DEMO } from '../src/server/config.js';
+import { createApp } from '../src/server/http/app.js';
 import { loadHtmlSite } from '../src/server/site/html.js';
 import { sidebarGroups } from '../src/server/site/render.js';
+import { askBody, post, readStream, textOf, type StreamPart } from './helpers/server.js';
 
 /**
  * A real Sphinx build nobody here wrote: Click 8.1's documentation as Debian's python-click-doc
@@ -55,6 +58,26 @@ describe.skipIf(!available)("Debian's built Click docs, read with --site", () =>
   it('answers a question about one API member from that member, at its anchor', async () => {
     const places = await placesFor('What parameters does CliRunner.invoke take?');
     expect(places[0]).toBe('/api#click.testing.CliRunner.invoke');
+  });
+
+  it('offers next no API entry merely for following the quoted one in the reference', async () => {
+    const { site } = await loadHtmlSite(CLICK);
+    const app = createApp({
+      orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
+      sites: [{ domain: DEMO.domain, org: 'o', docs: site }],
+    });
+    const parts: StreamPart[] = await readStream(
+      await post(app, askBody('What parameters does CliRunner.invoke take?')),
+    );
+    expect(textOf(parts)).toContain('click.testing.CliRunner.invoke');
+    const suggestions =
+      parts
+        .filter((p) => p.type === 'message_annotations')
+        .flatMap((p) => p.value as { type: string; questions?: string[] }[])
+        .find((a) => a.type === 'suggestions')?.questions ?? [];
+    // Not `CliRunner.isolated`, `CliRunner.make_env`…: the names after it on the API page.
+    expect(suggestions.length).toBeGreaterThan(0);
+    expect(suggestions.filter((question) => question.includes('click.testing.'))).toEqual([]);
   });
 
   it('offers first the entry a question names, in the case it is written', async () => {

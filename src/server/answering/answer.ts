@@ -1,5 +1,5 @@
 import type { ConfidenceLevel } from '../../protocol/index.js';
-import { namesSomething, type DocBlock, type DocSection } from '../site/docs.js';
+import { isApiEntry, namesSomething, type DocBlock, type DocSection } from '../site/docs.js';
 import type { AnswerOutcome, CitedPage } from './parts.js';
 import { phrasesFor, type AnswerPhrases } from './phrases.js';
 import type { SearchHit, SearchResult } from './retrieval.js';
@@ -61,8 +61,11 @@ function followUpsOf(
   const headings: string[] = [];
   // A quoted section's neighbours first, the ones after it before the ones above it: after "Set a
   // Cookie" the reader's next question is "Delete a Cookie", three lines below, not the page's
-  // first sections. A page's intro (its first section) is never offered.
+  // first sections. A page's intro (its first section) is never offered, nor an API entry's
+  // neighbours: they are the next names in the reference's order (after Flask's
+  // `register_blueprint`, `register_error_handler`, `request_class`, `request_context`).
   const neighbours = (section: DocSection) => {
+    if (isApiEntry(section)) return [];
     const sections = sectionsOf(section.pagePath);
     const at = Math.max(
       0,

@@ -2,6 +2,7 @@ import type MiniSearch from 'minisearch';
 import type { Filter } from '../../protocol/index.js';
 import {
   DEFAULT_LANGUAGE,
+  isApiEntry,
   pageLabelOf,
   searchedSite,
   type DocPage,
@@ -593,14 +594,6 @@ function sameCompounds(a: Map<string, string[]>, b: [string, string[]][]): boole
 }
 
 type PageEntry = Scope & { id: string; title: string; description: string; headings: string };
-
-/**
- * An API entry of a built reference (html.ts: Sphinx's `click.testing.CliRunner.invoke`), named by
- * its own anchor. A page's headings say what the page is about; its hundreds of members' names do
- * not (they made Click's API page the best page for any question with "option" or "default").
- */
-const isApiEntry = (section: DocSection) =>
-  section.anchor === section.heading && section.anchor.includes('.');
 
 /** A list item that is one link and nothing else, sub-items aside. */
 const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$/;

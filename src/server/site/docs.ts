@@ -499,6 +499,14 @@ function titleFromFile(file: string): string {
 /** Whether a heading or title has a letter or digit: a stray `# )` of a broken build names nothing. */
 export const namesSomething = (text: string): boolean => /[\p{L}\p{N}]/u.test(text);
 
+/**
+ * An API entry of a built reference (html.ts: Sphinx's `click.testing.CliRunner.invoke`), named by
+ * its own anchor. A page's headings say what the page is about; its hundreds of members' names do
+ * not (they made Click's API page the best page for any question with "option" or "default").
+ */
+export const isApiEntry = (section: DocSection): boolean =>
+  section.anchor === section.heading && section.anchor.includes('.');
+
 export function parsePage(
   file: string,
   source: string,
