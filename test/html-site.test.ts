@@ -48,6 +48,9 @@ describe.each(Object.entries(BUILDS))('a %s build read with --site', (name, dir)
     // The home page opens the sidebar, whatever its file name sorts after (every Starlight and
     // MkDocs page is an index.html).
     expect(sidebarGroups(site)[0]![1][0]!.path).toBe('/');
+    // A folder's lone index page (Starlight's and MkDocs' `getting-started/index.html`) is no
+    // group of its own.
+    expect(sidebarGroups(site).map(([group]) => group)).not.toContain('Getting started');
     const setup = site.pages.find((page) => page.title === 'Widget setup')!;
     expect(setup.sections.map((s) => s.heading)).toEqual(
       expect.arrayContaining(['Refresh interval', 'Data sources', 'Error handling']),
@@ -235,6 +238,31 @@ acme.run()
       'api.html',
       'why.html',
     ]);
+  });
+
+  it('puts a folder’s index page at the head of its folder’s group, not above the root’s pages', () => {
+    // As Sphinx builds Flask's docs: the root's toctree links tutorial/index before installation.
+    const page = (file: string, title: string) => {
+      const parsed = parseHtmlPage(
+        file,
+        `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>Text.</p></main></body></html>`,
+      );
+      if (!isPage(parsed)) throw new Error(parsed.skipped);
+      return parsed;
+    };
+    const site = createSite([
+      page('index.html', 'Welcome'),
+      page('installation.html', 'Installation'),
+      page('tutorial/layout.html', 'Project Layout'),
+      page('tutorial/index.html', 'Tutorial'),
+      page('quickstart.html', 'Quickstart'),
+    ]);
+    expect(sidebarGroups(site).map(([group, pages]) => [group, pages.map((p) => p.title)])).toEqual(
+      [
+        ['Overview', ['Welcome', 'Installation', 'Quickstart']],
+        ['Tutorial', ['Tutorial', 'Project Layout']],
+      ],
+    );
   });
 
   it('takes the URL from <link rel=canonical> and the version from a versioned path', () => {

@@ -206,9 +206,19 @@ const ICON =
 
 const GROUP_ORDER = ['Overview', 'Guides', 'Static export', 'API'];
 
-function groupOf(page: DocPage): string {
-  if (page.path === '/' || !page.path.includes('/', 1)) return 'Overview';
-  const folder = page.path.split('/')[1] ?? '';
+const isIndex = (page: DocPage) => /(^|\/)(index|readme)\.(mdx?|html?)$/i.test(page.file);
+/** A page's folder below the root (`guides` for `/guides/setup`), or none. */
+const folderOf = (page: DocPage) => /^\/([^/]+)\//.exec(page.path)?.[1];
+
+/**
+ * A page's sidebar group: its folder's, or the Overview for a page at the top. A folder's own index
+ * page joins its folder's group when the folder has other pages (Sphinx's `tutorial/index` opens
+ * Tutorial); alone (a Starlight or MkDocs page, each an `index.html`) it stays in the Overview.
+ */
+function groupOf(page: DocPage, folders: Set<string>): string {
+  const own = isIndex(page) && folders.has(page.path.slice(1)) ? page.path.slice(1) : undefined;
+  const folder = folderOf(page) ?? own;
+  if (folder === undefined) return 'Overview';
   if (folder === 'api') return 'API';
   if (/^v\d+$/.test(folder)) return `Version ${folder.slice(1)}`;
   if (/^[a-z]{2}$/.test(folder)) return `Language: ${folder}`;
@@ -226,8 +236,6 @@ export function firstPageOf(site: DocsSite): DocPage | undefined {
   return sidebarGroups(site)[0]?.[1][0];
 }
 
-const isIndex = (page: DocPage) => /(^|\/)(index|readme)\.(mdx?|html?)$/i.test(page.file);
-
 const groupsBySite = new WeakMap<DocsSite, [string, DocPage[]][]>();
 
 /** The sidebar's groups depend on the site only: computed once, not once per rendered page. */
@@ -237,15 +245,21 @@ export function sidebarGroups(site: DocsSite): [string, DocPage[]][] {
     const byName = new Map<string, DocPage[]>();
     // Unlisted pages are left out, unless every page is (then it says nothing of any one page).
     const listed = site.pages.filter(isListed);
-    for (const page of listed.length ? listed : site.pages) {
-      const name = groupOf(page);
+    const pages = listed.length ? listed : site.pages;
+    const folders = new Set(pages.map(folderOf).filter((folder) => folder !== undefined));
+    // The root page opens the Overview and a folder's own index page its group, wherever their
+    // file names sort; the others keep the site's order (an index page deeper down included:
+    // Sphinx's `_modules/index` opened the Overview).
+    const opens = (page: DocPage) =>
+      page.path === '/' || (isIndex(page) && folders.has(page.path.slice(1)));
+    for (const page of pages) {
+      const name = groupOf(page, folders);
       const list = byName.get(name);
       if (list) list.push(page);
       else byName.set(name, [page]);
     }
     groups = [...byName].sort(([a], [b]) => groupRank(a) - groupRank(b));
-    // A folder's index page opens its group, wherever its file name sorts (stable otherwise).
-    for (const [, pages] of groups) pages.sort((a, b) => Number(isIndex(b)) - Number(isIndex(a)));
+    for (const [, list] of groups) list.sort((a, b) => Number(opens(b)) - Number(opens(a)));
     groupsBySite.set(site, groups);
   }
   return groups;
