@@ -350,6 +350,32 @@ acme.run()
     expect(all.map((hit) => hit.section.pagePath).sort()).toEqual(['/gauge', '/notes']);
   });
 
+  it('lists the pages in the order of the home page’s table of contents, before its prose’s links', async () => {
+    // As Flask's home page: an intro naming Quickstart and API, then the toctree.
+    const dir = await tempDir();
+    const page = (title: string, body = '<p>Text.</p>') =>
+      `<html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+    await writeFile(
+      join(dir, 'index.html'),
+      page(
+        'Welcome',
+        `<p>Get an overview with the <a href="quickstart.html">Quickstart</a>; the <a href="api.html">API</a> has the rest.</p>
+        <ul><li><a href="install.html">Install</a></li><li><a href="quickstart.html">Quickstart</a></li>
+        <li><a href="templates.html">Templates</a></li><li><a href="api.html">API</a></li></ul>`,
+      ),
+    );
+    for (const title of ['API', 'Install', 'Quickstart', 'Templates'])
+      await writeFile(join(dir, `${title.toLowerCase()}.html`), page(title));
+    const { site } = await loadHtmlSite(dir);
+    expect(sidebarGroups(site)[0]![1].map((p) => p.title)).toEqual([
+      'Welcome',
+      'Install',
+      'Quickstart',
+      'Templates',
+      'API',
+    ]);
+  });
+
   it('skips and names redirects and pages without content, and serves the rest', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'old'));

@@ -568,16 +568,21 @@ export async function loadHtmlSite(
  * links them (Sphinx's table of contents, a home page's list of guides), then the others in file
  * order. The sidebar follows it: in file order Jinja's "Changes" came third, before its API and
  * templates, and a build whose every page is an `index.html` (Starlight, MkDocs) put its home
- * page after `getting-started/`.
+ * page after `getting-started/`. Its lists' links come before its prose's: Flask's intro names
+ * Installation, Quickstart, Tutorial, Patterns and API, out of its table of contents' order.
  */
 function inReadingOrder(site: DocsSite): DocsSite {
   const root = site.byPath.get(parsePagePath('/'));
   if (!root) return site;
   const rank = new Map<string, number>([[root.path, 0]]);
-  for (const [, href] of root.markdown.matchAll(/\]\(<?([^)\s>]+)>?(?:\s[^)]*)?\)/g)) {
-    const target = docLinkTarget(href!, root, site);
-    if (target?.kind === 'page' && !rank.has(target.pagePath)) rank.set(target.pagePath, rank.size);
-  }
+  const lines = root.markdown.split('\n');
+  const listed = lines.filter((line) => /^\s*(?:[-*+]|\d+[.)])\s/.test(line));
+  for (const line of [...listed, ...lines])
+    for (const [, href] of line.matchAll(/\]\(<?([^)\s>]+)>?(?:\s[^)]*)?\)/g)) {
+      const target = docLinkTarget(href!, root, site);
+      if (target?.kind === 'page' && !rank.has(target.pagePath))
+        rank.set(target.pagePath, rank.size);
+    }
   const order = (page: DocPage) => rank.get(page.path) ?? rank.size;
   const pages = site.pages
     .map((page, at) => ({ page, at }))
