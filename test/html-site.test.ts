@@ -406,6 +406,9 @@ acme.run()
     await symlink(join(dir, 'shared', 'faq.html'), join(dir, 'faq.html'));
     await symlink(join(outside, 'secret.html'), join(dir, 'secret.html'));
     await symlink(join(outside, 'gone.html'), join(dir, 'gone.html'));
+    // Debian links a Sphinx build's scripts to one shared copy: never read, so not named.
+    await mkdir(join(dir, '_static'));
+    await symlink(join(outside, 'secret.html'), join(dir, '_static', 'jquery.js'));
     // A PNG's first bytes, saved under a page's name.
     await writeFile(join(dir, 'logo.html'), Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0]));
     const { site, skipped } = await loadHtmlSite(dir);
@@ -423,6 +426,28 @@ acme.run()
         { file: 'logo.html', reason: 'not HTML text (it holds binary bytes)' },
       ]),
     );
+    expect(skipped.map((page) => page.file)).not.toContain('_static/jquery.js');
+  });
+
+  it('leaves out Sphinx’s highlighted source files and an icon font’s self-link glyph', async () => {
+    // As Debian's python-cookiecutter-doc: `_modules/` (viewcode), and headings whose self-link
+    // shows Font Awesome's link icon, a private-use character (U+F0C1).
+    const dir = await tempDir();
+    await writeFile(
+      join(dir, 'index.html'),
+      `<main><h1>Installation<a class="headerlink" href="#installation">\uf0c1</a></h1><p>Run pip.</p>
+      <h2>Windows<a class="headerlink" href="#windows">\uf0c1</a></h2><p>Use py.</p></main>`,
+    );
+    await mkdir(join(dir, '_modules', 'acme'), { recursive: true });
+    await writeFile(
+      join(dir, '_modules', 'acme', 'cli.html'),
+      '<main><h1>Source code for acme.cli</h1><pre>def main(): pass</pre></main>',
+    );
+    const { site } = await loadHtmlSite(dir);
+    expect(site.pages.map((page) => page.path)).toEqual(['/']);
+    expect(site.pages[0]!.title).toBe('Installation');
+    expect(site.pages[0]!.sections.map((section) => section.heading)).toContain('Windows');
+    expect(site.pages[0]!.markdown).not.toContain('\uf0c1');
   });
 
   it('says what to give --site when the folder holds no HTML', async () => {

@@ -86,7 +86,8 @@ const CHROME = [
 /** Heading self-links (`#`, `¶`) add a symbol to every heading; their target is the heading's anchor. */
 const SELF_LINK = 'a[href^="#"]';
 
-const SYMBOLS = /[\s#¶§🔗\u200b]/gu;
+/** What a self-link shows: a symbol, or an icon font's private-use glyph (Font Awesome's link, U+F0C1). */
+const SYMBOLS = /[\s#¶§🔗\u200b\p{Co}]/gu;
 
 const EDIT_LINK = /^\s*(edit (this|the) page|edit on github|view (page )?source|show source)\b/i;
 
@@ -451,9 +452,12 @@ function siteNameOfPage(root: HastRoot, title: string): string | undefined {
   return last.replace(/\s+(documentation|docs)$/i, '').trim() || last;
 }
 
-/** Folders of a build that hold the generator's own assets or search index, never pages. */
+/**
+ * Folders of a build that hold the generator's own assets or search index, never pages, and
+ * Sphinx's highlighted source files (viewcode's `_modules/`: code, not docs).
+ */
 const NOT_PAGES =
-  /(^|[\\/])(_astro|assets|_static|_sources|_next|pagefind|search)([\\/]|$)|(^|[\\/])(genindex|search|py-modindex)\.html$/i;
+  /(^|[\\/])(_astro|assets|_static|_sources|_modules|_next|pagefind|search)([\\/]|$)|(^|[\\/])(genindex|search|py-modindex)\.html$/i;
 
 /**
  * Reads the output folder of a static docs generator: every `.html` page becomes a page with the
@@ -475,7 +479,9 @@ export async function loadHtmlSite(
     const file = relative(dir, join(entry.parentPath, entry.name));
     if (file.split(sep).some((part) => part.startsWith('.'))) continue;
     if (entry.isFile()) files.push(file);
-    else if (entry.isSymbolicLink()) {
+    // A link among the generator's assets is never read, so it is not named either (Debian links
+    // each Sphinx build's `_static/jquery.js` to one shared copy).
+    else if (entry.isSymbolicLink() && !NOT_PAGES.test(file.split(sep).join('/'))) {
       // A link is read only when it leads to a file inside the site: a build that links out of
       // its folder (to ~/.ssh, /etc) must not publish what it points at.
       const target = await realpath(join(dir, file)).catch(() => undefined);
