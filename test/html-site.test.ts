@@ -315,19 +315,24 @@ acme.run()
     expect(page.markdown).toContain('**args** (`Optional[str]`) – the arguments (a list).');
   });
 
-  it('reads Sphinx’s default highlighting as Python, and a console session in it as one', () => {
+  it('reads Sphinx’s default highlighting as Python, a console session in it as one, and code it left plain as no language', () => {
+    // As Sphinx writes them: Pygments' token spans where the code read as Python; none for a
+    // shell command it could not (cookiecutter's `$ cookiecutter gh:…`).
     const page = parseHtmlPage(
       'api.html',
       `<html><body><div role="main"><h1>API</h1>
-      <div class="highlight-default notranslate"><div class="highlight"><pre>&gt;&gt;&gt; env.get_template('a.html')
-&lt;Template 'a.html'&gt;</pre></div></div>
-      <div class="highlight-default notranslate"><div class="highlight"><pre>env = Environment()</pre></div></div>
+      <div class="highlight-default notranslate"><div class="highlight"><pre><span></span><span class="gp">&gt;&gt;&gt; </span><span class="n">env</span><span class="o">.</span><span class="n">get_template</span><span class="p">(</span><span class="s1">'a.html'</span><span class="p">)</span>
+<span class="go">&lt;Template 'a.html'&gt;</span></pre></div></div>
+      <div class="highlight-default notranslate"><div class="highlight"><pre><span></span><span class="n">env</span> <span class="o">=</span> <span class="n">Environment</span><span class="p">()</span></pre></div></div>
+      <div class="highlight-default notranslate"><div class="highlight"><pre><span></span>$ cookiecutter gh:audreyr/cookiecutter-pypackage
+</pre></div></div>
       </div></body></html>`,
     );
     if (!isPage(page)) throw new Error(page.skipped);
     expect(page.sections.flatMap((s) => s.code).map((code) => code.lang)).toEqual([
       'pycon',
       'python',
+      '',
     ]);
   });
 

@@ -124,8 +124,14 @@ function languageOf(pre: Element, ancestors: Element[]): string {
   ]) {
     for (const name of classesOf(node)) {
       // Sphinx's `highlight-default` is its default language, Python, whose console sessions
-      // (`>>>`) it highlights as such: labelled "text" they read as output.
-      if (name === 'highlight-default') return /^\s*>>>/.test(hastText(pre)) ? 'pycon' : 'python';
+      // (`>>>`) it highlights as such: labelled "text" they read as output. Code that does not
+      // read as Python (a shell command, JSON) it leaves plain, without a token's span: so here.
+      if (name === 'highlight-default')
+        return !select('span[class]', pre)
+          ? ''
+          : /^\s*>>>/.test(hastText(pre))
+            ? 'pycon'
+            : 'python';
       const match = /^(?:language|lang|highlight)-([\w+#.-]+)$/.exec(name);
       if (match?.[1] && match[1] !== 'default') return match[1];
     }
