@@ -434,6 +434,35 @@ acme.run()
     expect(skipped.map((page) => page.file)).not.toContain('_static/jquery.js');
   });
 
+  it('reads an older MkDocs theme’s #main-content, and never gives two sections one id', async () => {
+    // As Debian's python-djangorestframework-doc: a navbar and a search dialog in the body, the
+    // page in `#main-content` under a hidden id-less <h1> after a logo, and an id used twice.
+    const dir = await tempDir();
+    await writeFile(
+      join(dir, 'index.html'),
+      `<html><head><title>Home - Django REST framework</title></head><body>
+      <div class="navbar"><a href="#">Django REST framework</a><ul><li><a href="tutorial/">Tutorial</a></li></ul></div>
+      <div class="modal"><h3 id="myModalLabel">Documentation search</h3><p>From here you can search.</p></div>
+      <div id="main-content" class="span9"><p><img alt="Logo" src="logo.png"></p>
+      <h1 style="position: absolute">Django REST Framework</h1><p>A toolkit for building Web APIs.</p>
+      <h2 id="install">Installation</h2><p>Install using pip.</p>
+      <h2 id="install">Installing from source</h2><p>Clone the project.</p></div></body></html>`,
+    );
+    const { site } = await loadHtmlSite(dir);
+    const [page] = site.pages;
+    expect(page!.markdown).not.toMatch(/Documentation search|From here you can search|Tutorial/);
+    const ids = page!.sections.map((section) => section.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(page!.sections.map((section) => section.heading)).toEqual([
+      'Django REST Framework',
+      'Installation',
+      'Installing from source',
+    ]);
+    // The site is searchable: a shared id had stopped the index ("duplicate ID").
+    const hits = createRetriever(site).search('install from source', { limit: 3 }).hits;
+    expect(hits[0]!.section.heading).toBe('Installing from source');
+  });
+
   it('leaves out Sphinx’s highlighted source files and an icon font’s self-link glyph', async () => {
     // As Debian's python-cookiecutter-doc: `_modules/` (viewcode), and headings whose self-link
     // shows Font Awesome's link icon, a private-use character (U+F0C1).

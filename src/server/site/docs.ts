@@ -422,17 +422,19 @@ function sectionsOf(
     if (node.type === 'heading') {
       const heading = flat(node);
       const slug = slugger.slug(toString(node));
-      const anchor = anchors ? (anchors[headingIndex.get(node) ?? -1] ?? slug) : slug;
+      // A built heading without an id of its own (DRF's hidden `<h1>`) is cited at its slug.
+      const own = anchors ? anchors[headingIndex.get(node) ?? -1] || slug : slug;
       flush();
       // Text before the title already is the page's top: the title is then a section of its own.
       const isTitle =
         node.depth === 1 && !titleSeen && !sections.some((section) => section.anchor === '');
       if (node.depth === 1) titleSeen = true;
-      current = {
-        heading: isTitle ? page.title : heading,
-        anchor: isTitle ? '' : anchor,
-        blocks: [],
-      };
+      // Two sections never share an id, whatever ids a built page repeats: the second is numbered
+      // as a slug would be (a shared id stopped the whole server: "duplicate ID").
+      let anchor = isTitle ? '' : own;
+      for (let n = 1; sections.some((section) => section.anchor === anchor); n++)
+        anchor = `${own}-${n}`;
+      current = { heading: isTitle ? page.title : heading, anchor, blocks: [] };
       return;
     }
     // Raw HTML and MDX syntax carry no prose worth quoting.

@@ -41,10 +41,19 @@ export interface SkippedPage {
 /**
  * Where a page's own content lives, most specific first. Generators agree on HTML's landmarks:
  * VitePress and Starlight put the page in `<main>`, Docusaurus and MkDocs Material in `<article>`,
- * Sphinx themes in `[role=main]`; TypeDoc writes no landmark, only its `.col-content` column.
+ * Sphinx themes in `[role=main]`; TypeDoc writes no landmark, only its `.col-content` column, and
+ * older MkDocs themes (Django REST framework's) only a `#main-content` one.
  * The first that holds a heading, paragraph, list, table or code wins.
  */
-const MAIN_CANDIDATES = ['main article', 'article', '[role=main]', 'main', '.col-content', 'body'];
+const MAIN_CANDIDATES = [
+  'main article',
+  'article',
+  '[role=main]',
+  'main',
+  '.col-content',
+  '#main-content',
+  'body',
+];
 
 /**
  * What is chrome, not content, once the main part is found. Each rule is a landmark or a control:
