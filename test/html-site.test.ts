@@ -411,9 +411,11 @@ acme.run()
     await symlink(join(dir, 'shared', 'faq.html'), join(dir, 'faq.html'));
     await symlink(join(outside, 'secret.html'), join(dir, 'secret.html'));
     await symlink(join(outside, 'gone.html'), join(dir, 'gone.html'));
-    // Debian links a Sphinx build's scripts to one shared copy: never read, so not named.
+    // Debian links a build's scripts and styles to shared copies: never read, so not named.
     await mkdir(join(dir, '_static'));
     await symlink(join(outside, 'secret.html'), join(dir, '_static', 'jquery.js'));
+    await mkdir(join(dir, 'css'));
+    await symlink(join(outside, 'secret.html'), join(dir, 'css', 'base.css'));
     // A PNG's first bytes, saved under a page's name.
     await writeFile(join(dir, 'logo.html'), Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0]));
     const { site, skipped } = await loadHtmlSite(dir);
@@ -432,6 +434,7 @@ acme.run()
       ]),
     );
     expect(skipped.map((page) => page.file)).not.toContain('_static/jquery.js');
+    expect(skipped.map((page) => page.file)).not.toContain('css/base.css');
   });
 
   it('reads an older MkDocs theme’s #main-content, and never gives two sections one id', async () => {

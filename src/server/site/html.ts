@@ -474,6 +474,11 @@ function siteNameOfPage(root: HastRoot, title: string): string | undefined {
 const NOT_PAGES =
   /(^|[\\/])(_astro|assets|_static|_sources|_modules|_next|pagefind|search)([\\/]|$)|(^|[\\/])(genindex|search|py-modindex)\.html$/i;
 
+/** Whether a file of a build is read: a page or an asset the docs serve, outside the generator's own folders. */
+const mayBeRead = (name: string) =>
+  !NOT_PAGES.test(name) &&
+  (/\.html?$/i.test(name) || ASSET_EXTENSIONS.test(name) || !/\.\w+$/.test(name));
+
 /**
  * Reads the output folder of a static docs generator: every `.html` page becomes a page with the
  * URL the build serves it at. Pages that are not docs (redirects, the 404 page, search and index
@@ -494,9 +499,10 @@ export async function loadHtmlSite(
     const file = relative(dir, join(entry.parentPath, entry.name));
     if (file.split(sep).some((part) => part.startsWith('.'))) continue;
     if (entry.isFile()) files.push(file);
-    // A link among the generator's assets is never read, so it is not named either (Debian links
-    // each Sphinx build's `_static/jquery.js` to one shared copy).
-    else if (entry.isSymbolicLink() && !NOT_PAGES.test(file.split(sep).join('/'))) {
+    // Only a link that would be read (a page, an asset the docs serve, a folder) is named when it
+    // is not: the generators' own scripts, styles and fonts are never read, and Debian links each
+    // build's (Sphinx's `_static/jquery.js`, MkDocs' `js/`, `css/`, `fonts/`) to one shared copy.
+    else if (entry.isSymbolicLink() && mayBeRead(file.split(sep).join('/'))) {
       // A link is read only when it leads to a file inside the site: a build that links out of
       // its folder (to ~/.ssh, /etc) must not publish what it points at.
       const target = await realpath(join(dir, file)).catch(() => undefined);
