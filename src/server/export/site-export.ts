@@ -11,9 +11,9 @@ import { parsePagePath } from '../site/page-path.js';
 import { html } from 'hono/html';
 import {
   DOCS_CSS,
+  firstPageOf,
   markup,
   renderDocsPage,
-  firstPageOf,
   template,
   type LinkStrategy,
 } from '../site/render.js';

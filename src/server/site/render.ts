@@ -209,6 +209,9 @@ const GROUP_ORDER = ['Overview', 'Guides', 'Static export', 'API'];
 const isIndex = (page: DocPage) => /(^|\/)(index|readme)\.(mdx?|html?)$/i.test(page.file);
 /** A page's folder below the root (`guides` for `/guides/setup`), or none. */
 const folderOf = (page: DocPage) => /^\/([^/]+)\//.exec(page.path)?.[1];
+/** Whether a page is the index page of a folder that has other pages (`tutorial/index.html`). */
+const isFolderIndex = (page: DocPage, folders: Set<string>) =>
+  isIndex(page) && folders.has(page.path.slice(1));
 
 /**
  * A page's sidebar group: its folder's, or the Overview for a page at the top. A folder's own index
@@ -216,8 +219,7 @@ const folderOf = (page: DocPage) => /^\/([^/]+)\//.exec(page.path)?.[1];
  * Tutorial); alone (a Starlight or MkDocs page, each an `index.html`) it stays in the Overview.
  */
 function groupOf(page: DocPage, folders: Set<string>): string {
-  const own = isIndex(page) && folders.has(page.path.slice(1)) ? page.path.slice(1) : undefined;
-  const folder = folderOf(page) ?? own;
+  const folder = folderOf(page) ?? (isFolderIndex(page, folders) ? page.path.slice(1) : undefined);
   if (folder === undefined) return 'Overview';
   if (folder === 'api') return 'API';
   if (/^v\d+$/.test(folder)) return `Version ${folder.slice(1)}`;
@@ -250,8 +252,7 @@ export function sidebarGroups(site: DocsSite): [string, DocPage[]][] {
     // The root page opens the Overview and a folder's own index page its group, wherever their
     // file names sort; the others keep the site's order (an index page deeper down included:
     // Sphinx's `_modules/index` opened the Overview).
-    const opens = (page: DocPage) =>
-      page.path === '/' || (isIndex(page) && folders.has(page.path.slice(1)));
+    const opens = (page: DocPage) => page.path === '/' || isFolderIndex(page, folders);
     for (const page of pages) {
       const name = groupOf(page, folders);
       const list = byName.get(name);

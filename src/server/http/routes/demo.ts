@@ -11,10 +11,10 @@ import { createRetriever, type Retriever } from '../../answering/retrieval.js';
 import { errorResponse } from '../middleware.js';
 import {
   attributes,
+  firstPageOf,
   markup,
   prefixedLinks,
   renderDocsPage,
-  firstPageOf,
   type Markup,
 } from '../../site/render.js';
 import { readStatic } from '../static.js';
