@@ -1029,3 +1029,29 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).toContain('**With a script tag (any site)**');
   });
 });
+
+describe('Ask next after an answer whose related pages include a changelog', () => {
+  it('offers no release entry ("Version 2.1", "1.7.1 (2019-04-21)")', async () => {
+    const app = appOf(
+      parsePage(
+        'replay.md',
+        '# Replay\n\nCookiecutter saves your answers so a later run can replay them.\n\n' +
+          '## Replay from the command line\n\nPass `--replay` to reuse the saved answers.\n\n' +
+          '## Replay file location\n\nThe answers are saved in the replay folder.\n',
+      ),
+      parsePage(
+        'history.md',
+        '# History\n\n## Version 2.1\n\nThe replay file moved; replay answers are saved per template.\n\n' +
+          '## 1.7.1 (2019-04-21)\n\nFixed replay of saved answers on Windows.\n\n' +
+          '## Upgrading from 1.x\n\nReplay files written by 1.x are read as before.\n',
+      ),
+    );
+    const answer = await readStream(
+      await post(app, askBody('How do I replay the saved answers from the command line?')),
+    );
+    expect(textOf(answer)).toMatch(/^From \*\*\[Replay › Replay from the command line\]/);
+    const suggestions = suggestionsOf(answer);
+    expect(suggestions.length).toBeGreaterThan(0);
+    expect(suggestions.filter((question) => /Version 2\.1|1\.7\.1/.test(question))).toEqual([]);
+  });
+});

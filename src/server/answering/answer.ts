@@ -25,6 +25,8 @@ export const FOLLOW_UP_QUESTIONS = 3;
 const SHORT_HEADING_WORDS = 2;
 /** A heading longer than this many words is not offered as a follow-up question. */
 const MAX_FOLLOW_UP_WORDS = 10;
+/** A heading that names a release: a version number, after "Version", "Release" or "v" at most. */
+const RELEASE_HEADING = /^(?:(?:version|release)\s+|v)?\d+(?:\.\d+)+(?![\w.])/i;
 
 /**
  * Questions about the sections a reader did not see yet: the rest of the quoted pages first, then
@@ -81,6 +83,8 @@ function followUpsOf(
     if (readBefore(section)) continue;
     const heading = askable(section.heading);
     if (!namesSomething(heading) || seen.has(heading.toLowerCase())) continue;
+    // A changelog's entry ("Version 7.0", "1.7.1 (2019-04-21)") is no question a reader asks next.
+    if (RELEASE_HEADING.test(heading)) continue;
     // A sentence-long heading is no question a reader would ask.
     if (heading.split(/\s+/).length > MAX_FOLLOW_UP_WORDS) continue;
     seen.add(heading.toLowerCase());
