@@ -381,6 +381,44 @@ acme.run()
     ]);
   });
 
+  it('lists the pages in the order of the home page’s own navigation first', async () => {
+    // As Django REST framework's MkDocs build: a navbar whose menus list Tutorial, then API Guide,
+    // while the home page's text links the API guide first.
+    const dir = await tempDir();
+    const page = (title: string, body = '<p>Text.</p>') =>
+      `<html><head><title>${title}</title></head><body>${body}</body></html>`;
+    await writeFile(
+      join(dir, 'index.html'),
+      page(
+        'Home',
+        `<div class="navbar"><ul><li><a href="./">Home</a></li>
+        <li><a href="tutorial/quickstart/">Quickstart</a></li><li><a href="tutorial/serialization/">Serialization</a></li>
+        <li><a href="api-guide/requests/">Requests</a></li><li><a href="https://github.com/encode">GitHub</a></li></ul></div>
+        <div id="main-content"><h1>Home</h1><ul><li><a href="api-guide/requests/">Requests</a></li>
+        <li><a href="tutorial/serialization/">Serialization</a></li></ul></div>`,
+      ),
+    );
+    for (const [folder, title] of [
+      ['api-guide/requests', 'Requests'],
+      ['tutorial/quickstart', 'Quickstart'],
+      ['tutorial/serialization', 'Serialization'],
+    ]) {
+      await mkdir(join(dir, folder!), { recursive: true });
+      await writeFile(
+        join(dir, folder!, 'index.html'),
+        page(title!, `<main><h1>${title}</h1><p>Text.</p></main>`),
+      );
+    }
+    const { site } = await loadHtmlSite(dir);
+    expect(sidebarGroups(site).map(([group, pages]) => [group, pages.map((p) => p.title)])).toEqual(
+      [
+        ['Overview', ['Home']],
+        ['Tutorial', ['Quickstart', 'Serialization']],
+        ['Api guide', ['Requests']],
+      ],
+    );
+  });
+
   it('skips and names redirects and pages without content, and serves the rest', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'old'));

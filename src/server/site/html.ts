@@ -387,6 +387,8 @@ export function parseHtmlPage(
     (node): node is Element => node !== undefined && hasContent(node),
   );
   if (!main) return { skipped: 'no headings, paragraphs, lists, tables or code' };
+  // The home page's navigation, in its order: the site's own reading order (inReadingOrder).
+  const navigation = servedPathOf(file) === '/' ? navigationOf(root) : [];
   const content = structuredClone(main);
   prune(
     content,
@@ -441,11 +443,29 @@ export function parseHtmlPage(
     permalink,
     language: languageOfPage(root, file, defaultLanguage),
     ...(version ? { version } : {}),
+    ...(navigation.length ? { navigation } : {}),
   };
   return parsePage(file, `---\n${toYaml(frontmatter)}---\n\n${markdown}`, defaultLanguage, {
     anchors,
     ...(tree ? { tree } : {}),
   });
+}
+
+/** Where a built page lists the site's pages: its navigation landmarks and the themes' bars. */
+const NAVIGATION = 'nav, [role=navigation], .navbar, .sphinxsidebar';
+/** At most this many of the home page's navigation links are kept (a big site's every page). */
+const NAVIGATION_LINKS = 5000;
+
+/** The links of a page's navigation, in document order, each once. */
+function navigationOf(root: HastRoot): string[] {
+  const hrefs = new Set<string>();
+  for (const nav of selectAll(NAVIGATION, root))
+    for (const link of selectAll('a[href]', nav)) {
+      const href = link.properties.href;
+      if (typeof href === 'string' && !href.startsWith('#')) hrefs.add(href);
+      if (hrefs.size >= NAVIGATION_LINKS) return [...hrefs];
+    }
+  return [...hrefs];
 }
 
 /** What separates a page's name from the site's in a `<title>`: `Intro | Acme`, `Intro — Acme documentation`. */
@@ -595,8 +615,9 @@ export async function loadHtmlSite(
  * links them (Sphinx's table of contents, a home page's list of guides), then the others in file
  * order. The sidebar follows it: in file order Jinja's "Changes" came third, before its API and
  * templates, and a build whose every page is an `index.html` (Starlight, MkDocs) put its home
- * page after `getting-started/`. Its lists' links come before its prose's: Flask's intro names
- * Installation, Quickstart, Tutorial, Patterns and API, out of its table of contents' order.
+ * page after `getting-started/`. The home page's own navigation comes first (a sidebar, a navbar:
+ * the order the site gives its readers), then its lists' links before its prose's: Flask's intro
+ * names Installation, Quickstart, Tutorial, Patterns and API, out of its table of contents' order.
  */
 function inReadingOrder(site: DocsSite): DocsSite {
   const root = site.byPath.get(parsePagePath('/'));
@@ -604,12 +625,17 @@ function inReadingOrder(site: DocsSite): DocsSite {
   const rank = new Map<string, number>([[root.path, 0]]);
   const lines = root.markdown.split('\n');
   const listed = lines.filter((line) => /^\s*(?:[-*+]|\d+[.)])\s/.test(line));
-  for (const line of [...listed, ...lines])
-    for (const [, href] of line.matchAll(/\]\(<?([^)\s>]+)>?(?:\s[^)]*)?\)/g)) {
-      const target = docLinkTarget(href!, root, site);
-      if (target?.kind === 'page' && !rank.has(target.pagePath))
-        rank.set(target.pagePath, rank.size);
-    }
+  const linked = [...listed, ...lines].flatMap((line) =>
+    [...line.matchAll(/\]\(<?([^)\s>]+)>?(?:\s[^)]*)?\)/g)].map((match) => match[1]!),
+  );
+  const navigation = root.frontmatter?.navigation;
+  const hrefs = Array.isArray(navigation)
+    ? navigation.filter((href): href is string => typeof href === 'string')
+    : [];
+  for (const href of [...hrefs, ...linked]) {
+    const target = docLinkTarget(href, root, site);
+    if (target?.kind === 'page' && !rank.has(target.pagePath)) rank.set(target.pagePath, rank.size);
+  }
   const order = (page: DocPage) => rank.get(page.path) ?? rank.size;
   const pages = site.pages
     .map((page, at) => ({ page, at }))
