@@ -923,6 +923,32 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(limit).toContain('client({ limit: 5 })');
   });
 
+  it('brings the output "As you can see" points at, or leaves the sentence out', async () => {
+    // As cookiecutter's "Overwriting Default Choice Values": the prompt's output, an admonition's
+    // title, then the note that reads it.
+    const app = appOf(
+      parsePage(
+        'choices.md',
+        '# Choices\n\n## Default choice\n\nThe first value of a choice list is its default.\n\n' +
+          '```text\nSelect license:\n1 - Apache\n2 - MIT\nChoose from 1, 2 [1]:\n```\n\nNote\n\n' +
+          'As you can see, the order of the license options changed: the default license comes first.\n\n' +
+          '## Prompts\n\nEach variable is prompted for in order. As you can see, the default license is offered first.\n',
+      ),
+    );
+    const shown = textOf(
+      await readStream(
+        await post(app, askBody('Why did the order of the license options change?')),
+      ),
+    );
+    expect(shown).toContain('As you can see, the order of the license options changed');
+    expect(shown).toContain('1 - Apache');
+    const prompts = textOf(
+      await readStream(await post(app, askBody('In which order is each variable prompted for?'))),
+    );
+    expect(prompts).toContain('Each variable is prompted for in order.');
+    expect(prompts).not.toContain('As you can see, the default license is offered first');
+  });
+
   it('brings a list’s lead-in, and the configuration the lead-in points back at', async () => {
     const app = appOf(
       parsePage(
