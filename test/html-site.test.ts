@@ -486,7 +486,7 @@ acme.run()
       <div class="modal"><h3 id="myModalLabel">Documentation search</h3><p>From here you can search.</p></div>
       <div id="main-content" class="span9"><p><img alt="Logo" src="logo.png"></p>
       <h1 style="position: absolute">Django REST Framework</h1><p>A toolkit for building Web APIs.</p>
-      <h2 id="install">Installation</h2><p>Install using pip.</p>
+      <h2 id="install"><a class="toclink" href="#install">Installation</a></h2><p>Install using pip.</p>
       <h2 id="install">Installing from source</h2><p>Clone the project.</p></div></body></html>`,
     );
     const { site } = await loadHtmlSite(dir);
@@ -499,6 +499,9 @@ acme.run()
       'Installation',
       'Installing from source',
     ]);
+    // A heading that is its own link (Python-Markdown's `anchorlink`) is text, at its anchor.
+    expect(page!.markdown).toContain('## Installation\n');
+    expect(page!.sections[1]!.anchor).toBe('install');
     // The site is searchable: a shared id had stopped the index ("duplicate ID").
     const hits = createRetriever(site).search('install from source', { limit: 3 }).hits;
     expect(hits[0]!.section.heading).toBe('Installing from source');

@@ -345,6 +345,22 @@ function headingAnchors(tree: Element): string[] {
   return anchors;
 }
 
+/**
+ * A heading whose text is its own self-link (Python-Markdown's `toc` with `anchorlink`, as Django
+ * REST framework's MkDocs build writes every heading) keeps the text, not the link: drawn as a
+ * link, every heading of the served page read as one. Its anchor is read first (headingAnchors).
+ */
+function unwrapHeadingLinks(tree: Element): void {
+  for (const child of tree.children) {
+    if (!isElement(child)) continue;
+    if (!/^h[1-6]$/.test(child.tagName)) unwrapHeadingLinks(child);
+    else
+      child.children = child.children.flatMap((node) =>
+        isElement(node) && matches(SELF_LINK, node) ? node.children : [node],
+      );
+  }
+}
+
 const hasContent = (node: Element) => Boolean(select('h1, h2, h3, p, pre, table, li', node));
 
 /** The served path a built file answers at: `a/index.html` → `/a/`, `a/b.html` → `/a/b.html`. */
@@ -404,6 +420,7 @@ export function parseHtmlPage(
   fieldTypesAsCode(content);
   apiEntriesAsHeadings(content);
   const anchors = headingAnchors(content);
+  unwrapHeadingLinks(content);
   // `<wbr>` (TypeDoc's long names) becomes a zero-width space: no reader types one into a question.
   const markdown = toMarkdown(toMdast(content), { extensions: [gfmToMarkdown()] }).replace(
     /\u200b/g,
