@@ -453,6 +453,37 @@ describe('follow-up questions', () => {
     );
   });
 
+  it('reads "the second one" as pointing at the earlier question, however many words follow', async () => {
+    // As Django REST framework's routers: a question about two routers, then one about the second.
+    const app = appOf(
+      parsePage(
+        'routers.md',
+        '# Routers\n\n## SimpleRouter\n\nThe SimpleRouter includes routes for the standard list and detail actions.\n\n' +
+          '## DefaultRouter\n\nThe DefaultRouter is like the SimpleRouter, and adds a root view. It also generates routes for optional `.json` style format suffixes.\n',
+      ),
+      parsePage(
+        'format-suffixes.md',
+        '# Format suffixes\n\nA URL pattern can end in a format suffix. `format_suffix_patterns` adds format suffix routes to your URL patterns.\n',
+      ),
+    );
+    const first = 'What is the difference between SimpleRouter and DefaultRouter?';
+    const response = await post(app, askBody(first));
+    const threadId = response.headers.get('x-thread-id')!;
+    await response.text();
+    const parts = await readStream(
+      await post(app, {
+        fp: 'anonymous',
+        threadId,
+        messages: [
+          userMessage(first),
+          userMessage('Does the second one also add format suffix routes?'),
+        ],
+      }),
+    );
+    expect(reasoningOf(parts)).toContain(`earlier question “${first}”`);
+    expect(textOf(parts)).toMatch(/^From \*\*\[Routers › DefaultRouter\]/);
+  });
+
   it('moves on from what the previous answer quoted, when the search found more', async () => {
     const app = appOf(
       parsePage(

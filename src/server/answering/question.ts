@@ -127,6 +127,12 @@ export const searchFor = (site: AnswerSite, question: Question, text: string): S
 // "And then?", "What about Vue?", "Can I do the same for the reply?": words that lean on what came before.
 const CONTINUES = /^\s*(and|but|also|so|then|or|what about|how about|what if|same|ok|okay|now)\b/i;
 const REFERS_BACK = /\b(it|that|this|those|these|them|there|one|same)\b/i;
+/**
+ * Words that point at something named before whatever else the question says: "Does the second
+ * one also add format suffix routes?" after a question about two routers.
+ */
+const POINTS_AT_EARLIER =
+  /\bthe (?:first|second|third|last|other|former|latter) ones?\b|\bthe (?:former|latter)\b|\b(?:both|either|neither) of (?:them|those|these)\b/i;
 /** Content words at most this many, plus a word pointing back, and a question leans on the thread. */
 const FEW_TERMS = 2;
 
@@ -144,6 +150,7 @@ export function followUpSubject(
   if (earlier.length === 0) return undefined;
   const depends =
     CONTINUES.test(question) ||
+    POINTS_AT_EARLIER.test(question) ||
     terms.length === 0 ||
     (terms.length <= FEW_TERMS && REFERS_BACK.test(question));
   if (!depends) return undefined;
