@@ -954,6 +954,27 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(limit).toContain('client({ limit: 5 })');
   });
 
+  it('brings the list a sentence naming "the following" introduces, though it ends in a full stop', async () => {
+    // As Django REST framework's TokenAuthentication section writes it.
+    const app = appOf(
+      parsePage(
+        'auth.md',
+        '# Authentication\n\n## Token authentication\n\nThis scheme uses a simple token-based HTTP header.\n\n' +
+          'If successfully authenticated, token authentication provides the following credentials.\n\n' +
+          '- `request.user` will be a Django `User` instance.\n- `request.auth` will be a `Token` instance.\n\n' +
+          '## Session authentication\n\nThis scheme uses the session backend.\n',
+      ),
+    );
+    const text = textOf(
+      await readStream(
+        await post(app, askBody('Which credentials does token authentication provide?')),
+      ),
+    );
+    expect(text).toContain('provides the following credentials.');
+    expect(text).toContain('> - `request.user` will be a Django `User` instance.');
+    expect(text).toContain('> - `request.auth` will be a `Token` instance.');
+  });
+
   it('brings the output "As you can see" points at, or leaves the sentence out', async () => {
     // As cookiecutter's "Overwriting Default Choice Values": the prompt's output, an admonition's
     // title, then the note that reads it.

@@ -168,6 +168,11 @@ const PLACE_SENTENCES = 2;
 const PLACE_SENTENCE_CHARS = 280;
 /** The longest code a place shows after the lead-in that introduces it. */
 const PLACE_CODE_LINES = 6;
+/**
+ * A sentence that introduces what follows it: it ends in ":", or names "the following" things
+ * ("TokenAuthentication provides the following credentials.", as Django REST framework writes).
+ */
+const LEADS_IN = /(?::|\bthe following\b[^.:!?]*\.)\s*$/i;
 /** Where a list's next item starts: a line opening on its marker (nested lines stay with theirs). */
 const LIST_ITEM = /\n(?=(?:[-*+]|\d+[.)]) )/;
 /**
@@ -327,13 +332,13 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     return sentences.map((sentence, i) => ({
       sentence,
       at,
-      code: i === sentences.length - 1 && /:\s*$/.test(sentence) ? leadsTo : undefined,
+      code: i === sentences.length - 1 && LEADS_IN.test(sentence) ? leadsTo : undefined,
     }));
   });
   const kept = units
     .filter(
       ({ sentence, code }) =>
-        sentence && (code || !/:\s*$/.test(sentence)) && !POINTS_BACK.test(sentence),
+        sentence && (code || !LEADS_IN.test(sentence)) && !POINTS_BACK.test(sentence),
     )
     .map((unit) => ({
       ...unit,
@@ -522,7 +527,7 @@ export function passageOf(
     const block = blocks[index]!;
     const next = blocks[index + 1];
     if (!next || block.kind === 'code') continue;
-    const introduces = /:\s*$/.test(block.text);
+    const introduces = LEADS_IN.test(block.text);
     if (introduces || next.kind === 'code') picked.add(index + 1);
     // "…three chart values:" then a code sample, then the list that explains it.
     const after = blocks[index + 2];
@@ -534,7 +539,7 @@ export function passageOf(
     const { kind } = blocks[index]!;
     const before = blocks[index - 1];
     if (!before || before.kind !== 'paragraph') continue;
-    if (kind === 'code' || ((kind === 'list' || kind === 'table') && /:\s*$/.test(before.text)))
+    if (kind === 'code' || ((kind === 'list' || kind === 'table') && LEADS_IN.test(before.text)))
       picked.add(index - 1);
   }
   // A paragraph that opens by pointing back ("Depending on the client, this can be…") brings the
@@ -567,7 +572,7 @@ export function passageOf(
     const kept = sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' ')).filter(
       (sentence, i, all) =>
         !(POINTS_BACK.test(sentence) && !example) &&
-        !(i === all.length - 1 && /:\s*$/.test(sentence) && !followed),
+        !(i === all.length - 1 && LEADS_IN.test(sentence) && !followed),
     );
     if (kept.length === 0) return [];
     const markdown = kept.join(' ');
@@ -585,7 +590,7 @@ export function passageOf(
 function beginningOf(section: DocSection): DocBlock[] {
   const shown = section.blocks.slice(0, 2);
   const last = shown.at(-1);
-  if (last && last.kind !== 'code' && /:\s*$/.test(last.text)) {
+  if (last && last.kind !== 'code' && LEADS_IN.test(last.text)) {
     const introduced = section.blocks[shown.length];
     if (introduced) shown.push(introduced);
     else shown.pop();
