@@ -30,6 +30,16 @@ function servedFile(dir: string, urlPath: string): string | undefined {
 
 const isPage = (page: DocPage | { skipped: string }): page is DocPage => !('skipped' in page);
 
+/** A built page of one heading and one paragraph, parsed. */
+function builtPage(file: string, title: string): DocPage {
+  const parsed = parseHtmlPage(
+    file,
+    `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>Text.</p></main></body></html>`,
+  );
+  if (!isPage(parsed)) throw new Error(parsed.skipped);
+  return parsed;
+}
+
 describe.each(Object.entries(BUILDS))('a %s build read with --site', (name, dir) => {
   it('serves every page at a URL the build serves, with headings whose anchors exist there', async () => {
     const { site } = await loadHtmlSite(dir);
@@ -220,18 +230,10 @@ acme.run()
   });
 
   it('lists a built site’s root page first in its sidebar group, wherever its file name sorts', () => {
-    const page = (file: string, title: string) => {
-      const parsed = parseHtmlPage(
-        file,
-        `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>Text.</p></main></body></html>`,
-      );
-      if (!isPage(parsed)) throw new Error(parsed.skipped);
-      return parsed;
-    };
     const site = createSite([
-      page('api.html', 'API'),
-      page('index.html', 'Welcome'),
-      page('why.html', 'Why'),
+      builtPage('api.html', 'API'),
+      builtPage('index.html', 'Welcome'),
+      builtPage('why.html', 'Why'),
     ]);
     expect(sidebarGroups(site)[0]![1].map((p) => p.file)).toEqual([
       'index.html',
@@ -242,20 +244,12 @@ acme.run()
 
   it('puts a folder’s index page at the head of its folder’s group, not above the root’s pages', () => {
     // As Sphinx builds Flask's docs: the root's toctree links tutorial/index before installation.
-    const page = (file: string, title: string) => {
-      const parsed = parseHtmlPage(
-        file,
-        `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>Text.</p></main></body></html>`,
-      );
-      if (!isPage(parsed)) throw new Error(parsed.skipped);
-      return parsed;
-    };
     const site = createSite([
-      page('index.html', 'Welcome'),
-      page('installation.html', 'Installation'),
-      page('tutorial/layout.html', 'Project Layout'),
-      page('tutorial/index.html', 'Tutorial'),
-      page('quickstart.html', 'Quickstart'),
+      builtPage('index.html', 'Welcome'),
+      builtPage('installation.html', 'Installation'),
+      builtPage('tutorial/layout.html', 'Project Layout'),
+      builtPage('tutorial/index.html', 'Tutorial'),
+      builtPage('quickstart.html', 'Quickstart'),
     ]);
     expect(sidebarGroups(site).map(([group, pages]) => [group, pages.map((p) => p.title)])).toEqual(
       [
