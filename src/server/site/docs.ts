@@ -379,6 +379,8 @@ function sectionsOf(
       if (node.type === 'heading') headingIndex.set(node, headingIndex.size);
     });
   const sections: DocSection[] = [];
+  /** The anchors of `sections`, looked up once per heading rather than read through each time. */
+  const anchorsTaken = new Set<string>();
   let current: { heading: string; anchor: string; blocks: DocBlock[] } = {
     heading: '',
     anchor: '',
@@ -387,6 +389,7 @@ function sectionsOf(
   const flush = () => {
     const { blocks } = current;
     if (blocks.length === 0) return;
+    anchorsTaken.add(current.anchor);
     sections.push({
       id: `${page.path}#${current.anchor}`,
       pagePath: page.path,
@@ -426,14 +429,12 @@ function sectionsOf(
       const own = anchors ? anchors[headingIndex.get(node) ?? -1] || slug : slug;
       flush();
       // Text before the title already is the page's top: the title is then a section of its own.
-      const isTitle =
-        node.depth === 1 && !titleSeen && !sections.some((section) => section.anchor === '');
+      const isTitle = node.depth === 1 && !titleSeen && !anchorsTaken.has('');
       if (node.depth === 1) titleSeen = true;
       // Two sections never share an id, whatever ids a built page repeats: the second is numbered
       // as a slug would be (a shared id stopped the whole server: "duplicate ID").
       let anchor = isTitle ? '' : own;
-      for (let n = 1; sections.some((section) => section.anchor === anchor); n++)
-        anchor = `${own}-${n}`;
+      for (let n = 1; anchorsTaken.has(anchor); n++) anchor = `${own}-${n}`;
       current = { heading: isTitle ? page.title : heading, anchor, blocks: [] };
       return;
     }
