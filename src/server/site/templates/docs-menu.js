@@ -8,10 +8,10 @@
   if (!button || !nav) return;
   // The list alone scrolls, never the page: a reader on the 40th page of a long list saw its first
   // links and had to look for where they were.
+  var current = nav.querySelector('a[aria-current="page"]');
   function showCurrent() {
-    var link = nav.querySelector('a[aria-current="page"]');
-    if (!link) return;
-    var box = link.getBoundingClientRect();
+    if (!current) return;
+    var box = current.getBoundingClientRect();
     var list = nav.getBoundingClientRect();
     if (box.top < list.top || box.bottom > list.bottom)
       nav.scrollTop += box.top - list.top - list.height / 3;
@@ -24,7 +24,7 @@
     if (open) nav.style.top = button.parentElement.getBoundingClientRect().bottom + 'px';
     if (open) showCurrent();
     if (open && focus) {
-      var link = nav.querySelector('a[aria-current="page"]') || nav.querySelector('a');
+      var link = current || nav.querySelector('a');
       if (link) link.focus();
     }
   }
