@@ -68,6 +68,26 @@ test.describe('a long answer is read from its start', () => {
     });
   }
 
+  test('in a short window, the first answer is read from its start too (the welcome was taller than the area)', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1024, height: 500 });
+    await page.goto(`${PACED}/docs/guides/theming`);
+    await launcher(page).click();
+    await ready(page);
+    // The welcome and its starter questions overflow: they are shown from their top.
+    expect(await scroller(page).evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    expect(await scroller(page).evaluate((el) => el.scrollTop)).toBe(0);
+    await askQuestion(page, 'How do I change the accent colour of the widget?');
+    const question = await placeInView(page, lastQuestion);
+    expect(question.top).toBeGreaterThanOrEqual(0);
+    expect(question.top).toBeLessThanOrEqual(24);
+    const start = await placeInView(page, lastAnswerStart);
+    expect(start.top).toBeLessThan(start.height);
+    expect(await distanceToEnd(page)).toBeGreaterThan(100);
+    await page.screenshot({ path: 'e2e/screenshots/chat-scroll-short.png' });
+  });
+
   test('an answer that grows after it ends (the Markdown renderer arrives late) keeps its start in view', async ({
     page,
   }) => {

@@ -452,8 +452,9 @@ function useAnswerScroll(busy: boolean, questionCount: number) {
         '.da-message[data-role="user"]:not([data-state="queued"])',
       );
       const question = questions[questions.length - 1];
-      if (anchor.current === 'end' || !question) el.scrollTop = el.scrollHeight;
-      else {
+      if (anchor.current === 'end') el.scrollTop = el.scrollHeight;
+      // Nothing asked yet: the welcome and its starter questions are read from the top.
+      else if (question) {
         const top =
           el.scrollTop +
           question.getBoundingClientRect().top -
@@ -502,7 +503,9 @@ function useAnswerScroll(busy: boolean, questionCount: number) {
     // down while following the end ("Jump to latest" scrolls smoothly).
     const moved = el.scrollTop - lastTop.current;
     const following = anchor.current === 'end' && moved >= 0;
-    if (Math.abs(moved) > 1 && !following)
+    // Content that shrinks (the welcome giving way to the question) pulls the view up to the new end.
+    const clamped = moved < 0 && distance <= 1;
+    if (Math.abs(moved) > 1 && !following && !clamped)
       anchor.current = distance <= PIN_SLACK_PX && busy ? 'end' : 'reader';
     lastTop.current = el.scrollTop;
     setAway(anchor.current === 'reader' && distance > PIN_SLACK_PX);
