@@ -1133,3 +1133,41 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     expect(suggestions.filter((question) => /Version 2\.1|1\.7\.1/.test(question))).toEqual([]);
   });
 });
+
+describe('a heading the page repeats is cited under the heading above it', () => {
+  const pagination = parsePage(
+    'api-guide/pagination.md',
+    '# Pagination\n\nPaginators split long lists.\n\n' +
+      '## PageNumberPagination\n\nTakes a page number in the query.\n\n' +
+      '### Setup\n\nSet `DEFAULT_PAGINATION_CLASS` to `PageNumberPagination` and a `PAGE_SIZE`.\n\n' +
+      '### Configuration\n\nOverride `page_size_query_param` on a subclass.\n\n' +
+      '## LimitOffsetPagination\n\nTakes a limit and an offset in the query.\n\n' +
+      '### Setup\n\nSet `DEFAULT_PAGINATION_CLASS` to `LimitOffsetPagination`; `PAGE_SIZE` is optional.\n\n' +
+      '### Configuration\n\nOverride `max_limit` on a subclass.\n',
+  );
+
+  it('keeps the parent of a repeated heading only, and leaves the heading as the page shows it', () => {
+    const places = pagination.sections.map((s) => [s.heading, s.parent ?? '', s.anchor]);
+    expect(places).toEqual([
+      ['Pagination', '', ''],
+      ['PageNumberPagination', '', 'pagenumberpagination'],
+      ['Setup', 'PageNumberPagination', 'setup'],
+      ['Configuration', 'PageNumberPagination', 'configuration'],
+      ['LimitOffsetPagination', '', 'limitoffsetpagination'],
+      ['Setup', 'LimitOffsetPagination', 'setup-1'],
+      ['Configuration', 'LimitOffsetPagination', 'configuration-1'],
+    ]);
+  });
+
+  it('names the parent in the answer, and in "Ask next"', async () => {
+    const answer = await readStream(
+      await post(appOf(pagination), askBody('How do I set up limit offset pagination?')),
+    );
+    expect(textOf(answer)).toContain(
+      '**[Pagination › LimitOffsetPagination › Setup](http://test/docs/api-guide/pagination#setup-1)**',
+    );
+    expect(suggestionsOf(answer)).toContain(
+      'Tell me about “Configuration” in “LimitOffsetPagination”',
+    );
+  });
+});

@@ -524,9 +524,17 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
 
   it('gives back pages equal to the ones parsed', async () => {
     const data = await tempDir();
+    // A heading the page repeats keeps the heading above it (`parent`) through the cache too.
+    const repeated = await tempDir();
+    await writeFile(
+      join(repeated, 'pagination.md'),
+      '# Pagination\n\n## PageNumber\n\n### Setup\n\nSet a page size.\n\n' +
+        '## LimitOffset\n\n### Setup\n\nSet a limit.\n',
+    );
     for (const [kind, dir] of [
       ['docs', FIXTURE_DOCS_DIR],
       ['site', 'e2e/sites/docusaurus/build'],
+      ['docs', repeated],
     ] as const) {
       const store = () => diskPageStore(data, { kind, dir, language: 'en' }, () => {});
       const parsed = await siteReader({ kind, dir }, store()).read();
@@ -539,5 +547,16 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
       expect(kept.site.pages.map(plainPage)).toEqual(fresh.map(plainPage));
       expect(kept.site.stamp).toBe(parsed.site.stamp);
     }
+    const kept = await siteReader(
+      { kind: 'docs', dir: repeated },
+      diskPageStore(data, { kind: 'docs', dir: repeated, language: 'en' }, () => {}),
+    ).read();
+    expect(kept.kept).toEqual({ reused: 1, parsed: 0 });
+    expect(
+      kept.site.pages[0]!.sections.map((section) => [section.heading, section.parent]),
+    ).toEqual([
+      ['Setup', 'PageNumber'],
+      ['Setup', 'LimitOffset'],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import type { Retriever } from '../answering/retrieval.js';
 import { linkedMarkdown } from '../site/doc-links.js';
-import { pageLabelOf, type DocPage, type DocsSite } from '../site/docs.js';
+import { pageLabelOf, citedAs, type DocPage, type DocsSite } from '../site/docs.js';
 import { parsePagePath } from '../site/page-path.js';
 import { pageMarkdown, siteLinkUrl, type MarkdownUrls } from '../site/page-markdown.js';
 
@@ -99,8 +99,7 @@ export function createDocsTools(
           .map((block) => (page ? linkedMarkdown(block, linkUrl(page)) : block.markdown))
           .join('\n\n');
         return {
-          titlePath:
-            section.heading && section.heading !== title ? `${title} › ${section.heading}` : title,
+          titlePath: citedAs(section, title),
           url: sectionUrl(section.pagePath, section.anchor),
           markdown: cut(
             markdown,

@@ -1,5 +1,11 @@
 import type { ConfidenceLevel } from '../../protocol/index.js';
-import { isApiEntry, namesSomething, type DocBlock, type DocSection } from '../site/docs.js';
+import {
+  citedAs,
+  isApiEntry,
+  namesSomething,
+  type DocBlock,
+  type DocSection,
+} from '../site/docs.js';
 import type { AnswerOutcome, CitedPage } from './parts.js';
 import { phrasesFor, type AnswerPhrases } from './phrases.js';
 import type { SearchHit, SearchResult } from './retrieval.js';
@@ -89,8 +95,8 @@ function followUpsOf(
     if (heading.split(/\s+/).length > MAX_FOLLOW_UP_WORDS) continue;
     seen.add(heading.toLowerCase());
     // "Tell me about “Notes”" says nothing of which Notes, and asking it finds any page's: a short
-    // heading is asked about in its page.
-    const page = section.pageTitle.trim();
+    // heading is asked about in its page, or under the heading above it when the page repeats it.
+    const page = (section.parent ?? section.pageTitle).trim();
     const short = heading.split(/\s+/).length <= SHORT_HEADING_WORDS;
     const inPage =
       short && page && !heading.toLowerCase().includes(page.toLowerCase()) ? page : undefined;
@@ -608,10 +614,7 @@ function escapeLinkText(text: string): string {
   return text.replace(/([\\[\]*_`])/g, '\\$1');
 }
 
-const labelOf = (hit: SearchHit) =>
-  hit.section.heading === hit.section.pageTitle
-    ? hit.title
-    : `${hit.title} › ${hit.section.heading}`;
+const labelOf = (hit: SearchHit) => citedAs(hit.section, hit.title);
 
 /**
  * Builds an extractive answer: the best passages of the top sections, quoted with their Markdown

@@ -66,7 +66,7 @@ const PROGRESS_EVERY_MS = 30_000;
  * text, or as passages of about PASSAGE_CHARS for a long section, each with the place again.
  */
 export function embeddingTextsOf(section: DocSection): string[] {
-  const place = [section.pageTitle, section.heading].filter(Boolean).join(' › ');
+  const place = [section.pageTitle, section.parent, section.heading].filter(Boolean).join(' › ');
   const code = section.code.map((sample) => sample.value).join('\n');
   let body = `${section.text}\n${code}`;
   const passages: string[] = [];

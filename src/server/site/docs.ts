@@ -49,12 +49,27 @@ export interface DocLink {
   alt?: string;
 }
 
+/**
+ * Where a section is, as answers and passages name it: `title` (its page's, by default) › heading,
+ * with the heading above it when the page repeats the heading's words; a page's top is its title.
+ */
+export function citedAs(section: DocSection, title: string = section.pageTitle): string {
+  const { heading, parent } = section;
+  if (!heading || heading === section.pageTitle || heading === title) return title;
+  return [title, parent, heading].filter(Boolean).join(' › ');
+}
+
 /** One heading's worth of a page: the unit that retrieval ranks and answers quote. */
 export interface DocSection {
   id: string;
   pagePath: PagePath;
   pageTitle: string;
   heading: string;
+  /**
+   * The heading this one sits under, when its own words repeat on the page (DRF's Pagination has a
+   * "Setup" under each paginator): cited as page › parent › heading (`citedAs`).
+   */
+  parent?: string;
   /** Slug of the heading, as rehype-slug gives it on the rendered page ('' for the page intro). */
   anchor: string;
   text: string;
@@ -381,13 +396,23 @@ function sectionsOf(
   const sections: DocSection[] = [];
   /** The anchors of `sections`, looked up once per heading rather than read through each time. */
   const anchorsTaken = new Set<string>();
-  let current: { heading: string; anchor: string; blocks: DocBlock[] } = {
+  let current: { heading: string; parent?: string; anchor: string; blocks: DocBlock[] } = {
     heading: '',
     anchor: '',
     blocks: [],
   };
+  // A heading's words that the page repeats say which one only with the heading above it.
+  const headingCounts = new Map<string, number>();
+  eachNode(tree, (node) => {
+    if (node.type === 'heading') {
+      const heading = flat(node);
+      headingCounts.set(heading, (headingCounts.get(heading) ?? 0) + 1);
+    }
+  });
+  /** The headings above the current one, outermost first. */
+  const outline: { depth: number; heading: string }[] = [];
   const flush = () => {
-    const { blocks } = current;
+    const { blocks, parent } = current;
     if (blocks.length === 0) return;
     anchorsTaken.add(current.anchor);
     sections.push({
@@ -395,6 +420,7 @@ function sectionsOf(
       pagePath: page.path,
       pageTitle: page.title,
       heading: current.heading || page.title,
+      ...(parent ? { parent } : {}),
       anchor: current.anchor,
       text: blocks
         .filter((block) => block.kind !== 'code')
@@ -435,7 +461,14 @@ function sectionsOf(
       // as a slug would be (a shared id stopped the whole server: "duplicate ID").
       let anchor = isTitle ? '' : own;
       for (let n = 1; anchorsTaken.has(anchor); n++) anchor = `${own}-${n}`;
-      current = { heading: isTitle ? page.title : heading, anchor, blocks: [] };
+      while (outline.length && outline.at(-1)!.depth >= node.depth) outline.pop();
+      const above = outline.at(-1)?.heading;
+      const parent =
+        !isTitle && above && above !== page.title && (headingCounts.get(heading) ?? 0) > 1
+          ? above
+          : undefined;
+      outline.push({ depth: node.depth, heading: isTitle ? page.title : heading });
+      current = { heading: isTitle ? page.title : heading, parent, anchor, blocks: [] };
       return;
     }
     // Raw HTML and MDX syntax carry no prose worth quoting.
@@ -719,7 +752,7 @@ export type CachedPage = DocPage | { skipped: string };
  * again from them.
  */
 export type PackedSection = Pick<DocSection, 'heading' | 'anchor'> &
-  Partial<Pick<DocSection, 'id' | 'pagePath' | 'pageTitle' | 'language'>> & {
+  Partial<Pick<DocSection, 'parent' | 'id' | 'pagePath' | 'pageTitle' | 'language'>> & {
     version?: string | null;
   };
 

@@ -333,6 +333,7 @@ class KeptSection implements DocSection {
   pagePath: PagePath;
   pageTitle: string;
   heading: string;
+  declare parent?: string;
   anchor: string;
   declare version?: string;
   language: string;
@@ -344,6 +345,7 @@ class KeptSection implements DocSection {
     this.pagePath = (own.pagePath ?? page.path) as PagePath;
     this.pageTitle = own.pageTitle ?? page.title;
     this.heading = own.heading;
+    if (own.parent !== undefined) this.parent = own.parent;
     this.anchor = own.anchor;
     const version = own.version === undefined ? page.version : (own.version ?? undefined);
     if (version) this.version = version;

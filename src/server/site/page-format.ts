@@ -45,8 +45,9 @@ export function headOf(page: DocPage): PageHead {
     file,
     ...(frontmatter !== undefined ? { frontmatter } : {}),
     sections: page.sections.map(
-      ({ id, pagePath, pageTitle, language, version, heading, anchor }) => ({
+      ({ id, pagePath, pageTitle, language, version, heading, parent, anchor }) => ({
         heading,
+        ...(parent !== undefined ? { parent } : {}),
         anchor,
         ...(id === `${page.path}#${anchor}` ? {} : { id }),
         ...(pagePath === page.path ? {} : { pagePath }),
@@ -148,7 +149,9 @@ function isPackedSection(value: unknown): value is PackedSection {
     isRecord(value) &&
     isString(value.heading) &&
     isString(value.anchor) &&
-    [value.id, value.pagePath, value.pageTitle, value.language].every(isOptionalString) &&
+    [value.parent, value.id, value.pagePath, value.pageTitle, value.language].every(
+      isOptionalString,
+    ) &&
     (value.version === undefined || value.version === null || isString(value.version))
   );
 }

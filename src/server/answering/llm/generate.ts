@@ -14,7 +14,7 @@ import {
   type ErrorBody,
   type SearchToolResult,
 } from '../../../protocol/index.js';
-import type { DocSection } from '../../site/docs.js';
+import { citedAs, type DocSection } from '../../site/docs.js';
 import type { ThreadTurn } from '../../stores/index.js';
 import { confidenceOf, outcomeOf } from '../answer.js';
 import type { AnswerPart } from '../parts.js';
@@ -95,11 +95,7 @@ function wordsInstruction(result: Pick<SearchResult, 'words' | 'unknown' | 'left
 function passageText(passage: Passage, limit = PASSAGE_CHARS): string {
   const body = passage.section.blocks.map((block) => block.markdown).join('\n\n');
   const cut = body.length > limit ? `${body.slice(0, limit)}\n…` : body;
-  const label =
-    passage.section.heading === passage.section.pageTitle
-      ? passage.title
-      : `${passage.title} › ${passage.section.heading}`;
-  return `[${passage.n}] ${label} (${passage.url})\n${cut}`;
+  return `[${passage.n}] ${citedAs(passage.section, passage.title)} (${passage.url})\n${cut}`;
 }
 
 /** Earlier turns, newest kept first, within a token budget; returned oldest first. */
