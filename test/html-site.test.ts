@@ -297,6 +297,33 @@ acme.run()
     expect(headingOf('Loads templates from a folder')).toBe('jinja2.FileSystemLoader');
   });
 
+  it('reads a sphinx-click option with the paragraph after its empty entry as its own section', () => {
+    // As Debian's python-cookiecutter-doc ships "Command Line Options": each option a <dl> opened
+    // inside a <p> (which the parser closes), with an empty <dd> and its description after it.
+    const option = (id: string, target: string, names: string[], text: string) =>
+      `<span class="target" id="${target}"></span><dl class="std option">
+      <dt class="sig sig-object std" id="${id}">${names
+        .map((name) => `<span class="sig-name descname"><span class="pre">${name}</span></span>`)
+        .join(
+          '<span class="sig-prename descclassname"><span class="pre">,</span> </span>',
+        )}<a class="headerlink" href="#${id}" title="Permalink to this definition"></a></dt>
+      <dd></dd></dl>\n\n<p>${text}</p>\n`;
+    const page = parseHtmlPage(
+      'cli_options.html',
+      `<html><body><div role="main"><section id="command-line-options">
+      <h1>Command Line Options<a class="headerlink" href="#command-line-options"></a></h1>
+      <p>${option('cmdoption-V', 'version', ['-V', '--version'], 'Show the version and exit.')}
+      ${option('cmdoption-no-input', 'no-input', ['--no-input'], 'Do not prompt for parameters.')}
+      </section></div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    const options = page.sections.filter((s) => s.anchor.startsWith('cmdoption-'));
+    expect(options.map((s) => [s.heading, s.anchor, s.blocks.map((b) => b.markdown)])).toEqual([
+      ['-V, --version', 'cmdoption-V', ['Show the version and exit.']],
+      ['--no-input', 'cmdoption-no-input', ['Do not prompt for parameters.']],
+    ]);
+  });
+
   it('reads a Sphinx parameter’s type as one piece of code', () => {
     const page = parseHtmlPage(
       'api.html',

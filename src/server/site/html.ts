@@ -258,6 +258,42 @@ const isApiEntry = (node: Element) => {
   );
 };
 
+/** Nothing to read: blank text, a comment, or an element without text or media (Sphinx's `<span class="target">` anchors). */
+const isBlank = (node: ElementContent) =>
+  node.type === 'comment' ||
+  (node.type === 'text'
+    ? !node.value.trim()
+    : isElement(node) && !hastText(node).trim() && !select('img, svg, video, iframe', node));
+
+/**
+ * sphinx-click writes each command-line option as an API entry with an empty `<dd>` and its
+ * description in the paragraph after it (cookiecutter's "Command Line Options": `-V, --version`,
+ * then "Show the version and exit."). That paragraph is the entry's: it moves into the `<dd>`, so the
+ * option and what it does are read, quoted and cited together.
+ */
+function emptyEntriesTakeTheirText(tree: Element): void {
+  const { children } = tree;
+  for (let at = 0; at < children.length; at++) {
+    const child = children[at]!;
+    if (!isElement(child)) continue;
+    const descriptions = isApiEntry(child)
+      ? child.children.filter((node): node is Element => isElement(node) && node.tagName === 'dd')
+      : [];
+    const last = descriptions.at(-1);
+    if (!last || !descriptions.every((dd) => dd.children.every(isBlank))) {
+      emptyEntriesTakeTheirText(child);
+      continue;
+    }
+    let next = at + 1;
+    while (next < children.length && isBlank(children[next]!)) next++;
+    const text = children[next];
+    if (text && isElement(text) && text.tagName === 'p') {
+      last.children = [text];
+      children.splice(next, 1);
+    }
+  }
+}
+
 /**
  * Sphinx's API entries (autodoc's `<dl class="py function">`, a class's methods nested in its
  * `<dd>`, and the same for the other domains) as sections of their own: each entry's `<dt id>`
@@ -278,7 +314,7 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     first >= 0 &&
     elements
       .slice(first, next < 0 ? undefined : next)
-      .every((node) => isApiEntry(node) || node.tagName === 'section');
+      .every((node) => isApiEntry(node) || node.tagName === 'section' || isBlank(node));
   tree.children = tree.children.flatMap((child): ElementContent[] => {
     if (!isElement(child)) return [child];
     if (!isApiEntry(child)) {
@@ -289,17 +325,21 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     const terms = child.children.filter(isElement);
     const term = terms[0]!;
     const id = term.properties.id as string;
-    const named = ['.sig-prename', '.sig-name'].map((part) => select(part, term));
-    const name = named.some(Boolean)
-      ? named.map((part) => (part ? hastText(part) : '')).join('')
-      : hastText(term);
-    // A method's own name (`invoke`) says less than its id (`click.testing.CliRunner.invoke`).
-    const title = /^[\w.]+$/.test(id) && id.endsWith(name.replace(/^.*\./, '')) ? id : name.trim();
     // Sphinx's viewcode adds "[source]" to the signature.
     const signature = hastText(term)
       .replace(/\s*\[source\]\s*$/, '')
       .replace(/\s+/g, ' ')
       .trim();
+    const named = ['.sig-prename', '.sig-name'].map((part) => select(part, term));
+    // An option's names (`-V, --version`) are all of it; a function's is its prefix and name.
+    const name =
+      selectAll('.sig-name', term).length > 1
+        ? signature
+        : named.some(Boolean)
+          ? named.map((part) => (part ? hastText(part) : '')).join('')
+          : hastText(term);
+    // A method's own name (`invoke`) says less than its id (`click.testing.CliRunner.invoke`).
+    const title = /^[\w.]+$/.test(id) && id.endsWith(name.replace(/^.*\./, '')) ? id : name.trim();
     const level = `h${Math.min(depth, 6)}`;
     const out: ElementContent[] = [
       {
@@ -308,7 +348,10 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
         properties: { id },
         children: [{ type: 'text', value: title }],
       },
-      {
+    ];
+    // The signature under the heading, unless it is the heading (an option's `--no-input`).
+    if (signature !== title)
+      out.push({
         type: 'element',
         tagName: 'p',
         properties: {},
@@ -320,8 +363,7 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
             children: [{ type: 'text', value: signature }],
           },
         ],
-      },
-    ];
+      });
     for (const part of terms.slice(1)) {
       if (part.tagName !== 'dd') continue;
       apiEntriesAsHeadings(part, depth + 1);
@@ -418,6 +460,7 @@ export function parseHtmlPage(
   prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
   normaliseCode(content);
   fieldTypesAsCode(content);
+  emptyEntriesTakeTheirText(content);
   apiEntriesAsHeadings(content);
   const anchors = headingAnchors(content);
   unwrapHeadingLinks(content);
