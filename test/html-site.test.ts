@@ -324,6 +324,42 @@ acme.run()
     ]);
   });
 
+  it('keeps a Sphinx heading’s own anchor beside its contents backlink, and lands links to its labels', () => {
+    // As Debian's python-celery-doc ships its guides: a local contents list, each heading's text a
+    // `toc-backref` link back to it (`#id2`), and a label (`<span id>`) before each heading and
+    // setting, which is where the docs' own links point.
+    const page = parseHtmlPage(
+      'configuration.html',
+      `<html><body><div role="main"><section id="configuration"><span id="guide-configuration"></span>
+      <h1>Configuration<a class="headerlink" href="#configuration">¶</a></h1>
+      <nav class="contents local" id="contents"><ul>
+      <li><p><a class="reference internal" href="#task-settings" id="id1">Task settings</a></p></li>
+      </ul></nav>
+      <p>Settings are read from <a class="reference internal" href="#std-setting-task_acks_late">task_acks_late</a> and more.</p>
+      <section id="task-settings"><span id="conf-tasks"></span>
+      <h2><a class="toc-backref" href="#id1" role="doc-backlink">Task settings</a><a class="headerlink" href="#task-settings">¶</a></h2>
+      <p>These settings change how tasks run.</p>
+      <section id="task-acks-late"><span id="std-setting-task_acks_late"></span>
+      <h3>task_acks_late<a class="headerlink" href="#task-acks-late">¶</a></h3>
+      <p>Late ack means the task messages will be acknowledged after the task has been executed.</p>
+      </section><p>All task settings start with <code>task_</code>.</p></section></section></div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    expect(page.sections.map((s) => [s.heading, s.anchor])).toEqual([
+      ['Configuration', ''],
+      ['Task settings', 'task-settings'],
+      ['task_acks_late', 'task-acks-late'],
+    ]);
+    const html = renderMarkdown(page, createSite([page]), { page: (p) => p, file: (p) => p });
+    // The heading is no link back to the contents, and each label is at its heading.
+    expect(html).toMatch(
+      /<h3 id="task-acks-late"><span id="std-setting-task_acks_late"><\/span>task_acks_late<\/h3>/,
+    );
+    expect(html).not.toContain('href="#id1"');
+    for (const [, target] of html.matchAll(/href="#([^"]+)"/g))
+      expect(html).toContain(`id="${target}"`);
+  });
+
   it('reads a Sphinx parameter’s type as one piece of code', () => {
     const page = parseHtmlPage(
       'api.html',

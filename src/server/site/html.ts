@@ -202,7 +202,10 @@ function normaliseCode(tree: Element, ancestors: Element[] = []): void {
 function anchorOf(heading: Element, parent: Element | undefined): string {
   if (typeof heading.properties.id === 'string' && heading.properties.id)
     return heading.properties.id;
-  const self = select(SELF_LINK, heading)?.properties.href;
+  // Sphinx's `toc-backref` wraps a heading's text in a link back to the page's contents list
+  // (`#id4`): the way back up, not the heading's anchor, which its `¶` link after it gives.
+  const self = select(`${SELF_LINK}:not(.toc-backref):not([role=doc-backlink])`, heading)
+    ?.properties.href;
   if (typeof self === 'string' && self.length > 1) return decodeURIComponent(self.slice(1));
   if (parent?.tagName === 'section' && typeof parent.properties.id === 'string')
     return parent.properties.id;
@@ -388,6 +391,45 @@ function headingAnchors(tree: Element): string[] {
 }
 
 /**
+ * The page's other link targets, each with the anchor of the heading it belongs to: Sphinx labels
+ * every section and setting with an empty `<span id>` (`std-setting-task_acks_late`,
+ * `calling-basics`) just before its heading, and its links point there, not at the heading. A
+ * target comes before the text it marks: it belongs to the next heading when no text comes first,
+ * else to the heading whose section it is in. The pages under `/docs` give each heading the targets
+ * that belong to it (render.ts), so those links land.
+ */
+function anchorAliases(tree: Element, anchors: readonly string[]): Record<string, string> {
+  const taken = new Set(anchors);
+  const aliases: Record<string, string> = {};
+  let heading = -1;
+  let pending: string[] = [];
+  const settle = (anchor: string) => {
+    for (const id of pending) if (!taken.has(id) && anchor && id !== anchor) aliases[id] ??= anchor;
+    pending = [];
+  };
+  const walk = (node: ElementContent) => {
+    if (node.type === 'text') {
+      if (node.value.trim()) settle(anchors[heading] ?? '');
+      return;
+    }
+    if (!isElement(node)) return;
+    const id = node.properties.id;
+    if (typeof id === 'string' && id) pending.push(id);
+    if (/^h[1-6]$/.test(node.tagName)) {
+      heading += 1;
+      // Targets inside the heading are its own.
+      for (const inner of selectAll('[id]', node))
+        if (inner !== node) pending.push(String(inner.properties.id));
+      settle(anchors[heading] ?? '');
+      return;
+    }
+    node.children.forEach(walk);
+  };
+  tree.children.forEach(walk);
+  return aliases;
+}
+
+/**
  * A heading whose text is its own self-link (Python-Markdown's `toc` with `anchorlink`, as Django
  * REST framework's MkDocs build writes every heading) keeps the text, not the link: drawn as a
  * link, every heading of the served page read as one. Its anchor is read first (headingAnchors).
@@ -463,6 +505,7 @@ export function parseHtmlPage(
   emptyEntriesTakeTheirText(content);
   apiEntriesAsHeadings(content);
   const anchors = headingAnchors(content);
+  const aliases = anchorAliases(content, anchors);
   unwrapHeadingLinks(content);
   // `<wbr>` (TypeDoc's long names) becomes a zero-width space: no reader types one into a question.
   const markdown = toMarkdown(toMdast(content), { extensions: [gfmToMarkdown()] }).replace(
@@ -504,6 +547,7 @@ export function parseHtmlPage(
     language: languageOfPage(root, file, defaultLanguage),
     ...(version ? { version } : {}),
     ...(navigation.length ? { navigation } : {}),
+    ...(Object.keys(aliases).length ? { aliases } : {}),
   };
   return parsePage(file, `---\n${toYaml(frontmatter)}---\n\n${markdown}`, defaultLanguage, {
     anchors,

@@ -131,12 +131,20 @@ function rehypeLinks() {
  * Headings keep the anchors their sections are cited at. A built page's heading ids are the
  * generator's (Sphinx's API entry `click.testing.CliRunner.invoke`, its `id13`), not slugs of their
  * text, and answers link to them: each heading whose text is a section's, in order, takes that
- * section's anchor. A Markdown page's anchors are the slugs already.
+ * section's anchor. A Markdown page's anchors are the slugs already. The page's other link targets
+ * that belong to a heading (a built page's `aliases`: Sphinx's `std-setting-task_acks_late`) are
+ * empty elements at its start, so links to them land on it.
  */
 function rehypeSectionIds() {
   return (tree: Root, file: { data: unknown }) => {
     const { page } = file.data as RenderData;
     const sections = page.sections.filter((section) => section.anchor);
+    const targets = new Map<string, string[]>();
+    const aliases = page.frontmatter?.aliases;
+    if (aliases && typeof aliases === 'object')
+      for (const [alias, anchor] of Object.entries(aliases))
+        if (typeof anchor === 'string')
+          targets.set(anchor, [...(targets.get(anchor) ?? []), alias]);
     let next = 0;
     visit(tree, 'element', (node: Element) => {
       if (!/^h[2-6]$/.test(node.tagName) || next >= sections.length) return;
@@ -144,7 +152,16 @@ function rehypeSectionIds() {
       const at = sections.findIndex((section, i) => i >= next && section.heading.trim() === text);
       if (at < 0) return;
       next = at + 1;
-      node.properties.id = sections[at]!.anchor;
+      const { anchor } = sections[at]!;
+      node.properties.id = anchor;
+      node.children.unshift(
+        ...(targets.get(anchor) ?? []).map((id): Element => ({
+          type: 'element',
+          tagName: 'span',
+          properties: { id },
+          children: [],
+        })),
+      );
     });
   };
 }
