@@ -297,6 +297,36 @@ acme.run()
     expect(headingOf('Loads templates from a folder')).toBe('jinja2.FileSystemLoader');
   });
 
+  it('makes the entries after a section’s last prose sections of their own, and leaves those before it', () => {
+    // As Celery's API reference has `crontab`: attributes, a paragraph about them, then methods.
+    const entry = (kind: string, id: string, name: string, text: string) =>
+      `<dl class="py ${kind}"><dt class="sig sig-object py" id="${id}">
+      <span class="sig-name descname"><span class="pre">${name}</span></span><a class="reference internal" href="../_modules/acme.html#x"><span class="viewcode-link"><span class="pre">[source]</span></span></a><a class="headerlink" href="#${id}">¶</a></dt>
+      <dd><p>${text}</p></dd></dl>`;
+    const page = parseHtmlPage(
+      'api.html',
+      `<html><body><div role="main"><section id="api"><h1>API</h1>
+      ${entry('class', 'acme.crontab', 'crontab', 'A crontab-like schedule.').replace(
+        '</p></dd></dl>',
+        '</p>',
+      )}
+      ${entry('attribute', 'acme.crontab.minute', 'minute', 'The minutes to run at.')}
+      <p>It is important to realize that any day matches when both are given.</p>
+      ${entry('method', 'acme.crontab.is_due', 'is_due', 'Returns whether the task is due.')}
+      ${entry('method', 'acme.crontab.remaining_estimate', 'remaining_estimate', 'Estimates the next run.')}
+      </dd></dl></section></div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    const headingOf = (text: string) =>
+      page.sections.find((section) => section.text.includes(text))?.heading;
+    expect(headingOf('The minutes to run at')).toBe('acme.crontab');
+    expect(headingOf('It is important to realize')).toBe('acme.crontab');
+    expect(headingOf('Returns whether the task is due')).toBe('acme.crontab.is_due');
+    expect(headingOf('Estimates the next run')).toBe('acme.crontab.remaining_estimate');
+    // viewcode's "[source]" leads into `_modules/`, which is not served: no entry keeps it.
+    expect(page.markdown).not.toMatch(/source\]|_modules/);
+  });
+
   it('reads a sphinx-click option with the paragraph after its empty entry as its own section', () => {
     // As Debian's python-cookiecutter-doc ships "Command Line Options": each option a <dl> opened
     // inside a <p> (which the parser closes), with an empty <dd> and its description after it.

@@ -279,9 +279,11 @@ function emptyEntriesTakeTheirText(tree: Element): void {
   for (let at = 0; at < children.length; at++) {
     const child = children[at]!;
     if (!isElement(child)) continue;
-    const descriptions = isApiEntry(child)
-      ? child.children.filter((node): node is Element => isElement(node) && node.tagName === 'dd')
-      : [];
+    // Options only: an autodoc member without a docstring is followed by its class's own prose.
+    const descriptions =
+      isApiEntry(child) && classesOf(child).includes('option')
+        ? child.children.filter((node): node is Element => isElement(node) && node.tagName === 'dd')
+        : [];
     const last = descriptions.at(-1);
     if (!last || !descriptions.every((dd) => dd.children.every(isBlank))) {
       emptyEntriesTakeTheirText(child);
@@ -306,33 +308,36 @@ function emptyEntriesTakeTheirText(tree: Element): void {
  * question about one function was answered from all of them, and its link did not lead to it.
  */
 function apiEntriesAsHeadings(tree: Element, depth = 4): void {
-  // Only where nothing but entries follows the first one until the next heading: a paragraph after
-  // an entry belongs to the section the entries sit in, and under the entry's heading it read as
-  // the entry's (Jinja's "Here a recommended setup that enables autoescaping…", cited as
-  // `jinja2.select_autoescape`). Such entries stay a definition list in their section.
-  const elements = tree.children.filter(isElement);
-  const first = elements.findIndex(isApiEntry);
-  const next = elements.findIndex((node, at) => at > first && /^h[1-6]$/.test(node.tagName));
-  const asHeadings =
-    first >= 0 &&
-    elements
-      .slice(first, next < 0 ? undefined : next)
-      .every((node) => isApiEntry(node) || node.tagName === 'section' || isBlank(node));
+  // Only the entries that end their run of the section (up to a heading): a paragraph after an
+  // entry belongs to the section the entries sit in, and under the entry's heading it read as the
+  // entry's (Jinja's "Here a recommended setup that enables autoescaping…", cited as
+  // `jinja2.select_autoescape`). Entries before such prose stay a definition list in their section;
+  // those after the last of it (Celery's `crontab` methods, after a note on its attributes) are
+  // each a section.
+  const asHeadings = new Set<Element>();
+  let run: Element[] = [];
+  const endRun = () => {
+    const prose = run.findLastIndex(
+      (node) => !(isApiEntry(node) || node.tagName === 'section' || isBlank(node)),
+    );
+    for (const node of run.slice(prose + 1)) if (isApiEntry(node)) asHeadings.add(node);
+    run = [];
+  };
+  for (const node of tree.children.filter(isElement))
+    if (/^h[1-6]$/.test(node.tagName)) endRun();
+    else run.push(node);
+  endRun();
   tree.children = tree.children.flatMap((child): ElementContent[] => {
     if (!isElement(child)) return [child];
     if (!isApiEntry(child)) {
       apiEntriesAsHeadings(child, depth);
       return [child];
     }
-    if (!asHeadings) return [child];
+    if (!asHeadings.has(child)) return [child];
     const terms = child.children.filter(isElement);
     const term = terms[0]!;
     const id = term.properties.id as string;
-    // Sphinx's viewcode adds "[source]" to the signature.
-    const signature = hastText(term)
-      .replace(/\s*\[source\]\s*$/, '')
-      .replace(/\s+/g, ' ')
-      .trim();
+    const signature = hastText(term).replace(/\s+/g, ' ').trim();
     const named = ['.sig-prename', '.sig-name'].map((part) => select(part, term));
     // An option's names (`-V, --version`) are all of it; a function's is its prefix and name.
     const name =
@@ -495,7 +500,9 @@ export function parseHtmlPage(
     (node) =>
       matches(CHROME, node) ||
       (node.tagName === 'header' && !select('h1', node)) ||
-      (node.tagName === 'a' && EDIT_LINK.test(hastText(node))),
+      (node.tagName === 'a' && EDIT_LINK.test(hastText(node))) ||
+      // Sphinx viewcode's "[source]" links lead into `_modules/`, which is not served (NOT_PAGES).
+      (node.tagName === 'a' && Boolean(select('.viewcode-link', node))),
   );
   // Heading self-links (VitePress's `#`, Sphinx's `¶`, Starlight's icon beside the heading) once
   // their screen-reader text is gone: a symbol, not words.
