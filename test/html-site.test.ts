@@ -594,13 +594,16 @@ acme.run()
     expect(hits[0]!.section.heading).toBe('Installing from source');
   });
 
-  it('leaves out Sphinx’s highlighted source files and an icon font’s self-link glyph', async () => {
+  it('leaves out Sphinx’s highlighted source files, a theme’s version notice and an icon font’s self-link glyph', async () => {
     // As Debian's python-cookiecutter-doc: `_modules/` (viewcode), and headings whose self-link
-    // shows Font Awesome's link icon, a private-use character (U+F0C1).
+    // shows Font Awesome's link icon, a private-use character (U+F0C1); as python-celery-doc, the
+    // sphinx_celery theme's version notice over every page.
     const dir = await tempDir();
     await writeFile(
       join(dir, 'index.html'),
-      `<main><h1>Installation<a class="headerlink" href="#installation">\uf0c1</a></h1><p>Run pip.</p>
+      `<main><div class="deck"><p>This document describes the current stable version of Acme (5.2).
+      For development docs, <a href="http://example.com/dev/">go here</a>.</p></div>
+      <h1>Installation<a class="headerlink" href="#installation">\uf0c1</a></h1><p>Run pip.</p>
       <h2>Windows<a class="headerlink" href="#windows">\uf0c1</a></h2><p>Use py.</p></main>`,
     );
     await mkdir(join(dir, '_modules', 'acme'), { recursive: true });
@@ -613,6 +616,7 @@ acme.run()
     expect(site.pages[0]!.title).toBe('Installation');
     expect(site.pages[0]!.sections.map((section) => section.heading)).toContain('Windows');
     expect(site.pages[0]!.markdown).not.toContain('\uf0c1');
+    expect(site.pages[0]!.markdown).not.toContain('stable version');
   });
 
   it('says what to give --site when the folder holds no HTML', async () => {

@@ -90,6 +90,9 @@ const CHROME = [
   // Docusaurus's notice over an unlisted or draft page ("Search engines will not index it"): the
   // generator's words about the page, not the page's.
   '.theme-unlisted-banner, .theme-draft-banner',
+  // Version notices over every page ("This document describes the current stable version of
+  // Celery (5.2). For development docs, go here."): sphinx_celery's deck, Read the Docs' warning.
+  '.deck, .version-warning, #version-warning-banner',
 ].join(', ');
 
 /** Heading self-links (`#`, `¶`) add a symbol to every heading; their target is the heading's anchor. */
