@@ -128,6 +128,8 @@ describe('a built page read by the HTML loader', () => {
       <div class="highlight-python notranslate"><div class="highlight"><pre><span></span>import acme
 acme.run()
 </pre></div></div>
+      <div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span>acme.stop()
+</pre></div></div>
       <p><a href="https://github.com/acme/x/edit/main/config.rst">Edit on GitHub</a></p>
       </section></section></div></body></html>`,
     );
@@ -136,9 +138,13 @@ acme.run()
     expect(page.frontmatter?.permalink).toBe('/api/config.html');
     const options = page.sections.find((s) => s.heading === 'Options')!;
     expect(options.anchor).toBe('options');
-    expect(options.blocks.map((b) => b.kind)).toEqual(['table', 'code']);
+    expect(options.blocks.map((b) => b.kind)).toEqual(['table', 'code', 'code']);
     expect(options.blocks[0]!.markdown).toMatch(/\| Name +\| Default \|/);
-    expect(options.code).toEqual([{ lang: 'python', value: 'import acme\nacme.run()' }]);
+    // Pygments' `python3` (Celery's) is labelled as Python, which highlighters know.
+    expect(options.code).toEqual([
+      { lang: 'python', value: 'import acme\nacme.run()' },
+      { lang: 'python', value: 'acme.stop()' },
+    ]);
     expect(page.markdown).not.toMatch(/Sidebar words|Edit on GitHub|¶/);
   });
 

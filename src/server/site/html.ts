@@ -145,7 +145,8 @@ function languageOf(pre: Element, ancestors: Element[]): string {
             ? 'pycon'
             : 'python';
       const match = /^(?:language|lang|highlight)-([\w+#.-]+)$/.exec(name);
-      if (match?.[1] && match[1] !== 'default') return match[1];
+      // Pygments' `python3` (Celery's `highlight-python3`) is Python to every highlighter.
+      if (match?.[1] && match[1] !== 'default') return match[1].replace(/^python3$/, 'python');
     }
   }
   return '';
