@@ -239,6 +239,28 @@ describe('the answer says how sure it is', () => {
     );
   });
 
+  it('never ends a place on a sentence labelled “Example:” without its example', async () => {
+    // As Celery's periodic tasks guide writes one ("Example: Run the tasks.add task every 30
+    // seconds."), before more code than a place shows.
+    const code = Array.from({ length: 8 }, (_, i) => `schedule.add(${i})`).join('\n');
+    const app = appOf(
+      parsePage(
+        'guides/caching.md',
+        '# Caching\n\n## Cache lifetime\n\nAnswers can be cached.\n\n' +
+          `Example: cached answers kept for an hour.\n\n\`\`\`python\n${code}\n\`\`\`\n`,
+      ),
+      parsePage(
+        'reference/options.md',
+        '# Options\n\n## cacheSeconds\n\nHow long cached answers are kept, in seconds.\n',
+      ),
+    );
+    const parts = await readStream(await post(app, askBody('How long are cached answers kept?')));
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    const text = textOf(parts);
+    expect(text).toContain('[Caching › Cache lifetime]');
+    expect(text).not.toContain('Example: cached answers kept for an hour.');
+  });
+
   it('never cuts a place’s long sentence inside inline code or a link', async () => {
     // The code span and the link both straddle the 280th character, where a place's sentence is cut.
     const long = (tail: string) =>

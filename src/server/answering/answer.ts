@@ -175,10 +175,11 @@ const PLACE_SENTENCE_CHARS = 280;
 /** The longest code a place shows after the lead-in that introduces it. */
 const PLACE_CODE_LINES = 6;
 /**
- * A sentence that introduces what follows it: it ends in ":", or names "the following" things
- * ("TokenAuthentication provides the following credentials.", as Django REST framework writes).
+ * A sentence that introduces what follows it: it ends in ":", names "the following" things
+ * ("TokenAuthentication provides the following credentials.", as Django REST framework writes), or
+ * is labelled an example ("Example: Run the tasks.add task every 30 seconds.", as Celery writes).
  */
-const LEADS_IN = /(?::|\bthe following\b[^.:!?]*\.)\s*$/i;
+const LEADS_IN = /(?::|\bthe following\b[^.:!?]*\.)\s*$|^[*_]*(?:for )?example[*_]*:/i;
 /** Where a list's next item starts: a line opening on its marker (nested lines stay with theirs). */
 const LIST_ITEM = /\n(?=(?:[-*+]|\d+[.)]) )/;
 /**
