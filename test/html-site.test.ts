@@ -333,6 +333,23 @@ acme.run()
     expect(page.markdown).not.toMatch(/source\]|_modules/);
   });
 
+  it('mends what a build’s markup errors leave: links to docutils’ error reports, headings of punctuation', () => {
+    // As Debian's python-black-doc ships it: its Markdown left unconverted, so docutils read
+    // `*variables` and stray brackets as markup it could not parse.
+    const page = parseHtmlPage(
+      'style.html',
+      `<html><body><div role="main"><section id="current-style"><h1>Current style</h1>
+      <p>Black reformats calls such as very_important_function(template: str, <a href="#id18"><span class="problematic" id="id19">*</span></a>variables).</p>
+      <section id="id62"><h1>)<a class="headerlink" href="#id62">¶</a></h1>
+      <p>Black prefers double quotes.</p></section></section></div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    expect(page.sections.map((s) => s.heading)).toEqual(['Current style']);
+    expect(page.markdown).toContain('(template: str, \\*variables)');
+    expect(page.markdown).not.toContain('#id18');
+    expect(page.markdown).toContain('Black prefers double quotes.');
+  });
+
   it('reads a sphinx-click option with the paragraph after its empty entry as its own section', () => {
     // As Debian's python-cookiecutter-doc ships "Command Line Options": each option a <dl> opened
     // inside a <p> (which the parser closes), with an empty <dd> and its description after it.

@@ -118,6 +118,27 @@ function prune(tree: Element | HastRoot, drop: (node: Element) => boolean): void
 }
 
 /**
+ * What a build's markup errors leave, mended: docutils marks text it could not parse as a link to
+ * its error report (`<a href="#id1"><span class="problematic">*</span></a>variables`), a link to
+ * nowhere once the report is gone, so the text stays and the link goes; and a heading without a
+ * letter or digit (Debian's Black build, whose unconverted Markdown left `<h1>)</h1>`) is no
+ * heading, only its id stays, as a link target (anchorAliases).
+ */
+function mendBrokenMarkup(tree: Element): void {
+  tree.children = tree.children.flatMap((child): ElementContent[] => {
+    if (!isElement(child)) return [child];
+    if (child.tagName === 'a' && select('.problematic', child))
+      return [{ type: 'text', value: hastText(child) }];
+    if (/^h[1-6]$/.test(child.tagName) && !namesSomething(hastText(child)))
+      return [
+        { type: 'element', tagName: 'span', properties: { id: child.properties.id }, children: [] },
+      ];
+    mendBrokenMarkup(child);
+    return [child];
+  });
+}
+
+/**
  * A code block's language, from where the generators write it: `data-language` (Starlight),
  * `language-x` on the <pre>/<code> (Docusaurus, MkDocs) or on the block's wrapper (VitePress's
  * `div.language-ts`, Sphinx's `div.highlight-python`).
@@ -511,6 +532,7 @@ export function parseHtmlPage(
   // Heading self-links (VitePress's `#`, Sphinx's `¶`, Starlight's icon beside the heading) once
   // their screen-reader text is gone: a symbol, not words.
   prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
+  mendBrokenMarkup(content);
   normaliseCode(content);
   fieldTypesAsCode(content);
   emptyEntriesTakeTheirText(content);
