@@ -1,6 +1,6 @@
 import type { Retriever } from '../answering/retrieval.js';
 import { linkedMarkdown } from '../site/doc-links.js';
-import { pageLabelOf, citedAs, type DocPage, type DocsSite } from '../site/docs.js';
+import { citedAs, pageLabelOf, type DocPage, type DocsSite } from '../site/docs.js';
 import { parsePagePath } from '../site/page-path.js';
 import { pageMarkdown, siteLinkUrl, type MarkdownUrls } from '../site/page-markdown.js';
 

@@ -580,7 +580,7 @@ export function parseHtmlPage(
     language: languageOfPage(root, file, defaultLanguage),
     ...(version ? { version } : {}),
     ...(navigation.length ? { navigation } : {}),
-    ...(Object.keys(aliases).length ? { aliases } : {}),
+    ...(Object.keys(aliases).length ? { anchorAliases: aliases } : {}),
   };
   return parsePage(file, `---\n${toYaml(frontmatter)}---\n\n${markdown}`, defaultLanguage, {
     anchors,

@@ -132,7 +132,7 @@ function rehypeLinks() {
  * generator's (Sphinx's API entry `click.testing.CliRunner.invoke`, its `id13`), not slugs of their
  * text, and answers link to them: each heading whose text is a section's, in order, takes that
  * section's anchor. A Markdown page's anchors are the slugs already. The page's other link targets
- * that belong to a heading (a built page's `aliases`: Sphinx's `std-setting-task_acks_late`) are
+ * that belong to a heading (a built page's `anchorAliases`: Sphinx's `std-setting-task_acks_late`) are
  * empty elements at its start, so links to them land on it.
  */
 function rehypeSectionIds() {
@@ -140,8 +140,9 @@ function rehypeSectionIds() {
     const { page } = file.data as RenderData;
     const sections = page.sections.filter((section) => section.anchor);
     const targets = new Map<string, string[]>();
-    const aliases = page.frontmatter?.aliases;
-    if (aliases && typeof aliases === 'object')
+    // A built page's own (html.ts); not Hugo's `aliases`, a list of redirects in Markdown pages.
+    const aliases = page.frontmatter?.anchorAliases;
+    if (aliases && typeof aliases === 'object' && !Array.isArray(aliases))
       for (const [alias, anchor] of Object.entries(aliases))
         if (typeof anchor === 'string')
           targets.set(anchor, [...(targets.get(anchor) ?? []), alias]);
