@@ -145,3 +145,23 @@ test('the sidebar opens on the current page: its link in view, the page not scro
   await expect(current).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
 });
+
+test('a link to a heading shows it below the sticky header, with room above it', async ({
+  page,
+}) => {
+  // As an answer's citation opens a section: its #anchor, on a phone and on a desktop.
+  for (const width of [390, 1024]) {
+    await page.setViewportSize({ width, height: 600 });
+    await page.goto('/docs/guides/theming#colours');
+    const heading = page.locator('h2#colours');
+    await expect(heading).toBeInViewport({ ratio: 1 });
+    const top = await heading.evaluate((el) => el.getBoundingClientRect().top);
+    const headerBottom = await page
+      .locator('header.site')
+      .evaluate((el) =>
+        getComputedStyle(el).position === 'sticky' ? el.getBoundingClientRect().bottom : 0,
+      );
+    expect(top).toBeGreaterThan(headerBottom + 4);
+    await page.screenshot({ path: `e2e/screenshots/docs-anchor-${width}.png` });
+  }
+});
