@@ -491,6 +491,50 @@ acme.run()
     ]);
   });
 
+  it('lists a folder’s pages in the order its index page lists them, nested folders under theirs', async () => {
+    // As Debian's python-celery-doc: the home page links First Steps before the Getting Started
+    // index, whose table of contents lists Introduction, Backends and Brokers (with its own pages),
+    // then First Steps.
+    const dir = await tempDir();
+    const page = (title: string, body = '') =>
+      `<html><head><title>${title}</title></head><body><div role="main"><h1>${title}</h1><p>Text.</p>${body}</div></body></html>`;
+    const files: [string, string, string?][] = [
+      [
+        'index.html',
+        'Home',
+        '<p>Start with <a href="start/first-steps.html">First Steps</a>.</p><ul><li><a href="start/index.html">Getting Started</a></li></ul>',
+      ],
+      [
+        'start/index.html',
+        'Getting Started',
+        '<ul><li><a href="introduction.html">Introduction</a></li><li><a href="brokers/index.html">Backends and Brokers</a></li><li><a href="first-steps.html">First Steps</a></li><li><a href="../index.html">Home</a></li></ul>',
+      ],
+      ['start/first-steps.html', 'First Steps'],
+      ['start/introduction.html', 'Introduction'],
+      [
+        'start/brokers/index.html',
+        'Backends and Brokers',
+        '<ul><li><a href="redis.html">Using Redis</a></li><li><a href="amqp.html">Using AMQP</a></li></ul>',
+      ],
+      ['start/brokers/amqp.html', 'Using AMQP'],
+      ['start/brokers/redis.html', 'Using Redis'],
+    ];
+    for (const [file, title, body] of files) {
+      await mkdir(join(dir, file, '..'), { recursive: true });
+      await writeFile(join(dir, file), page(title, body));
+    }
+    const { site } = await loadHtmlSite(dir);
+    expect(site.pages.map((p) => p.title)).toEqual([
+      'Home',
+      'Getting Started',
+      'Introduction',
+      'Backends and Brokers',
+      'Using Redis',
+      'Using AMQP',
+      'First Steps',
+    ]);
+  });
+
   it('lists the pages in the order of the home page’s own navigation first', async () => {
     // As Django REST framework's MkDocs build: a navbar whose menus list Tutorial, then API Guide,
     // while the home page's text links the API guide first.

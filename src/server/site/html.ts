@@ -755,28 +755,51 @@ export async function loadHtmlSite(
  * page after `getting-started/`. The home page's own navigation comes first (a sidebar, a navbar:
  * the order the site gives its readers), then its lists' links before its prose's: Flask's intro
  * names Installation, Quickstart, Tutorial, Patterns and API, out of its table of contents' order.
+ * A folder's index page then brings the pages of its folder that its lists link to, in their
+ * order, right after it, and theirs after them: its table of contents is its folder's order
+ * (Celery's Getting Started lists Introduction before First Steps, and its broker pages under
+ * "Backends and Brokers", not after the folder's last page).
  */
 function inReadingOrder(site: DocsSite): DocsSite {
   const root = site.byPath.get(parsePagePath('/'));
   if (!root) return site;
-  const rank = new Map<string, number>([[root.path, 0]]);
-  const lines = root.markdown.split('\n');
-  const listed = lines.filter((line) => /^\s*(?:[-*+]|\d+[.)])\s/.test(line));
-  const linked = [...listed, ...lines].flatMap((line) =>
-    [...line.matchAll(/\]\(<?([^)\s>]+)>?(?:\s[^)]*)?\)/g)].map((match) => match[1]!),
-  );
+  const LINK = /\]\(<?([^)\s>]+)>?(?:\s[^)]*)?\)/g;
+  const hrefsIn = (lines: string[]) =>
+    lines.flatMap((line) => [...line.matchAll(LINK)].map((match) => match[1]!));
+  const listedIn = (page: DocPage) =>
+    page.markdown.split('\n').filter((line) => /^\s*(?:[-*+]|\d+[.)])\s/.test(line));
+  const pagesAt = (hrefs: string[], page: DocPage) =>
+    hrefs.flatMap((href) => {
+      const target = docLinkTarget(href, page, site);
+      const linked = target?.kind === 'page' ? site.byPath.get(target.pagePath) : undefined;
+      return linked ? [linked] : [];
+    });
   const navigation = root.frontmatter?.navigation;
   const hrefs = Array.isArray(navigation)
     ? navigation.filter((href): href is string => typeof href === 'string')
     : [];
-  for (const href of [...hrefs, ...linked]) {
-    const target = docLinkTarget(href, root, site);
-    if (target?.kind === 'page' && !rank.has(target.pagePath)) rank.set(target.pagePath, rank.size);
-  }
-  const order = (page: DocPage) => rank.get(page.path) ?? rank.size;
-  const pages = site.pages
-    .map((page, at) => ({ page, at }))
-    .sort((a, b) => order(a.page) - order(b.page) || a.at - b.at)
-    .map(({ page }) => page);
+  const fromRoot = pagesAt(
+    [...hrefs, ...hrefsIn(listedIn(root)), ...hrefsIn(root.markdown.split('\n'))],
+    root,
+  );
+  const pages: DocPage[] = [];
+  const placed = new Set<string>();
+  const isFolderIndex = (page: DocPage) =>
+    page !== root && /(^|[\\/])index\.html?$/i.test(page.file);
+  const place = (page: DocPage) => {
+    if (placed.has(page.path)) return;
+    // A page's folder index comes first, with its order (the home page may link a page of a
+    // folder before the folder).
+    const up = site.byPath.get(page.path.replace(/\/[^/]+\/?$/, '') || '/');
+    if (up && isFolderIndex(up) && up !== page) place(up);
+    if (placed.has(page.path)) return;
+    placed.add(page.path);
+    pages.push(page);
+    const folder = isFolderIndex(page) ? `${page.path.replace(/\/$/, '')}/` : undefined;
+    if (folder)
+      for (const child of pagesAt(hrefsIn(listedIn(page)), page))
+        if (child.path.startsWith(folder)) place(child);
+  };
+  for (const page of [root, ...fromRoot, ...site.pages]) place(page);
   return { ...site, pages };
 }
