@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite, loadDocsSite, parsePage, type DocPage } from '../src/server/site/docs.js';
+import { parseHtmlPage } from '../src/server/site/html.js';
 import {
   askBody,
   demoApp,
@@ -1191,5 +1192,37 @@ describe('a heading the page repeats is cited under the heading above it', () =>
     expect(suggestionsOf(answer)).toContain(
       'Tell me about “Configuration” in “LimitOffsetPagination”',
     );
+  });
+});
+
+describe('Ask next after a guide’s answer, when a reference’s members come close', () => {
+  it('offers no API entry of a related page, which a reader of the guide did not ask about', async () => {
+    // As Celery's: "How do I install Celery with Redis?" offered
+    // `celery.backends.redis.RedisBackend.supports_autoexpire`.
+    const entry = (id: string, name: string, text: string) =>
+      `<dl class="py attribute"><dt class="sig sig-object py" id="${id}"><span class="sig-name descname">${name}</span></dt><dd><p>${text}</p></dd></dl>`;
+    const reference = parseHtmlPage(
+      'reference/redis.html',
+      `<html><body><div role="main"><section id="redis"><h1>acme.backends.redis</h1>
+      ${entry('acme.backends.redis.RedisBackend.supports_autoexpire', 'supports_autoexpire', 'Whether Redis expires results.')}
+      ${entry('acme.backends.redis.RedisBackend.max_connections', 'max_connections', 'Redis connections kept.')}
+      </section></div></body></html>`,
+    );
+    if ('skipped' in reference) throw new Error(reference.skipped);
+    const app = appOf(
+      parsePage(
+        'getting-started/redis.md',
+        '# Using Redis\n\n## Installation\n\nInstall Acme with its Redis bundle: `pip install acme[redis]`.\n\n' +
+          '## Configuration\n\nSet the broker URL to your Redis server.\n',
+      ),
+      reference,
+    );
+    const answer = await readStream(
+      await post(app, askBody('How do I install Acme with the Redis bundle?')),
+    );
+    expect(textOf(answer)).toMatch(/^From \*\*\[Using Redis › Installation\]/);
+    const suggestions = suggestionsOf(answer);
+    expect(suggestions.length).toBeGreaterThan(0);
+    expect(suggestions.filter((question) => question.includes('acme.backends'))).toEqual([]);
   });
 });

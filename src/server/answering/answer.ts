@@ -81,9 +81,13 @@ function followUpsOf(
     );
     return [...sections.slice(at + 1), ...sections.slice(1, at).reverse()];
   };
+  // A related page's API entry (`celery.backends.redis.RedisBackend.supports_autoexpire` after a
+  // question about installing with Redis) is a reference's member, offered only to a reader who
+  // was answered from a reference.
+  const fromReference = quoted.some((hit) => isApiEntry(hit.section));
   const unseen = [
     ...quoted.flatMap((hit) => neighbours(hit.section)),
-    ...related.map((hit) => hit.section),
+    ...related.map((hit) => hit.section).filter((section) => fromReference || !isApiEntry(section)),
   ];
   for (const section of unseen) {
     if (readBefore(section)) continue;
