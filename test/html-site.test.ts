@@ -350,6 +350,31 @@ acme.run()
     expect(page.markdown).toContain('Black prefers double quotes.');
   });
 
+  it('reads docutils’ indentation as what it indents, not as a quote, inside a list item and around code', () => {
+    // As Debian's python-celery-doc: a step's command, indented under it, written as a quote.
+    const page = parseHtmlPage(
+      'django.html',
+      `<html><body><div role="main"><h1>Django</h1><ol>
+      <li><p>Install the library:</p><blockquote><div><div class="highlight-console notranslate"><div class="highlight"><pre><span class="gp">$ </span>pip install django-celery-results
+</pre></div></div></div></blockquote></li>
+      <li><p>Configure it.</p><blockquote><div><p>Add the following settings:</p><div class="highlight-python notranslate"><div class="highlight"><pre>CELERY_RESULT_BACKEND = 'django-db'
+</pre></div></div></div></blockquote></li></ol>
+      <blockquote><div><div class="highlight-console notranslate"><div class="highlight"><pre><span class="gp">$ </span>celery worker
+</pre></div></div></div></blockquote>
+      <blockquote><div><p>Simple things should be simple.</p></div></blockquote>
+      </div></body></html>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    expect(page.markdown).toContain(
+      '1. Install the library:\n\n   ```console\n   $ pip install django-celery-results\n   ```',
+    );
+    expect(page.markdown).toContain('   Add the following settings:\n\n   ```python');
+    expect(page.markdown).toContain('```console\n$ celery worker\n```');
+    // A quote outside a list, of prose, stays a quote.
+    expect(page.markdown).toContain('> Simple things should be simple.');
+    expect(page.markdown.match(/^\s*>/gm)).toHaveLength(1);
+  });
+
   it('reads a sphinx-click option with the paragraph after its empty entry as its own section', () => {
     // As Debian's python-cookiecutter-doc ships "Command Line Options": each option a <dl> opened
     // inside a <p> (which the parser closes), with an empty <dd> and its description after it.

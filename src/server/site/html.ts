@@ -139,6 +139,32 @@ function mendBrokenMarkup(tree: Element): void {
 }
 
 /**
+ * Indentation that docutils wrote as a quote: Sphinx's `<blockquote><div>…</div></blockquote>`
+ * around a list item's indented code or paragraphs (Celery's "1. Install the library:" then its
+ * `pip install`), and around code alone. Quoted, each answer drew a quote bar inside the quote
+ * (`>    > ```console`). A blockquote of that shape is unwrapped there; a quote elsewhere stays.
+ */
+function unwrapIndentation(tree: Element, inItem = false): void {
+  tree.children = tree.children.flatMap((child): ElementContent[] => {
+    if (!isElement(child)) return [child];
+    const inner = child.children.filter(isElement);
+    const [div] = inner;
+    if (
+      child.tagName === 'blockquote' &&
+      inner.length === 1 &&
+      div!.tagName === 'div' &&
+      !classesOf(div!).length &&
+      (inItem || div!.children.filter(isElement).every((node) => Boolean(select('pre', node))))
+    ) {
+      unwrapIndentation(div!, inItem);
+      return div!.children;
+    }
+    unwrapIndentation(child, inItem || child.tagName === 'li');
+    return [child];
+  });
+}
+
+/**
  * A code block's language, from where the generators write it: `data-language` (Starlight),
  * `language-x` on the <pre>/<code> (Docusaurus, MkDocs) or on the block's wrapper (VitePress's
  * `div.language-ts`, Sphinx's `div.highlight-python`).
@@ -533,6 +559,7 @@ export function parseHtmlPage(
   // their screen-reader text is gone: a symbol, not words.
   prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
   mendBrokenMarkup(content);
+  unwrapIndentation(content);
   normaliseCode(content);
   fieldTypesAsCode(content);
   emptyEntriesTakeTheirText(content);
