@@ -387,12 +387,16 @@ function sectionsOf(
   anchors?: readonly string[],
 ): DocSection[] {
   const slugger = new HeadingSlugger();
-  // A built page's headings carry their own ids (`anchors`, in document order), which may not be slugs.
+  // A built page's headings carry their own ids (`anchors`, in document order), which may not be
+  // slugs. A heading's words that the page repeats say which one only with the heading above it.
   const headingIndex = new Map<Nodes, number>();
-  if (anchors)
-    eachNode(tree, (node) => {
-      if (node.type === 'heading') headingIndex.set(node, headingIndex.size);
-    });
+  const headingCounts = new Map<string, number>();
+  eachNode(tree, (node) => {
+    if (node.type !== 'heading') return;
+    headingIndex.set(node, headingIndex.size);
+    const heading = flat(node);
+    headingCounts.set(heading, (headingCounts.get(heading) ?? 0) + 1);
+  });
   const sections: DocSection[] = [];
   /** The anchors of `sections`, looked up once per heading rather than read through each time. */
   const anchorsTaken = new Set<string>();
@@ -401,14 +405,6 @@ function sectionsOf(
     anchor: '',
     blocks: [],
   };
-  // A heading's words that the page repeats say which one only with the heading above it.
-  const headingCounts = new Map<string, number>();
-  eachNode(tree, (node) => {
-    if (node.type === 'heading') {
-      const heading = flat(node);
-      headingCounts.set(heading, (headingCounts.get(heading) ?? 0) + 1);
-    }
-  });
   /** The headings above the current one, outermost first. */
   const outline: { depth: number; heading: string }[] = [];
   const flush = () => {
