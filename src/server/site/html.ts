@@ -122,7 +122,7 @@ function prune(tree: Element | HastRoot, drop: (node: Element) => boolean): void
  * its error report (`<a href="#id1"><span class="problematic">*</span></a>variables`), a link to
  * nowhere once the report is gone, so the text stays and the link goes; and a heading without a
  * letter or digit (Debian's Black build, whose unconverted Markdown left `<h1>)</h1>`) is no
- * heading, only its id stays, as a link target (anchorAliases).
+ * heading, only its id stays, as a link target (headingTargets).
  */
 function mendBrokenMarkup(tree: Element): void {
   tree.children = tree.children.flatMap((child): ElementContent[] => {
@@ -432,63 +432,52 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
   });
 }
 
-/** Every heading's anchor, in document order. */
-function headingAnchors(tree: Element): string[] {
+/**
+ * Every heading's anchor, in document order, and the page's other link targets, each with the
+ * anchor of the heading it belongs to: Sphinx labels every section and setting with an empty
+ * `<span id>` (`std-setting-task_acks_late`, `calling-basics`) just before its heading, and its
+ * links point there, not at the heading. A target comes before the text it marks: it belongs to the
+ * next heading when no text comes first, else to the heading whose section it is in. The pages
+ * under `/docs` give each heading the targets that belong to it (render.ts), so those links land.
+ */
+function headingTargets(tree: Element): { anchors: string[]; aliases: Record<string, string> } {
   const anchors: string[] = [];
+  const aliases: Record<string, string> = {};
+  let pending: string[] = [];
+  const settle = (anchor: string | undefined) => {
+    if (anchor) for (const id of pending) if (id !== anchor) aliases[id] ??= anchor;
+    pending = [];
+  };
   const walk = (node: Element) => {
     for (const child of node.children) {
+      if (child.type === 'text') {
+        if (child.value.trim()) settle(anchors.at(-1));
+        continue;
+      }
       if (!isElement(child)) continue;
-      if (/^h[1-6]$/.test(child.tagName)) anchors.push(anchorOf(child, node));
-      else walk(child);
+      const id = child.properties.id;
+      if (typeof id === 'string' && id) pending.push(id);
+      if (!/^h[1-6]$/.test(child.tagName)) {
+        walk(child);
+        continue;
+      }
+      anchors.push(anchorOf(child, node));
+      // Targets inside the heading are its own.
+      for (const inner of selectAll('[id]', child))
+        if (inner !== child) pending.push(String(inner.properties.id));
+      settle(anchors.at(-1));
     }
   };
   walk(tree);
-  return anchors;
-}
-
-/**
- * The page's other link targets, each with the anchor of the heading it belongs to: Sphinx labels
- * every section and setting with an empty `<span id>` (`std-setting-task_acks_late`,
- * `calling-basics`) just before its heading, and its links point there, not at the heading. A
- * target comes before the text it marks: it belongs to the next heading when no text comes first,
- * else to the heading whose section it is in. The pages under `/docs` give each heading the targets
- * that belong to it (render.ts), so those links land.
- */
-function anchorAliases(tree: Element, anchors: readonly string[]): Record<string, string> {
-  const taken = new Set(anchors);
-  const aliases: Record<string, string> = {};
-  let heading = -1;
-  let pending: string[] = [];
-  const settle = (anchor: string) => {
-    for (const id of pending) if (!taken.has(id) && anchor && id !== anchor) aliases[id] ??= anchor;
-    pending = [];
-  };
-  const walk = (node: ElementContent) => {
-    if (node.type === 'text') {
-      if (node.value.trim()) settle(anchors[heading] ?? '');
-      return;
-    }
-    if (!isElement(node)) return;
-    const id = node.properties.id;
-    if (typeof id === 'string' && id) pending.push(id);
-    if (/^h[1-6]$/.test(node.tagName)) {
-      heading += 1;
-      // Targets inside the heading are its own.
-      for (const inner of selectAll('[id]', node))
-        if (inner !== node) pending.push(String(inner.properties.id));
-      settle(anchors[heading] ?? '');
-      return;
-    }
-    node.children.forEach(walk);
-  };
-  tree.children.forEach(walk);
-  return aliases;
+  // A heading's own anchor is no other heading's target.
+  for (const anchor of anchors) delete aliases[anchor];
+  return { anchors, aliases };
 }
 
 /**
  * A heading whose text is its own self-link (Python-Markdown's `toc` with `anchorlink`, as Django
  * REST framework's MkDocs build writes every heading) keeps the text, not the link: drawn as a
- * link, every heading of the served page read as one. Its anchor is read first (headingAnchors).
+ * link, every heading of the served page read as one. Its anchor is read first (headingTargets).
  */
 function unwrapHeadingLinks(tree: Element): void {
   for (const child of tree.children) {
@@ -564,8 +553,7 @@ export function parseHtmlPage(
   fieldTypesAsCode(content);
   emptyEntriesTakeTheirText(content);
   apiEntriesAsHeadings(content);
-  const anchors = headingAnchors(content);
-  const aliases = anchorAliases(content, anchors);
+  const { anchors, aliases } = headingTargets(content);
   unwrapHeadingLinks(content);
   // `<wbr>` (TypeDoc's long names) becomes a zero-width space: no reader types one into a question.
   const markdown = toMarkdown(toMdast(content), { extensions: [gfmToMarkdown()] }).replace(
