@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { extract } from 'tar';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
@@ -652,6 +653,45 @@ acme.run()
     );
     expect(skipped.map((page) => page.file)).not.toContain('_static/jquery.js');
     expect(skipped.map((page) => page.file)).not.toContain('css/base.css');
+  });
+
+  it('reads a page the build compressed (.html.gz, as Debian ships long pages) at the URL its links name', async () => {
+    const dir = await tempDir();
+    await writeFile(
+      join(dir, 'index.html'),
+      '<main><h1>Home</h1><p>See the <a href="changelog.html#version-2-0">changes</a>.</p></main>',
+    );
+    await writeFile(
+      join(dir, 'changelog.html.gz'),
+      gzipSync(
+        '<main><h1>Changelog</h1><h2 id="version-2-0">Version 2.0</h2><p>Dropped support for Python 3.7.</p></main>',
+      ),
+    );
+    // Bytes that are not gzip, under a compressed page's name.
+    await writeFile(join(dir, 'broken.html.gz'), '<main><h1>Not packed</h1></main>');
+    const { site, skipped } = await loadHtmlSite(dir);
+    expect(site.pages.map((page) => page.path).sort()).toEqual(['/', '/changelog']);
+    const changelog = site.pages.find((page) => page.path === '/changelog')!;
+    expect(changelog.frontmatter?.permalink).toBe('/changelog.html');
+    expect(changelog.sections.map((s) => [s.heading, s.anchor])).toContainEqual([
+      'Version 2.0',
+      'version-2-0',
+    ]);
+    const home = site.pages.find((page) => page.path === '/')!;
+    const link = home.sections.flatMap((s) => s.blocks).flatMap((b) => b.links ?? [])[0]!;
+    expect(docLinkTarget(link.url, home, site)).toMatchObject({
+      kind: 'page',
+      pagePath: '/changelog',
+      anchor: 'version-2-0',
+    });
+    expect(skipped).toEqual([
+      { file: 'broken.html', reason: expect.stringMatching(/^not a readable \.gz file/) },
+    ]);
+    // The question finds it.
+    const hits = createRetriever(site).search('Which release dropped Python 3.7?', {
+      limit: 3,
+    }).hits;
+    expect(hits[0]?.section.pagePath).toBe('/changelog');
   });
 
   it('reads an older MkDocs theme’s #main-content, and never gives two sections one id', async () => {

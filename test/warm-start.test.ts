@@ -1,5 +1,6 @@
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { loadHtmlSite } from '../src/server/site/html.js';
@@ -82,6 +83,25 @@ async function answeredOnce() {
 async function pageLines(file: string): Promise<string[]> {
   const [header, ...lines] = (await readFile(file, 'utf8')).split('\n');
   return lines.slice(0, (JSON.parse(header!) as { pages: number }).pages);
+}
+
+/** Overwrites the kept body of the page `page` with spaces, leaving its file's header and page lines intact. */
+async function damageBody(cacheDir: string, page: string) {
+  const pageFiles = (await filesUnder(cacheDir)).filter((f) => /[\\/]pages[\\/]/.test(f));
+  let damaged = '';
+  for (const file of pageFiles) {
+    const text = await readFile(file);
+    const lines = await pageLines(file);
+    const line = lines.find((l) => (JSON.parse(l) as [string])[0] === page);
+    if (!line) continue;
+    const [, , , at, length] = JSON.parse(line) as [string, string, unknown, number, number];
+    const start =
+      text.indexOf(10) + 1 + lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
+    text.fill(' ', start + at, start + at + length);
+    await writeFile(file, text);
+    damaged = file;
+  }
+  expect(damaged, `${page} kept under ${cacheDir}`).not.toBe('');
 }
 
 /** The folder-relative files of the pages kept under `data`: the first field of each page line. */
@@ -211,23 +231,7 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     const { dir, pages, data, question, answer } = await answeredOnce();
 
     // The body of installation.md, overwritten in place: its file's header and page lines intact.
-    const pageFiles = (await filesUnder(join(data, 'cache'))).filter((f) =>
-      /[\\/]pages[\\/]/.test(f),
-    );
-    let damaged = '';
-    for (const file of pageFiles) {
-      const text = await readFile(file);
-      const lines = await pageLines(file);
-      const line = lines.find((l) => (JSON.parse(l) as [string])[0] === 'installation.md');
-      if (!line) continue;
-      const [, , , at, length] = JSON.parse(line) as [string, string, unknown, number, number];
-      const start =
-        text.indexOf(10) + 1 + lines.reduce((sum, l) => sum + Buffer.byteLength(l) + 1, 0);
-      text.fill(' ', start + at, start + at + length);
-      await writeFile(file, text);
-      damaged = file;
-    }
-    expect(damaged).not.toBe('');
+    await damageBody(join(data, 'cache'), 'installation.md');
 
     const second = await start(['--docs', dir], data);
     try {
@@ -520,6 +524,30 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     }
     expect(hits).toBeGreaterThan(questions.length * 4);
     expect(warnings).toEqual([]);
+  });
+
+  it('parses a damaged body of a compressed page (.html.gz) again from its file', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'index.html'), '<main><h1>Home</h1><p>Welcome.</p></main>');
+    await writeFile(
+      join(dir, 'changelog.html.gz'),
+      gzipSync('<main><h1>Changelog</h1><p>Dropped support for Python 3.7.</p></main>'),
+    );
+    const data = await tempDir();
+    const warnings: string[] = [];
+    const store = () =>
+      diskPageStore(data, { kind: 'site', dir, language: 'en' }, (line) => warnings.push(line));
+    await siteReader({ kind: 'site', dir }, store()).read();
+    // Served as changelog.html, kept under that name.
+    await damageBody(data, 'changelog.html');
+    const kept = await siteReader({ kind: 'site', dir }, store()).read();
+    expect(kept.kept).toEqual({ reused: 2, parsed: 0 });
+    expect(kept.site.byPath.get('/changelog')?.markdown).toContain(
+      'Dropped support for Python 3.7',
+    );
+    expect(warnings).toEqual([
+      expect.stringMatching(/^Damaged page cache file .*: parsed changelog\.html again/),
+    ]);
   });
 
   it('gives back pages equal to the ones parsed', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { slug as slugOf } from 'github-slugger';
 import type { List, Nodes, Root, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
@@ -690,6 +691,20 @@ export function createSite(pages: DocPage[], files: string[] = [], dir?: string)
  * Pages already read, by folder-relative file, with the file's identity when read (`serve --watch`
  * reads the folder again on every change and parses only the files whose identity moved).
  */
+/**
+ * A page file's text. A compressed one (`changelog.html.gz`: Debian compresses a docs package's
+ * long pages, and its other pages still link to `changelog.html`) is read unpacked.
+ */
+export function readPageFile(path: string): string {
+  if (!/\.gz$/i.test(path)) return readFileSync(path, 'utf8');
+  try {
+    return gunzipSync(readFileSync(path)).toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
+    throw new Error(`not a readable .gz file (${(error as Error).message})`, { cause: error });
+  }
+}
+
 export type PageCache = Map<string, { stamp: string; page: DocPage | { skipped: string } }>;
 
 /** A page parsed whole: only a page store takes one packed. */

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
@@ -17,6 +16,7 @@ import {
   namesSomething,
   PAGES_AT_ONCE,
   parsePage,
+  readPageFile,
 } from './docs.js';
 import type {
   CachedPage,
@@ -646,10 +646,13 @@ function siteNameOfPage(root: HastRoot, title: string): string | undefined {
 const NOT_PAGES =
   /(^|[\\/])(_astro|assets|_static|_sources|_modules|_next|pagefind|search)([\\/]|$)|(^|[\\/])(genindex|search|py-modindex)\.html$/i;
 
+/** A built page's file: `.html`, or `.html.gz` as Debian compresses long ones (read as `.html`). */
+const BUILT_PAGE = /\.html?(\.gz)?$/i;
+
 /** Whether a file of a build is read: a page or an asset the docs serve, outside the generator's own folders. */
 const mayBeRead = (name: string) =>
   !NOT_PAGES.test(name) &&
-  (/\.html?$/i.test(name) || ASSET_EXTENSIONS.test(name) || !/\.\w+$/.test(name));
+  (BUILT_PAGE.test(name) || ASSET_EXTENSIONS.test(name) || !/\.\w+$/.test(name));
 
 /**
  * Reads the output folder of a static docs generator: every `.html` page becomes a page with the
@@ -692,7 +695,7 @@ export async function loadHtmlSite(
     }
   }
   files.sort();
-  const htmlFiles = files.filter((file) => /\.html?$/i.test(file));
+  const htmlFiles = files.filter((file) => BUILT_PAGE.test(file));
   if (htmlFiles.length === 0)
     throw new Error(
       `No HTML pages (.html) found in ${dir}: give --site the folder your docs generator builds (build/, dist/, site/, _build/html), or --docs a folder of Markdown.`,
@@ -700,7 +703,8 @@ export async function loadHtmlSite(
   const pages: DocPage[] = [];
   const seen = new Map<string, string>();
   const names = htmlFiles
-    .map((file) => ({ file, name: file.split(sep).join('/') }))
+    // A compressed page is named, and served, as its links name it: `changelog.html`.
+    .map((file) => ({ file, name: file.split(sep).join('/').replace(/\.gz$/i, '') }))
     .filter(({ name }) => !NOT_PAGES.test(name));
   // Read and parsed a few at a time (on the parse threads), then taken in order as before: which
   // of two files with the same URL is served does not depend on which parsed first.
@@ -718,7 +722,7 @@ export async function loadHtmlSite(
         cache,
         (packed) =>
           pool.parse({ kind: 'site', file: name, path, language: defaultLanguage, packed }, () =>
-            parseHtmlPage(name, readFileSync(path, 'utf8'), defaultLanguage),
+            parseHtmlPage(name, readPageFile(path), defaultLanguage),
           ),
         store,
       );

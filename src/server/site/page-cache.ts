@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { isRecord, isString } from '../../protocol/_guards.js';
 import {
   parsePage,
+  readPageFile,
   type CachedPage,
   type CodeSample,
   type DocBlock,
@@ -416,7 +417,11 @@ export function diskPageStore(
       warn(`Damaged page cache file ${file || dir}: parsed ${page.file} again from ${source.dir}.`);
       let again: CachedPage;
       try {
-        const text = readFileSync(join(source.dir, page.file), 'utf8');
+        // A built page read from its compressed file is named as served (html.ts): `a.html` from `a.html.gz`.
+        const file = join(source.dir, page.file);
+        const text = readPageFile(
+          source.kind === 'site' && !existsSync(file) ? `${file}.gz` : file,
+        );
         again =
           source.kind === 'site'
             ? parseHtmlPage(page.file, text, source.language)

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { parsePage } from './docs.js';
+import { parsePage, readPageFile } from './docs.js';
 import type { ParseReply, ParseTask } from './parse-pool.js';
 import { packPage } from './page-format.js';
 
@@ -47,7 +46,7 @@ function flush() {
 port.on('message', async ({ id, ...task }: ParseTask & { id: number }) => {
   let reply: ParseReply<unknown>;
   try {
-    const source = readFileSync(task.path, 'utf8');
+    const source = readPageFile(task.path);
     const page =
       task.kind === 'site'
         ? (await (html ??= import('./html.js'))).parseHtmlPage(task.file, source, task.language)
