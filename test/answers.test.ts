@@ -13,13 +13,18 @@ import {
   sourcesOf,
   textOf,
   userMessage,
+  type TestApp,
   type StreamPart,
 } from './helpers/server.js';
 
 const reasoningOf = (parts: StreamPart[]) =>
   String(parts.find((p) => p.type === 'reasoning')?.value ?? '');
+/** The reply's stream parts to `question` asked of `app`. */
+const askIn = async (app: TestApp, question: string, extra: Record<string, unknown> = {}) =>
+  readStream(await post(app, askBody(question, extra)));
+/** The same, asked of the demo app. */
 const ask = async (question: string, extra: Record<string, unknown> = {}) =>
-  readStream(await post(await demoApp(), askBody(question, extra)));
+  askIn(await demoApp(), question, extra);
 /** A one-organisation app serving just these pages as the demo domain. */
 const appOf = (...pages: DocPage[]) =>
   createApp({
@@ -159,7 +164,7 @@ describe('the answer says how sure it is', () => {
       ),
       parsePage('guides/setup.md', '# Setup\n\nRun the installer and open the page.\n'),
     );
-    const parts = await readStream(await post(app, askBody('How long are cached answers kept?')));
+    const parts = await askIn(app, 'How long are cached answers kept?');
     const text = textOf(parts);
     expect(levelsOf(parts)).toEqual(['unsure']);
     expect(text.split('\n')[0]).toBe(
@@ -199,7 +204,7 @@ describe('the answer says how sure it is', () => {
           'Cached answers are kept ten minutes by default. It is read once at start.\n',
       ),
     );
-    const parts = await readStream(await post(app, askBody('How long are cached answers kept?')));
+    const parts = await askIn(app, 'How long are cached answers kept?');
     const text = textOf(parts);
     expect(levelsOf(parts)).toEqual(['unsure']);
     // Apart in the docs: a gap between them. Next to each other: none.
@@ -255,7 +260,7 @@ describe('the answer says how sure it is', () => {
         '# Options\n\n## cacheSeconds\n\nHow long cached answers are kept, in seconds.\n',
       ),
     );
-    const parts = await readStream(await post(app, askBody('How long are cached answers kept?')));
+    const parts = await askIn(app, 'How long are cached answers kept?');
     expect(levelsOf(parts)).toEqual(['unsure']);
     const text = textOf(parts);
     expect(text).toContain('[Caching › Cache lifetime]');
@@ -278,7 +283,7 @@ describe('the answer says how sure it is', () => {
         `# Options\n\n## cacheSeconds\n\nHow long cached answers are kept, in seconds. ${long('as [the options page of the server](./other.md) explains')}\n`,
       ),
     );
-    const parts = await readStream(await post(app, askBody('How long are cached answers kept?')));
+    const parts = await askIn(app, 'How long are cached answers kept?');
     expect(levelsOf(parts)).toEqual(['unsure']);
     const places = textOf(parts)
       .split('\n')
@@ -307,7 +312,7 @@ describe('the answer says how sure it is', () => {
         '# Subscription events\n\n## Subscription filters\n\nSubscription filters decide which events each client receives.\n',
       ),
     );
-    const parts = await readStream(await post(app, askBody('What are subscription filters?')));
+    const parts = await askIn(app, 'What are subscription filters?');
     expect(levelsOf(parts)).toEqual(['unsure']);
     expect(textOf(parts)).toContain(
       '- **[Subscriptions › Subscription filters](http://test/docs/subscriptions#subscription-filters)** [1]\n\n' +
@@ -324,7 +329,7 @@ describe('the answer says how sure it is', () => {
       orgs: [{ id: 'o', plan: 'free', keys: [DEMO.assistantKey] }],
       sites: [{ domain: DEMO.domain, org: 'o', docs }],
     });
-    const parts = await readStream(await post(app, askBody('What happens to bins when linking?')));
+    const parts = await askIn(app, 'What happens to bins when linking?');
     expect(levelsOf(parts)).toEqual(['unsure']);
     const places = [...textOf(parts).matchAll(/^- \*\*\[[^\]]+\]\((http[^)#]+)#?[^)]*\)\*\*/gm)];
     const pages = places.map((m) => m[1]);
@@ -419,7 +424,7 @@ describe('pages kept out of the site’s search', () => {
 
   it('never quotes or cites a page whose front matter says search: false or pagefind: false', async () => {
     const app = appOf(...pages());
-    const retries = await readStream(await post(app, askBody('How do I retry a failed upload?')));
+    const retries = await askIn(app, 'How do I retry a failed upload?');
     expect(sourcesOf(retries).map((source) => source.id)).toEqual(['/guide/retries']);
     expect(textOf(retries)).not.toContain('/docs/changelog');
     // Only the kept-out pages say "frobnicator": for the assistant, the docs never do.
@@ -617,7 +622,7 @@ describe('answers on playwright-core’s docs (a newcomer’s trial)', () => {
   });
 
   it('offers the section after the quoted one next', async () => {
-    const parts = await readStream(await post(await app(), askBody('How do I set a cookie?')));
+    const parts = await askIn(await app(), 'How do I set a cookie?');
     expect(textOf(parts)).toMatch(/^From \*\*\[Storage Management › Set a Cookie\]/);
     expect(suggestionsOf(parts)[0]).toBe('Tell me about “Delete a Cookie”');
   });
@@ -679,9 +684,7 @@ describe('extractive answers keep the Markdown they quote', () => {
         '## Request hooks\n\nThey run for every request.\n\n## Application hooks\n\nThey run once.\n',
     );
     const app = appOf(page);
-    const text = textOf(
-      await readStream(await post(app, askBody('What kinds of hooks are there?'))),
-    );
+    const text = textOf(await askIn(app, 'What kinds of hooks are there?'));
     expect(text).toContain('Hooks let you listen to events of the request lifecycle.');
     expect(text).not.toContain('](#');
     const rendered = await (await app.request('http://test/docs/hooks')).text();
@@ -700,7 +703,7 @@ describe('extractive answers keep the Markdown they quote', () => {
         '  [ap]: https://example.com/acme-pretty\n',
     );
     const app = appOf(page);
-    const text = textOf(await readStream(await post(app, askBody('How do I pretty print logs?'))));
+    const text = textOf(await askIn(app, 'How do I pretty print logs?'));
     expect(text).toContain('[`acme-pretty`](https://example.com/acme-pretty)');
     expect(text).not.toContain('][ap]');
     expect(text).toContain("logger({ transport: 'acme-pretty' })");
@@ -717,9 +720,7 @@ describe('extractive answers keep the Markdown they quote', () => {
       '- [`plugin-static`](https://example.com/static) Serves static files from a folder.';
     const page = parsePage('plugins.md', `# Plugins\n\n## Catalogue\n\n${items.join('\n')}\n`);
     const app = appOf(page);
-    const text = textOf(
-      await readStream(await post(app, askBody('Which plugin serves static files on my server?'))),
-    );
+    const text = textOf(await askIn(app, 'Which plugin serves static files on my server?'));
     expect(text).toContain('> - [`plugin-static`](https://example.com/static) Serves static files');
     expect(text).not.toContain('plugin-3');
   });
@@ -733,7 +734,7 @@ describe('extractive answers keep the Markdown they quote', () => {
       ),
       parsePage('guides/setup.md', '# Setup\n\nRun the installer.\n'),
     );
-    const parts = await readStream(await post(app, askBody('Where is the charts gallery?')));
+    const parts = await askIn(app, 'Where is the charts gallery?');
     expect(sourcesOf(parts)[0]).toMatchObject({ id: '/', title: 'Acme' });
     expect(textOf(parts)).toMatch(/^From \*\*\[Acme › Additional documentation\]/);
   });
@@ -747,7 +748,7 @@ describe('extractive answers keep the Markdown they quote', () => {
           '## With npm\n\nInstall the package.\n\n## With a script tag\n\nPaste the tag.\n',
       ),
     );
-    const text = textOf(await readStream(await post(app, askBody('How do I get started?'))));
+    const text = textOf(await askIn(app, 'How do I get started?'));
     expect(text).toContain('The widget runs on any site.');
     // Either what the lead-in introduces follows it, or the lead-in is not quoted.
     const leadIn = text.indexOf('There are two ways to start:');
@@ -772,7 +773,7 @@ describe('extractive answers keep the Markdown they quote', () => {
       'How do I work with time zones?',
       'What are the ways to start working with time zones?',
     ]) {
-      const text = textOf(await readStream(await post(app, askBody(question))));
+      const text = textOf(await askIn(app, question));
       // Every "From …:" and "See also …:" is followed by something it introduces.
       const lines = text.split('\n').filter((line) => line.trim());
       lines.forEach((line, i) => {
@@ -800,13 +801,9 @@ describe('extractive answers keep the Markdown they quote', () => {
           `\`\`\`yaml\nsteps:\n${steps(80, 'run: npx audit-tool')}\n\`\`\`\n`,
       ),
     );
-    const release = textOf(
-      await readStream(await post(app, askBody('Which steps does the release workflow run?'))),
-    );
+    const release = textOf(await askIn(app, 'Which steps does the release workflow run?'));
     expect(release).toContain('  - step 34\n  - run: npx release-tool\n```');
-    const audit = textOf(
-      await readStream(await post(app, askBody('Which steps does the audit workflow run?'))),
-    );
+    const audit = textOf(await askIn(app, 'Which steps does the audit workflow run?'));
     // Cut to the 30 lines holding the most of the question's words: the end, whose last step
     // runs the audit.
     expect(audit).toContain('```yaml\n…\n  - step 51\n');
@@ -831,9 +828,7 @@ describe('extractive answers keep the Markdown they quote', () => {
       ),
       parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
     );
-    const list = textOf(
-      await readStream(await post(app, askBody('Which plugin option limits the query depth?'))),
-    );
+    const list = textOf(await askIn(app, 'Which plugin option limits the query depth?'));
     expect(list).toContain(
       '> The plugin supports the following options:\n>\n> …\n>\n> - `depth2`: limits the query depth\n>\n> …\n>\n> - `depth16`: limits the query depth\n>\n> …',
     );
@@ -866,9 +861,7 @@ describe('extractive answers keep the Markdown they quote', () => {
       ),
       parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
     );
-    const text = textOf(
-      await readStream(await post(app, askBody('Why is there overhead for mobile clients?'))),
-    );
+    const text = textOf(await askIn(app, 'Why is there overhead for mobile clients?'));
     // Neighbours read on without a "…"; the sentence "This" refers to comes along.
     expect(text).toContain(
       'GraphQL query strings are often larger than the URLs they are sent in. This can be a significant overhead for mobile clients on slow networks.',
@@ -908,9 +901,7 @@ describe('extractive answers keep the Markdown they quote', () => {
       ),
       parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
     );
-    const text = textOf(
-      await readStream(await post(app, askBody('How do I add extensions to a thrown error?'))),
-    );
+    const text = textOf(await askIn(app, 'How do I add extensions to a thrown error?'));
     expect(text).toContain("throw new ErrorWithProps('Invalid user', { code: 'USER_INVALID' })");
     // What is left out on either side is marked.
     expect(text).toMatch(/```js\n…\nconst user\d+ = /);
@@ -927,7 +918,7 @@ describe('extractive answers keep the Markdown they quote', () => {
       ),
       parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
     );
-    const text = textOf(await readStream(await post(app, askBody('When is the body parsed?'))));
+    const text = textOf(await askIn(app, 'When is the body parsed?'));
     expect(text).toContain('Its body is parsed last, as a stream.');
   });
 
@@ -941,9 +932,7 @@ describe('extractive answers keep the Markdown they quote', () => {
       ),
       parsePage('schema.md', '# Schema\n\nThe schema is built once.\n'),
     );
-    const text = textOf(
-      await readStream(await post(app, askBody('Which items can the preExecution hook replace?'))),
-    );
+    const text = textOf(await askIn(app, 'Which items can the preExecution hook replace?'));
     expect(text).toContain(
       '> - `document`\n> - `schema`, see [the schema guide](http://test/docs/schema)\n> - `variables`',
     );
@@ -959,20 +948,14 @@ describe('extractive answers keep the Markdown they quote', () => {
           '## Limits\n\n```js\nclient({ limit: 5 })\n```\n\nIn the example, the client sends at most five requests at once.\n',
       ),
     );
-    const retried = textOf(
-      await readStream(await post(app, askBody('How are failed requests retried?'))),
-    );
+    const retried = textOf(await askIn(app, 'How are failed requests retried?'));
     expect(retried).toContain('In the example above, a request is retried three times');
     expect(retried).toContain('client({ retries: 3 })');
-    const timeout = textOf(
-      await readStream(await post(app, askBody('When does a request give up with a timeout?'))),
-    );
+    const timeout = textOf(await askIn(app, 'When does a request give up with a timeout?'));
     expect(timeout).toContain('A request gives up after 30 seconds.');
     expect(timeout).not.toContain('the timeout is left at its default');
     // "In the example, …" points back too (not "in the example below").
-    const limit = textOf(
-      await readStream(await post(app, askBody('How many requests are sent at once?'))),
-    );
+    const limit = textOf(await askIn(app, 'How many requests are sent at once?'));
     expect(limit).toContain('the client sends at most five requests at once');
     expect(limit).toContain('client({ limit: 5 })');
   });
@@ -1017,9 +1000,7 @@ describe('extractive answers keep the Markdown they quote', () => {
     );
     expect(shown).toContain('As you can see, the order of the license options changed');
     expect(shown).toContain('1 - Apache');
-    const prompts = textOf(
-      await readStream(await post(app, askBody('In which order is each variable prompted for?'))),
-    );
+    const prompts = textOf(await askIn(app, 'In which order is each variable prompted for?'));
     expect(prompts).toContain('Each variable is prompted for in order.');
     expect(prompts).not.toContain('As you can see, the default license is offered first');
   });
@@ -1037,9 +1018,7 @@ describe('extractive answers keep the Markdown they quote', () => {
       ),
       parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
     );
-    const text = textOf(
-      await readStream(await post(app, askBody('Which plugin receives the assets option?'))),
-    );
+    const text = textOf(await askIn(app, 'Which plugin receives the assets option?'));
     expect(text).toContain('The `github` plugin receives the `assets` option.');
     // The list's lead-in, and what "this configuration" is.
     expect(text).toContain('With this configuration:');
