@@ -10,7 +10,7 @@ import { docLinkTarget } from '../src/server/site/doc-links.js';
 import { loadHtmlSite, parseHtmlPage } from '../src/server/site/html.js';
 import { createSite, loadDocsSite, siteNameOf, type DocPage } from '../src/server/site/docs.js';
 import { renderMarkdown, sidebarGroups } from '../src/server/site/render.js';
-import { createRetriever } from '../src/server/answering/retrieval.js';
+import { createRetriever, isNavigation } from '../src/server/answering/retrieval.js';
 import { captureIo } from './helpers/cli.js';
 import { askBody, readStream, searchResultsOf, tempDir } from './helpers/server.js';
 import { FRAMEWORK_BUILDS } from './helpers/sites.js';
@@ -749,6 +749,30 @@ acme.run()
     expect(site.pages[0]!.sections.map((section) => section.heading)).toContain('Windows');
     expect(site.pages[0]!.markdown).not.toContain('\uf0c1');
     expect(site.pages[0]!.markdown).not.toContain('stable version');
+  });
+
+  it('leaves out a field list that stamps the build, so the contents under it are navigation, and keeps other field lists', () => {
+    // As python-celery-doc's index pages: "Release: 5.2, Date: Jan 22, 2023" over a toctree.
+    const field = (name: string, value: string) =>
+      `<dt class="field-odd">${name}<span class="colon">:</span></dt><dd class="field-odd"><p>${value}</p></dd>`;
+    const parsed = parseHtmlPage(
+      'django/index.html',
+      `<main><section id="django"><h1>Django</h1>
+      <dl class="field-list simple">${field('Release', '5.2')}${field('Date', 'Jan 22, 2023')}</dl>
+      <div class="toctree-wrapper compound"><ul>
+      <li class="toctree-l1"><a href="first-steps.html">First steps with Django</a><ul>
+      <li class="toctree-l2"><a href="first-steps.html#using-celery">Using Celery with Django</a></li>
+      <li class="toctree-l2"><a href="first-steps.html#extensions">Extensions</a></li></ul></li></ul></div>
+      <h2>Settings</h2><dl class="field-list simple">${field('Default', '4')}${field('Version', '5.1')}</dl>
+      </section></main>`,
+    );
+    if (!isPage(parsed)) throw new Error(parsed.skipped);
+    expect(parsed.markdown).not.toContain('Jan 22, 2023');
+    expect(isNavigation(parsed.sections[0]!)).toBe(true);
+    // A field list with any other field is the page's own.
+    expect(parsed.sections[1]!.blocks.map((b) => b.text).join(' ')).toMatch(
+      /Default.*4.*Version.*5\.1/s,
+    );
   });
 
   it('says what to give --site when the folder holds no HTML', async () => {

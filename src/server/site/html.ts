@@ -95,6 +95,23 @@ const CHROME = [
   '.deck, .version-warning, #version-warning-banner',
 ].join(', ');
 
+/** The names of a field list that stamps the build (Sphinx's `:Release: |version|`, `:Date: |today|`). */
+const STAMP_FIELD = /^(?:release|version|date|last updated|updated)\s*:?$/i;
+
+/**
+ * A Sphinx field list whose every field is a build stamp (Celery's index pages open with "Release:
+ * 5.2, Date: Jan 22, 2023"): the build's words about itself, as a version notice is. Left in, it made
+ * a table of contents under it a fifth prose, so the contents were quoted as an answer.
+ */
+const isBuildStamp = (node: Element): boolean =>
+  node.tagName === 'dl' &&
+  classesOf(node).includes('field-list') &&
+  node.children.some((child) => isElement(child) && child.tagName === 'dt') &&
+  node.children.every(
+    (child) =>
+      !isElement(child) || child.tagName !== 'dt' || STAMP_FIELD.test(hastText(child).trim()),
+  );
+
 /** Heading self-links (`#`, `¶`) add a symbol to every heading; their target is the heading's anchor. */
 const SELF_LINK = 'a[href^="#"]';
 
@@ -542,7 +559,8 @@ export function parseHtmlPage(
       (node.tagName === 'header' && !select('h1', node)) ||
       (node.tagName === 'a' && EDIT_LINK.test(hastText(node))) ||
       // Sphinx viewcode's "[source]" links lead into `_modules/`, which is not served (NOT_PAGES).
-      (node.tagName === 'a' && Boolean(select('.viewcode-link', node))),
+      (node.tagName === 'a' && Boolean(select('.viewcode-link', node))) ||
+      isBuildStamp(node),
   );
   // Heading self-links (VitePress's `#`, Sphinx's `¶`, Starlight's icon beside the heading) once
   // their screen-reader text is gone: a symbol, not words.
