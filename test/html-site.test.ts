@@ -451,6 +451,26 @@ acme.run()
     expect(page.markdown).toContain('**args** (`Optional[str]`) – the arguments (a list).');
   });
 
+  it('moves the spaces at an emphasis’s edges, and a separator it opens on, outside it: no escaped space or letter is left', () => {
+    // As python-pytest-doc's warnings: `<em>class </em>` before the name, `<em>: LocalPath</em>` after
+    // it, in entries kept in prose.
+    const page = parseHtmlPage(
+      'api.html',
+      `<main><h1>Warnings</h1><p>Custom warnings.</p><dl class="py class">
+      <dt class="sig sig-object py" id="pytest.PytestAssertRewriteWarning"><em class="property"><span class="pre">class</span><span class="w"> </span></em><span class="sig-name descname"><span class="pre">PytestAssertRewriteWarning</span></span></dt>
+      <dd><p>Warning emitted by the <strong> assert </strong>rewrite module.<em> </em>Bases: <em>Warning</em>.</p></dd></dl>
+      <dl class="py property"><dt class="sig sig-object py" id="pytest.Testdir.tmpdir"><em class="property"><span class="pre">property</span><span class="w"> </span></em><span class="sig-name descname"><span class="pre">tmpdir</span></span><em class="property"><span class="p"><span class="pre">:</span></span><span class="w"> </span><span class="pre">LocalPath</span></em></dt><dd><p>The temporary directory.</p></dd></dl>
+      <p>Then more prose.</p></main>`,
+    );
+    if (!isPage(page)) throw new Error(page.skipped);
+    expect(page.markdown).not.toContain('&#x');
+    expect(page.markdown).toContain('*class* PytestAssertRewriteWarning');
+    expect(page.markdown).toContain('*property* tmpdir: *LocalPath*');
+    expect(page.markdown).toContain(
+      'Warning emitted by the **assert** rewrite module. Bases: *Warning*.',
+    );
+  });
+
   it('reads Sphinx’s default highlighting as Python, a console session in it as one, and code it left plain as no language', () => {
     // As Sphinx writes them: Pygments' token spans where the code read as Python; none for a
     // shell command it could not (cookiecutter's `$ cookiecutter gh:…`).

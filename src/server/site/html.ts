@@ -1,6 +1,6 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { Element, ElementContent, Root as HastRoot } from 'hast';
+import type { Element, ElementContent, Root as HastRoot, Text } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { matches, select, selectAll } from 'hast-util-select';
 import { toMdast } from 'hast-util-to-mdast';
@@ -278,6 +278,50 @@ function anchorOf(heading: Element, parent: Element | undefined): string {
   if (parent?.tagName === 'section' && typeof parent.properties.id === 'string')
     return parent.properties.id;
   return '';
+}
+
+const EMPHASIS = new Set(['em', 'i', 'strong', 'b']);
+
+/** The text nodes under `node`, in order. */
+const textsOf = (node: Element): Text[] =>
+  node.children.flatMap((child) =>
+    child.type === 'text' ? [child] : isElement(child) ? textsOf(child) : [],
+  );
+
+/** Removes `count` characters from the start of `texts` (in order), or from their end. */
+function cutText(texts: Text[], count: number, from: 'start' | 'end'): void {
+  for (const node of from === 'start' ? texts : [...texts].reverse()) {
+    if (count <= 0) return;
+    const cut = Math.min(count, node.value.length);
+    node.value =
+      from === 'start' ? node.value.slice(cut) : node.value.slice(0, node.value.length - cut);
+    count -= cut;
+  }
+}
+
+/**
+ * Spaces at an emphasis's edges, and the separator it opens on, moved outside it. Markdown cannot
+ * end emphasis on a space, nor open it on punctuation right after a letter: Sphinx's `<em>class
+ * </em>Name` came out as `*class&#x20;*&#x50;ytestWarning` in answers and pages, and
+ * `tmpdir<em>: LocalPath</em>` as `tmpdi&#x72;*: LocalPath*`. An emphasis of nothing else is its text.
+ */
+function spacesOutOfEmphasis(tree: Element): void {
+  tree.children = tree.children.flatMap((child): ElementContent[] => {
+    if (!isElement(child)) return [child];
+    spacesOutOfEmphasis(child);
+    if (!EMPHASIS.has(child.tagName)) return [child];
+    const text = hastText(child);
+    const lead = /^[\s:;,]*/.exec(text)![0];
+    const trail = /\s*$/.exec(text)![0];
+    if (!lead && !trail) return [child];
+    if (lead.length === text.length) return [{ type: 'text', value: text.replace(/\s+/g, ' ') }];
+    const texts = textsOf(child);
+    cutText(texts, lead.length, 'start');
+    cutText(texts, trail.length, 'end');
+    const outside = (value: string): Text[] =>
+      value ? [{ type: 'text', value: value.replace(/\s+/g, ' ') }] : [];
+    return [...outside(lead), child, ...outside(trail)];
+  });
 }
 
 /**
@@ -568,6 +612,7 @@ export function parseHtmlPage(
   mendBrokenMarkup(content);
   unwrapIndentation(content);
   normaliseCode(content);
+  spacesOutOfEmphasis(content);
   fieldTypesAsCode(content);
   emptyEntriesTakeTheirText(content);
   apiEntriesAsHeadings(content);
