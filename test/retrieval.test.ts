@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite, loadDocsSite, parsePage } from '../src/server/site/docs.js';
-import { caseContrasts, createRetriever, memberNames } from '../src/server/answering/retrieval.js';
+import {
+  caseContrasts,
+  createRetriever,
+  isNavigation,
+  memberNames,
+} from '../src/server/answering/retrieval.js';
 import {
   askBody,
   demoApp,
@@ -477,6 +482,42 @@ describe('a table of contents written as a list of links', () => {
   it('still shows a lead-in over a few links', () => {
     const { hits } = retriever.search('What are the ways to test a command?', { limit: 5 });
     expect(hits[0]?.section.pagePath).toBe('/testing');
+  });
+});
+
+describe('a section that only points elsewhere', () => {
+  // As Debian's build of pytest's reference: `pytest.raises` holds only "**Tutorial**: [link]", and
+  // its title matched questions about raising before the tutorial it links to.
+  const site = createSite([
+    parsePage(
+      'reference.md',
+      '# API Reference\n\n## pytest.raises\n\n**Tutorial**: [Assertions about expected exceptions](assert.md#expected-exceptions)\n\n' +
+        '## pytest.warns\n\nSee [Asserting warnings](warnings.md).\n\n' +
+        '## pytest.approx\n\nAssert that two numbers are equal within a tolerance. See [approx](approx.md).\n',
+    ),
+    parsePage(
+      'assert.md',
+      '# How to write assertions\n\n## Expected exceptions\n\nUse `pytest.raises()` as a context manager to check that code raises an exception; `match` checks its message.\n',
+    ),
+  ]);
+  const retriever = createRetriever(site);
+  const sectionOf = (heading: string) =>
+    site.pages[0]!.sections.find((section) => section.heading === heading)!;
+
+  it('is no place an answer shows; the section it points at is', () => {
+    const { hits } = retriever.search('How do I use pytest.raises to check an exception?', {
+      limit: 5,
+    });
+    expect(hits[0]?.section.heading).toBe('Expected exceptions');
+    expect(hits.map((hit) => hit.section.heading)).not.toContain('pytest.raises');
+    expect(isNavigation(sectionOf('pytest.raises'))).toBe(true);
+    expect(isNavigation(sectionOf('pytest.warns'))).toBe(true);
+  });
+
+  it('still counts when it says more than where to look', () => {
+    expect(isNavigation(sectionOf('pytest.approx'))).toBe(false);
+    const { hits } = retriever.search('How do I compare numbers within a tolerance?', { limit: 5 });
+    expect(hits[0]?.section.heading).toBe('pytest.approx');
   });
 });
 
