@@ -960,6 +960,35 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(limit).toContain('client({ limit: 5 })');
   });
 
+  it('marks the blocks a quote leaves out between two it shows, and only there', async () => {
+    // As pytest's "Skipping test functions" (Debian's python-pytest-doc, a newcomer's trial).
+    const app = appOf(
+      parsePage(
+        'skipping.md',
+        '# Skipping tests\n\n## Skipping test functions\n\n' +
+          'The simplest way to skip a test function is to mark it with the `skip` decorator, which takes an optional reason:\n\n' +
+          '```python\n@pytest.mark.skip(reason="not yet")\ndef test_the_unknown(): ...\n```\n\n' +
+          'Alternatively, call `pytest.skip(reason)` during the test run:\n\n' +
+          '```python\ndef test_function():\n    if not valid_config():\n        pytest.skip("unsupported configuration")\n```\n\n' +
+          'The imperative method is useful when it is not possible to evaluate the skip condition during import time.\n',
+      ),
+      parsePage(
+        'fixtures.md',
+        '# Fixtures\n\n## Using fixtures\n\nFixtures give tests their data.\n',
+      ),
+    );
+    const apart = textOf(
+      await askIn(app, 'Can the skip decorator evaluate the skip condition at import time?'),
+    );
+    expect(apart).toMatch(
+      /def test_the_unknown\(\): \.\.\.\n```\n\n> …\n>\n> The imperative method is useful/,
+    );
+    // Next to each other in the docs: no mark.
+    const together = textOf(await askIn(app, 'How do I skip a test function with a reason?'));
+    expect(together).toContain('Alternatively, call `pytest.skip(reason)`');
+    expect(together).not.toContain('…');
+  });
+
   it('brings the list a sentence naming "the following" introduces, though it ends in a full stop', async () => {
     // As Django REST framework's TokenAuthentication section writes it.
     const app = appOf(

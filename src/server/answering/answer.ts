@@ -571,9 +571,9 @@ export function passageOf(
     if (example !== undefined) picked.add(example);
   }
   const order = [...picked].sort((a, b) => a - b);
-  return order.flatMap((index, position) => {
+  const shown = order.flatMap((index, position): { index: number; block: DocBlock }[] => {
     const block = blocks[index]!;
-    if (block.kind !== 'paragraph') return [block];
+    if (block.kind !== 'paragraph') return [{ index, block }];
     // A sentence about an example that is not shown, or a lead-in (":") whose list is not there
     // (a list of links read as a table of contents, the end of the section), would mislead: it goes.
     const example = [index - 1, index - 2].some(
@@ -587,11 +587,20 @@ export function passageOf(
     );
     if (kept.length === 0) return [];
     const markdown = kept.join(' ');
-    if (markdown === block.markdown.replace(/\s*\n\s*/g, ' ')) return [block];
+    if (markdown === block.markdown.replace(/\s*\n\s*/g, ' ')) return [{ index, block }];
     const { links: _, ...cut } = block;
-    return [{ ...cut, markdown, text: markdown }];
+    return [{ index, block: { ...cut, markdown, text: markdown } }];
   });
+  // Blocks left out between two shown ones are marked, as a place's sentences are: the quote of
+  // pytest's skip decorator went on with "The imperative method is useful…" as if it came next,
+  // without the `pytest.skip()` paragraph and code it speaks of.
+  return shown.flatMap(({ index, block }, at) =>
+    at > 0 && index > shown[at - 1]!.index + 1 ? [GAP, block] : [block],
+  );
 }
+
+/** Where a quote leaves blocks out. */
+const GAP: DocBlock = { kind: 'paragraph', markdown: '…', text: '…' };
 
 /**
  * How a section begins, as a promised section shows it: its first two blocks, and what the second
