@@ -46,6 +46,16 @@ describe.skipIf(!available)("Debian's built Click docs, read with --site", () =>
     expect(markdown).not.toContain('*\\[*');
   });
 
+  it('reads a note’s title as its paragraph’s label, not a loose word of its own', async () => {
+    const { site } = await loadHtmlSite(CLICK);
+    expect(site.byPath.get('/commands')!.markdown).toContain(
+      '**Note:** It is currently not possible for chain commands to be nested.',
+    );
+    expect(site.byPath.get('/options')!.markdown).toContain(
+      '**Callback Signature Changes:** In Click 2.0 the signature for callbacks changed.',
+    );
+  });
+
   it('labels the code of Sphinx’s default highlighting as Python', async () => {
     const { site } = await loadHtmlSite(CLICK);
     const code = site.byPath

@@ -795,6 +795,49 @@ acme.run()
     );
   });
 
+  it('reads a callout’s title as the label of its first paragraph, as each generator writes callouts', () => {
+    const page = (body: string) => {
+      const parsed = parseHtmlPage('guide.html', `<main><h1>Guide</h1><p>Intro.</p>${body}</main>`);
+      if (!isPage(parsed)) throw new Error(parsed.skipped);
+      return parsed.markdown;
+    };
+    // Sphinx and MkDocs (Debian's python-click-doc), with a custom title.
+    expect(
+      page(
+        '<div class="admonition note"><p class="admonition-title">Note</p><p>Chains cannot be nested.</p></div>',
+      ),
+    ).toContain('**Note:** Chains cannot be nested.');
+    expect(
+      page(
+        '<div class="admonition-callback admonition"><p class="admonition-title">Callback Signature Changes</p><p>In 2.0 it changed.</p></div>',
+      ),
+    ).toContain('**Callback Signature Changes:** In 2.0 it changed.');
+    // Sphinx's "See also" over a list: the label stands alone, as the list's lead-in.
+    expect(
+      page(
+        '<div class="admonition seealso"><p class="admonition-title">See also</p><ul><li><p><a href="a.html">About fixtures</a></p></li></ul></div>',
+      ),
+    ).toMatch(/\*\*See also:\*\*\n\n\* \[About fixtures\]\(a\.html\)/);
+    // VitePress's custom block.
+    expect(
+      page(
+        '<div class="tip custom-block"><p class="custom-block-title">TIP</p><p>Run it twice.</p></div>',
+      ),
+    ).toContain('**Tip:** Run it twice.');
+    // Docusaurus 3's admonition (its heading as the fixture's unlisted banner has it).
+    expect(
+      page(
+        '<div class="theme-admonition theme-admonition-note admonition_xJq3 alert alert--secondary"><div class="admonitionHeading_Gvgb"><span class="admonitionIcon_Rf37"><svg viewBox="0 0 14 16"><path d="M0 0"></path></svg></span>note</div><div class="admonitionContent_BuS1"><p>Keys are secret.</p></div></div>',
+      ),
+    ).toContain('**Note:** Keys are secret.');
+    // Starlight's aside (as its remark plugin documents it): kept, not dropped as a sidebar.
+    expect(
+      page(
+        '<aside class="starlight-aside starlight-aside--tip" aria-label="Did you know?"><p class="starlight-aside__title" aria-hidden="true">Did you know?</p><div class="starlight-aside__content"><p>Islands load fast.</p></div></aside>',
+      ),
+    ).toContain('**Did you know?** Islands load fast.');
+  });
+
   it('says what to give --site when the folder holds no HTML', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'readme.md'), '# Not built\n');

@@ -63,7 +63,8 @@ const MAIN_CANDIDATES = [
  */
 const CHROME = [
   'nav',
-  'aside',
+  // Starlight's asides are the page's own notes (`:::note`), not a sidebar.
+  'aside:not(.starlight-aside)',
   'footer',
   '[role=navigation]',
   '[role=search]',
@@ -153,6 +154,62 @@ function mendBrokenMarkup(tree: Element): void {
     mendBrokenMarkup(child);
     return [child];
   });
+}
+
+/**
+ * A callout's title: Sphinx's and MkDocs' admonitions (`<p class="admonition-title">Note</p>`),
+ * VitePress's custom blocks, Starlight's asides and Docusaurus's admonitions.
+ */
+const CALLOUT_TITLE =
+  'p.admonition-title, p.custom-block-title, .starlight-aside__title, [class*=admonitionHeading]';
+
+/**
+ * A callout's title as the label of its first paragraph: "**Note:** It is currently not possible
+ * for chain commands to be nested." Alone on its line, "Note" (or "See also" over its links) read
+ * as a loose one-word paragraph in pages and answers. A callout that opens on something else (a
+ * list, code) gets its label as a paragraph of its own, which a list then follows as a lead-in.
+ */
+function calloutTitlesAsLabels(tree: Element): void {
+  for (const title of selectAll(CALLOUT_TITLE, tree)) {
+    const parent = parentOf(tree, title);
+    if (!parent) continue;
+    let text = hastText(title).replace(/\s+/g, ' ').trim();
+    // VitePress writes its default titles in capitals ("TIP"), Docusaurus in lower case ("note").
+    if (/^(?:[A-Z]+|[a-z]+)$/.test(text))
+      text = text[0]!.toUpperCase() + text.slice(1).toLowerCase();
+    const at = parent.children.indexOf(title);
+    parent.children.splice(at, 1);
+    if (!text) continue;
+    const label: Element = {
+      type: 'element',
+      tagName: 'strong',
+      properties: {},
+      children: [{ type: 'text', value: /[:.!?]$/.test(text) ? text : `${text}:` }],
+    };
+    // The first element after the title, inside a wrapper of the content (Starlight's, Docusaurus's).
+    let first = parent.children.slice(at).find(isElement);
+    while (first?.tagName === 'div' && first.children.some(isElement))
+      first = first.children.find(isElement);
+    if (first?.tagName === 'p') first.children.unshift(label, { type: 'text', value: ' ' });
+    else
+      parent.children.splice(at, 0, {
+        type: 'element',
+        tagName: 'p',
+        properties: {},
+        children: [label],
+      });
+  }
+}
+
+/** The element whose child `node` is, under `tree`. */
+function parentOf(tree: Element, node: Element): Element | undefined {
+  for (const child of tree.children) {
+    if (!isElement(child)) continue;
+    if (child === node) return tree;
+    const found = parentOf(child, node);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**
@@ -610,6 +667,7 @@ export function parseHtmlPage(
   // their screen-reader text is gone: a symbol, not words.
   prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
   mendBrokenMarkup(content);
+  calloutTitlesAsLabels(content);
   unwrapIndentation(content);
   normaliseCode(content);
   spacesOutOfEmphasis(content);
