@@ -437,6 +437,16 @@ acme.run()
     expect(html).not.toContain('href="#id1"');
     for (const [, target] of html.matchAll(/href="#([^"]+)"/g))
       expect(html).toContain(`id="${target}"`);
+    // The title's label and its own id lead to the page's top, where the title is (as pytest's
+    // `how-to/parametrize.html#parametrize`, which its other pages link to).
+    expect(page.frontmatter?.anchorAliases).toMatchObject({
+      'guide-configuration': '',
+      configuration: '',
+      'std-setting-task_acks_late': 'task-acks-late',
+    });
+    expect(html).toMatch(
+      /<h1 id="configuration"><span id="guide-configuration"><\/span>Configuration<\/h1>/,
+    );
   });
 
   it('reads a Sphinx parameter’s type as one piece of code', () => {

@@ -562,14 +562,18 @@ function headingTargets(tree: Element): { anchors: string[]; aliases: Record<str
   const anchors: string[] = [];
   const aliases: Record<string, string> = {};
   let pending: string[] = [];
-  const settle = (anchor: string | undefined) => {
-    if (anchor) for (const id of pending) if (id !== anchor) aliases[id] ??= anchor;
+  /** Whether the first heading is the page's title (an <h1>): the page's top, anchor "". */
+  let titled = false;
+  const settle = () => {
+    const anchor = titled && anchors.length === 1 ? '' : anchors.at(-1);
+    if (anchor !== undefined && (anchor || titled))
+      for (const id of pending) if (id !== anchor) aliases[id] ??= anchor;
     pending = [];
   };
   const walk = (node: Element) => {
     for (const child of node.children) {
       if (child.type === 'text') {
-        if (child.value.trim()) settle(anchors.at(-1));
+        if (child.value.trim()) settle();
         continue;
       }
       if (!isElement(child)) continue;
@@ -580,15 +584,18 @@ function headingTargets(tree: Element): { anchors: string[]; aliases: Record<str
         continue;
       }
       anchors.push(anchorOf(child, node));
+      if (anchors.length === 1) titled = child.tagName === 'h1';
       // Targets inside the heading are its own.
       for (const inner of selectAll('[id]', child))
         if (inner !== child) pending.push(String(inner.properties.id));
-      settle(anchors.at(-1));
+      settle();
     }
   };
   walk(tree);
-  // A heading's own anchor is no other heading's target.
-  for (const anchor of anchors) delete aliases[anchor];
+  // A heading's own anchor is no other heading's target; the title's leads to the page's top, as
+  // its labels do (pytest's `<span id="parametrize">` before its <h1>, which other pages link to).
+  for (const anchor of anchors.slice(titled ? 1 : 0)) delete aliases[anchor];
+  if (titled && anchors[0]) aliases[anchors[0]] = '';
   return { anchors, aliases };
 }
 

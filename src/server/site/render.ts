@@ -146,8 +146,24 @@ function rehypeSectionIds() {
       for (const [alias, anchor] of Object.entries(aliases))
         if (typeof anchor === 'string')
           targets.set(anchor, [...(targets.get(anchor) ?? []), alias]);
+    const spans = (anchor: string, node: Element) =>
+      (targets.get(anchor) ?? [])
+        .filter((id) => id !== node.properties.id)
+        .map((id): Element => ({
+          type: 'element',
+          tagName: 'span',
+          properties: { id },
+          children: [],
+        }));
     let next = 0;
+    let titled = false;
     visit(tree, 'element', (node: Element) => {
+      // The page's title is its top: the targets that lead there (anchor "") are at it.
+      if (node.tagName === 'h1' && !titled) {
+        titled = true;
+        node.children.unshift(...spans('', node));
+        return;
+      }
       if (!/^h[2-6]$/.test(node.tagName) || next >= sections.length) return;
       const text = hastText(node).replace(/\s+/g, ' ').trim();
       const at = sections.findIndex((section, i) => i >= next && section.heading.trim() === text);
@@ -155,14 +171,7 @@ function rehypeSectionIds() {
       next = at + 1;
       const { anchor } = sections[at]!;
       node.properties.id = anchor;
-      node.children.unshift(
-        ...(targets.get(anchor) ?? []).map((id): Element => ({
-          type: 'element',
-          tagName: 'span',
-          properties: { id },
-          children: [],
-        })),
-      );
+      node.children.unshift(...spans(anchor, node));
     });
   };
 }
