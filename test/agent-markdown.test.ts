@@ -56,6 +56,24 @@ describe('Markdown for agents on the served site', () => {
     expect(page).not.toMatch(/^---\n/);
   });
 
+  it('keeps the blank lines inside code in a page’s .md, and runs of them outside as one', async () => {
+    // As pytest's tmp_path page: two blank lines between a constant and a function (PEP 8).
+    const docs = createSite([
+      parsePage(
+        'tmp.md',
+        '# tmp_path\n\nUse it:\n\n\n\nIn a test:\n\n```python\nCONTENT = "content"\n\n\ndef test_create_file(tmp_path):\n    pass\n```\n\n~~~\na\n\n\nb\n~~~\n',
+      ),
+    ]);
+    const app = await demoApp({
+      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
+      sites: [{ domain: 'demo', org: 'o', docs }],
+    });
+    const page = await (await app.request('http://test/docs/tmp.md')).text();
+    expect(page).toContain('```python\nCONTENT = "content"\n\n\ndef test_create_file(tmp_path):');
+    expect(page).toContain('~~~\na\n\n\nb\n~~~');
+    expect(page).toContain('Use it:\n\nIn a test:');
+  });
+
   it('advertises the Markdown on every HTML page with a link element and a Link header', async () => {
     const app = await fastifyApp();
     const response = await app.request('http://test/docs/Guides/Getting-Started');

@@ -137,7 +137,25 @@ export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy):
     out = out.slice(0, edit.from) + edit.text + out.slice(edit.to);
     last = edit.from;
   }
-  return out.replace(/\n{3,}/g, '\n\n').trim();
+  return withoutExtraBlankLines(out).trim();
+}
+
+/**
+ * Runs of blank lines as one, outside code: what was left out (a page's stripped parts) leaves no
+ * gaps, and code keeps its own (two blank lines between Python functions, as PEP 8 has them).
+ */
+function withoutExtraBlankLines(markdown: string): string {
+  const out: string[] = [];
+  /** The fence of the code block the line is in (its opening run of ``` or ~~~). */
+  let fence: string | undefined;
+  for (const line of markdown.split('\n')) {
+    const [, marker, rest = ''] = /^\s{0,3}(`{3,}|~{3,})(.*)$/.exec(line) ?? [];
+    if (fence === undefined && marker) fence = marker;
+    else if (fence && marker?.startsWith(fence) && !rest.trim()) fence = undefined;
+    else if (fence === undefined && !line.trim() && out.length && !out.at(-1)!.trim()) continue;
+    out.push(line);
+  }
+  return out.join('\n');
 }
 
 /** The page as an agent reads it: its title, where it lives, then its body. */
