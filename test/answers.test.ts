@@ -1163,6 +1163,45 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     expect(suggestions.length).toBeGreaterThan(0);
     expect(suggestions.filter((question) => /Version 2\.1|1\.7\.1/.test(question))).toEqual([]);
   });
+  // As Debian's python-pytest-doc: 153 release announcements beside the guides.
+  const withAnnouncements = () =>
+    appOf(
+      parsePage(
+        'how-to/capture.md',
+        '# How to capture output\n\n## Accessing captured output\n\nUse the `capsys` fixture to read what a test printed.\n\n' +
+          '## Disabling capturing\n\nPass `-s` to see prints as they happen.\n',
+      ),
+      parsePage(
+        'announce/release-2.6.1.md',
+        '# pytest-2.6.1: fixes and new xfail feature\n\npytest 2.6.1 is a bug-fix release.\n\n## Fixes to capturing\n\nThe `capsys` fixture no longer loses what a test printed to stderr.\n\n' +
+          '## New xfail strictness\n\nAn xfail test that passes can fail the run.\n',
+      ),
+      parsePage(
+        'how-to/fixtures.md',
+        '# How to use fixtures\n\n## Requesting fixtures\n\nA test requests a fixture by naming it as an argument.\n',
+      ),
+    );
+
+  it('offers no release announcement’s section after a guide’s answer, and does after one of theirs', async () => {
+    const app = withAnnouncements();
+    const guide = await askIn(app, 'How do I read what a test printed with capsys?');
+    expect(textOf(guide)).toMatch(
+      /^From \*\*\[How to capture output › Accessing captured output\]/,
+    );
+    expect(suggestionsOf(guide).join()).not.toMatch(/Fixes to capturing|xfail strictness/);
+    const release = await askIn(app, 'What does the new xfail strictness do?');
+    expect(textOf(release)).toMatch(/^From \*\*\[pytest-2\.6\.1/);
+    expect(suggestionsOf(release).join()).toContain('Fixes to capturing');
+  });
+
+  it('names no release announcement as a place to look when the docs do not cover the question', async () => {
+    const text = textOf(
+      await askIn(withAnnouncements(), 'Does pytest capture GPU kernel printf output?'),
+    );
+    expect(text).toMatch(/^The docs don't cover this\./);
+    expect(text).toContain('[How to capture output]');
+    expect(text).not.toContain('pytest-2.6.1');
+  });
 });
 
 describe('a heading the page repeats is cited under the heading above it', () => {

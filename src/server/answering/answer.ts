@@ -33,6 +33,17 @@ const SHORT_HEADING_WORDS = 2;
 const MAX_FOLLOW_UP_WORDS = 10;
 /** A heading that names a release: a version number, after "Version", "Release" or "v" at most. */
 const RELEASE_HEADING = /^(?:(?:version|release)\s+|v)?\d+(?:\.\d+)+(?![\w.])/i;
+/** Words of a release notes page's path or title ("announce/release-2.3.3", "Change history for Celery 2.0"). */
+const RELEASE_WORDS =
+  /(?:^|[^a-z])(?:announce|releases?|release[-_ ]notes|changelog|change history|changes|history|what'?s[-_ ]?new)(?:[^a-z]|$)/i;
+/**
+ * A page of release notes: its path or title names a version and says so (pytest's 153 release
+ * announcements, "py.test 2.0.2: bug fixes…", Celery's "Change history for Celery 2.0"). A reader
+ * who asked about something else has no use for one as the next question or the place to look.
+ */
+export const isReleaseNotes = (section: Pick<DocSection, 'pagePath' | 'pageTitle'>): boolean =>
+  [section.pagePath, section.pageTitle].some((text) => /\d+\.\d+/.test(text)) &&
+  [section.pagePath, section.pageTitle].some((text) => RELEASE_WORDS.test(text));
 
 /**
  * Questions about the sections a reader did not see yet: the rest of the quoted pages first, then
@@ -85,9 +96,16 @@ function followUpsOf(
   // question about installing with Redis) is a reference's member, offered only to a reader who
   // was answered from a reference.
   const fromReference = quoted.some((hit) => isApiEntry(hit.section));
+  // Release notes likewise, only after an answer that came from them.
+  const fromReleases = quoted.some((hit) => isReleaseNotes(hit.section));
   const unseen = [
     ...quoted.flatMap((hit) => neighbours(hit.section)),
-    ...related.map((hit) => hit.section).filter((section) => fromReference || !isApiEntry(section)),
+    ...related
+      .map((hit) => hit.section)
+      .filter(
+        (section) =>
+          (fromReference || !isApiEntry(section)) && (fromReleases || !isReleaseNotes(section)),
+      ),
   ];
   for (const section of unseen) {
     if (readBefore(section)) continue;
@@ -668,7 +686,9 @@ export function composeAnswer(
     );
   const level = confidenceOf(result);
   if (level === 'refused') {
-    const nearest = pages.slice(0, NEAREST_PAGES);
+    // Release notes name every feature once; they are no place to look for what the docs lack.
+    const guides = pages.filter((hit) => !isReleaseNotes(hit.section));
+    const nearest = (guides.length ? guides : pages).slice(0, NEAREST_PAGES);
     return {
       markdown:
         `${phrases.refusal} ${phrases.noGuess}` +
