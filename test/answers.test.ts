@@ -1182,6 +1182,19 @@ describe('Ask next after an answer whose related pages include a changelog', () 
       ),
     );
 
+  it('offers the first section of a page that has no intro, as any other neighbour', async () => {
+    const app = appOf(
+      parsePage(
+        'cookies.md',
+        '# Cookies\n\n## Set a cookie\n\nCall `reply.setCookie(name, value)` to set one.\n\n' +
+          '## Delete a cookie\n\nCall `reply.clearCookie(name)` to delete one.\n',
+      ),
+    );
+    const answer = await askIn(app, 'How do I delete a cookie with clearCookie?');
+    expect(textOf(answer)).toMatch(/^From \*\*\[Cookies › Delete a cookie\]/);
+    expect(suggestionsOf(answer)).toContain('Tell me about “Set a cookie”');
+  });
+
   it('offers no release announcement’s section after a guide’s answer, and does after one of theirs', async () => {
     const app = withAnnouncements();
     const guide = await askIn(app, 'How do I read what a test printed with capsys?');

@@ -80,8 +80,8 @@ function followUpsOf(
   const headings: string[] = [];
   // A quoted section's neighbours first, the ones after it before the ones above it: after "Set a
   // Cookie" the reader's next question is "Delete a Cookie", three lines below, not the page's
-  // first sections. A page's intro (its first section) is never offered, nor an API entry's
-  // neighbours: they are the next names in the reference's order (after Flask's
+  // first sections. A page's top (its intro, before its first heading) is never offered, nor an
+  // API entry's neighbours: they are the next names in the reference's order (after Flask's
   // `register_blueprint`, `register_error_handler`, `request_class`, `request_context`).
   const neighbours = (section: DocSection) => {
     if (isApiEntry(section)) return [];
@@ -90,7 +90,9 @@ function followUpsOf(
       0,
       sections.findIndex((other) => other.id === section.id),
     );
-    return [...sections.slice(at + 1), ...sections.slice(1, at).reverse()];
+    return [...sections.slice(at + 1), ...sections.slice(0, at).reverse()].filter(
+      (other) => other.anchor !== '',
+    );
   };
   // A related page's API entry (`celery.backends.redis.RedisBackend.supports_autoexpire` after a
   // question about installing with Redis) is a reference's member, offered only to a reader who
