@@ -960,6 +960,23 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(limit).toContain('client({ limit: 5 })');
   });
 
+  it('goes on with a sentence the quoted code interrupts', async () => {
+    // As pytest's "Using print statements for debugging" (Debian's python-pytest-doc).
+    const app = appOf(
+      parsePage(
+        'capture.md',
+        '# How to capture output\n\n## Using print statements for debugging\n\n' +
+          'One benefit of capturing output is that you can use print statements for debugging:\n\n' +
+          '```python\ndef test_func2():\n    print("here")\n    assert False\n```\n\n' +
+          'and running this module will show you precisely the output of the failing function.\n\n' +
+          'Output of passing tests is hidden.\n',
+      ),
+      parsePage('other.md', '# Fixtures\n\n## Using fixtures\n\nFixtures give tests their data.\n'),
+    );
+    const text = textOf(await askIn(app, 'How do I use print statements for debugging?'));
+    expect(text).toMatch(/assert False\n```\n\n> and running this module will show you precisely/);
+  });
+
   it('marks the blocks a quote leaves out between two it shows, and only there', async () => {
     // As pytest's "Skipping test functions" (Debian's python-pytest-doc, a newcomer's trial).
     const app = appOf(

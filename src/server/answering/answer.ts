@@ -204,6 +204,8 @@ const PLACE_CODE_LINES = 6;
  * is labelled an example ("Example: Run the tasks.add task every 30 seconds.", as Celery writes).
  */
 const LEADS_IN = /(?::|\bthe following\b[^.:!?]*\.)\s*$|^[*_]*(?:for )?example[*_]*:/i;
+/** A paragraph that goes on with the sentence before the code above it: it opens in lower case. */
+const GOES_ON = /^[a-z]/;
 /** Where a list's next item starts: a line opening on its marker (nested lines stay with theirs). */
 const LIST_ITEM = /\n(?=(?:[-*+]|\d+[.)]) )/;
 /**
@@ -557,7 +559,13 @@ export function passageOf(
     if (!picked.has(index)) continue;
     const block = blocks[index]!;
     const next = blocks[index + 1];
-    if (!next || block.kind === 'code') continue;
+    if (!next) continue;
+    // A sentence the code interrupts goes on after it: "…you can use print statements for
+    // debugging:", the code, "and running this module will show you precisely the output…".
+    if (block.kind === 'code') {
+      if (next.kind === 'paragraph' && GOES_ON.test(next.markdown)) picked.add(index + 1);
+      continue;
+    }
     const introduces = LEADS_IN.test(block.text);
     if (introduces || next.kind === 'code') picked.add(index + 1);
     // "…three chart values:" then a code sample, then the list that explains it.
