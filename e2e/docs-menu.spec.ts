@@ -165,3 +165,22 @@ test('a link to a heading shows it below the sticky header, with room above it',
     await page.screenshot({ path: `e2e/screenshots/docs-anchor-${width}.png` });
   }
 });
+
+test('a deep heading (an API reference’s member) is drawn no smaller than the text under it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 600 });
+  await page.goto('/docs/guides/theming');
+  // pytest's reference, as Debian builds it, puts each member under an h5 (`pytest.MonkeyPatch.setenv`).
+  const sizes = await page.locator('main').evaluate((main) => {
+    const size = (tag: string) => {
+      const element = main.appendChild(document.createElement(tag));
+      element.textContent = 'pytest.MonkeyPatch.setenv';
+      return parseFloat(getComputedStyle(element).fontSize);
+    };
+    return { text: size('p'), h4: size('h4'), h5: size('h5'), h6: size('h6') };
+  });
+  expect(sizes.h4).toBeGreaterThan(sizes.text);
+  expect(sizes.h5).toBeGreaterThanOrEqual(sizes.text);
+  expect(sizes.h6).toBeGreaterThanOrEqual(sizes.text);
+});
