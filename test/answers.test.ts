@@ -297,6 +297,23 @@ describe('the answer says how sure it is', () => {
     }
   });
 
+  it('never ends a place’s sentence at “e.g.”', async () => {
+    // As aiohttp's web quickstart: "…a StreamResponse derived (e.g. Response) instance".
+    const handler =
+      'Handlers are coroutines. A handler returns a StreamResponse derived (e.g. [`Response`](response.md)) instance. ' +
+      'The Response instance carries the body.';
+    const app = appOf(
+      parsePage('web/quickstart.md', `# Web quickstart\n\n## Handler\n\n${handler}\n`),
+      parsePage('web/reference.md', `# Web reference\n\n## Handlers\n\n${handler}\n`),
+    );
+    const parts = await askIn(app, 'Which Response instance carries the body?');
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    expect(textOf(parts)).toContain(
+      '> A handler returns a StreamResponse derived (e.g. [`Response`](',
+    );
+    expect(textOf(parts)).not.toMatch(/> \[`Response`\]/);
+  });
+
   it('shows how a place that is code alone begins, rather than an empty place', async () => {
     const app = appOf(
       parsePage(

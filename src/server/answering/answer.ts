@@ -287,7 +287,10 @@ function fence(lang: string, value: string, terms: string[] = []): string {
   return `${ticks}${lang}\n${body}\n${ticks}`;
 }
 
-/** Sentences of a Markdown paragraph, never split inside an inline code span. */
+/** An abbreviation whose full stop ends no sentence: "derived (e.g. [`Response`]) instance". */
+const ABBREVIATION = /(?:^|[^\p{L}])(?:e\.g|i\.e|cf|vs)\.$/iu;
+
+/** Sentences of a Markdown paragraph, never split inside an inline code span nor after "e.g.". */
 function sentencesOf(markdown: string): string[] {
   const sentences: string[] = [];
   let start = 0;
@@ -299,7 +302,8 @@ function sentencesOf(markdown: string): string[] {
       !inCode &&
       (char === '.' || char === '!' || char === '?') &&
       /\s/.test(markdown[i + 1] ?? '') &&
-      /[A-Z`*[(]/.test(markdown.slice(i + 1).trimStart()[0] ?? '')
+      /[A-Z`*[(]/.test(markdown.slice(i + 1).trimStart()[0] ?? '') &&
+      !ABBREVIATION.test(markdown.slice(Math.max(start, i - 8), i + 1))
     ) {
       sentences.push(markdown.slice(start, i + 1).trim());
       start = i + 1;
