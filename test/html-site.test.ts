@@ -649,6 +649,28 @@ acme.run()
     ]);
   });
 
+  it('skips and names a fragment in a folder the build keeps apart (_snippets/), and serves its images', async () => {
+    // As Debian's python-aiohttp-doc: a fragment its pages include, built as a page of its own.
+    const dir = await tempDir();
+    await writeFile(join(dir, 'index.html'), '<main><h1>Home</h1><p>Welcome.</p></main>');
+    await mkdir(join(dir, '_snippets'));
+    await writeFile(
+      join(dir, '_snippets', 'cchardet-unmaintained-admonition.html'),
+      '<main><div class="admonition warning"><p>cchardet is unmaintained.</p></div></main>',
+    );
+    await mkdir(join(dir, '_images'));
+    await writeFile(join(dir, '_images', 'logo.png'), Buffer.from([137, 80, 78, 71]));
+    const { site, skipped } = await loadHtmlSite(dir);
+    expect(site.pages.map((page) => page.path)).toEqual(['/']);
+    expect(skipped).toEqual([
+      {
+        file: '_snippets/cchardet-unmaintained-admonition.html',
+        reason: 'a fragment in _snippets/, which the build keeps apart: not a page',
+      },
+    ]);
+    expect(site.files).toContain('/_images/logo.png');
+  });
+
   it('names a binary page and a link out of the site folder as skipped, and serves a link inside it', async () => {
     const outside = await tempDir();
     await writeFile(join(outside, 'secret.html'), '<main><h1>Secret</h1><p>Keys.</p></main>');

@@ -774,6 +774,13 @@ function siteNameOfPage(root: HastRoot, title: string): string | undefined {
 const NOT_PAGES =
   /(^|[\\/])(_astro|assets|_static|_sources|_modules|_next|pagefind|search)([\\/]|$)|(^|[\\/])(genindex|search|py-modindex)\.html$/i;
 
+/**
+ * A folder the generator keeps apart from the pages, by its leading "_": a Sphinx build's
+ * `_snippets/` holds fragments other pages include (aiohttp's), built as pages of their own only
+ * by accident; listed, one made a sidebar group "Snippets".
+ */
+const PRIVATE_FOLDER = /(?:^|\/)(_[^/]+)\//;
+
 /** A built page's file: `.html`, or `.html.gz` as Debian compresses long ones (read as `.html`). */
 const BUILT_PAGE = /\.html?(\.gz)?$/i;
 
@@ -833,7 +840,16 @@ export async function loadHtmlSite(
   const names = htmlFiles
     // A compressed page is named, and served, as its links name it: `changelog.html`.
     .map((file) => ({ file, name: file.split(sep).join('/').replace(/\.gz$/i, '') }))
-    .filter(({ name }) => !NOT_PAGES.test(name));
+    .filter(({ name }) => {
+      if (NOT_PAGES.test(name)) return false;
+      const folder = PRIVATE_FOLDER.exec(name)?.[1];
+      if (folder)
+        skipped.push({
+          file: name,
+          reason: `a fragment in ${folder}/, which the build keeps apart: not a page`,
+        });
+      return !folder;
+    });
   // Read and parsed a few at a time (on the parse threads), then taken in order as before: which
   // of two files with the same URL is served does not depend on which parsed first.
   const read: Promise<CachedPage>[] = new Array(names.length);
