@@ -8,9 +8,15 @@ import { runCli } from '../src/cli/index.js';
 import { createApp } from '../src/server/http/app.js';
 import { docLinkTarget } from '../src/server/site/doc-links.js';
 import { loadHtmlSite, parseHtmlPage } from '../src/server/site/html.js';
-import { createSite, loadDocsSite, siteNameOf, type DocPage } from '../src/server/site/docs.js';
+import {
+  createSite,
+  isNavigation,
+  loadDocsSite,
+  siteNameOf,
+  type DocPage,
+} from '../src/server/site/docs.js';
 import { renderMarkdown, sidebarGroups } from '../src/server/site/render.js';
-import { createRetriever, isNavigation } from '../src/server/answering/retrieval.js';
+import { createRetriever } from '../src/server/answering/retrieval.js';
 import { captureIo } from './helpers/cli.js';
 import { askBody, readStream, searchResultsOf, tempDir } from './helpers/server.js';
 import { FRAMEWORK_BUILDS } from './helpers/sites.js';

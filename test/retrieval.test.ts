@@ -2,13 +2,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
-import { createSite, loadDocsSite, parsePage } from '../src/server/site/docs.js';
-import {
-  caseContrasts,
-  createRetriever,
-  isNavigation,
-  memberNames,
-} from '../src/server/answering/retrieval.js';
+import { createSite, isNavigation, loadDocsSite, parsePage } from '../src/server/site/docs.js';
+import { caseContrasts, createRetriever, memberNames } from '../src/server/answering/retrieval.js';
 import {
   askBody,
   demoApp,

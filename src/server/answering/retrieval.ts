@@ -3,6 +3,7 @@ import type { Filter } from '../../protocol/index.js';
 import {
   DEFAULT_LANGUAGE,
   isApiEntry,
+  isNavigation,
   pageLabelOf,
   searchedSite,
   type DocPage,
@@ -594,45 +595,6 @@ function sameCompounds(a: Map<string, string[]>, b: [string, string[]][]): boole
 }
 
 type PageEntry = Scope & { id: string; title: string; description: string; headings: string };
-
-/** A list item that is one link and nothing else, sub-items aside. */
-const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$/;
-/** A Markdown link, `[text](url)`. */
-const MARKDOWN_LINK = /\[[^\]]*\]\([^)]*\)/g;
-/**
- * A paragraph that only points elsewhere: links, after a label of a word or two at most
- * ("**Tutorial**: [Assertions about expected exceptions](…)", "See [Plugins](…).").
- */
-const isPointer = (markdown: string): boolean => {
-  if (!markdown.match(MARKDOWN_LINK)) return false;
-  const rest = markdown.replace(MARKDOWN_LINK, ' ').match(/[\p{L}\p{N}]+/gu) ?? [];
-  return rest.length <= 2;
-};
-/** The share of a section's text in lists of links alone at which it is navigation. */
-const NAVIGATION_SHARE = 0.8;
-/**
- * Whether a section is navigation: its text is mostly lists whose every item is a link alone
- * (Sphinx's table of contents on its index page, under one sentence such as "This part of the
- * documentation guides you through…"). It names every page's title, so it matched questions about
- * any of them and answers none. A lead-in over two links ("There are two ways to start:") is not.
- * Paragraphs that only point elsewhere count as such lists: a reference's entry that holds only
- * "**Tutorial**: [Assertions about expected exceptions](…)" (pytest's `pytest.raises`, as Debian
- * built it) matched questions by its title and answered with a link.
- */
-export function isNavigation(section: DocSection): boolean {
-  let links = 0;
-  let all = 0;
-  for (const block of section.blocks) {
-    all += block.text.length;
-    if (
-      (block.kind === 'list' &&
-        block.markdown.split('\n').every((line) => !line.trim() || LINK_ITEM.test(line))) ||
-      (block.kind === 'paragraph' && isPointer(block.markdown))
-    )
-      links += block.text.length;
-  }
-  return all > 0 && links >= NAVIGATION_SHARE * all;
-}
 
 /** Builds the full-text index once per site; each search is then an in-memory lookup. */
 export function createRetriever(
