@@ -527,6 +527,51 @@ acme.run()
     expect(all.map((hit) => hit.section.pagePath).sort()).toEqual(['/gauge', '/notes']);
   });
 
+  it('puts the pages a contents page lists right after it, in its order, before the home page’s prose links', async () => {
+    // As Debian's python-aiohttp-doc: the sidebar lists Client and Server, each page only a
+    // sentence over its toctree (pages and their sections); the home page's prose names the
+    // server's quickstart first.
+    const dir = await tempDir();
+    const page = (title: string, body = '<p>Text.</p>') =>
+      `<html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+    const contents = (sentence: string, files: string[]) =>
+      `<p>${sentence}</p><div class="toctree-wrapper compound"><ul>${files
+        .map(
+          (file) =>
+            `<li class="toctree-l1"><a href="${file}.html">${file}</a><ul>` +
+            `<li class="toctree-l2"><a href="${file}.html#make-a-request">Make a request</a></li>` +
+            `<li class="toctree-l2"><a href="${file}.html#passing-parameters">Passing parameters</a></li></ul></li>`,
+        )
+        .join('')}</ul></div>`;
+    await writeFile(
+      join(dir, 'index.html'),
+      page(
+        'Welcome',
+        `<p>Start with the <a href="web_quickstart.html">server</a> or the <a href="client_quickstart.html">client</a>.</p>
+        <ul><li><a href="client.html">Client</a></li><li><a href="web.html">Server</a></li></ul>`,
+      ),
+    );
+    await writeFile(
+      join(dir, 'client.html'),
+      page('Client', contents('All about the client:', ['client_quickstart', 'client_reference'])),
+    );
+    await writeFile(
+      join(dir, 'web.html'),
+      page('Server', contents('All about the server:', ['web_quickstart'])),
+    );
+    for (const file of ['client_quickstart', 'client_reference', 'web_quickstart'])
+      await writeFile(join(dir, `${file}.html`), page(file));
+    const { site } = await loadHtmlSite(dir);
+    expect(site.pages.map((p) => p.path)).toEqual([
+      '/',
+      '/client',
+      '/client_quickstart',
+      '/client_reference',
+      '/web',
+      '/web_quickstart',
+    ]);
+  });
+
   it('lists the pages in the order of the home page’s table of contents, before its prose’s links', async () => {
     // As Flask's home page: an intro naming Quickstart and API, then the toctree.
     const dir = await tempDir();

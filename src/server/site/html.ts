@@ -13,6 +13,7 @@ import {
   cachedPage,
   createSite,
   DEFAULT_LANGUAGE,
+  isNavigation,
   namesSomething,
   PAGES_AT_ONCE,
   parsePage,
@@ -949,6 +950,10 @@ function inReadingOrder(site: DocsSite): DocsSite {
   const placed = new Set<string>();
   const isFolderIndex = (page: DocPage) =>
     page !== root && /(^|[\\/])index\.html?$/i.test(page.file);
+  // A page that is a table of contents and nothing else (aiohttp's `client.html`: one sentence
+  // over its toctree of the client's guides and references).
+  const isContents = (page: DocPage) =>
+    page !== root && page.sections.length > 0 && page.sections.every(isNavigation);
   const place = (page: DocPage) => {
     if (placed.has(page.path)) return;
     // A page's folder index comes first, with its order (the home page may link a page of a
@@ -959,9 +964,9 @@ function inReadingOrder(site: DocsSite): DocsSite {
     placed.add(page.path);
     pages.push(page);
     const folder = isFolderIndex(page) ? `${page.path.replace(/\/$/, '')}/` : undefined;
-    if (folder)
+    if (folder || isContents(page))
       for (const child of pagesAt(hrefsIn(listedIn(page)), page))
-        if (child.path.startsWith(folder)) place(child);
+        if (!folder || child.path.startsWith(folder)) place(child);
   };
   for (const page of [root, ...fromRoot, ...site.pages]) place(page);
   return { ...site, pages };
