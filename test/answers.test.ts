@@ -994,6 +994,33 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).toMatch(/assert False\n```\n\n> and running this module will show you precisely/);
   });
 
+  it('cuts a long nested list, and a “See also” section’s lists shorter than the answer’s', async () => {
+    // As aiohttp's Client Reference: Sphinx's "Parameters:" is one item, its twenty parameters
+    // nested under it; quoted as "See also" under a quickstart's answer, it ran to a hundred lines.
+    const parameters = Array.from(
+      { length: 20 },
+      (_, i) => `  * **option${i}** – Sets option ${i} of the session.`,
+    ).join('\n');
+    const app = appOf(
+      parsePage(
+        'client.md',
+        '# Client\n\n## JSON Request\n\nAny of the session methods can post JSON: pass `json=` to `session.post()` and the session encodes the JSON request body.\n\n' +
+          `## ClientSession\n\nThe session makes requests; post JSON with it.\n\n* Parameters:\n\n${parameters}\n`,
+      ),
+      parsePage('server.md', '# Server\n\n## Handlers\n\nA handler answers a request.\n'),
+    );
+    const text = textOf(await askIn(app, 'How do I post JSON with the session?'));
+    expect(text).toMatch(/^From \*\*\[Client › JSON Request\]/);
+    const seeAlso = text.slice(text.indexOf('See also'));
+    expect(seeAlso).toContain('> * Parameters:');
+    expect(seeAlso.match(/\*\*option\d+\*\*/g)).toHaveLength(5);
+    expect(seeAlso).toContain('>   …');
+    // As the answer itself, the reference shows fifteen.
+    const reference = textOf(await askIn(app, 'Which parameters does ClientSession take?'));
+    expect(reference).toMatch(/^From \*\*\[Client › ClientSession\]/);
+    expect(reference.match(/\*\*option\d+\*\*/g)).toHaveLength(15);
+  });
+
   it('marks the blocks a quote leaves out between two it shows, and only there', async () => {
     // As pytest's "Skipping test functions" (Debian's python-pytest-doc, a newcomer's trial).
     const app = appOf(

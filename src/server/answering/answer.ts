@@ -189,6 +189,8 @@ const MAX_CODE_LINES = 30;
 const CODE_CUT_SLACK = 15;
 const MAX_TABLE_ROWS = 15;
 const MAX_LIST_ITEMS = 15;
+/** A "See also" section is there beside the answer: its lists show fewer items. */
+const SEE_ALSO_LIST_ITEMS = 5;
 const MAX_PARAGRAPH_CHARS = 700;
 const NEAREST_PAGES = 3;
 /** How many places an unsure answer shows: the best section of each of the best pages. */
@@ -475,8 +477,34 @@ function withGaps(lines: string[], kept: number[], gap: string): string[] {
   ]);
 }
 
+/**
+ * A list cut to the `max` items that carry the most of the question, level by level: Sphinx's
+ * "Parameters:" is one item whose twenty parameters are nested under it (aiohttp's
+ * `ClientSession`, about a hundred lines quoted whole).
+ */
+function cutList(markdown: string, terms: string[], max: number): string {
+  const indent = /^ */.exec(markdown)![0];
+  // Items start at the list's own indentation; nested lines stay with their item.
+  const items = markdown.split(new RegExp(`\\n(?=${indent}(?:[-*+]|\\d+[.)]) )`));
+  if (items.length > max) {
+    const kept = mostMatching(items, terms, max);
+    // "…" between items left out ends the list there; the next one starts at its own number.
+    return withGaps(items, kept, `\n${indent}…\n`)
+      .join('\n')
+      .replace(/^\n+|\n+$/g, '');
+  }
+  return items
+    .map((item) => {
+      const nested = item.search(new RegExp(`\\n${indent} +(?:[-*+]|\\d+[.)]) `));
+      return nested < 0
+        ? item
+        : `${item.slice(0, nested)}\n${cutList(item.slice(nested + 1), terms, max)}`;
+    })
+    .join('\n');
+}
+
 /** A block as quoted: whole, or cut to what a reader needs while keeping its Markdown shape. */
-function quoteBlock(block: DocBlock, terms: string[]): string {
+function quoteBlock(block: DocBlock, terms: string[], maxItems = MAX_LIST_ITEMS): string {
   switch (block.kind) {
     case 'code':
       return fence(block.lang ?? '', block.text, terms);
@@ -491,16 +519,8 @@ function quoteBlock(block: DocBlock, terms: string[]): string {
       const gap = `| … |${' |'.repeat(Math.max(0, columns - 1))}`;
       return [...rows.slice(0, 2), ...withGaps(body, kept, gap)].join('\n');
     }
-    case 'list': {
-      // Items start at the list's own indentation; nested lines stay with their item.
-      const items = block.markdown.split(LIST_ITEM);
-      if (items.length <= MAX_LIST_ITEMS) return block.markdown;
-      const kept = mostMatching(items, terms, MAX_LIST_ITEMS);
-      // "…" between items left out ends the list there; the next one starts at its own number.
-      return withGaps(items, kept, '\n…\n')
-        .join('\n')
-        .replace(/^\n+|\n+$/g, '');
-    }
+    case 'list':
+      return cutList(block.markdown, terms, maxItems);
     case 'paragraph':
       return cutProse(block.markdown, terms);
     case 'quote': {
@@ -781,12 +801,12 @@ export function composeAnswer(
   const blocks: string[] = [];
   const shownIntro: DocSection[] = [];
   // Prose is quoted; code stays outside the quote, as a plain fence a reader can copy.
-  const quotedPassage = (passage: DocBlock[]) => {
+  const quotedPassage = (passage: DocBlock[], maxItems = MAX_LIST_ITEMS) => {
     const parts: string[] = [];
     let prose: string[] = [];
     for (const block of passage) {
       if (block.kind !== 'code') {
-        prose.push(quoteBlock(block, terms));
+        prose.push(quoteBlock(block, terms, maxItems));
         continue;
       }
       if (prose.length) parts.push(quote(prose.join('\n\n')));
@@ -804,10 +824,10 @@ export function composeAnswer(
     if (done.has(hit.section)) continue;
     done.add(hit.section);
     const n = citationOf(hit);
-    const intro = position++ === 0 ? phrases.from : phrases.seeAlso;
+    const first = position++ === 0;
     const parts = [
-      `${intro} **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]:`,
-      ...quotedPassage(passage),
+      `${first ? phrases.from : phrases.seeAlso} **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]:`,
+      ...quotedPassage(passage, first ? MAX_LIST_ITEMS : SEE_ALSO_LIST_ITEMS),
     ];
     // "There are two ways to install it." A short page intro promises the sections after it:
     // show how each begins, rather than leave the reader with the promise. When the search also
