@@ -314,6 +314,27 @@ describe('the answer says how sure it is', () => {
     expect(textOf(parts)).not.toMatch(/> \[`Response`\]/);
   });
 
+  it('shows a nested list item as a place’s sentence, without the list’s markers', async () => {
+    // As aiohttp's reference: `del_cookie`, "Deletes cookie." then Sphinx's "Parameters:" list (its
+    // place read "Deletes cookie. Parameters: * **name** … * **domain** …").
+    const entry = (name: string) =>
+      `## ${name}\n\nDeletes cookie.\n\n* Parameters:\n\n  * **name** (\`str\`) – cookie name\n  * **domain** (\`str\`) – optional cookie domain\n  * **path** (\`str\`) – optional cookie path, \`'/'\` by default\n`;
+    const app = appOf(
+      parsePage('web_reference.md', `# Server Reference\n\n${entry('Response.del_cookie')}`),
+      parsePage('client_reference.md', `# Client Reference\n\n${entry('Session.del_cookie')}`),
+    );
+    const parts = await askIn(app, 'Which cookie domain does del_cookie take?');
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    const places = textOf(parts)
+      .split('\n')
+      .filter((line) => line.startsWith('  > '));
+    expect(places.length).toBeGreaterThan(0);
+    for (const place of places) {
+      expect(place).toContain('**domain** (`str`) – optional cookie domain');
+      expect(place).not.toMatch(/ \* \*\*/);
+    }
+  });
+
   it('shows how a place that is code alone begins, rather than an empty place', async () => {
     const app = appOf(
       parsePage(

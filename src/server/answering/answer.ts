@@ -208,8 +208,8 @@ const PLACE_CODE_LINES = 6;
 const LEADS_IN = /(?::|\bthe following\b[^.:!?]*\.)\s*$|^[*_]*(?:for )?example[*_]*:/i;
 /** A paragraph that goes on with the sentence before the code above it: it opens in lower case. */
 const GOES_ON = /^[a-z]/;
-/** Where a list's next item starts: a line opening on its marker (nested lines stay with theirs). */
-const LIST_ITEM = /\n(?=(?:[-*+]|\d+[.)]) )/;
+/** Where a list's next item starts, at any level. */
+const LIST_ITEM = /\n(?=[ \t]*(?:[-*+]|\d+[.)]) )/;
 /**
  * A sentence that leans on the one before it: "This can be…", and also after a short opening
  * clause, "Depending on the client, this can be a significant overhead…".
@@ -353,10 +353,12 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     else if (block.kind === 'list' || block.kind === 'quote')
       sentences = block.markdown
         .replace(/^[ \t]*>[ \t]?/gm, '')
+        // Each item a sentence, nested ones too: "Parameters: * **name** – … * **path** – …" on
+        // one line, its markers in the text, was no sentence (aiohttp's `del_cookie`).
         .split(LIST_ITEM)
         .map((item) =>
           item
-            .replace(/^(?:[-*+]|\d+[.)]) /, '')
+            .replace(/^\s*(?:[-*+]|\d+[.)]) /, '')
             .replace(/\s*\n\s*/g, ' ')
             .trim(),
         );
