@@ -1262,6 +1262,11 @@ describe('Ask next after an answer whose related pages include a changelog', () 
         'how-to/fixtures.md',
         '# How to use fixtures\n\n## Requesting fixtures\n\nA test requests a fixture by naming it as an argument.\n',
       ),
+      // And its changelog, named as one (Debian ships it as changelog.html.gz).
+      parsePage(
+        'changelog.md',
+        '# Changelog\n\n## pytest 7.2.0\n\nOutput a test printed is captured per test.\n',
+      ),
     );
 
   it('offers the first section of a page that has no intro, as any other neighbour', async () => {
@@ -1296,6 +1301,7 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     expect(text).toMatch(/^The docs don't cover this\./);
     expect(text).toContain('[How to capture output]');
     expect(text).not.toContain('pytest-2.6.1');
+    expect(text).not.toContain('[Changelog]');
   });
 });
 

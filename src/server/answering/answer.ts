@@ -36,14 +36,23 @@ const RELEASE_HEADING = /^(?:(?:version|release)\s+|v)?\d+(?:\.\d+)+(?![\w.])/i;
 /** Words of a release notes page's path or title ("announce/release-2.3.3", "Change history for Celery 2.0"). */
 const RELEASE_WORDS =
   /(?:^|[^a-z])(?:announce|releases?|release[-_ ]notes|changelog|change history|changes|history|what'?s[-_ ]?new)(?:[^a-z]|$)/i;
+/** A changelog's own name, as its title or file: "Changelog", "Changes", `history`, "Release notes". */
+const CHANGELOG_NAME =
+  /^(?:change[-_ ]?log|changes|history|news|releases|release[-_ ]notes|what'?s[-_ ]new)$/i;
 /**
- * A page of release notes: its path or title names a version and says so (pytest's 153 release
- * announcements, "py.test 2.0.2: bug fixes…", Celery's "Change history for Celery 2.0"). A reader
- * who asked about something else has no use for one as the next question or the place to look.
+ * A page of release notes: a changelog by its name (pytest's "Changelog"), or a page whose path or
+ * title names a version and says so (pytest's 153 release announcements, "py.test 2.0.2: bug
+ * fixes…", Celery's "Change history for Celery 2.0"). A reader who asked about something else has
+ * no use for one as the next question or the place to look.
  */
-export const isReleaseNotes = (section: Pick<DocSection, 'pagePath' | 'pageTitle'>): boolean =>
-  [section.pagePath, section.pageTitle].some((text) => /\d+\.\d+/.test(text)) &&
-  [section.pagePath, section.pageTitle].some((text) => RELEASE_WORDS.test(text));
+export const isReleaseNotes = ({
+  pagePath,
+  pageTitle,
+}: Pick<DocSection, 'pagePath' | 'pageTitle'>): boolean =>
+  CHANGELOG_NAME.test(pageTitle.trim()) ||
+  CHANGELOG_NAME.test(pagePath.split('/').at(-1) ?? '') ||
+  ([pagePath, pageTitle].some((text) => /\d+\.\d+/.test(text)) &&
+    [pagePath, pageTitle].some((text) => RELEASE_WORDS.test(text)));
 
 /**
  * Questions about the sections a reader did not see yet: the rest of the quoted pages first, then
