@@ -1282,13 +1282,15 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     expect(suggestionsOf(answer)).toContain('Tell me about “Set a cookie”');
   });
 
-  it('offers no release announcement’s section after a guide’s answer, and does after one of theirs', async () => {
+  it('neither quotes nor offers a release announcement’s section after a guide’s answer, and does after one of theirs', async () => {
     const app = withAnnouncements();
     const guide = await askIn(app, 'How do I read what a test printed with capsys?');
     expect(textOf(guide)).toMatch(
       /^From \*\*\[How to capture output › Accessing captured output\]/,
     );
     expect(suggestionsOf(guide).join()).not.toMatch(/Fixes to capturing|xfail strictness/);
+    // Nor is it quoted as "See also" under the guide's answer.
+    expect(textOf(guide)).not.toContain('pytest-2.6.1');
     const release = await askIn(app, 'What does the new xfail strictness do?');
     expect(textOf(release)).toMatch(/^From \*\*\[pytest-2\.6\.1/);
     expect(suggestionsOf(release).join()).toContain('Fixes to capturing');

@@ -788,9 +788,18 @@ export function composeAnswer(
   // to start:" above a list of links (left out as a table of contents) is all promise: the sections
   // after it are shown instead. A section with nothing to show is not quoted ("See also …:" and
   // then nothing), unless no section has anything.
+  // Release notes are no "See also" or related page to an answer from elsewhere: pytest's skipif
+  // answer went on with the eleven bullets of "py.test 2.0.2: bug fixes…", and MkDocs' answers
+  // listed its release notes to read next nine times in twenty.
+  const fromReleases = isReleaseNotes(hits[0]!.section);
   const candidates = hits
     .slice(0, QUOTED_SECTIONS)
-    .filter((hit, i) => i === 0 || hit.score >= QUOTE_RELATIVE_SCORE * best);
+    .filter(
+      (hit, i) =>
+        i === 0 ||
+        (hit.score >= QUOTE_RELATIVE_SCORE * best &&
+          (fromReleases || !isReleaseNotes(hit.section))),
+    );
   // A follow-up is answered with what the reader has not just read, when the search found some:
   // "and when the beta is ready?" repeated the previous answer's quote word for word.
   const fresh = candidates.filter((hit) => !quotedBefore(hit.section));
@@ -863,7 +872,9 @@ export function composeAnswer(
     blocks.push(parts.join('\n\n'));
   }
   const related = pages.filter(
-    (hit) => !quoted.some((q) => q.section.pagePath === hit.section.pagePath),
+    (hit) =>
+      !quoted.some((q) => q.section.pagePath === hit.section.pagePath) &&
+      (fromReleases || !isReleaseNotes(hit.section)),
   );
   // Follow-up pages go in a `suggestions` block using the inverted link form `(Title)[/path]`, as
   // other services of this API answer, so clients written for them show them too.
