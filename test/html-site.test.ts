@@ -737,6 +737,9 @@ acme.run()
     await symlink(join(outside, 'secret.html'), join(dir, '_static', 'jquery.js'));
     await mkdir(join(dir, 'css'));
     await symlink(join(outside, 'secret.html'), join(dir, 'css', 'base.css'));
+    // And a theme's fonts (MkDocs' `fonts/fontawesome-webfont.svg`, though SVG is an image too).
+    await mkdir(join(dir, 'fonts'));
+    await symlink(join(outside, 'gone.svg'), join(dir, 'fonts', 'fontawesome-webfont.svg'));
     // A PNG's first bytes, saved under a page's name.
     await writeFile(join(dir, 'logo.html'), Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0]));
     const { site, skipped } = await loadHtmlSite(dir);
@@ -756,6 +759,7 @@ acme.run()
     );
     expect(skipped.map((page) => page.file)).not.toContain('_static/jquery.js');
     expect(skipped.map((page) => page.file)).not.toContain('css/base.css');
+    expect(skipped.map((page) => page.file)).not.toContain('fonts/fontawesome-webfont.svg');
   });
 
   it('reads a page the build compressed (.html.gz, as Debian ships long pages) at the URL its links name', async () => {
@@ -913,6 +917,18 @@ acme.run()
         '<div class="theme-admonition theme-admonition-note admonition_xJq3 alert alert--secondary"><div class="admonitionHeading_Gvgb"><span class="admonitionIcon_Rf37"><svg viewBox="0 0 14 16"><path d="M0 0"></path></svg></span>note</div><div class="admonitionContent_BuS1"><p>Keys are secret.</p></div></div>',
       ),
     ).toContain('**Note:** Keys are secret.');
+    // MkDocs' own docs (Debian's mkdocs-doc): a collapsible example, and a "Block" box around
+    // each headed option, whose title labels nothing.
+    expect(
+      page(
+        '<details class="example"><summary>Example</summary><p><pre><code class="language-python">x = 1</code></pre></p></details>',
+      ),
+    ).toMatch(/\*\*Example:\*\*\n\n```python\nx = 1\n```/);
+    const block = page(
+      '<div class="admonition block"><p class="admonition-title">Block</p><h4 id="name">name</h4><p>The theme’s name.</p></div>',
+    );
+    expect(block).not.toContain('Block');
+    expect(block).toContain('#### name\n\nThe theme’s name.');
     // Starlight's aside (as its remark plugin documents it): kept, not dropped as a sidebar.
     expect(
       page(

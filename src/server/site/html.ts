@@ -159,10 +159,11 @@ function mendBrokenMarkup(tree: Element): void {
 
 /**
  * A callout's title: Sphinx's and MkDocs' admonitions (`<p class="admonition-title">Note</p>`),
- * VitePress's custom blocks, Starlight's asides and Docusaurus's admonitions.
+ * VitePress's custom blocks, Starlight's asides, Docusaurus's admonitions, and a `<details>`
+ * block's summary (MkDocs' collapsible "Example").
  */
 const CALLOUT_TITLE =
-  'p.admonition-title, p.custom-block-title, .starlight-aside__title, [class*=admonitionHeading]';
+  'p.admonition-title, p.custom-block-title, .starlight-aside__title, [class*=admonitionHeading], details > summary';
 
 /**
  * A callout's title as the label of its first paragraph: "**Note:** It is currently not possible
@@ -192,6 +193,9 @@ function calloutTitlesAsLabels(tree: Element): void {
     while (first?.tagName === 'div' && first.children.some(isElement))
       first = first.children.find(isElement);
     if (first?.tagName === 'p') first.children.unshift(label, { type: 'text', value: ' ' });
+    // A callout used as a box around headed parts (MkDocs' "Block" around each `theme` option) is
+    // no label for its heading: "**Block:**" stood alone above it.
+    else if (first && /^h[1-6]$/.test(first.tagName)) continue;
     else
       parent.children.splice(at, 0, {
         type: 'element',
@@ -788,6 +792,8 @@ const BUILT_PAGE = /\.html?(\.gz)?$/i;
 /** Whether a file of a build is read: a page or an asset the docs serve, outside the generator's own folders. */
 const mayBeRead = (name: string) =>
   !NOT_PAGES.test(name) &&
+  // A theme's fonts (MkDocs' `fonts/fontawesome-webfont.svg`, linked to Debian's shared copy).
+  !/(^|\/)(fonts?|webfonts)\//i.test(name) &&
   (BUILT_PAGE.test(name) || ASSET_EXTENSIONS.test(name) || !/\.\w+$/.test(name));
 
 /**
