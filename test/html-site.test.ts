@@ -18,7 +18,7 @@ import {
 import { renderMarkdown, sidebarGroups } from '../src/server/site/render.js';
 import { createRetriever } from '../src/server/answering/retrieval.js';
 import { captureIo } from './helpers/cli.js';
-import { askBody, readStream, searchResultsOf, tempDir } from './helpers/server.js';
+import { askBody, demoApp, readStream, searchResultsOf, tempDir } from './helpers/server.js';
 import { FRAMEWORK_BUILDS } from './helpers/sites.js';
 
 const BUILDS = FRAMEWORK_BUILDS;
@@ -720,6 +720,53 @@ acme.run()
       },
     ]);
     expect(site.files).toContain('/_images/logo.png');
+  });
+
+  it('serves a page the build moved as a redirect to where it went, and resolves links to it there', async () => {
+    // As Debian's mkdocs-doc: user-guide/plugins.html is a redirect page to dev-guide/plugins/,
+    // and another page still links to the old address.
+    const dir = await tempDir();
+    await mkdir(join(dir, 'user-guide'));
+    await mkdir(join(dir, 'dev-guide'));
+    await writeFile(
+      join(dir, 'index.html'),
+      '<main><h1>Home</h1><p>Write <a href="user-guide/plugins.html">plugins</a> and <a href="user-guide/gone.html">more</a>.</p></main>',
+    );
+    await writeFile(
+      join(dir, 'dev-guide', 'plugins.html'),
+      '<main><h1>Plugins</h1><h2 id="events">Events</h2><p>Plugins hook events.</p></main>',
+    );
+    for (const [file, url] of [
+      ['plugins.html', '../dev-guide/plugins.html#events'],
+      ['gone.html', '../nowhere.html'],
+      ['away.html', 'https://example.com/'],
+    ])
+      await writeFile(
+        join(dir, 'user-guide', file!),
+        `<html><head><meta http-equiv="refresh" content="0; url=${url}"></head></html>`,
+      );
+    const { site, skipped } = await loadHtmlSite(dir);
+    expect(skipped.map((page) => page.reason)).toEqual(['a redirect', 'a redirect', 'a redirect']);
+    // Only a redirect to a page served is kept.
+    expect([...(site.redirects ?? [])]).toEqual([
+      ['/user-guide/plugins', '/dev-guide/plugins#events'],
+    ]);
+    const home = site.byPath.get('/')!;
+    const [plugins, gone] = home.sections.flatMap((s) => s.blocks).flatMap((b) => b.links ?? []);
+    expect(docLinkTarget(plugins!.url, home, site)).toEqual({
+      kind: 'page',
+      pagePath: '/dev-guide/plugins',
+      anchor: 'events',
+    });
+    expect(docLinkTarget(gone!.url, home, site)).toMatchObject({ kind: 'file' });
+    const app = await demoApp({
+      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
+      sites: [{ domain: 'demo', org: 'o', docs: site }],
+    });
+    const moved = await app.request('http://test/docs/user-guide/plugins.html');
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe('/docs/dev-guide/plugins#events');
+    expect((await app.request('http://test/docs/user-guide/gone.html')).status).toBe(404);
   });
 
   it('names a binary page and a link out of the site folder as skipped, and serves a link inside it', async () => {

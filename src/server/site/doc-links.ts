@@ -35,10 +35,16 @@ export function docLinkTarget(
     .join('')}`;
   const absolute = safeDecode(new URL(pathPart, folder).pathname);
   // A link may name the page's source file (`./setup.md`) as well as its URL.
-  const target = site.byPath.get(parsePagePath(absolute.replace(PAGE_EXTENSIONS, '')));
-  return target
-    ? { kind: 'page', pagePath: target.path, anchor }
-    : { kind: 'file', path: absolute, anchor };
+  const path = parsePagePath(absolute.replace(PAGE_EXTENSIONS, ''));
+  const target = site.byPath.get(path);
+  if (target) return { kind: 'page', pagePath: target.path, anchor };
+  // A page the built site moved: where its redirect leads (the link's own anchor first).
+  const moved = site.redirects?.get(path);
+  if (moved) {
+    const [pagePath = '', movedAnchor = ''] = moved.split('#', 2);
+    return { kind: 'page', pagePath: parsePagePath(pagePath), anchor: anchor || movedAnchor };
+  }
+  return { kind: 'file', path: absolute, anchor };
 }
 
 /**

@@ -112,6 +112,11 @@ export interface DocsSite {
   stamp?: string;
   /** Each page's file stamp by page path, when read through a cache. */
   pageStamps?: ReadonlyMap<string, string>;
+  /**
+   * Pages a built site moved (`--site`: its redirect pages), by their old page path: the page path
+   * and anchor they lead to. Served as redirects, and links to them resolve to where they lead.
+   */
+  redirects?: ReadonlyMap<string, string>;
 }
 
 /**

@@ -656,7 +656,7 @@ export function parseHtmlPage(
   // parse5 reads any bytes; a file of NULs and noise (an image saved as .html) would come out as garbage.
   if (html.includes('\u0000')) return { skipped: 'not HTML text (it holds binary bytes)' };
   const root = fromHtml(html);
-  if (select('meta[http-equiv=refresh]', root)) return { skipped: 'a redirect' };
+  if (select('meta[http-equiv=refresh]', root)) return { skipped: REDIRECT };
   if (/(^|\/)404\.html?$/i.test(file)) return { skipped: 'the not-found page' };
   const main = MAIN_CANDIDATES.map((selector) => select(selector, root)).find(
     (node): node is Element => node !== undefined && hasContent(node),
@@ -914,7 +914,52 @@ export async function loadHtmlSite(
   const assets = files
     .filter((file) => ASSET_EXTENSIONS.test(file) && !NOT_PAGES.test(file))
     .map((file) => '/' + file.split(sep).join('/'));
-  return { site: inReadingOrder(createSite(pages, assets, dir)), skipped };
+  const site = createSite(pages, assets, dir);
+  const redirects = redirectsOf(
+    site,
+    skipped.filter(({ reason }) => reason === REDIRECT).map(({ file }) => file),
+    (file) => readPageFile(join(dir, file.split('/').join(sep))),
+  );
+  return {
+    site: inReadingOrder(redirects.size ? { ...site, redirects } : site),
+    skipped,
+  };
+}
+
+const REDIRECT = 'a redirect';
+
+/**
+ * Where the build's redirect pages lead, by their page path: the page path and anchor of a page
+ * of `site` (MkDocs' `user-guide/plugins.html`, moved to `dev-guide/plugins/`, which its other
+ * pages still link to). A redirect to nothing served, or out of the site, is left out.
+ */
+function redirectsOf(
+  site: DocsSite,
+  files: string[],
+  read: (file: string) => string,
+): Map<string, string> {
+  const redirects = new Map<string, string>();
+  for (const file of files) {
+    let content: unknown;
+    try {
+      content = select('meta[http-equiv=refresh]', fromHtml(read(file)))?.properties.content;
+    } catch {
+      continue;
+    }
+    const url = /url\s*=\s*['"]?([^'"]+)/i.exec(String(content ?? ''))?.[1]?.trim();
+    if (!url) continue;
+    const from = servedPathOf(file);
+    let target: URL;
+    try {
+      target = new URL(url, `http://site.invalid${from}`);
+    } catch {
+      continue;
+    }
+    if (target.host !== 'site.invalid') continue;
+    const page = site.byPath.get(parsePagePath(target.pathname));
+    if (page) redirects.set(parsePagePath(from), `${page.path}${target.hash}`);
+  }
+  return redirects;
 }
 
 /**

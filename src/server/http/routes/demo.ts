@@ -188,6 +188,9 @@ export function demoRoutes(deps: DemoRouteDeps) {
       const first = firstPageOf(site.docs);
       if (first) return c.redirect(encodeURI(`${basePath}${first.path}`), 302);
     }
+    // A page the built site moved answers with where it went, as the build's redirect page did.
+    const moved = page ? undefined : site.docs.redirects?.get(parsePagePath(named));
+    if (moved) return c.redirect(encodeURI(`${basePath}${moved}`), 301);
     if (!page) return errorResponse('not_found', `No docs page at ${c.req.path.slice(0, 200)}.`);
     const urls = markdownUrls(c, basePath);
     if (asMarkdown)
