@@ -1,4 +1,4 @@
-import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -548,6 +548,38 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     expect(warnings).toEqual([
       expect.stringMatching(/^Damaged page cache file .*: parsed changelog\.html again/),
     ]);
+  });
+
+  it('orders a built site read from the cache as the first read did, without reading a page’s body', async () => {
+    // A folder's index page and a page that is only a table of contents order the pages they
+    // list (inReadingOrder); the order comes from their heads, so no body is read at start.
+    const dir = await tempDir();
+    const page = (title: string, body: string) => `<main><h1>${title}</h1>${body}</main>`;
+    const list = (files: string[]) =>
+      `<ul>${files.map((file) => `<li><a href="${file}">${file} and its sections</a></li>`).join('')}</ul>`;
+    await mkdir(join(dir, 'guide'));
+    await writeFile(
+      join(dir, 'index.html'),
+      page('Home', list(['client.html', 'guide/index.html'])),
+    );
+    await writeFile(join(dir, 'client.html'), page('Client', list(['quick.html'])));
+    await writeFile(join(dir, 'guide', 'index.html'), page('Guide', list(['b.html', 'a.html'])));
+    for (const file of ['quick.html', 'guide/a.html', 'guide/b.html'])
+      await writeFile(join(dir, file), page(file, '<p>Text.</p>'));
+    const data = await tempDir();
+    const warnings: string[] = [];
+    const store = () =>
+      diskPageStore(data, { kind: 'site', dir, language: 'en' }, (line) => warnings.push(line));
+    const first = await siteReader({ kind: 'site', dir }, store()).read();
+    const order = ['/', '/client', '/quick', '/guide', '/guide/b', '/guide/a'];
+    expect(first.site.pages.map((p) => p.path)).toEqual(order);
+    // A body read now would be found damaged, and said so.
+    await damageBody(data, 'client.html');
+    await damageBody(data, 'guide/index.html');
+    const kept = await siteReader({ kind: 'site', dir }, store()).read();
+    expect(kept.kept).toEqual({ reused: 6, parsed: 0 });
+    expect(kept.site.pages.map((p) => p.path)).toEqual(order);
+    expect(warnings).toEqual([]);
   });
 
   it('gives back pages equal to the ones parsed', async () => {

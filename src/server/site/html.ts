@@ -730,11 +730,36 @@ export function parseHtmlPage(
     ...(navigation.length ? { navigation } : {}),
     ...(Object.keys(aliases).length ? { anchorAliases: aliases } : {}),
   };
-  return parsePage(file, `---\n${toYaml(frontmatter)}---\n\n${markdown}`, defaultLanguage, {
+  const page = parsePage(file, `---\n${toYaml(frontmatter)}---\n\n${markdown}`, defaultLanguage, {
     anchors,
     ...(tree ? { tree } : {}),
   });
+  // What the reading order needs of a folder's index page or a page that is only a table of
+  // contents, kept in its head (the page cache's), so a start from the cache reads no page's body
+  // to order the sidebar (inReadingOrder): the pages its lists link to, in order.
+  const contents = page.sections.length > 0 && page.sections.every(isNavigation);
+  if (!contents && !INDEX_FILE.test(file)) return page;
+  const listed = [...new Set(hrefsIn(listedLines(markdown)).map((href) => href.split('#')[0]!))];
+  return {
+    ...page,
+    frontmatter: {
+      ...page.frontmatter,
+      listed: listed.filter(Boolean),
+      ...(contents ? { contents } : {}),
+    },
+  };
 }
+
+/** A folder's index page's file. */
+const INDEX_FILE = /(^|[\\/])index\.html?$/i;
+/** The Markdown links' targets in `lines`, in order. */
+const hrefsIn = (lines: string[]) =>
+  lines.flatMap((line) =>
+    [...line.matchAll(/\]\(<?([^)\s>]+)>?(?:\s[^)]*)?\)/g)].map((match) => match[1]!),
+  );
+/** The lines of `markdown` that are list items. */
+const listedLines = (markdown: string) =>
+  markdown.split('\n').filter((line) => /^\s*(?:[-*+]|\d+[.)])\s/.test(line));
 
 /** Where a built page lists the site's pages: its navigation landmarks and the themes' bars. */
 const NAVIGATION = 'nav, [role=navigation], .navbar, .sphinxsidebar';
@@ -978,11 +1003,13 @@ function redirectsOf(
 function inReadingOrder(site: DocsSite): DocsSite {
   const root = site.byPath.get(parsePagePath('/'));
   if (!root) return site;
-  const LINK = /\]\(<?([^)\s>]+)>?(?:\s[^)]*)?\)/g;
-  const hrefsIn = (lines: string[]) =>
-    lines.flatMap((line) => [...line.matchAll(LINK)].map((match) => match[1]!));
-  const listedIn = (page: DocPage) =>
-    page.markdown.split('\n').filter((line) => /^\s*(?:[-*+]|\d+[.)])\s/.test(line));
+  // A page's own list, from its head (parseHtmlPage), so that no page's body is read here.
+  const listedBy = (page: DocPage) => {
+    const listed = page.frontmatter?.listed;
+    return Array.isArray(listed)
+      ? listed.filter((href): href is string => typeof href === 'string')
+      : [];
+  };
   const pagesAt = (hrefs: string[], page: DocPage) =>
     hrefs.flatMap((href) => {
       const target = docLinkTarget(href, page, site);
@@ -994,17 +1021,15 @@ function inReadingOrder(site: DocsSite): DocsSite {
     ? navigation.filter((href): href is string => typeof href === 'string')
     : [];
   const fromRoot = pagesAt(
-    [...hrefs, ...hrefsIn(listedIn(root)), ...hrefsIn(root.markdown.split('\n'))],
+    [...hrefs, ...hrefsIn(listedLines(root.markdown)), ...hrefsIn(root.markdown.split('\n'))],
     root,
   );
   const pages: DocPage[] = [];
   const placed = new Set<string>();
-  const isFolderIndex = (page: DocPage) =>
-    page !== root && /(^|[\\/])index\.html?$/i.test(page.file);
+  const isFolderIndex = (page: DocPage) => page !== root && INDEX_FILE.test(page.file);
   // A page that is a table of contents and nothing else (aiohttp's `client.html`: one sentence
   // over its toctree of the client's guides and references).
-  const isContents = (page: DocPage) =>
-    page !== root && page.sections.length > 0 && page.sections.every(isNavigation);
+  const isContents = (page: DocPage) => page !== root && page.frontmatter?.contents === true;
   const place = (page: DocPage) => {
     if (placed.has(page.path)) return;
     // A page's folder index comes first, with its order (the home page may link a page of a
@@ -1016,7 +1041,7 @@ function inReadingOrder(site: DocsSite): DocsSite {
     pages.push(page);
     const folder = isFolderIndex(page) ? `${page.path.replace(/\/$/, '')}/` : undefined;
     if (folder || isContents(page))
-      for (const child of pagesAt(hrefsIn(listedIn(page)), page))
+      for (const child of pagesAt(listedBy(page), page))
         if (!folder || child.path.startsWith(folder)) place(child);
   };
   for (const page of [root, ...fromRoot, ...site.pages]) place(page);
