@@ -582,6 +582,23 @@ describe('serve keeps parsed pages and the index in its data folder', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('keeps where a built site’s redirect pages lead, read from the cache as when parsed', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'index.html'), '<main><h1>Home</h1><p>Welcome.</p></main>');
+    await writeFile(join(dir, 'guide.html'), '<main><h1>Guide</h1><p>Steps.</p></main>');
+    await writeFile(
+      join(dir, 'old.html'),
+      '<html><head><meta http-equiv="refresh" content="0; url=guide.html#steps"></head></html>',
+    );
+    const data = await tempDir();
+    const store = () => diskPageStore(data, { kind: 'site', dir, language: 'en' }, () => {});
+    const first = await siteReader({ kind: 'site', dir }, store()).read();
+    const kept = await siteReader({ kind: 'site', dir }, store()).read();
+    expect(kept.kept).toEqual({ reused: 3, parsed: 0 });
+    expect([...(kept.site.redirects ?? [])]).toEqual([['/old', '/guide#steps']]);
+    expect(kept.site.redirects).toEqual(first.site.redirects);
+  });
+
   it('gives back pages equal to the ones parsed', async () => {
     const data = await tempDir();
     // A heading the page repeats keeps the heading above it (`parent`) through the cache too.

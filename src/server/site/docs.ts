@@ -749,7 +749,7 @@ export function readPageFile(path: string): string {
   }
 }
 
-export type PageCache = Map<string, { stamp: string; page: DocPage | { skipped: string } }>;
+export type PageCache = Map<string, { stamp: string; page: CachedPage }>;
 
 /** A page parsed whole: only a page store takes one packed. */
 function whole(page: CachedPage | PackedPage): CachedPage {
@@ -797,8 +797,15 @@ export function stampOf(site: DocsSite, cache: PageCache, how: string): string {
   return hash.digest('hex').slice(0, 32);
 }
 
+/** Why a file is not served as a page; a redirect page keeps where it leads (html.ts). */
+export interface Skipped {
+  skipped: string;
+  /** A built redirect page's target, as its `<meta http-equiv=refresh>` writes it. */
+  redirect?: string;
+}
+
 /** A parsed page, or why its file is not served. */
-export type CachedPage = DocPage | { skipped: string };
+export type CachedPage = DocPage | Skipped;
 
 /**
  * A section's head as its page's page line keeps it (page-cache.ts): what is the page's

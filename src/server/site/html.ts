@@ -28,6 +28,7 @@ import type {
   PageCache,
   PageParseOptions,
   PageStore,
+  Skipped,
 } from './docs.js';
 import { docLinkTarget } from './doc-links.js';
 import { parsePagePath } from './page-path.js';
@@ -652,11 +653,15 @@ export function parseHtmlPage(
   defaultLanguage = DEFAULT_LANGUAGE,
   /** How the page's Markdown is parsed (`parsePage`'s `tree`). */
   { tree }: Pick<PageParseOptions, 'tree'> = {},
-): DocPage | { skipped: string } {
+): DocPage | Skipped {
   // parse5 reads any bytes; a file of NULs and noise (an image saved as .html) would come out as garbage.
   if (html.includes('\u0000')) return { skipped: 'not HTML text (it holds binary bytes)' };
   const root = fromHtml(html);
-  if (select('meta[http-equiv=refresh]', root)) return { skipped: REDIRECT };
+  const refresh = select('meta[http-equiv=refresh]', root)?.properties.content;
+  if (refresh !== undefined) {
+    const redirect = /url\s*=\s*['"]?([^'"]+)/i.exec(String(refresh))?.[1]?.trim();
+    return { skipped: 'a redirect', ...(redirect ? { redirect } : {}) };
+  }
   if (/(^|\/)404\.html?$/i.test(file)) return { skipped: 'the not-found page' };
   const main = MAIN_CANDIDATES.map((selector) => select(selector, root)).find(
     (node): node is Element => node !== undefined && hasContent(node),
@@ -869,6 +874,8 @@ export async function loadHtmlSite(
     );
   const pages: DocPage[] = [];
   const seen = new Map<string, string>();
+  /** The redirect pages read: each file and where it leads. */
+  const moved: [file: string, url: string][] = [];
   const names = htmlFiles
     // A compressed page is named, and served, as its links name it: `changelog.html`.
     .map((file) => ({ file, name: file.split(sep).join('/').replace(/\.gz$/i, '') }))
@@ -916,6 +923,7 @@ export async function loadHtmlSite(
       const page = await read[at]!;
       if ('skipped' in page) {
         skipped.push({ file: name, reason: page.skipped });
+        if (page.redirect) moved.push([name, page.redirect]);
         continue;
       }
       const other = seen.get(page.path);
@@ -940,39 +948,22 @@ export async function loadHtmlSite(
     .filter((file) => ASSET_EXTENSIONS.test(file) && !NOT_PAGES.test(file))
     .map((file) => '/' + file.split(sep).join('/'));
   const site = createSite(pages, assets, dir);
-  const redirects = redirectsOf(
-    site,
-    skipped.filter(({ reason }) => reason === REDIRECT).map(({ file }) => file),
-    (file) => readPageFile(join(dir, file.split('/').join(sep))),
-  );
+  const redirects = redirectsOf(site, moved);
   return {
     site: inReadingOrder(redirects.size ? { ...site, redirects } : site),
     skipped,
   };
 }
 
-const REDIRECT = 'a redirect';
-
 /**
- * Where the build's redirect pages lead, by their page path: the page path and anchor of a page
- * of `site` (MkDocs' `user-guide/plugins.html`, moved to `dev-guide/plugins/`, which its other
- * pages still link to). A redirect to nothing served, or out of the site, is left out.
+ * Where the build's redirect pages (each a file and its target URL) lead, by their page path: the
+ * page path and anchor of a page of `site` (MkDocs' `user-guide/plugins.html`, moved to
+ * `dev-guide/plugins/`, which its other pages still link to). A redirect to nothing served, or out
+ * of the site, is left out.
  */
-function redirectsOf(
-  site: DocsSite,
-  files: string[],
-  read: (file: string) => string,
-): Map<string, string> {
+function redirectsOf(site: DocsSite, moved: [file: string, url: string][]): Map<string, string> {
   const redirects = new Map<string, string>();
-  for (const file of files) {
-    let content: unknown;
-    try {
-      content = select('meta[http-equiv=refresh]', fromHtml(read(file)))?.properties.content;
-    } catch {
-      continue;
-    }
-    const url = /url\s*=\s*['"]?([^'"]+)/i.exec(String(content ?? ''))?.[1]?.trim();
-    if (!url) continue;
+  for (const [file, url] of moved) {
     const from = servedPathOf(file);
     let target: URL;
     try {

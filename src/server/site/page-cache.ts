@@ -27,6 +27,7 @@ import {
   type PackedSection,
   type PageHead,
   type PageStore,
+  type Skipped,
 } from './docs.js';
 import { parseHtmlPage } from './html.js';
 import { bodyOf, bodyText, headOf, isHead, unpackedBody, type Body } from './page-format.js';
@@ -185,7 +186,7 @@ export const BODIES_KEPT = 512;
 /** A kept page and the stamp of the file it was parsed from. */
 interface Kept {
   stamp: string;
-  page: KeptPage | { skipped: string };
+  page: KeptPage | Skipped;
 }
 
 /**
@@ -602,7 +603,11 @@ function readShard(file: PageFile, kept: Map<string, Kept>, shelf: Shelf): boole
         throw new Error('not a page');
       const [name, stamp, head, at, length, crc] = line as unknown[];
       if (isRecord(head) && 'skipped' in head && isString(head.skipped)) {
-        kept.set(name as string, { stamp: stamp as string, page: { skipped: head.skipped } });
+        const { skipped, redirect } = head;
+        kept.set(name as string, {
+          stamp: stamp as string,
+          page: { skipped, ...(isString(redirect) ? { redirect } : {}) },
+        });
         continue;
       }
       if (
