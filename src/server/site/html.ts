@@ -164,7 +164,12 @@ function mendBrokenMarkup(tree: Element): void {
  * block's summary (MkDocs' collapsible "Example").
  */
 const CALLOUT_TITLE =
-  'p.admonition-title, p.custom-block-title, .starlight-aside__title, [class*=admonitionHeading], details > summary';
+  'p.admonition-title, p.custom-block-title, .starlight-aside__title, [class*=admonitionHeading]';
+
+/** Whether `child` of `parent` is its callout's title (a `<details>` block's `<summary>` too). */
+const isCalloutTitle = (child: ElementContent, parent: Element): child is Element =>
+  isElement(child) &&
+  (matches(CALLOUT_TITLE, child) || (parent.tagName === 'details' && child.tagName === 'summary'));
 
 /**
  * A callout's title as the label of its first paragraph: "**Note:** It is currently not possible
@@ -173,49 +178,36 @@ const CALLOUT_TITLE =
  * list, code) gets its label as a paragraph of its own, which a list then follows as a lead-in.
  */
 function calloutTitlesAsLabels(tree: Element): void {
-  for (const title of selectAll(CALLOUT_TITLE, tree)) {
-    const parent = parentOf(tree, title);
-    if (!parent) continue;
-    let text = hastText(title).replace(/\s+/g, ' ').trim();
-    // VitePress writes its default titles in capitals ("TIP"), Docusaurus in lower case ("note").
-    if (/^(?:[A-Z]+|[a-z]+)$/.test(text))
-      text = text[0]!.toUpperCase() + text.slice(1).toLowerCase();
-    const at = parent.children.indexOf(title);
-    parent.children.splice(at, 1);
-    if (!text) continue;
-    const label: Element = {
+  for (const child of tree.children) if (isElement(child)) calloutTitlesAsLabels(child);
+  const at = tree.children.findIndex((child) => isCalloutTitle(child, tree));
+  if (at < 0) return;
+  let text = hastText(tree.children[at] as Element)
+    .replace(/\s+/g, ' ')
+    .trim();
+  tree.children.splice(at, 1);
+  if (!text) return;
+  // VitePress writes its default titles in capitals ("TIP"), Docusaurus in lower case ("note").
+  if (/^(?:[A-Z]+|[a-z]+)$/.test(text)) text = text[0]!.toUpperCase() + text.slice(1).toLowerCase();
+  const label: Element = {
+    type: 'element',
+    tagName: 'strong',
+    properties: {},
+    children: [{ type: 'text', value: /[:.!?]$/.test(text) ? text : `${text}:` }],
+  };
+  // The first element after the title, inside a wrapper of the content (Starlight's, Docusaurus's).
+  let first = tree.children.slice(at).find(isElement);
+  while (first?.tagName === 'div' && first.children.some(isElement))
+    first = first.children.find(isElement);
+  if (first?.tagName === 'p') first.children.unshift(label, { type: 'text', value: ' ' });
+  // A callout used as a box around headed parts (MkDocs' "Block" around each `theme` option) is
+  // no label for its heading: "**Block:**" stood alone above it.
+  else if (!first || !/^h[1-6]$/.test(first.tagName))
+    tree.children.splice(at, 0, {
       type: 'element',
-      tagName: 'strong',
+      tagName: 'p',
       properties: {},
-      children: [{ type: 'text', value: /[:.!?]$/.test(text) ? text : `${text}:` }],
-    };
-    // The first element after the title, inside a wrapper of the content (Starlight's, Docusaurus's).
-    let first = parent.children.slice(at).find(isElement);
-    while (first?.tagName === 'div' && first.children.some(isElement))
-      first = first.children.find(isElement);
-    if (first?.tagName === 'p') first.children.unshift(label, { type: 'text', value: ' ' });
-    // A callout used as a box around headed parts (MkDocs' "Block" around each `theme` option) is
-    // no label for its heading: "**Block:**" stood alone above it.
-    else if (first && /^h[1-6]$/.test(first.tagName)) continue;
-    else
-      parent.children.splice(at, 0, {
-        type: 'element',
-        tagName: 'p',
-        properties: {},
-        children: [label],
-      });
-  }
-}
-
-/** The element whose child `node` is, under `tree`. */
-function parentOf(tree: Element, node: Element): Element | undefined {
-  for (const child of tree.children) {
-    if (!isElement(child)) continue;
-    if (child === node) return tree;
-    const found = parentOf(child, node);
-    if (found) return found;
-  }
-  return undefined;
+      children: [label],
+    });
 }
 
 /**
