@@ -37,6 +37,10 @@ function servedFile(dir: string, urlPath: string): string | undefined {
 
 const isPage = (page: DocPage | { skipped: string }): page is DocPage => !('skipped' in page);
 
+/** The heading of the section of `page` whose text holds `text`. */
+const headingWith = (page: DocPage, text: string) =>
+  page.sections.find((section) => section.text.includes(text))?.heading;
+
 /** A built page of one heading and one paragraph, parsed. */
 function builtPage(file: string, title: string): DocPage {
   const parsed = parseHtmlPage(
@@ -301,8 +305,7 @@ acme.run()
       </section></section></div></body></html>`,
     );
     if (!isPage(page)) throw new Error(page.skipped);
-    const headingOf = (text: string) =>
-      page.sections.find((section) => section.text.includes(text))?.heading;
+    const headingOf = (text: string) => headingWith(page, text);
     // The paragraph after the entry is the section's, not the entry's.
     expect(headingOf('Here a recommended setup')).toBe('Autoescaping');
     expect(headingOf('Picks autoescaping by file name')).toBe('Autoescaping');
@@ -330,8 +333,7 @@ acme.run()
       </dd></dl></section></div></body></html>`,
     );
     if (!isPage(page)) throw new Error(page.skipped);
-    const headingOf = (text: string) =>
-      page.sections.find((section) => section.text.includes(text))?.heading;
+    const headingOf = (text: string) => headingWith(page, text);
     expect(headingOf('The minutes to run at')).toBe('acme.crontab');
     expect(headingOf('It is important to realize')).toBe('acme.crontab');
     expect(headingOf('Returns whether the task is due')).toBe('acme.crontab.is_due');
