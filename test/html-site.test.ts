@@ -41,15 +41,19 @@ const isPage = (page: DocPage | { skipped: string }): page is DocPage => !('skip
 const headingWith = (page: DocPage, text: string) =>
   page.sections.find((section) => section.text.includes(text))?.heading;
 
+/** A page parsed from its HTML, failing the test with the reason when it is skipped. */
+function parsedPage(file: string, html: string): DocPage {
+  const page = parseHtmlPage(file, html);
+  if (!isPage(page)) throw new Error(page.skipped);
+  return page;
+}
+
 /** A built page of one heading and one paragraph, parsed. */
-function builtPage(file: string, title: string): DocPage {
-  const parsed = parseHtmlPage(
+const builtPage = (file: string, title: string) =>
+  parsedPage(
     file,
     `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>Text.</p></main></body></html>`,
   );
-  if (!isPage(parsed)) throw new Error(parsed.skipped);
-  return parsed;
-}
 
 describe.each(Object.entries(BUILDS))('a %s build read with --site', (name, dir) => {
   it('serves every page at a URL the build serves, with headings whose anchors exist there', async () => {
@@ -128,7 +132,7 @@ describe.each(Object.entries(BUILDS))('a %s build read with --site', (name, dir)
 
 describe('a built page read by the HTML loader', () => {
   it('keeps tables as tables and a Sphinx heading’s anchor from its self-link', () => {
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'api/config.html',
       `<!doctype html><html lang="fr"><head><title>Config — Acme</title></head><body>
       <div class="sphinxsidebar" role="navigation"><h3>Navigation</h3><p>Sidebar words</p></div>
@@ -144,7 +148,6 @@ acme.run()
       <p><a href="https://github.com/acme/x/edit/main/config.rst">Edit on GitHub</a></p>
       </section></section></div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     expect(page).toMatchObject({ title: 'Config', language: 'fr', path: '/api/config' });
     expect(page.frontmatter?.permalink).toBe('/api/config.html');
     const options = page.sections.find((s) => s.heading === 'Options')!;
@@ -161,7 +164,7 @@ acme.run()
 
   it('draws a table that had no header row without an empty one above it', () => {
     // As Sphinx builds a table written without a header (Flask's "Method Views" routes table).
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'views.html',
       `<!doctype html><html><head><title>Views</title></head><body><div role="main">
       <h1>Views</h1><p>This produces the following views:</p>
@@ -169,7 +172,6 @@ acme.run()
       <tr><td><p><code>/users/</code></p></td><td><p><code>GET</code></p></td></tr></tbody></table>
       </div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     const html = renderMarkdown(page, createSite([page]), { page: (p) => p, file: (p) => p });
     expect(html).not.toContain('<thead>');
     expect([...html.matchAll(/<tr>/g)]).toHaveLength(2);
@@ -185,11 +187,10 @@ acme.run()
     // As Debian's python-black-doc (Sphinx built without its Markdown extension) ships 24 pages:
     // `<title><no title> — Black 23.1.0 documentation</title>`, and stray `<h1>)</h1>` headings.
     const pageOf = (file: string, title: string, body: string) => {
-      const page = parseHtmlPage(
+      const page = parsedPage(
         file,
         `<html><head><title>${title}</title></head><body><div class="body" role="main">${body}</div></body></html>`,
       );
-      if (!isPage(page)) throw new Error(page.skipped);
       return page;
     };
     const text = '<p>Black can be installed by running pip install black.</p>';
@@ -209,7 +210,7 @@ acme.run()
   it('makes each of Sphinx’s API entries a section of its own, at its anchor, with its signature', () => {
     // Sphinx's autodoc markup, as Debian's python-click-doc ships it (a class's methods nested in
     // its <dd>, the signature's "¶" self-link and viewcode's "[source]" link).
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'api.html',
       `<html><head><title>API — Acme</title></head><body><div class="body" role="main">
       <section id="api"><h1>API<a class="headerlink" href="#api">¶</a></h1>
@@ -226,7 +227,6 @@ acme.run()
       </dd></dl>
       </section></section></div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     const entries = page.sections.filter((s) => s.anchor.startsWith('acme.'));
     expect(entries.map((s) => [s.heading, s.anchor])).toEqual([
       ['acme.option', 'acme.option'],
@@ -277,18 +277,17 @@ acme.run()
   });
 
   it('takes the URL from <link rel=canonical> and the version from a versioned path', () => {
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'v2/guide/index.html',
       `<html><head><link rel="canonical" href="https://acme.dev/v2/guide"></head>
       <body><main><h1>Guide</h1><p>Words.</p></main></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     expect(page).toMatchObject({ path: '/v2/guide', version: 'v2', language: 'en' });
     expect(page.frontmatter?.permalink).toBe('/v2/guide');
   });
 
   it('leaves API entries in their section when the section’s prose goes on after them', () => {
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'api.html',
       `<html><body><div role="main"><section id="api"><h1>API</h1>
       <section id="autoescaping"><h2>Autoescaping</h2>
@@ -304,7 +303,6 @@ acme.run()
       <dd><p>Loads templates from a folder.</p></dd></dl>
       </section></section></div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     const headingOf = (text: string) => headingWith(page, text);
     // The paragraph after the entry is the section's, not the entry's.
     expect(headingOf('Here a recommended setup')).toBe('Autoescaping');
@@ -319,7 +317,7 @@ acme.run()
       `<dl class="py ${kind}"><dt class="sig sig-object py" id="${id}">
       <span class="sig-name descname"><span class="pre">${name}</span></span><a class="reference internal" href="../_modules/acme.html#x"><span class="viewcode-link"><span class="pre">[source]</span></span></a><a class="headerlink" href="#${id}">¶</a></dt>
       <dd><p>${text}</p></dd></dl>`;
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'api.html',
       `<html><body><div role="main"><section id="api"><h1>API</h1>
       ${entry('class', 'acme.crontab', 'crontab', 'A crontab-like schedule.').replace(
@@ -332,7 +330,6 @@ acme.run()
       ${entry('method', 'acme.crontab.remaining_estimate', 'remaining_estimate', 'Estimates the next run.')}
       </dd></dl></section></div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     const headingOf = (text: string) => headingWith(page, text);
     expect(headingOf('The minutes to run at')).toBe('acme.crontab');
     expect(headingOf('It is important to realize')).toBe('acme.crontab');
@@ -345,14 +342,13 @@ acme.run()
   it('mends what a build’s markup errors leave: links to docutils’ error reports, headings of punctuation', () => {
     // As Debian's python-black-doc ships it: its Markdown left unconverted, so docutils read
     // `*variables` and stray brackets as markup it could not parse.
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'style.html',
       `<html><body><div role="main"><section id="current-style"><h1>Current style</h1>
       <p>Black reformats calls such as very_important_function(template: str, <a href="#id18"><span class="problematic" id="id19">*</span></a>variables).</p>
       <section id="id62"><h1>)<a class="headerlink" href="#id62">¶</a></h1>
       <p>Black prefers double quotes.</p></section></section></div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     expect(page.sections.map((s) => s.heading)).toEqual(['Current style']);
     expect(page.markdown).toContain('(template: str, \\*variables)');
     expect(page.markdown).not.toContain('#id18');
@@ -361,7 +357,7 @@ acme.run()
 
   it('reads docutils’ indentation as what it indents, not as a quote, inside a list item and around code', () => {
     // As Debian's python-celery-doc: a step's command, indented under it, written as a quote.
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'django.html',
       `<html><body><div role="main"><h1>Django</h1><ol>
       <li><p>Install the library:</p><blockquote><div><div class="highlight-console notranslate"><div class="highlight"><pre><span class="gp">$ </span>pip install django-celery-results
@@ -373,7 +369,6 @@ acme.run()
       <blockquote><div><p>Simple things should be simple.</p></div></blockquote>
       </div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     expect(page.markdown).toContain(
       '1. Install the library:\n\n   ```console\n   $ pip install django-celery-results\n   ```',
     );
@@ -395,7 +390,7 @@ acme.run()
           '<span class="sig-prename descclassname"><span class="pre">,</span> </span>',
         )}<a class="headerlink" href="#${id}" title="Permalink to this definition"></a></dt>
       <dd></dd></dl>\n\n<p>${text}</p>\n`;
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'cli_options.html',
       `<html><body><div role="main"><section id="command-line-options">
       <h1>Command Line Options<a class="headerlink" href="#command-line-options"></a></h1>
@@ -403,7 +398,6 @@ acme.run()
       ${option('cmdoption-no-input', 'no-input', ['--no-input'], 'Do not prompt for parameters.')}
       </section></div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     const options = page.sections.filter((s) => s.anchor.startsWith('cmdoption-'));
     expect(options.map((s) => [s.heading, s.anchor, s.blocks.map((b) => b.markdown)])).toEqual([
       ['-V, --version', 'cmdoption-V', ['Show the version and exit.']],
@@ -415,7 +409,7 @@ acme.run()
     // As Debian's python-celery-doc ships its guides: a local contents list, each heading's text a
     // `toc-backref` link back to it (`#id2`), and a label (`<span id>`) before each heading and
     // setting, which is where the docs' own links point.
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'configuration.html',
       `<html><body><div role="main"><section id="configuration"><span id="guide-configuration"></span>
       <h1>Configuration<a class="headerlink" href="#configuration">¶</a></h1>
@@ -431,7 +425,6 @@ acme.run()
       <p>Late ack means the task messages will be acknowledged after the task has been executed.</p>
       </section><p>All task settings start with <code>task_</code>.</p></section></section></div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     expect(page.sections.map((s) => [s.heading, s.anchor])).toEqual([
       ['Configuration', ''],
       ['Task settings', 'task-settings'],
@@ -458,21 +451,20 @@ acme.run()
   });
 
   it('reads a Sphinx parameter’s type as one piece of code', () => {
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'api.html',
       `<html><body><div role="main"><h1>API</h1><dl class="field-list simple">
       <dt class="field-odd">Parameters</dt><dd class="field-odd"><ul class="simple">
       <li><p><strong>args</strong> (<a class="reference external" href="https://docs.python.org/3/library/typing.html#typing.Optional" title="(in Python v3.11)"><em>Optional</em></a><em>[</em><a class="reference external" href="https://docs.python.org/3/library/stdtypes.html#str"><em>str</em></a><em>]</em>) – the arguments (a list).</p></li>
       </ul></dd></dl></div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     expect(page.markdown).toContain('**args** (`Optional[str]`) – the arguments (a list).');
   });
 
   it('moves the spaces at an emphasis’s edges, and a separator it opens on, outside it: no escaped space or letter is left', () => {
     // As python-pytest-doc's warnings: `<em>class </em>` before the name, `<em>: LocalPath</em>` after
     // it, in entries kept in prose.
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'api.html',
       `<main><h1>Warnings</h1><p>Custom warnings.</p><dl class="py class">
       <dt class="sig sig-object py" id="pytest.PytestAssertRewriteWarning"><em class="property"><span class="pre">class</span><span class="w"> </span></em><span class="sig-name descname"><span class="pre">PytestAssertRewriteWarning</span></span></dt>
@@ -480,7 +472,6 @@ acme.run()
       <dl class="py property"><dt class="sig sig-object py" id="pytest.Testdir.tmpdir"><em class="property"><span class="pre">property</span><span class="w"> </span></em><span class="sig-name descname"><span class="pre">tmpdir</span></span><em class="property"><span class="p"><span class="pre">:</span></span><span class="w"> </span><span class="pre">LocalPath</span></em></dt><dd><p>The temporary directory.</p></dd></dl>
       <p>Then more prose.</p></main>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     expect(page.markdown).not.toContain('&#x');
     expect(page.markdown).toContain('*class* PytestAssertRewriteWarning');
     expect(page.markdown).toContain('*property* tmpdir: *LocalPath*');
@@ -492,7 +483,7 @@ acme.run()
   it('reads Sphinx’s default highlighting as Python, a console session in it as one, and code it left plain as no language', () => {
     // As Sphinx writes them: Pygments' token spans where the code read as Python; none for a
     // shell command it could not (cookiecutter's `$ cookiecutter gh:…`).
-    const page = parseHtmlPage(
+    const page = parsedPage(
       'api.html',
       `<html><body><div role="main"><h1>API</h1>
       <div class="highlight-default notranslate"><div class="highlight"><pre><span></span><span class="gp">&gt;&gt;&gt; </span><span class="n">env</span><span class="o">.</span><span class="n">get_template</span><span class="p">(</span><span class="s1">'a.html'</span><span class="p">)</span>
@@ -502,7 +493,6 @@ acme.run()
 </pre></div></div>
       </div></body></html>`,
     );
-    if (!isPage(page)) throw new Error(page.skipped);
     expect(page.sections.flatMap((s) => s.code).map((code) => code.lang)).toEqual([
       'pycon',
       'python',
@@ -512,12 +502,11 @@ acme.run()
 
   it('keeps a page marked noindex out of the search, unless every page is', () => {
     const built = (file: string, robots?: string) => {
-      const page = parseHtmlPage(
+      const page = parsedPage(
         file,
         `<html><head>${robots ? `<meta name="robots" content="${robots}">` : ''}</head>
         <body><main><h1>${file}</h1><p>The gauge widget draws a dial.</p></main></body></html>`,
       );
-      if (!isPage(page)) throw new Error(page.skipped);
       return page;
     };
     const site = createSite([built('gauge.html'), built('notes.html', 'noindex, nofollow')]);
@@ -911,7 +900,7 @@ acme.run()
     // As python-celery-doc's index pages: "Release: 5.2, Date: Jan 22, 2023" over a toctree.
     const field = (name: string, value: string) =>
       `<dt class="field-odd">${name}<span class="colon">:</span></dt><dd class="field-odd"><p>${value}</p></dd>`;
-    const parsed = parseHtmlPage(
+    const parsed = parsedPage(
       'django/index.html',
       `<main><section id="django"><h1>Django</h1>
       <dl class="field-list simple">${field('Release', '5.2')}${field('Date', 'Jan 22, 2023')}</dl>
@@ -922,7 +911,6 @@ acme.run()
       <h2>Settings</h2><dl class="field-list simple">${field('Default', '4')}${field('Version', '5.1')}</dl>
       </section></main>`,
     );
-    if (!isPage(parsed)) throw new Error(parsed.skipped);
     expect(parsed.markdown).not.toContain('Jan 22, 2023');
     expect(isNavigation(parsed.sections[0]!)).toBe(true);
     // A field list with any other field is the page's own.
@@ -932,11 +920,8 @@ acme.run()
   });
 
   it('reads a callout’s title as the label of its first paragraph, as each generator writes callouts', () => {
-    const page = (body: string) => {
-      const parsed = parseHtmlPage('guide.html', `<main><h1>Guide</h1><p>Intro.</p>${body}</main>`);
-      if (!isPage(parsed)) throw new Error(parsed.skipped);
-      return parsed.markdown;
-    };
+    const page = (body: string) =>
+      parsedPage('guide.html', `<main><h1>Guide</h1><p>Intro.</p>${body}</main>`).markdown;
     // Sphinx and MkDocs (Debian's python-click-doc), with a custom title.
     expect(
       page(
