@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { extract } from 'tar';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
+import { exportSite } from '../src/server/export/site-export.js';
 import { createApp } from '../src/server/http/app.js';
 import { docLinkTarget } from '../src/server/site/doc-links.js';
 import { loadHtmlSite, parseHtmlPage } from '../src/server/site/html.js';
@@ -758,6 +759,23 @@ acme.run()
     expect(moved.status).toBe(301);
     expect(moved.headers.get('location')).toBe('/docs/dev-guide/plugins#events');
     expect((await app.request('http://test/docs/user-guide/gone.html')).status).toBe(404);
+
+    // An exported bundle: the link leads to the new place, and the old address still opens it.
+    const out = await tempDir();
+    await exportSite(site, { outDir: out });
+    const exportedHome = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(exportedHome).toContain('href="dev-guide/plugins.html#events"');
+    expect(exportedHome).not.toContain('href="user-guide/plugins.html"');
+    expect(readFileSync(join(out, 'index.md'), 'utf8')).toContain(
+      '[plugins](dev-guide/plugins.html#events)',
+    );
+    expect(readFileSync(join(out, 'user-guide', 'plugins.html'), 'utf8')).toMatch(
+      /<meta http-equiv="refresh" content="0; url=..\/dev-guide\/plugins.html#events"/,
+    );
+    // A partial export leaves out the redirect whose page it leaves out.
+    const partial = await tempDir();
+    await exportSite(site, { outDir: partial, paths: ['/'] });
+    expect(() => statSync(join(partial, 'user-guide', 'plugins.html'))).toThrow();
   });
 
   it('names a binary page and a link out of the site folder as skipped, and serves a link inside it', async () => {

@@ -112,7 +112,16 @@ export async function exportSite(
 ): Promise<{ pageCount: number }> {
   const selected = selectPages(site, options.paths).filter((page): page is DocPage => !!page);
   // A partial export may leave the root page out; its pages still carry the whole site's name.
-  const exported = { ...createSite(selected, site.files, site.dir), name: siteNameOf(site) };
+  const exported: DocsSite = {
+    ...createSite(selected, site.files, site.dir),
+    name: siteNameOf(site),
+  };
+  // Pages the build moved (`--site`'s redirect pages) whose new place is exported: links to the
+  // old address lead there, and the old address still opens it (redirectPages below).
+  const redirects = [...(site.redirects ?? [])].filter(
+    ([from, to]) => !exported.byPath.has(from) && exported.byPath.has(pagePathOf(to)),
+  );
+  if (redirects.length) exported.redirects = new Map(redirects);
   const { outDir } = options;
   await mkdir(join(outDir, 'assets'), { recursive: true });
   await writeFile(join(outDir, 'assets/docs.css'), DOCS_CSS + SEARCH_CSS);
@@ -176,27 +185,41 @@ export async function exportSite(
   // A bundle without a root page (a folder with no index.md, a partial export) still opens at its
   // root: index.html sends the reader to the sidebar's first page.
   const first = firstPageOf(exported);
-  if (first && !exported.byPath.has(parsePagePath('/'))) {
-    const target = htmlFileOf(first.path);
+  if (first && !exported.byPath.has(parsePagePath('/')))
     await writeFile(
       join(outDir, 'index.html'),
-      String(
-        html`<!doctype html>
-          <html lang="${first.language}">
-            <head>
-              <meta charset="utf-8" />
-              <meta http-equiv="refresh" content="0; url=${target}" />
-              <title>${siteNameOf(exported)}</title>
-            </head>
-            <body>
-              <p><a href="${target}">${first.title}</a></p>
-            </body>
-          </html>`,
-      ),
+      refreshPage(exported, htmlFileOf(first.path), first),
     );
+  for (const [from, to] of redirects) {
+    const file = htmlFileOf(from);
+    const [, anchor] = to.split('#', 2);
+    const target = exported.byPath.get(pagePathOf(to))!;
+    const href = relativeFrom(file, htmlFileOf(target.path)) + (anchor ? `#${anchor}` : '');
+    await mkdir(dirname(join(outDir, file)), { recursive: true });
+    await writeFile(join(outDir, file), refreshPage(exported, href, target));
   }
   await writeAgentIndexes(exported, outDir, options.fullTextMaxBytes);
   return { pageCount: selected.length };
+}
+
+/** The page path of a redirect's target (`/dev-guide/plugins#events` → `/dev-guide/plugins`). */
+const pagePathOf = (target: string) => parsePagePath(target.split('#', 1)[0]!);
+
+/** A file that sends the reader on to `href` (a page of the bundle), as static hosts can. */
+function refreshPage(site: DocsSite, href: string, target: DocPage): string {
+  return String(
+    html`<!doctype html>
+      <html lang="${target.language}">
+        <head>
+          <meta charset="utf-8" />
+          <meta http-equiv="refresh" content="0; url=${href}" />
+          <title>${siteNameOf(site)}</title>
+        </head>
+        <body>
+          <p><a href="${href}">${target.title}</a></p>
+        </body>
+      </html>`,
+  );
 }
 
 /**
