@@ -6,6 +6,7 @@ import {
   type DocBlock,
   type DocSection,
 } from '../site/docs.js';
+import { sentencesOf } from '../site/sentences.js';
 import type { AnswerOutcome, CitedPage } from './parts.js';
 import { phrasesFor, type AnswerPhrases } from './phrases.js';
 import type { SearchHit, SearchResult } from './retrieval.js';
@@ -296,32 +297,6 @@ function fence(lang: string, value: string, terms: string[] = []): string {
   const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((run) => run.length));
   const ticks = '`'.repeat(longest + 1);
   return `${ticks}${lang}\n${body}\n${ticks}`;
-}
-
-/** An abbreviation whose full stop ends no sentence: "derived (e.g. [`Response`]) instance". */
-const ABBREVIATION = /(?:^|[^\p{L}])(?:e\.g|i\.e|cf|vs)\.$/iu;
-
-/** Sentences of a Markdown paragraph, never split inside an inline code span nor after "e.g.". */
-function sentencesOf(markdown: string): string[] {
-  const sentences: string[] = [];
-  let start = 0;
-  let inCode = false;
-  for (let i = 0; i < markdown.length; i++) {
-    const char = markdown[i];
-    if (char === '`') inCode = !inCode;
-    else if (
-      !inCode &&
-      (char === '.' || char === '!' || char === '?') &&
-      /\s/.test(markdown[i + 1] ?? '') &&
-      /[A-Z`*[(]/.test(markdown.slice(i + 1).trimStart()[0] ?? '') &&
-      !ABBREVIATION.test(markdown.slice(Math.max(start, i - 8), i + 1))
-    ) {
-      sentences.push(markdown.slice(start, i + 1).trim());
-      start = i + 1;
-    }
-  }
-  sentences.push(markdown.slice(start).trim());
-  return sentences.filter(Boolean);
 }
 
 /**

@@ -1,0 +1,28 @@
+/** An abbreviation whose full stop ends no sentence: "derived (e.g. [`Response`]) instance". */
+const ABBREVIATION = /(?:^|[^\p{L}])(?:e\.g|i\.e|cf|vs)\.$/iu;
+
+/**
+ * Sentences of a paragraph (Markdown or plain text), never split inside an inline code span nor
+ * after "e.g.": answers quote them (answer.ts), and `llms.txt` describes a page by its first.
+ */
+export function sentencesOf(markdown: string): string[] {
+  const sentences: string[] = [];
+  let start = 0;
+  let inCode = false;
+  for (let i = 0; i < markdown.length; i++) {
+    const char = markdown[i];
+    if (char === '`') inCode = !inCode;
+    else if (
+      !inCode &&
+      (char === '.' || char === '!' || char === '?') &&
+      /\s/.test(markdown[i + 1] ?? '') &&
+      /[A-Z`*[(]/.test(markdown.slice(i + 1).trimStart()[0] ?? '') &&
+      !ABBREVIATION.test(markdown.slice(Math.max(start, i - 8), i + 1))
+    ) {
+      sentences.push(markdown.slice(start, i + 1).trim());
+      start = i + 1;
+    }
+  }
+  sentences.push(markdown.slice(start).trim());
+  return sentences.filter(Boolean);
+}
