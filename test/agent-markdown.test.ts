@@ -46,6 +46,24 @@ describe('Markdown for agents on the served site', () => {
     expect(index).toContain('## The black code style\n');
   });
 
+  it('describes a page in llms.txt by its first whole sentence, not cut after "e.g."', async () => {
+    // As marshmallow's nesting page, which llms.txt described as "… between objects (e.g.".
+    const docs = createSite([
+      parsePage(
+        'nesting.md',
+        '# Nesting Schemas\n\nSchemas can be nested to represent relationships between objects (e.g. foreign key relationships). For example, a Blog may have an author.\n',
+      ),
+    ]);
+    const app = await demoApp({
+      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
+      sites: [{ domain: 'demo', org: 'o', docs }],
+    });
+    const index = await (await app.request('http://test/llms.txt')).text();
+    expect(index).toContain(
+      '): Schemas can be nested to represent relationships between objects (e.g. foreign key relationships).\n',
+    );
+  });
+
   it('serves a page at its URL plus .md with links resolved to the site and no front matter', async () => {
     const app = await fastifyApp();
     const page = await (await app.request('http://test/docs/Guides/Getting-Started.md')).text();

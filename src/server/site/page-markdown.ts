@@ -6,6 +6,7 @@ import { visit } from 'unist-util-visit';
 import { docLinkTarget } from './doc-links.js';
 import { markdownUrl, pageLabelOf, siteNameOf, type DocPage, type DocsSite } from './docs.js';
 import { isScriptUrl, prefixedLinks, sidebarGroups, type LinkStrategy } from './render.js';
+import { sentencesOf } from './sentences.js';
 
 /**
  * Pages as Markdown for agents (`/x.md`, `llms.txt`, `llms-full.txt`, the MCP `get_page` tool). It
@@ -182,7 +183,7 @@ function summaryOf(page: DocPage): string {
     .flatMap((section) => section.blocks)
     .find((block) => block.kind === 'paragraph')?.text;
   if (!text) return '';
-  const sentence = /^.*?[.!?](\s|$)/.exec(text)?.[0] ?? text;
+  const sentence = sentencesOf(text.replace(/\s+/g, ' '))[0] ?? '';
   return sentence.length > 160 ? `${sentence.slice(0, 157).trimEnd()}…` : sentence.trim();
 }
 
