@@ -16,6 +16,7 @@ import {
   siteNameOf,
   type DocPage,
 } from '../src/server/site/docs.js';
+import { pageMarkdown } from '../src/server/site/page-markdown.js';
 import { renderMarkdown, sidebarGroups } from '../src/server/site/render.js';
 import { createRetriever } from '../src/server/answering/retrieval.js';
 import { captureIo } from './helpers/cli.js';
@@ -935,6 +936,36 @@ acme.run()
     expect(parsed.sections[1]!.blocks.map((b) => b.text).join(' ')).toMatch(
       /Default.*4.*Version.*5\.1/s,
     );
+  });
+
+  it('opens a page with its title when a box stands above it, and keeps the title’s anchors', () => {
+    // As python3-marshmallow-doc's changelog: a "See also" box, then the section of the <h1>.
+    const page = parsedPage(
+      'changelog.html',
+      `<div class="body" role="main"><div class="admonition seealso"><p class="admonition-title">See also</p>
+      <p>Need help upgrading? Check out the <a href="upgrading.html">upgrading guide</a>.</p></div>
+      <span id="changes"></span><section id="changelog"><h1>Changelog</h1>
+      <section id="v3"><h2>3.18.0</h2><p>Add Enum field.</p></section></section></div>`,
+    );
+    expect(page.markdown.trim()).toMatch(
+      /^# Changelog\n\n\*\*See also:\*\* Need help upgrading\? Check out the \[upgrading guide\]\(upgrading\.html\)\.\n\n## 3\.18\.0/,
+    );
+    expect(page.sections[0]!.heading).toBe('Changelog');
+    expect(page.sections[0]!.text).toContain('Need help upgrading?');
+    // Its Markdown for agents has one title, not one above the box and the page's own below it.
+    const agents = pageMarkdown(page, createSite([page]), {
+      page: (path) => path,
+      file: (path) => path,
+      markdown: (path) => `${path}.md`,
+      pathOf: () => undefined,
+    });
+    expect(agents.match(/^# /gm)).toHaveLength(1);
+    // Content above a heading that is no title stays where it is.
+    const untitled = parsedPage(
+      'notes.html',
+      '<main><p>Intro words.</p><h2>Part</h2><p>More.</p></main>',
+    );
+    expect(untitled.markdown.trim()).toMatch(/^Intro words\.\n\n## Part/);
   });
 
   it('reads a callout’s title as the label of its first paragraph, as each generator writes callouts', () => {

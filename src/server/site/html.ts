@@ -210,6 +210,44 @@ function calloutTitlesAsLabels(tree: Element): void {
     });
 }
 
+/** The elements from `tree` down to `target`, both included; undefined when `target` is not in it. */
+function pathTo(tree: Element, target: Element): Element[] | undefined {
+  if (tree === target) return [tree];
+  for (const child of tree.children)
+    if (isElement(child)) {
+      const path = pathTo(child, target);
+      if (path) return [tree, ...path];
+    }
+  return undefined;
+}
+
+/**
+ * What a page puts above its title, when that is no heading (marshmallow's changelog opens with a
+ * "See also" box over its `<h1>`; a version banner; a logo), moves to just under the title: a
+ * page's Markdown opens with its `# Title`, as the sidebar and answers name it, and its `.md` for
+ * agents gave it a second one above the box. The title keeps its place and its section's anchor.
+ */
+function titleFirst(tree: Element): void {
+  const title = select('h1', tree);
+  const path = title && pathTo(tree, title);
+  if (!path) return;
+  // Words above the title, outermost first; what holds none (an anchor's empty `<span id>`, which
+  // labels the title) stays where it is.
+  const moved: { parent: Element; node: ElementContent }[] = [];
+  for (let level = 1; level < path.length; level++) {
+    const parent = path[level - 1]!;
+    for (const node of parent.children.slice(0, parent.children.indexOf(path[level]!)))
+      if (hastText(node).trim()) moved.push({ parent, node });
+  }
+  const isHeaded = ({ node }: { node: ElementContent }) =>
+    isElement(node) &&
+    (/^h[1-6]$/.test(node.tagName) || Boolean(select('h2, h3, h4, h5, h6', node)));
+  if (!moved.length || moved.some(isHeaded)) return;
+  for (const { parent, node } of moved) parent.children.splice(parent.children.indexOf(node), 1);
+  const parent = path.at(-2)!;
+  parent.children.splice(parent.children.indexOf(title) + 1, 0, ...moved.map(({ node }) => node));
+}
+
 /**
  * Indentation that docutils wrote as a quote: Sphinx's `<blockquote><div>…</div></blockquote>`
  * around a list item's indented code or paragraphs (Celery's "1. Install the library:" then its
@@ -677,6 +715,7 @@ export function parseHtmlPage(
   prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
   mendBrokenMarkup(content);
   calloutTitlesAsLabels(content);
+  titleFirst(content);
   unwrapIndentation(content);
   normaliseCode(content);
   spacesOutOfEmphasis(content);
