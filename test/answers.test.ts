@@ -615,6 +615,41 @@ describe('follow-up questions', () => {
     expect(suggestionsOf(next).length).toBeGreaterThan(0);
   });
 
+  it('quotes what it has not shown yet when a follow-up comes back to the section just quoted', async () => {
+    // As python3-marshmallow-doc's Nesting Schemas: "What if there are many of them, a list?"
+    // after "How do I nest one schema inside another?" repeated the answer word for word; the
+    // note about lists sat further down the same section.
+    const app = appOf(
+      parsePage(
+        'nesting.md',
+        '# Nesting Schemas\n\nSchemas can be nested to represent relationships between objects.\n\n' +
+          '```python\nclass Blog:\n    author = None\n```\n\n' +
+          'Use a `Nested` field to represent the relationship, passing in a nested schema.\n\n' +
+          '```python\nclass BlogSchema(Schema):\n    author = fields.Nested(UserSchema)\n```\n\n' +
+          'The serialized blog will have the nested user representation.\n\n' +
+          '**Note:** If the field is a collection of nested objects, pass the `Nested` field to `List`.\n\n' +
+          '```python\ncollaborators = fields.List(fields.Nested(UserSchema))\n```\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall marshmallow with pip.\n'),
+    );
+    const first = 'How do I nest a schema in a schema?';
+    const response = await post(app, askBody(first));
+    const threadId = response.headers.get('x-thread-id')!;
+    const answer = textOf(await readStream(response));
+    expect(answer).toMatch(/^From \*\*\[Nesting Schemas\]/);
+    expect(answer).not.toContain('fields.List');
+    const parts = await readStream(
+      await post(app, {
+        fp: 'anonymous',
+        threadId,
+        messages: [userMessage(first), userMessage('What if there are many of them, a list?')],
+      }),
+    );
+    expect(textOf(parts)).toMatch(/^From \*\*\[Nesting Schemas\]/);
+    expect(textOf(parts)).toContain('pass the `Nested` field to `List`');
+    expect(textOf(parts)).toContain('fields.List(fields.Nested(UserSchema))');
+  });
+
   it('searches a question that stands on its own without the earlier one', async () => {
     const parts = await followUp(
       'Does it support single sign-on with SAML?',

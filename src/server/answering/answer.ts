@@ -539,15 +539,18 @@ export function passageOf(
   {
     /** Show the section's example when the chosen blocks have none: the answer's own section. */
     example = false,
-  }: { example?: boolean } = {},
+    /** Blocks the reader has just been shown: others that match come first, when there are some. */
+    seen,
+  }: { example?: boolean; seen?: ((block: DocBlock) => boolean) | undefined } = {},
 ): DocBlock[] {
   const { blocks } = section;
   const scored = blocks.map((block, index) => ({
     index,
     score: termsIn(block.text, terms) * (block.kind === 'code' ? 0.5 : 1),
   }));
-  let chosen = scored
-    .filter((s) => s.score > 0)
+  const matching = scored.filter((s) => s.score > 0);
+  const unseen = seen ? matching.filter((s) => !seen(blocks[s.index]!)) : [];
+  let chosen = (unseen.length ? unseen : matching)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, BLOCKS_PER_SECTION)
     .map((s) => s.index);
@@ -680,12 +683,15 @@ export function composeAnswer(
     pageUrl,
     sectionsOf,
     quotedBefore = () => false,
+    shownBefore,
     readBefore = quotedBefore,
   }: {
     pageUrl: (section: DocSection) => string;
     sectionsOf: (pagePath: string) => DocSection[];
     /** Whether the thread's previous answer quoted this section (a follow-up's answer moves on). */
     quotedBefore?: (section: DocSection) => boolean;
+    /** Whether the thread's previous answer showed this block (with quotedBefore). */
+    shownBefore?: (block: DocBlock) => boolean;
     /** Whether the reader has just read this section (the thread's previous answer quoted it). */
     readBefore?: (section: DocSection) => boolean;
   },
@@ -781,6 +787,8 @@ export function composeAnswer(
   const shown = (fresh.length ? fresh : candidates).map((hit, position) => {
     const passage = passageOf(hit.section, [...new Set([...terms, ...hit.terms])], {
       example: position === 0,
+      // Back at a section the previous answer quoted: what it did not show, when that matches.
+      seen: quotedBefore(hit.section) ? shownBefore : undefined,
     });
     const sections = sectionsOf(hit.section.pagePath);
     const promises =

@@ -1,6 +1,6 @@
 import { SEARCH_TOOL_NAME, type SearchHit } from '../../protocol/index.js';
 import { newUlid } from '../ids.js';
-import type { DocSection } from '../site/docs.js';
+import type { DocBlock, DocSection } from '../site/docs.js';
 import { composeAnswer, outcomeOf } from './answer.js';
 import type { AnswerPart, Usage } from './parts.js';
 import { phrasesFor } from './phrases.js';
@@ -39,11 +39,21 @@ export async function* quoteAnswer(
   const last = question.history.at(-1)?.answer;
   const quotedIn = (answer: string) => (section: DocSection) =>
     answer.includes(`](${site.pageUrl(section)})`);
+  // A block was shown when its first words are in the answer, marks and links aside.
+  const words = (text: string) =>
+    ` ${text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()} `;
+  const shownIn = (answer: string) => {
+    const said = words(answer);
+    return (block: DocBlock) => said.includes(words(block.text.slice(0, 80)).replace(/\S+ $/, ''));
+  };
   const composed = composeAnswer({ ...result, hits }, retriever.terms(query), {
     pageUrl: site.pageUrl,
     sectionsOf: (pagePath) => retriever.sectionsOf(pagePath).map(site.linkedSection),
     // A follow-up's answer moves on from what the answer it follows quoted.
-    ...(earlier && last ? { quotedBefore: quotedIn(last) } : {}),
+    ...(earlier && last ? { quotedBefore: quotedIn(last), shownBefore: shownIn(last) } : {}),
     // Any answer's "Ask next" leaves out what the reader has just read.
     ...(last ? { readBefore: quotedIn(last) } : {}),
   });
