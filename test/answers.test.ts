@@ -650,6 +650,29 @@ describe('follow-up questions', () => {
     expect(textOf(parts)).toContain('fields.List(fields.Nested(UserSchema))');
   });
 
+  it('treats the pages a refusal offered to look at as not yet read', async () => {
+    const app = appOf(
+      parsePage(
+        'install.md',
+        '# Install\n\nInstall the tool with pip: `pip install tool`.\n\n## Upgrading\n\nUpgrade the tool with pip: `pip install -U tool`.\n',
+      ),
+      parsePage('usage.md', '# Usage\n\nRun the tool on a folder.\n'),
+    );
+    const first = 'How do I install it on a Commodore?';
+    const response = await post(app, askBody(first));
+    const threadId = response.headers.get('x-thread-id')!;
+    const refusal = await readStream(response);
+    expect(textOf(refusal)).toContain('- [Install](http://test/docs/install)');
+    const parts = await readStream(
+      await post(app, {
+        fp: 'anonymous',
+        threadId,
+        messages: [userMessage(first), userMessage('And with pip?')],
+      }),
+    );
+    expect(textOf(parts)).toMatch(/^From \*\*\[Install\]\(/);
+  });
+
   it('searches a question that stands on its own without the earlier one', async () => {
     const parts = await followUp(
       'Does it support single sign-on with SAML?',

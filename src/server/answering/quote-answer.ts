@@ -35,10 +35,11 @@ export async function* quoteAnswer(
 ): AsyncGenerator<AnswerPart> {
   const { retriever } = site;
   const { query, earlier, options, result, hits } = firstSearch(site, question);
-  // The thread's previous answer: the sections it quoted are linked in it, at their URLs.
+  // The thread's previous answer: the sections it quoted or showed as places are its bold links,
+  // at their URLs. A refusal's pages to look at and the docs' own links in a quote were not read.
   const last = question.history.at(-1)?.answer;
   const quotedIn = (answer: string) => (section: DocSection) =>
-    answer.includes(`](${site.pageUrl(section)})`);
+    answer.includes(`](${site.pageUrl(section)})**`);
   // A block was shown when its first words are in the answer, marks and links aside.
   const words = (text: string) =>
     ` ${text
