@@ -117,7 +117,7 @@ export async function exportSite(
     name: siteNameOf(site),
   };
   // Pages the build moved (`--site`'s redirect pages) whose new place is exported: links to the
-  // old address lead there, and the old address still opens it (redirectPages below).
+  // old address lead there, and the old address still opens it (a refresh page, below).
   const redirects = [...(site.redirects ?? [])].filter(
     ([from, to]) => !exported.byPath.has(from) && exported.byPath.has(pagePathOf(to)),
   );
