@@ -1365,6 +1365,45 @@ describe('Ask next after an answer whose related pages include a changelog', () 
   });
 });
 
+describe('pages about the project itself after an answer about using it', () => {
+  it('offers no code of conduct, licence or authors page next, nor as a place to look', async () => {
+    // As python3-marshmallow-doc: "Code of Conduct › The Nope Case" was offered next after a
+    // question about camelCase keys.
+    const app = appOf(
+      parsePage(
+        'keys.md',
+        '# Keys\n\n## Camel case keys\n\nSet `data_key` on each field to write its key in camel case.\n\n' +
+          '## Key order\n\nKeys are written in the order the fields are declared.\n',
+      ),
+      parsePage(
+        'code_of_conduct.md',
+        '# Code of Conduct\n\n## The Nope Case\n\nIn the case of harassment, say nope and report it: keys to a kind community.\n',
+      ),
+      parsePage(
+        'license.md',
+        '# License\n\nCopyright the authors. Keys and case law aside, MIT.\n',
+      ),
+      parsePage(
+        'authors.md',
+        '# Authors\n\nThanks to everyone who wrote camel case keys support.\n',
+      ),
+    );
+    const answer = await askIn(app, 'How do I write keys in camel case?');
+    expect(textOf(answer)).toMatch(/^From \*\*\[Keys › Camel case keys\]/);
+    expect(suggestionsOf(answer).join()).not.toMatch(/Nope|Conduct|License|Authors/);
+    expect(textOf(answer)).not.toMatch(/Code of Conduct|License|Authors/);
+    const refusal = textOf(
+      await askIn(app, 'Which keys does the Kubernetes operator rotate nightly?'),
+    );
+    expect(refusal).toMatch(/^The docs don't cover this\./);
+    expect(refusal).not.toMatch(/Code of Conduct|License|Authors/);
+    // Asked about, it still answers.
+    expect(textOf(await askIn(app, 'What is the nope case in the code of conduct?'))).toMatch(
+      /^From \*\*\[Code of Conduct › The Nope Case\]/,
+    );
+  });
+});
+
 describe('a heading the page repeats is cited under the heading above it', () => {
   const pagination = parsePage(
     'api-guide/pagination.md',

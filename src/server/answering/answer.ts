@@ -46,7 +46,7 @@ const CHANGELOG_NAME =
  * fixes…", Celery's "Change history for Celery 2.0"). A reader who asked about something else has
  * no use for one as the next question or the place to look.
  */
-export const isReleaseNotes = ({
+const isReleaseNotes = ({
   pagePath,
   pageTitle,
 }: Pick<DocSection, 'pagePath' | 'pageTitle'>): boolean =>
@@ -54,6 +54,21 @@ export const isReleaseNotes = ({
   CHANGELOG_NAME.test(pagePath.split('/').at(-1) ?? '') ||
   ([pagePath, pageTitle].some((text) => /\d+\.\d+/.test(text)) &&
     [pagePath, pageTitle].some((text) => RELEASE_WORDS.test(text)));
+
+/** A page a project keeps about itself, by its title or file: code of conduct, licence, authors. */
+const ABOUT_PROJECT =
+  /^(?:code[-_ ]of[-_ ]conduct|licen[cs]e|copying|authors|contributors|credits|kudos|backers|sponsors|acknowledge?ments|who'?s[-_ ]using|whos[-_ ]using)$/i;
+
+/**
+ * A page beside the docs, not about using what they document: release notes (isReleaseNotes), or
+ * a page about the project itself (marshmallow's "Code of Conduct › The Nope Case" was offered next
+ * after a question about camelCase keys). Searched and quoted when asked about; offered to read
+ * next, related, quoted as "See also" or named as a place to look only after an answer from one.
+ */
+export const isAside = (section: Pick<DocSection, 'pagePath' | 'pageTitle'>): boolean =>
+  isReleaseNotes(section) ||
+  ABOUT_PROJECT.test(section.pageTitle.trim()) ||
+  ABOUT_PROJECT.test(section.pagePath.split('/').at(-1) ?? '');
 
 /**
  * Questions about the sections a reader did not see yet: the rest of the quoted pages first, then
@@ -108,15 +123,14 @@ function followUpsOf(
   // question about installing with Redis) is a reference's member, offered only to a reader who
   // was answered from a reference.
   const fromReference = quoted.some((hit) => isApiEntry(hit.section));
-  // Release notes likewise, only after an answer that came from them.
-  const fromReleases = quoted.some((hit) => isReleaseNotes(hit.section));
+  // Release notes and pages about the project likewise, only after an answer that came from one.
+  const fromAsides = quoted.some((hit) => isAside(hit.section));
   const unseen = [
     ...quoted.flatMap((hit) => neighbours(hit.section)),
     ...related
       .map((hit) => hit.section)
       .filter(
-        (section) =>
-          (fromReference || !isApiEntry(section)) && (fromReleases || !isReleaseNotes(section)),
+        (section) => (fromReference || !isApiEntry(section)) && (fromAsides || !isAside(section)),
       ),
   ];
   for (const section of unseen) {
@@ -713,7 +727,7 @@ export function composeAnswer(
   const level = confidenceOf(result);
   if (level === 'refused') {
     // Release notes name every feature once; they are no place to look for what the docs lack.
-    const guides = pages.filter((hit) => !isReleaseNotes(hit.section));
+    const guides = pages.filter((hit) => !isAside(hit.section));
     const nearest = (guides.length ? guides : pages).slice(0, NEAREST_PAGES);
     return {
       markdown:
@@ -772,14 +786,13 @@ export function composeAnswer(
   // Release notes are no "See also" or related page to an answer from elsewhere: pytest's skipif
   // answer went on with the eleven bullets of "py.test 2.0.2: bug fixes…", and MkDocs' answers
   // listed its release notes to read next nine times in twenty.
-  const fromReleases = isReleaseNotes(hits[0]!.section);
+  const fromAsides = isAside(hits[0]!.section);
   const candidates = hits
     .slice(0, QUOTED_SECTIONS)
     .filter(
       (hit, i) =>
         i === 0 ||
-        (hit.score >= QUOTE_RELATIVE_SCORE * best &&
-          (fromReleases || !isReleaseNotes(hit.section))),
+        (hit.score >= QUOTE_RELATIVE_SCORE * best && (fromAsides || !isAside(hit.section))),
     );
   // A follow-up is answered with what the reader has not just read, when the search found some:
   // "and when the beta is ready?" repeated the previous answer's quote word for word.
@@ -857,7 +870,7 @@ export function composeAnswer(
   const related = pages.filter(
     (hit) =>
       !quoted.some((q) => q.section.pagePath === hit.section.pagePath) &&
-      (fromReleases || !isReleaseNotes(hit.section)),
+      (fromAsides || !isAside(hit.section)),
   );
   // Follow-up pages go in a `suggestions` block using the inverted link form `(Title)[/path]`, as
   // other services of this API answer, so clients written for them show them too.
