@@ -1354,6 +1354,30 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     expect(suggestionsOf(release).join()).toContain('Fixes to capturing');
   });
 
+  it('shows no release notes among an unsure answer’s places, but for the best one', async () => {
+    const app = appOf(
+      parsePage(
+        'capture.md',
+        '# Capture\n\n## Reading printed output\n\nUse the `capsys` fixture to read the output a test printed.\n',
+      ),
+      parsePage(
+        'logging.md',
+        '# Logging\n\n## Reading log output\n\nUse the `caplog` fixture to read the log output a test wrote.\n',
+      ),
+      parsePage(
+        'changelog.md',
+        '# Changelog\n\n## pytest 7.2.0\n\nReading output with `capsys` and `caplog` works in every test.\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall pytest with pip.\n'),
+    );
+    const answer = await askIn(app, 'How do I read the output of a test?');
+    const text = textOf(answer);
+    expect(text).toMatch(/^I'm not sure/);
+    expect(text).toContain('[Capture › Reading printed output]');
+    expect(text).toContain('[Logging › Reading log output]');
+    expect(text).not.toContain('[Changelog');
+  });
+
   it('names no release announcement as a place to look when the docs do not cover the question', async () => {
     const text = textOf(
       await askIn(withAnnouncements(), 'Does pytest capture GPU kernel printf output?'),

@@ -57,7 +57,7 @@ const isReleaseNotes = ({
 
 /** A page a project keeps about itself, by its title or file: code of conduct, licence, authors. */
 const ABOUT_PROJECT =
-  /^(?:code[-_ ]of[-_ ]conduct|licen[cs]e|copying|authors|contributors|credits|kudos|backers|sponsors|acknowledge?ments|who'?s[-_ ]using|whos[-_ ]using)$/i;
+  /^(?:code[-_ ]of[-_ ]conduct|licen[cs]e|copying|authors|contributors|contributing|credits|kudos|backers|sponsors|acknowledge?ments|who'?s[-_ ]using|whos[-_ ]using)$/i;
 
 /**
  * A page beside the docs, not about using what they document: release notes (isReleaseNotes), or
@@ -759,7 +759,9 @@ export function composeAnswer(
     // No clear winner: say so, and show where to read, each place with the sentences that match.
     // What is unsure is which page answers (runnerUpShare compares pages), so each place is the
     // best section of one of the best pages, not a second section of the same page.
-    const places = pages.slice(0, BEST_PLACES);
+    // Release notes and pages about the project are no place to read about something else: only
+    // the best page may be one.
+    const places = pages.filter((hit, i) => i === 0 || !isAside(hit.section)).slice(0, BEST_PLACES);
     const items = places.map((hit) => {
       const n = citationOf(hit);
       const place = placeOf(hit.section, [...new Set([...terms, ...hit.terms])]);
