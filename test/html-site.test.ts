@@ -313,6 +313,37 @@ acme.run()
     expect(headingOf('Loads templates from a folder')).toBe('jinja2.FileSystemLoader');
   });
 
+  it('moves a note that closes a run of API entries above them, so each entry is still a section', () => {
+    // As python-werkzeug-doc's serving page: run_simple and two more functions, then an
+    // "Information" box about the development server, all in the page's first section.
+    const page = parsedPage(
+      'serving.html',
+      `<html><body><div role="main"><section id="module-werkzeug.serving"><h1>Serving WSGI Applications</h1>
+      <p>Run an application with the development server.</p>
+      <dl class="py function"><dt class="sig sig-object py" id="werkzeug.serving.run_simple">
+      <span class="sig-prename descclassname">werkzeug.serving.</span><span class="sig-name descname">run_simple</span>(<em class="sig-param">hostname</em>, <em class="sig-param">port</em>)</dt>
+      <dd><p>Start a development server for a WSGI application.</p></dd></dl>
+      <dl class="py function"><dt class="sig sig-object py" id="werkzeug.serving.is_running_from_reloader">
+      <span class="sig-prename descclassname">werkzeug.serving.</span><span class="sig-name descname">is_running_from_reloader</span>()</dt>
+      <dd><p>Check if the server is running as a subprocess within the reloader.</p></dd></dl>
+      <div class="admonition-information admonition"><p class="admonition-title">Information</p>
+      <p>The development server is not intended to be used on production systems.</p></div>
+      <section id="reloader"><h2>Reloader</h2><p>The reloader watches files.</p></section>
+      </section></div></body></html>`,
+    );
+    expect(headingWith(page, 'Start a development server')).toBe('werkzeug.serving.run_simple');
+    expect(headingWith(page, 'running as a subprocess')).toBe(
+      'werkzeug.serving.is_running_from_reloader',
+    );
+    // The note stays the section's, read before the entries.
+    expect(headingWith(page, 'not intended to be used on production')).toBe(
+      'Serving WSGI Applications',
+    );
+    expect(page.markdown).toMatch(
+      /development server\.\n\n\*\*Information:\*\* The development server is not intended[^]*#### werkzeug\.serving\.run_simple\n\n`werkzeug\.serving\.run_simple\(hostname, port\)`/,
+    );
+  });
+
   it('makes the entries after a section’s last prose sections of their own, and leaves those before it', () => {
     // As Celery's API reference has `crontab`: attributes, a paragraph about them, then methods.
     const entry = (kind: string, id: string, name: string, text: string) =>

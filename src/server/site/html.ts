@@ -466,6 +466,15 @@ const isApiEntry = (node: Element) => {
   );
 };
 
+const isSection = (node: ElementContent) => isElement(node) && node.tagName === 'section';
+/** A callout, or Sphinx's "New in version" and "Deprecated" notes. */
+const isNote = (node: ElementContent): node is Element =>
+  isElement(node) &&
+  node.tagName === 'div' &&
+  classesOf(node).some((name) =>
+    /^(?:admonition|versionadded|versionchanged|versionmodified|deprecated)$/.test(name),
+  );
+
 /** Nothing to read: blank text, a comment, or an element without text or media (Sphinx's `<span class="target">` anchors). */
 const isBlank = (node: ElementContent) =>
   node.type === 'comment' ||
@@ -519,13 +528,26 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
   // `jinja2.select_autoescape`). Entries before such prose stay a definition list in their section;
   // those after the last of it (Celery's `crontab` methods, after a note on its attributes) are
   // each a section.
+  // A note that closes a run of entries (werkzeug's "Information" box after `run_simple` and two
+  // more functions) is the section's too, but no reason to leave the entries a list: it moves
+  // above them, and they are sections.
   const asHeadings = new Set<Element>();
+  const notesBefore = new Map<Element, Element[]>();
+  const moved = new Set<Element>();
   let run: Element[] = [];
   const endRun = () => {
-    const prose = run.findLastIndex(
-      (node) => !(isApiEntry(node) || node.tagName === 'section' || isBlank(node)),
-    );
-    for (const node of run.slice(prose + 1)) if (isApiEntry(node)) asHeadings.add(node);
+    let end = run.length;
+    while (end > 0 && [isBlank, isNote, isSection].some((is) => is(run[end - 1]!))) end--;
+    const notes = run.slice(end).filter(isNote);
+    const prose = run
+      .slice(0, end)
+      .findLastIndex((node) => !(isApiEntry(node) || isSection(node) || isBlank(node)));
+    const entries = run.slice(prose + 1, end).filter(isApiEntry);
+    for (const node of entries) asHeadings.add(node);
+    if (entries.length && notes.length) {
+      notesBefore.set(entries[0]!, notes);
+      for (const note of notes) moved.add(note);
+    }
     run = [];
   };
   for (const node of tree.children.filter(isElement))
@@ -534,11 +556,13 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
   endRun();
   tree.children = tree.children.flatMap((child): ElementContent[] => {
     if (!isElement(child)) return [child];
+    if (moved.has(child)) return [];
     if (!isApiEntry(child)) {
       apiEntriesAsHeadings(child, depth);
       return [child];
     }
     if (!asHeadings.has(child)) return [child];
+    const notes = notesBefore.get(child) ?? [];
     const terms = child.children.filter(isElement);
     const term = terms[0]!;
     const id = term.properties.id as string;
@@ -555,6 +579,7 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     const title = /^[\w.]+$/.test(id) && id.endsWith(name.replace(/^.*\./, '')) ? id : name.trim();
     const level = `h${Math.min(depth, 6)}`;
     const out: ElementContent[] = [
+      ...notes,
       {
         type: 'element',
         tagName: level,
