@@ -64,6 +64,26 @@ describe('Markdown for agents on the served site', () => {
     );
   });
 
+  it('describes a page in llms.txt by its prose, not by an API signature it opens with', async () => {
+    // As python-werkzeug-doc's middleware pages, which open with their class's entry.
+    const docs = createSite([
+      parsePage(
+        'shared_data.md',
+        '# Serve Shared Static Files\n\n#### werkzeug.middleware.shared_data.SharedDataMiddleware\n\n' +
+          '`class werkzeug.middleware.shared_data.SharedDataMiddleware(app, exports, disallow=None)`\n\n' +
+          'A WSGI middleware which provides static content for development environments. Its usage is quite simple.\n',
+      ),
+    ]);
+    const app = await demoApp({
+      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
+      sites: [{ domain: 'demo', org: 'o', docs }],
+    });
+    const index = await (await app.request('http://test/llms.txt')).text();
+    expect(index).toContain(
+      '): A WSGI middleware which provides static content for development environments.\n',
+    );
+  });
+
   it('serves a page at its URL plus .md with links resolved to the site and no front matter', async () => {
     const app = await fastifyApp();
     const page = await (await app.request('http://test/docs/Guides/Getting-Started.md')).text();

@@ -176,12 +176,16 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
   return `${head}${description}${rest}\n\n---\n${meta.join('  \n')}\n`;
 }
 
-/** One line about a page for `llms.txt`: its description, else its first paragraph's first sentence. */
+/**
+ * One line about a page for `llms.txt`: its description, else its first paragraph's first
+ * sentence, passing over a paragraph that is only code (an API entry's signature: werkzeug's
+ * middleware pages were described by `class …SharedDataMiddleware(app, exports, …`).
+ */
 function summaryOf(page: DocPage): string {
   if (page.description) return page.description.replace(/\s+/g, ' ').trim();
   const text = page.sections
     .flatMap((section) => section.blocks)
-    .find((block) => block.kind === 'paragraph')?.text;
+    .find((block) => block.kind === 'paragraph' && !/^`[^`]*`$/.test(block.markdown.trim()))?.text;
   if (!text) return '';
   const sentence = sentencesOf(text.replace(/\s+/g, ' '))[0] ?? '';
   return sentence.length > 160 ? `${sentence.slice(0, 157).trimEnd()}…` : sentence.trim();
