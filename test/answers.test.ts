@@ -1378,6 +1378,35 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     expect(text).not.toContain('[Changelog');
   });
 
+  it('is unsure when release notes rank first for a question about something else, and lists them last', async () => {
+    // As python-werkzeug-doc: "How do I make the development server restart automatically…?"
+    // was answered "sure" from its changelog, which says "development server" more than the
+    // serving guide does.
+    const app = appOf(
+      parsePage(
+        'serving.md',
+        '# Serving\n\n## Reloader\n\nThe reloader restarts the server when a watched file changes.\n',
+      ),
+      parsePage(
+        'changes.md',
+        '# Changes\n\n## Version 0.9.1\n\nThe development server restarts automatically again. The development server reloader watches templates. The development server is faster.\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall the package with pip.\n'),
+    );
+    const usage = textOf(
+      await askIn(app, 'How do I make the development server restart automatically?'),
+    );
+    expect(usage).toMatch(/^I'm not sure/);
+    expect(usage.indexOf('[Serving › Reloader]')).toBeGreaterThan(0);
+    expect(usage.indexOf('[Changes › Version 0.9.1]')).toBeGreaterThan(
+      usage.indexOf('[Serving › Reloader]'),
+    );
+    // A question about the changes is answered from them as before.
+    expect(
+      textOf(await askIn(app, 'What changed for the development server in version 0.9.1?')),
+    ).toMatch(/^From \*\*\[Changes › Version 0\.9\.1\]/);
+  });
+
   it('names no release announcement as a place to look when the docs do not cover the question', async () => {
     const text = textOf(
       await askIn(withAnnouncements(), 'Does pytest capture GPU kernel printf output?'),

@@ -70,6 +70,27 @@ export const isAside = (section: Pick<DocSection, 'pagePath' | 'pageTitle'>): bo
   ABOUT_PROJECT.test(section.pageTitle.trim()) ||
   ABOUT_PROJECT.test(section.pagePath.split('/').at(-1) ?? '');
 
+/** Words that ask about releases and changes: "What changed in 2.0?", "Is it deprecated?". */
+const CHANGE_WORDS =
+  /^(?:v?\d+(?:\.\d+)+|v\d+|versions?|releases?|released|changelog|changed|new|upgrad\w*|migrat\w*|deprecat\w*|removed|history|fixed|bugs?|since|added|breaking)$/i;
+/** Words of a changelog's own title ("Changes", "History") that usage questions use too. */
+const TITLE_OF_CHANGES = /^(?:change[sd]?|changelog|history|news|releases?|notes)$/i;
+
+/**
+ * Whether a question is about an aside (isAside): it names a release or a change, or a word of the
+ * page's title ("What is the nope case in the code of conduct?"). "…restart when my code
+ * changes?" is not about a page titled "Changes".
+ */
+function asksAbout(words: string[], section: Pick<DocSection, 'pageTitle'>): boolean {
+  const title = new Set(
+    section.pageTitle
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length >= 3 && !TITLE_OF_CHANGES.test(word)),
+  );
+  return words.some((word) => CHANGE_WORDS.test(word) || title.has(word.toLowerCase()));
+}
+
 /**
  * Questions about the sections a reader did not see yet: the rest of the quoted pages first, then
  * the related pages. Each names a heading of the docs, so asking it finds that section.
@@ -188,12 +209,20 @@ export function runnerUpShare(hits: SearchHit[]): number {
  * CLOSE_MARGIN of the best section, else `sure`.
  */
 export function confidenceOf(
-  result: Pick<SearchResult, 'hits' | 'coverage'>,
+  result: Pick<SearchResult, 'hits' | 'coverage' | 'words'>,
   margin = CLOSE_MARGIN,
 ): ConfidenceLevel {
   if (result.hits.length === 0 || result.coverage < MIN_COVERAGE) return 'refused';
+  // Release notes name every feature, often more times than its guide does: first for a question
+  // about something else, they are no sure answer (werkzeug's "restart automatically" question,
+  // answered "sure" from its changelog).
+  if (offTopicAside(result)) return 'unsure';
   return runnerUpShare(result.hits) >= margin ? 'unsure' : 'sure';
 }
+
+/** Whether the best hit is an aside (release notes, a page about the project) the question is not about. */
+const offTopicAside = ({ hits, words }: Pick<SearchResult, 'hits' | 'words'>) =>
+  hits[0] !== undefined && isAside(hits[0].section) && !asksAbout(words, hits[0].section);
 
 /** The turn's outcome (what insights count) of an answer given at a level. */
 export const outcomeOf = (level: ConfidenceLevel): AnswerOutcome =>
@@ -761,7 +790,11 @@ export function composeAnswer(
     // best section of one of the best pages, not a second section of the same page.
     // Release notes and pages about the project are no place to read about something else: only
     // the best page may be one.
-    const places = pages.filter((hit, i) => i === 0 || !isAside(hit.section)).slice(0, BEST_PLACES);
+    const candidates = pages.filter((hit, i) => i === 0 || !isAside(hit.section));
+    // An aside the question is not about comes after the pages that may answer it.
+    const places = offTopicAside(result)
+      ? [...candidates.slice(1, BEST_PLACES), candidates[0]!]
+      : candidates.slice(0, BEST_PLACES);
     const items = places.map((hit) => {
       const n = citationOf(hit);
       const place = placeOf(hit.section, [...new Set([...terms, ...hit.terms])]);
