@@ -810,6 +810,78 @@ acme.run()
     expect(() => statSync(join(partial, 'user-guide', 'plugins.html'))).toThrow();
   });
 
+  it('groups the sidebar under the home page’s headed tables of contents, a folder with its index', async () => {
+    // As python-werkzeug-doc's index: "Getting Started", "Reference" and "Deployment", each over a
+    // toctree; the deployment pages sit in a folder whose index the toctree lists.
+    const dir = await tempDir();
+    await mkdir(join(dir, 'deployment'));
+    const toc = (id: string, title: string, links: string[]) =>
+      `<section id="${id}"><h2>${title}</h2><div class="toctree-wrapper compound"><ul>${links
+        .map((link) => `<li class="toctree-l1"><a href="${link}.html">${link}</a></li>`)
+        .join('')}</ul></div></section>`;
+    await writeFile(
+      join(dir, 'index.html'),
+      `<div role="main"><section id="werkzeug"><h1>Werkzeug</h1><p>A WSGI library.</p>
+      ${toc('getting-started', 'Getting Started', ['quickstart'])}
+      ${toc('reference', 'Reference', ['routing', 'local'])}
+      ${toc('deployment', 'Deployment', ['deployment/index'])}</section></div>`,
+    );
+    for (const [file, title] of [
+      ['quickstart.html', 'Quickstart'],
+      ['routing.html', 'URL Routing'],
+      ['local.html', 'Context Locals'],
+      ['terms.html', 'Important Terms'],
+      ['deployment/nginx.html', 'nginx'],
+    ])
+      await writeFile(
+        join(dir, file!),
+        `<div role="main"><h1>${title}</h1><p>About ${title}.</p></div>`,
+      );
+    await writeFile(
+      join(dir, 'deployment', 'index.html'),
+      '<div role="main"><h1>Deploying to Production</h1><p>Pick a server.</p><ul><li><a href="nginx.html">nginx</a></li></ul></div>',
+    );
+    const { site } = await loadHtmlSite(dir);
+    const groups = sidebarGroups(site).map(
+      ([name, pages]) => `${name}: ${pages.map((page) => page.title).join(', ')}`,
+    );
+    expect(groups).toEqual([
+      'Overview: Werkzeug, Important Terms',
+      'Getting Started: Quickstart',
+      'Reference: URL Routing, Context Locals',
+      'Deployment: Deploying to Production, nginx',
+    ]);
+    // llms.txt and an export bundle's sidebar follow the same groups.
+    const app = await demoApp({
+      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
+      sites: [{ domain: 'demo', org: 'o', docs: site }],
+    });
+    expect(await (await app.request('http://test/llms.txt')).text()).toMatch(
+      /## Getting Started\n[^#]*Quickstart[^#]*## Reference\n[^#]*URL Routing/,
+    );
+    const out = await tempDir();
+    await exportSite(site, { outDir: out });
+    expect(readFileSync(join(out, 'routing.html'), 'utf8')).toMatch(
+      /<h2>Reference<\/h2>\s*<ul>\s*<li><a href="routing\.html" aria-current="page">URL Routing/,
+    );
+  });
+
+  it('keeps folder groups when the home page has fewer than two headed tables of contents', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'guide'));
+    await writeFile(
+      join(dir, 'index.html'),
+      '<div role="main"><h1>Home</h1><section id="features"><h2>Features</h2><ul><li><a href="guide/start.html">Fast</a></li></ul></section></div>',
+    );
+    await writeFile(
+      join(dir, 'guide', 'start.html'),
+      '<div role="main"><h1>Start</h1><p>Begin here.</p></div>',
+    );
+    const { site } = await loadHtmlSite(dir);
+    expect(site.groups).toBeUndefined();
+    expect(sidebarGroups(site).map(([name]) => name)).toEqual(['Overview', 'Guide']);
+  });
+
   it('names a binary page and a link out of the site folder as skipped, and serves a link inside it', async () => {
     const outside = await tempDir();
     await writeFile(join(outside, 'secret.html'), '<main><h1>Secret</h1><p>Keys.</p></main>');

@@ -115,6 +115,7 @@ export async function exportSite(
   const exported: DocsSite = {
     ...createSite(selected, site.files, site.dir),
     name: siteNameOf(site),
+    ...(site.groups ? { groups: site.groups } : {}),
   };
   // Pages the build moved (`--site`'s redirect pages) whose new place is exported: links to the
   // old address lead there, and the old address still opens it (a refresh page, below).

@@ -117,6 +117,12 @@ export interface DocsSite {
    * and anchor they lead to. Served as redirects, and links to them resolve to where they lead.
    */
   redirects?: ReadonlyMap<string, string>;
+  /**
+   * The sidebar group of each page the site's home page files under a heading of its own (`--site`:
+   * werkzeug's "Getting Started", "Reference", "Deployment"), by page path. Pages without one are
+   * grouped by their folder.
+   */
+  groups?: ReadonlyMap<string, string>;
 }
 
 /**

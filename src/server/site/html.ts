@@ -1092,5 +1092,53 @@ function inReadingOrder(site: DocsSite): DocsSite {
         if (!folder || child.path.startsWith(folder)) place(child);
   };
   for (const page of [root, ...fromRoot, ...site.pages]) place(page);
-  return { ...site, pages };
+  const groups = groupsOf(root, pages, pagesAt);
+  return { ...site, pages, ...(groups.size ? { groups } : {}) };
+}
+
+/**
+ * The sidebar's groups as the home page names them: werkzeug's index files its pages under
+ * "Getting Started", "Serving and Testing", "Reference", "Deployment" and "Additional Information",
+ * each heading over a table of contents; grouped by folder, its Middleware and Deployment pages
+ * came after "Changes", out of that order, and the headings were lost. Each headed section of the
+ * home page names the group of the pages its lists link to, and a folder's index page brings its
+ * folder's pages with it, when at least two of those sections are tables of contents (fewer names
+ * nothing a folder does not). Other pages keep their folder's group.
+ */
+function groupsOf(
+  root: DocPage,
+  pages: DocPage[],
+  pagesAt: (hrefs: string[], page: DocPage) => DocPage[],
+): Map<string, string> {
+  const groups = new Map<string, string>();
+  let contents = 0;
+  for (const section of root.sections) {
+    if (!section.anchor) continue;
+    const listed = pagesAt(
+      section.blocks
+        .filter((block) => block.kind === 'list')
+        .flatMap((block) => (block.links ?? []).map((link) => link.url)),
+      root,
+    ).filter((page) => page !== root && !groups.has(page.path));
+    if (listed.length && isNavigation(section)) contents++;
+    for (const page of listed) groups.set(page.path, section.heading);
+  }
+  if (contents < 2) return new Map();
+  const folderIndexes = new Set<string>(
+    pages.filter((page) => INDEX_FILE.test(page.file)).map((page) => page.path),
+  );
+  for (const page of pages) {
+    if (groups.has(page.path) || page === root) continue;
+    // The nearest folder index above the page that has a group.
+    const parts = page.path.split('/').filter(Boolean);
+    for (let depth = parts.length - 1; depth > 0; depth--) {
+      const up = `/${parts.slice(0, depth).join('/')}`;
+      const group = folderIndexes.has(up) ? groups.get(up) : undefined;
+      if (group !== undefined) {
+        groups.set(page.path, group);
+        break;
+      }
+    }
+  }
+  return groups;
 }

@@ -281,7 +281,7 @@ export function sidebarGroups(site: DocsSite): [string, DocPage[]][] {
     // Sphinx's `_modules/index` opened the Overview).
     const opens = (page: DocPage) => page.path === '/' || isFolderIndex(page, folders);
     for (const page of pages) {
-      const name = groupOf(page, folders);
+      const name = site.groups?.get(page.path) ?? groupOf(page, folders);
       const list = byName.get(name);
       if (list) list.push(page);
       else byName.set(name, [page]);
