@@ -815,6 +815,15 @@ acme.run()
     // toctree; the deployment pages sit in a folder whose index the toctree lists.
     const dir = await tempDir();
     await mkdir(join(dir, 'deployment'));
+    await mkdir(join(dir, 'middleware'));
+    await writeFile(
+      join(dir, 'middleware', 'index.html'),
+      '<div role="main"><h1>Middleware</h1><p>Wrap an application.</p><ul><li><a href="profiler.html">Profiler</a></li></ul></div>',
+    );
+    await writeFile(
+      join(dir, 'middleware', 'profiler.html'),
+      '<div role="main"><h1>Application Profiler</h1><p>Find slow code.</p></div>',
+    );
     const toc = (id: string, title: string, links: string[]) =>
       `<section id="${id}"><h2>${title}</h2><div class="toctree-wrapper compound"><ul>${links
         .map((link) => `<li class="toctree-l1"><a href="${link}.html">${link}</a></li>`)
@@ -823,7 +832,7 @@ acme.run()
       join(dir, 'index.html'),
       `<div role="main"><section id="werkzeug"><h1>Werkzeug</h1><p>A WSGI library.</p>
       ${toc('getting-started', 'Getting Started', ['quickstart'])}
-      ${toc('reference', 'Reference', ['routing', 'local'])}
+      ${toc('reference', 'Reference', ['routing', 'middleware/index', 'local'])}
       ${toc('deployment', 'Deployment', ['deployment/index'])}</section></div>`,
     );
     for (const [file, title] of [
@@ -848,7 +857,7 @@ acme.run()
     expect(groups).toEqual([
       'Overview: Werkzeug, Important Terms',
       'Getting Started: Quickstart',
-      'Reference: URL Routing, Context Locals',
+      'Reference: URL Routing, Middleware, Application Profiler, Context Locals',
       'Deployment: Deploying to Production, nginx',
     ]);
     // llms.txt and an export bundle's sidebar follow the same groups.

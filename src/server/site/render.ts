@@ -279,7 +279,9 @@ export function sidebarGroups(site: DocsSite): [string, DocPage[]][] {
     // The root page opens the Overview and a folder's own index page its group, wherever their
     // file names sort; the others keep the site's order (an index page deeper down included:
     // Sphinx's `_modules/index` opened the Overview).
-    const opens = (page: DocPage) => page.path === '/' || isFolderIndex(page, folders);
+    // Under a group the home page names, a folder's index keeps its place in the site's order.
+    const opens = (page: DocPage) =>
+      page.path === '/' || (isFolderIndex(page, folders) && !site.groups?.has(page.path));
     for (const page of pages) {
       const name = site.groups?.get(page.path) ?? groupOf(page, folders);
       const list = byName.get(name);
