@@ -11,6 +11,15 @@ async function fastifyApp(fullTextMaxBytes?: number) {
   });
 }
 
+/** The llms.txt of a site of these pages. */
+async function llmsTxtOf(...pages: ReturnType<typeof parsePage>[]) {
+  const app = await demoApp({
+    orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
+    sites: [{ domain: 'demo', org: 'o', docs: createSite(pages) }],
+  });
+  return (await app.request('http://test/llms.txt')).text();
+}
+
 /** The links of an llms.txt, in order. */
 const linksOf = (index: string) =>
   [...index.matchAll(/^- \[[^\]]*\]\(([^)]+)\)/gm)].map((match) => match[1]!);
@@ -35,30 +44,20 @@ describe('Markdown for agents on the served site', () => {
   }, 120_000);
 
   it('names a group of pages after its folder in words (Sphinx builds use snake_case folders)', async () => {
-    const docs = createSite([
+    const index = await llmsTxtOf(
       parsePage('the_black_code_style/current_style.md', '# The code style\n\nLines stay short.\n'),
-    ]);
-    const app = await demoApp({
-      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
-      sites: [{ domain: 'demo', org: 'o', docs }],
-    });
-    const index = await (await app.request('http://test/llms.txt')).text();
+    );
     expect(index).toContain('## The black code style\n');
   });
 
   it('describes a page in llms.txt by its first whole sentence, not cut after "e.g."', async () => {
     // As marshmallow's nesting page, which llms.txt described as "… between objects (e.g.".
-    const docs = createSite([
+    const index = await llmsTxtOf(
       parsePage(
         'nesting.md',
         '# Nesting Schemas\n\nSchemas can be nested to represent relationships between objects (e.g. foreign key relationships). For example, a Blog may have an author.\n',
       ),
-    ]);
-    const app = await demoApp({
-      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
-      sites: [{ domain: 'demo', org: 'o', docs }],
-    });
-    const index = await (await app.request('http://test/llms.txt')).text();
+    );
     expect(index).toContain(
       '): Schemas can be nested to represent relationships between objects (e.g. foreign key relationships).\n',
     );
@@ -66,19 +65,14 @@ describe('Markdown for agents on the served site', () => {
 
   it('describes a page in llms.txt by its prose, not by an API signature it opens with', async () => {
     // As python-werkzeug-doc's middleware pages, which open with their class's entry.
-    const docs = createSite([
+    const index = await llmsTxtOf(
       parsePage(
         'shared_data.md',
         '# Serve Shared Static Files\n\n#### werkzeug.middleware.shared_data.SharedDataMiddleware\n\n' +
           '`class werkzeug.middleware.shared_data.SharedDataMiddleware(app, exports, disallow=None)`\n\n' +
           'A WSGI middleware which provides static content for development environments. Its usage is quite simple.\n',
       ),
-    ]);
-    const app = await demoApp({
-      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
-      sites: [{ domain: 'demo', org: 'o', docs }],
-    });
-    const index = await (await app.request('http://test/llms.txt')).text();
+    );
     expect(index).toContain(
       '): A WSGI middleware which provides static content for development environments.\n',
     );
