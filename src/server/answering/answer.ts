@@ -65,7 +65,7 @@ const ABOUT_PROJECT =
  * after a question about camelCase keys). Searched and quoted when asked about; offered to read
  * next, related, quoted as "See also" or named as a place to look only after an answer from one.
  */
-export const isAside = (section: Pick<DocSection, 'pagePath' | 'pageTitle'>): boolean =>
+const isAside = (section: Pick<DocSection, 'pagePath' | 'pageTitle'>): boolean =>
   isReleaseNotes(section) ||
   ABOUT_PROJECT.test(section.pageTitle.trim()) ||
   ABOUT_PROJECT.test(section.pagePath.split('/').at(-1) ?? '');
@@ -206,7 +206,7 @@ export function runnerUpShare(hits: SearchHit[]): number {
 /**
  * How sure a search is that one section answers: `refused` when nothing matches (no hit, or the
  * best pages carry under MIN_COVERAGE of the question), `unsure` when another page comes within
- * CLOSE_MARGIN of the best section, else `sure`.
+ * CLOSE_MARGIN of the best section or the best is an aside the question is not about, else `sure`.
  */
 export function confidenceOf(
   result: Pick<SearchResult, 'hits' | 'coverage' | 'words'>,
@@ -755,7 +755,8 @@ export function composeAnswer(
     );
   const level = confidenceOf(result);
   if (level === 'refused') {
-    // Release notes name every feature once; they are no place to look for what the docs lack.
+    // Release notes name every feature once, and a project's pages about itself answer no usage
+    // question: neither is a place to look for what the docs lack.
     const guides = pages.filter((hit) => !isAside(hit.section));
     const nearest = (guides.length ? guides : pages).slice(0, NEAREST_PAGES);
     return {
