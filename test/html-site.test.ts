@@ -875,6 +875,40 @@ acme.run()
     );
   });
 
+  it('groups the sidebar under headed tables of contents that a sentence introduces', async () => {
+    // As python-babel-doc's index: "The user documentation explains…" above each toctree.
+    const dir = await tempDir();
+    const toc = (id: string, title: string, links: string[]) =>
+      `<section id="${id}"><h2>${title}</h2><p>The ${title.toLowerCase()} explains some core concepts of the library and how to use them in an application.</p><div class="toctree-wrapper compound"><ul>${links
+        .map((link) => `<li class="toctree-l1"><a href="${link}.html">${link}</a></li>`)
+        .join('')}</ul></div></section>`;
+    await writeFile(
+      join(dir, 'index.html'),
+      `<div role="main"><section id="babel"><h1>Babel</h1><p>Internationalization utilities.</p>
+      ${toc('user-documentation', 'User Documentation', ['intro', 'dates'])}
+      ${toc('additional-notes', 'Additional Notes', ['changelog'])}</section></div>`,
+    );
+    for (const [file, title] of [
+      ['intro.html', 'Introduction'],
+      ['dates.html', 'Date and Time'],
+      ['changelog.html', 'Babel Changelog'],
+    ])
+      await writeFile(
+        join(dir, file!),
+        `<div role="main"><h1>${title}</h1><p>About ${title}.</p></div>`,
+      );
+    const { site } = await loadHtmlSite(dir);
+    expect(
+      sidebarGroups(site).map(
+        ([name, pages]) => `${name}: ${pages.map((page) => page.title).join(', ')}`,
+      ),
+    ).toEqual([
+      'Overview: Babel',
+      'User Documentation: Introduction, Date and Time',
+      'Additional Notes: Babel Changelog',
+    ]);
+  });
+
   it('keeps folder groups when the home page has fewer than two headed tables of contents', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'guide'));

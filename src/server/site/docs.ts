@@ -566,6 +566,11 @@ const isPointer = (markdown: string): boolean => {
 };
 /** The share of a section's text in lists of links alone at which it is navigation. */
 const NAVIGATION_SHARE = 0.8;
+/** A list whose every item is a link alone (sub-items aside): a table of contents. */
+export const isLinkList = (block: DocBlock): boolean =>
+  block.kind === 'list' &&
+  block.markdown.split('\n').every((line) => !line.trim() || LINK_ITEM.test(line));
+
 /**
  * Whether a section is navigation: its text is mostly lists whose every item is a link alone
  * (Sphinx's table of contents on its index page, under one sentence such as "This part of the
@@ -580,11 +585,7 @@ export function isNavigation(section: DocSection): boolean {
   let all = 0;
   for (const block of section.blocks) {
     all += block.text.length;
-    if (
-      (block.kind === 'list' &&
-        block.markdown.split('\n').every((line) => !line.trim() || LINK_ITEM.test(line))) ||
-      (block.kind === 'paragraph' && isPointer(block.markdown))
-    )
+    if (isLinkList(block) || (block.kind === 'paragraph' && isPointer(block.markdown)))
       links += block.text.length;
   }
   return all > 0 && links >= NAVIGATION_SHARE * all;

@@ -13,6 +13,7 @@ import {
   cachedPage,
   createSite,
   DEFAULT_LANGUAGE,
+  isLinkList,
   isNavigation,
   namesSomething,
   PAGES_AT_ONCE,
@@ -1102,8 +1103,10 @@ function inReadingOrder(site: DocsSite): DocsSite {
  * each heading over a table of contents; grouped by folder, its Middleware and Deployment pages
  * came after "Changes", out of that order, and the headings were lost. Each headed section of the
  * home page names the group of the pages its lists link to, and a folder's index page brings its
- * folder's pages with it, when at least two of those sections are tables of contents (fewer names
- * nothing a folder does not). Other pages keep their folder's group.
+ * folder's pages with it, when at least two of those sections hold a table of contents, a list of
+ * links alone (fewer names nothing a folder does not). Babel's index puts a sentence above each
+ * ("The user documentation explains…"), which the section still is. Other pages keep their
+ * folder's group.
  */
 function groupsOf(
   root: DocPage,
@@ -1120,7 +1123,7 @@ function groupsOf(
         .flatMap((block) => (block.links ?? []).map((link) => link.url)),
       root,
     ).filter((page) => page !== root && !groups.has(page.path));
-    if (listed.length && isNavigation(section)) contents++;
+    if (listed.length && section.blocks.some(isLinkList)) contents++;
     for (const page of listed) groups.set(page.path, section.heading);
   }
   if (contents < 2) return new Map();
