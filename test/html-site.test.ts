@@ -909,6 +909,56 @@ acme.run()
     ]);
   });
 
+  it('groups the sidebar under the items of the home page’s nested table of contents', async () => {
+    // As python-aiohttp-doc's index: one "Table Of Contents", whose Client and Server pages each
+    // list their own pages under them, and a FAQ that lists only its own sections.
+    const dir = await tempDir();
+    const item = (href: string, text: string, children: [string, string][] = []) =>
+      `<li class="toctree-l1"><a href="${href}">${text}</a>${
+        children.length
+          ? `<ul>${children.map(([child, label]) => `<li class="toctree-l2"><a href="${child}">${label}</a></li>`).join('')}</ul>`
+          : ''
+      }</li>`;
+    await writeFile(
+      join(dir, 'index.html'),
+      `<div role="main"><section id="aiohttp"><h1>Welcome to AIOHTTP</h1><p>Asynchronous HTTP.</p>
+      <section id="table-of-contents"><h2>Table Of Contents</h2><div class="toctree-wrapper compound"><ul>
+      ${item('client.html', 'Client', [
+        ['client_quickstart.html', 'Quickstart'],
+        ['client_reference.html', 'Reference'],
+      ])}
+      ${item('web.html', 'Server', [['web_quickstart.html', 'Quickstart']])}
+      ${item('faq.html', 'FAQ', [
+        ['faq.html#blueprints', 'Blueprints?'],
+        ['faq.html#gzip', 'Gzip?'],
+      ])}
+      </ul></div></section></section></div>`,
+    );
+    for (const [file, title] of [
+      ['client.html', 'Client'],
+      ['client_quickstart.html', 'Client Quickstart'],
+      ['client_reference.html', 'Client Reference'],
+      ['web.html', 'Server'],
+      ['web_quickstart.html', 'Web Server Quickstart'],
+      ['faq.html', 'FAQ'],
+      ['whats_new.html', 'What’s new'],
+    ])
+      await writeFile(
+        join(dir, file!),
+        `<div role="main"><h1>${title}</h1><p>About ${title}.</p></div>`,
+      );
+    const { site } = await loadHtmlSite(dir);
+    expect(
+      sidebarGroups(site).map(
+        ([name, pages]) => `${name}: ${pages.map((page) => page.title).join(', ')}`,
+      ),
+    ).toEqual([
+      'Overview: Welcome to AIOHTTP, FAQ, What’s new',
+      'Client: Client, Client Quickstart, Client Reference',
+      'Server: Server, Web Server Quickstart',
+    ]);
+  });
+
   it('keeps folder groups when the home page has fewer than two headed tables of contents', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'guide'));

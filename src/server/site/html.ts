@@ -1097,36 +1097,16 @@ function inReadingOrder(site: DocsSite): DocsSite {
   return { ...site, pages, ...(groups.size ? { groups } : {}) };
 }
 
+/** The pages a page's links lead to, in order, each once. */
+type PagesAt = (hrefs: string[], page: DocPage) => DocPage[];
+
 /**
- * The sidebar's groups as the home page names them: werkzeug's index files its pages under
- * "Getting Started", "Serving and Testing", "Reference", "Deployment" and "Additional Information",
- * each heading over a table of contents; grouped by folder, its Middleware and Deployment pages
- * came after "Changes", out of that order, and the headings were lost. Each headed section of the
- * home page names the group of the pages its lists link to, and a folder's index page brings its
- * folder's pages with it, when at least two of those sections hold a table of contents, a list of
- * links alone (fewer names nothing a folder does not). Babel's index puts a sentence above each
- * ("The user documentation explains…"), which the section still is. Other pages keep their
- * folder's group.
+ * The sidebar's groups as the home page names them, when it does (headedGroups, contentsGroups),
+ * a folder's index page bringing its folder's pages with it. Other pages keep their folder's group.
  */
-function groupsOf(
-  root: DocPage,
-  pages: DocPage[],
-  pagesAt: (hrefs: string[], page: DocPage) => DocPage[],
-): Map<string, string> {
-  const groups = new Map<string, string>();
-  let contents = 0;
-  for (const section of root.sections) {
-    if (!section.anchor) continue;
-    const listed = pagesAt(
-      section.blocks
-        .filter((block) => block.kind === 'list')
-        .flatMap((block) => (block.links ?? []).map((link) => link.url)),
-      root,
-    ).filter((page) => page !== root && !groups.has(page.path));
-    if (listed.length && section.blocks.some(isLinkList)) contents++;
-    for (const page of listed) groups.set(page.path, section.heading);
-  }
-  if (contents < 2) return new Map();
+function groupsOf(root: DocPage, pages: DocPage[], pagesAt: PagesAt): Map<string, string> {
+  const groups = headedGroups(root, pagesAt) ?? contentsGroups(root, pagesAt);
+  if (!groups) return new Map();
   const folderIndexes = new Set<string>(
     pages.filter((page) => INDEX_FILE.test(page.file)).map((page) => page.path),
   );
@@ -1144,4 +1124,62 @@ function groupsOf(
     }
   }
   return groups;
+}
+
+/**
+ * Groups named by the home page's headings: werkzeug's index files its pages under "Getting
+ * Started", "Serving and Testing", "Reference", "Deployment" and "Additional Information", each
+ * heading over a table of contents; grouped by folder, its Middleware and Deployment pages came
+ * after "Changes", out of that order, and the headings were lost. Each headed section names the
+ * group of the pages its lists link to, when at least two of those sections hold a table of
+ * contents, a list of links alone (fewer names nothing a folder does not). Babel's index puts a
+ * sentence above each ("The user documentation explains…"), which the section still is.
+ */
+function headedGroups(root: DocPage, pagesAt: PagesAt): Map<string, string> | undefined {
+  const groups = new Map<string, string>();
+  let contents = 0;
+  for (const section of root.sections) {
+    if (!section.anchor) continue;
+    const listed = pagesAt(
+      section.blocks
+        .filter((block) => block.kind === 'list')
+        .flatMap((block) => (block.links ?? []).map((link) => link.url)),
+      root,
+    ).filter((page) => page !== root && !groups.has(page.path));
+    if (listed.length && section.blocks.some(isLinkList)) contents++;
+    for (const page of listed) groups.set(page.path, section.heading);
+  }
+  return contents < 2 ? undefined : groups;
+}
+
+/**
+ * Groups named by the home page's one table of contents, nested: aiohttp's lists "Client",
+ * "Server" and "Utilities", each a page with its pages under it (Tornado's "User's guide", "Web
+ * framework", "Release notes"…), and grouped by folder all of them were one "Overview" of 36
+ * pages. A top-level item with pages of its own under it names the group of itself and them, by
+ * its page's title, when at least two items do; an item listing only its own sections (aiohttp's
+ * FAQ) names none.
+ */
+function contentsGroups(root: DocPage, pagesAt: PagesAt): Map<string, string> | undefined {
+  const groups = new Map<string, string>();
+  let named = 0;
+  for (const block of root.sections.flatMap((section) => section.blocks)) {
+    if (!isLinkList(block) || !block.links?.length) continue;
+    const column = (at: number) => at - block.markdown.lastIndexOf('\n', at) - 1;
+    const top = Math.min(...block.links.map((link) => column(link.start)));
+    const items: string[][] = [];
+    for (const link of block.links)
+      if (column(link.start) === top || !items.length) items.push([link.url]);
+      else items.at(-1)!.push(link.url);
+    for (const hrefs of items) {
+      const [head] = pagesAt(hrefs.slice(0, 1), root);
+      const listed = [...new Set(pagesAt(hrefs, root))].filter(
+        (page) => page !== root && !groups.has(page.path),
+      );
+      if (!head || head === root || listed.length < 2 || listed[0] !== head) continue;
+      named++;
+      for (const page of listed) groups.set(page.path, head.title);
+    }
+  }
+  return named < 2 ? undefined : groups;
 }
