@@ -20,7 +20,14 @@ import { pageMarkdown } from '../src/server/site/page-markdown.js';
 import { renderMarkdown, sidebarGroups } from '../src/server/site/render.js';
 import { createRetriever } from '../src/server/answering/retrieval.js';
 import { captureIo } from './helpers/cli.js';
-import { askBody, demoApp, readStream, searchResultsOf, tempDir } from './helpers/server.js';
+import {
+  askBody,
+  demoApp,
+  readStream,
+  searchResultsOf,
+  tempDir,
+  textOf,
+} from './helpers/server.js';
 import { FRAMEWORK_BUILDS } from './helpers/sites.js';
 
 const BUILDS = FRAMEWORK_BUILDS;
@@ -782,7 +789,8 @@ acme.run()
       pagePath: '/dev-guide/plugins',
       anchor: 'events',
     });
-    expect(docLinkTarget(gone!.url, home, site)).toMatchObject({ kind: 'file' });
+    // A redirect to a page the build does not hold leads nowhere: the link keeps its words only.
+    expect(docLinkTarget(gone!.url, home, site)).toMatchObject({ kind: 'missing' });
     const app = await demoApp({
       orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
       sites: [{ domain: 'demo', org: 'o', docs: site }],
@@ -973,6 +981,48 @@ acme.run()
     const { site } = await loadHtmlSite(dir);
     expect(site.groups).toBeUndefined();
     expect(sidebarGroups(site).map(([name]) => name)).toEqual(['Overview', 'Guide']);
+  });
+
+  it('keeps the words of a link to a path the build does not hold, in pages, Markdown and answers', async () => {
+    // As Debian's builds of attrs, Click and Tornado: Python's own docs at /usr/share/doc/python3-doc.
+    const dir = await tempDir();
+    await mkdir(join(dir, '_images'));
+    await writeFile(
+      join(dir, '_images', 'flow.png'),
+      Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    );
+    await writeFile(
+      join(dir, 'index.html'),
+      `<div role="main"><h1>Validators</h1><section id="validators"><h2>Validators</h2>
+      <p>A validator raises <a class="reference external" href="/usr/share/doc/python3-doc/html/library/exceptions.html#ValueError" title="(in Python v3.10)"><code>ValueError</code></a>
+      when the value is out of range, as the <a href="_images/flow.png">flow chart</a> shows.</p></section></div>`,
+    );
+    const { site } = await loadHtmlSite(dir);
+    const app = await demoApp({
+      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
+      sites: [{ domain: 'demo', org: 'o', docs: site }],
+    });
+    const html = await (await app.request('http://test/docs/')).text();
+    expect(html).not.toContain('/usr/share/doc');
+    expect(html).toMatch(/<span title="\(in Python v3\.10\)"><code>ValueError<\/code><\/span>/);
+    expect(html).toContain('href="/docs/_images/flow.png"');
+    const markdown = await (await app.request('http://test/docs/index.md')).text();
+    expect(markdown).toContain('A validator raises `ValueError` when');
+    expect(markdown).toContain('[flow chart](');
+    const response = await app.request('http://test/discovery/v1/assistant/demo/message', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer svc_dsc_o' },
+      body: JSON.stringify(askBody('Which error does a validator raise?')),
+    });
+    const answer = textOf(await readStream(response));
+    expect(answer).toContain('`ValueError`');
+    expect(answer).not.toContain('/usr/share/doc');
+    // And an export bundle of the build.
+    const out = await tempDir();
+    await exportSite(site, { outDir: out });
+    const exported = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(exported).not.toContain('/usr/share/doc');
+    expect(exported).toContain('<span title="(in Python v3.10)"><code>ValueError</code></span>');
   });
 
   it('names a binary page and a link out of the site folder as skipped, and serves a link inside it', async () => {

@@ -116,6 +116,7 @@ export async function exportSite(
     ...createSite(selected, site.files, site.dir),
     name: siteNameOf(site),
     ...(site.groups ? { groups: site.groups } : {}),
+    ...(site.built ? { built: site.built } : {}),
   };
   // Pages the build moved (`--site`'s redirect pages) whose new place is exported: links to the
   // old address lead there, and the old address still opens it (a refresh page, below).

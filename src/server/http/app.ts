@@ -270,7 +270,8 @@ export function createApp(options: AppOptions = {}) {
       return `${site.publicUrl?.replace(/\/+$/, '') ?? origin}${path}${anchor}`;
     };
   // Links in quoted passages go where citations go: a page to its URL on the reader's site, a file
-  // beside the pages (this server's /docs copy, or under the site's public URL).
+  // beside the pages (this server's /docs copy, or under the site's public URL); a path a built
+  // site does not hold keeps its words only.
   const linkUrlAt = (origin: string, site: AnsweringSite & SiteConfig): LinkUrl => {
     const pageUrl = pageUrlAt(origin, site);
     const fileBase = site.urls
@@ -281,6 +282,7 @@ export function createApp(options: AppOptions = {}) {
       const target = docLinkTarget(raw, page, site.docs);
       if (!target) return raw;
       if (target.kind === 'page') return pageUrl(target);
+      if (target.kind === 'missing') return undefined;
       return `${fileBase}${encodeURI(target.path)}${target.anchor ? `#${target.anchor}` : ''}`;
     };
   };

@@ -10,14 +10,21 @@ import { PAGE_EXTENSIONS, parsePagePath, safeDecode, type PagePath } from './pag
 /** What a link written in the docs points at inside the site. */
 export type DocLinkTarget =
   | { kind: 'page'; pagePath: PagePath; anchor: string }
-  | { kind: 'file'; path: string; anchor: string };
+  | { kind: 'file'; path: string; anchor: string }
+  /**
+   * A path where a built site (`--site`) holds neither page nor file: Debian's builds link Python's
+   * own docs at `/usr/share/doc/python3-doc/html/…` (Tornado 2,032 times, Click 892), which led to
+   * a 404 under the server's docs. Such a link keeps its words and loses its destination.
+   */
+  | { kind: 'missing'; path: string; anchor: string };
 
 const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
 
 /**
  * Where a link written on `page` points: relative links resolve against the folder of the page's
  * source file, as on any static host; `.md`/`.mdx`/`.html`, `/index` and a trailing slash name the
- * page; a path that is no page is a file of the docs folder; `#x` is `page`'s own anchor. Undefined
+ * page; a path that is no page is a file of the docs folder (missing, in a built site that holds no
+such file); `#x` is `page`'s own anchor. Undefined
  * for a link out of the site (a scheme, `//host`).
  */
 export function docLinkTarget(
@@ -44,6 +51,8 @@ export function docLinkTarget(
     const [pagePath = '', movedAnchor = ''] = moved.split('#', 2);
     return { kind: 'page', pagePath: parsePagePath(pagePath), anchor: anchor || movedAnchor };
   }
+  if (site.built && !site.files.includes(absolute))
+    return { kind: 'missing', path: absolute, anchor };
   return { kind: 'file', path: absolute, anchor };
 }
 

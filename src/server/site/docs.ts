@@ -106,6 +106,12 @@ export interface DocsSite {
   /** Other files of the folder (images, downloads), as site paths like `/images/a.png`. */
   files: string[];
   /**
+   * Read from a built HTML site (`--site`): the folder is the whole site, so a link to a path it
+   * holds no page or file at leads nowhere (doc-links.ts). A Markdown folder's links may name files
+   * its site serves from elsewhere (Docusaurus's `static/`).
+   */
+  built?: true;
+  /**
    * What the pages were read from (`stampOf`), when read through a cache: two sites with the same
    * stamp have the same pages, so an index built for one serves the other.
    */

@@ -1004,7 +1004,7 @@ export async function loadHtmlSite(
   const assets = files
     .filter((file) => ASSET_EXTENSIONS.test(file) && !NOT_PAGES.test(file))
     .map((file) => '/' + file.split(sep).join('/'));
-  const site = createSite(pages, assets, dir);
+  const site: DocsSite = { ...createSite(pages, assets, dir), built: true };
   const redirects = redirectsOf(site, moved);
   return {
     site: inReadingOrder(redirects.size ? { ...site, redirects } : site),

@@ -69,7 +69,8 @@ const textOfHtml = (value: string) =>
 
 /**
  * Where a link written on `page` points on the site: pages and files at their absolute URLs, an
- * anchor on the page's own URL, a link out of the site as written; undefined for a script URL.
+ * anchor on the page's own URL, a link out of the site as written; undefined for a script URL or a
+ * path the built site does not hold (the link keeps its words).
  */
 export function siteLinkUrl(page: DocPage, site: DocsSite, urls: LinkStrategy) {
   return (raw: string, image: boolean): string | undefined => {
@@ -77,6 +78,7 @@ export function siteLinkUrl(page: DocPage, site: DocsSite, urls: LinkStrategy) {
     if (raw.startsWith('#')) return `${urls.page(page.path)}${raw}`;
     const target = docLinkTarget(raw, page, site);
     if (!target) return raw;
+    if (target.kind === 'missing') return undefined;
     const anchor = target.anchor ? `#${target.anchor}` : '';
     return (
       (target.kind === 'page' ? urls.page(target.pagePath) : urls.file(encodeURI(target.path))) +

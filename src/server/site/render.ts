@@ -108,6 +108,7 @@ function rehypeLinks() {
       if (raw.startsWith('#')) return undefined;
       const target = docLinkTarget(raw, page, site);
       if (!target) return undefined;
+      if (target.kind === 'missing') return '';
       const suffix = target.anchor ? `#${target.anchor}` : '';
       return (
         (target.kind === 'page' ? links.page(target.pagePath) : links.file(target.path)) + suffix
@@ -122,7 +123,11 @@ function rehypeLinks() {
         return;
       }
       const target = typeof value === 'string' ? resolve(value) : undefined;
-      if (attribute && target !== undefined) node.properties[attribute] = target;
+      // A path the built site does not hold: the link keeps its words, as text, not a way to a 404.
+      if (attribute && target === '') {
+        delete node.properties[attribute];
+        if (node.tagName === 'a') node.tagName = 'span';
+      } else if (attribute && target !== undefined) node.properties[attribute] = target;
     });
   };
 }
