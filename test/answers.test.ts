@@ -650,6 +650,39 @@ describe('follow-up questions', () => {
     expect(textOf(parts)).toContain('fields.List(fields.Nested(UserSchema))');
   });
 
+  it('answers a follow-up from a section with its own words, and refuses one whose words the docs never use', async () => {
+    // As python-attr-doc: "and how do I make them sortable?" after a question about hashing quoted
+    // the hashing answer again, word for word, and so did "and can I make them ordered?".
+    const app = appOf(
+      parsePage(
+        'hashing.md',
+        '# Hashing\n\n## Hash Method Generation\n\nUnder certain circumstances objects must be hashable: to put them into a set, or to use them as keys in a dict. attrs writes a `__hash__` method for instances when you ask.\n',
+      ),
+      parsePage(
+        'comparison.md',
+        '# Comparison\n\nInstances are compared by their attributes. Pass `order=True` to generate the ordering methods as well, so that instances are ordered by their attributes.\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall attrs with pip.\n'),
+    );
+    const first = 'How do I hash instances so I can put them in a set?';
+    const response = await post(app, askBody(first));
+    const threadId = response.headers.get('x-thread-id')!;
+    expect(sourcesOf(await readStream(response))[0]?.id).toBe('/hashing');
+    const followUp = async (question: string) =>
+      readStream(
+        await post(app, {
+          fp: 'anonymous',
+          threadId,
+          messages: [userMessage(first), userMessage(question)],
+        }),
+      );
+    const ordered = await followUp('And can I make them ordered?');
+    expect(sourcesOf(ordered)[0]?.id).toBe('/comparison');
+    const sortable = await followUp('And how do I make them sortable?');
+    expect(textOf(sortable)).toMatch(/^The docs don't cover this\./);
+    expect(textOf(sortable)).not.toContain('attrs writes a `__hash__` method');
+  });
+
   it('treats the pages a refusal offered to look at as not yet read', async () => {
     const app = appOf(
       parsePage(

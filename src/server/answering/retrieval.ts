@@ -1079,9 +1079,19 @@ export function createRetriever(
       const contrasts = caseContrasts(query);
       const members = memberNames(query);
       const byMember = members.length ? namedFirst(byScore, members, shortlist) : byScore;
-      const keywordRanked = contrasts.length
-        ? holdersFirst(byMember, contrasts, shortlist)
-        : byMember;
+      const byContrast = contrasts.length ? holdersFirst(byMember, contrasts, shortlist) : byMember;
+      // A follow-up asks something new: the sections holding its own words come first. The
+      // thread's words, four to its one, put attrs' hashing section first again for "and can I
+      // make them ordered?" after a question about hashing, and the answer repeated itself.
+      const keywordRanked =
+        earlier && ownTerms.size
+          ? firstWhere(
+              byContrast,
+              ({ passage }) =>
+                passage >= 0 && matches.terms(passage).some((term) => ownTerms.has(term)),
+              onFirstPages(byContrast, shortlist),
+            )
+          : byContrast;
       const ranked = dense
         ? withDense(keywordRanked, dense, keptSection, (id) => {
             const section = sections.get(id)!;
@@ -1165,6 +1175,10 @@ export function createRetriever(
         const terms = tokenize(word).flatMap((token) => processTerm(token) ?? []);
         return terms.length > 0 && terms.every((term) => !matchedTerms.has(term));
       });
+      // A follow-up whose own words the docs never use asks what they do not cover: its thread's
+      // words alone covered "and how do I make them sortable?" after a question about hashing,
+      // and quoted the hashing answer again, word for word.
+      if (earlier && own.words.length > 0 && unknown.length === own.words.length) coverage = 0;
       // A question the model places close to a section is covered, whatever words it uses.
       if (dense) coverage = Math.max(coverage, denseCoverage(dense, keptSection));
       return {
