@@ -868,6 +868,48 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(textOf(parts)).toMatch(/^From \*\*\[Acme › Additional documentation\]/);
   });
 
+  it('never answers from a home page’s table of contents under a sentence of its own', async () => {
+    // As python-babel-doc's index: "User Documentation" was the best place for a question about
+    // showing prices to French users, for its one sentence and its links' titles.
+    const pages = [
+      'Introduction',
+      'Installation',
+      'Locale Data',
+      'Date and Time',
+      'Number Formatting',
+    ];
+    const slug = (title: string) => title.toLowerCase().replace(/ /g, '-');
+    const app = appOf(
+      parsePage(
+        'index.md',
+        '# Babel\n\nInternationalization utilities for Python.\n\n## User Documentation\n\n' +
+          'The user documentation explains some core concept of the library and gives some information about how it can be used.\n\n' +
+          pages.map((title) => `- [${title}](${slug(title)}.md)`).join('\n') +
+          '\n',
+      ),
+      ...pages
+        .slice(0, -1)
+        .map((title) =>
+          parsePage(`${slug(title)}.md`, `# ${title}\n\nAbout ${title.toLowerCase()}.\n`),
+        ),
+      parsePage(
+        'number-formatting.md',
+        '# Number Formatting\n\nUse `format_currency(1099.98, "EUR", locale="fr_FR")` to show an amount of money for users of a locale.\n',
+      ),
+    );
+    for (const question of [
+      'How do I show prices in euros for French users?',
+      'How can users format numbers?',
+    ]) {
+      const parts = await askIn(app, question);
+      expect(
+        searchResultsOf(parts).map((hit) => hit.url),
+        question,
+      ).not.toContainEqual(expect.stringMatching(/#user-documentation$/));
+      expect(sourcesOf(parts)[0]?.id, question).toBe('/number-formatting');
+    }
+  });
+
   it('does not end a quote on a lead-in whose list of links is left out as a table of contents', async () => {
     const app = appOf(
       parsePage(

@@ -572,6 +572,16 @@ const isPointer = (markdown: string): boolean => {
 };
 /** The share of a section's text in lists of links alone at which it is navigation. */
 const NAVIGATION_SHARE = 0.8;
+/**
+ * A section of prose this short over lists of at least this many links into the site, alone, is
+ * navigation whatever its share: Babel's index puts "The user documentation explains some core
+ * concept of the library…" above each table of contents, and "User Documentation" was the best
+ * place for a question about prices for French users. Two links under "There are two ways to
+ * start:" are an answer's list, not a table of contents.
+ */
+const CONTENTS_LINKS = 5;
+const CONTENTS_INTRO_CHARS = 200;
+const EXTERNAL_URL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
 /** A list whose every item is a link alone (sub-items aside): a table of contents. */
 export const isLinkList = (block: DocBlock): boolean =>
   block.kind === 'list' &&
@@ -589,11 +599,17 @@ export const isLinkList = (block: DocBlock): boolean =>
 export function isNavigation(section: DocSection): boolean {
   let links = 0;
   let all = 0;
+  let listed = 0;
+  let prose = true;
   for (const block of section.blocks) {
     all += block.text.length;
+    if (isLinkList(block))
+      listed += (block.links ?? []).filter((link) => !EXTERNAL_URL.test(link.url)).length;
     if (isLinkList(block) || (block.kind === 'paragraph' && isPointer(block.markdown)))
       links += block.text.length;
+    else if (block.kind !== 'paragraph') prose = false;
   }
+  if (prose && listed >= CONTENTS_LINKS && all - links <= CONTENTS_INTRO_CHARS) return true;
   return all > 0 && links >= NAVIGATION_SHARE * all;
 }
 
