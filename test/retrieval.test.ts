@@ -162,6 +162,12 @@ Pass one of the bundled locales:
 format(new Date(), 'PPPP', { locale: de })
 \`\`\`
 `,
+      'currency.md': `# Currencies
+
+\`\`\`python
+format_currency(1099.98, 'EUR', locale='fr_FR')
+\`\`\`
+`,
       'options.md': `# Options
 
 ## max_retry_count
@@ -183,6 +189,11 @@ A date is formatted in the reader's time zone.
   it('finds a page that names a locale by its code when the question names the language', () => {
     const { hits } = retriever.search('How do I format a date in German?', { limit: 3 });
     expect(hits[0]?.section.pagePath).toBe('/i18n');
+  });
+
+  it('finds a page that names a currency by its code when the question names the currency', () => {
+    const { hits } = retriever.search('How do I show a price in euros?', { limit: 3 });
+    expect(hits[0]?.section.pagePath).toBe('/currency');
   });
 
   it('finds a snake_case option from the plain words of its name', () => {

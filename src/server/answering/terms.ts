@@ -73,6 +73,29 @@ const LOCALE_CODES = new Map<string, string>(
 );
 
 /**
+ * Currency names as the docs write amounts, by ISO 4217 code: "euros" meets `EUR` (Babel's
+ * `format_currency(1099.98, 'EUR', locale='fr_FR')`). Only names that are no other English word
+ * ("pound", "real", "won" are left out).
+ */
+const CURRENCY_CODES = new Map<string, string>(
+  Object.entries({
+    dollar: 'usd',
+    dollars: 'usd',
+    euro: 'eur',
+    euros: 'eur',
+    yen: 'jpy',
+    yuan: 'cny',
+    renminbi: 'cny',
+    rupee: 'inr',
+    rupees: 'inr',
+    rouble: 'rub',
+    roubles: 'rub',
+    ruble: 'rub',
+    rubles: 'rub',
+  }),
+);
+
+/**
  * Terms already processed: docs repeat their words, and stemming was a tenth of a question's CPU
  * (its sections' terms, read for coverage) and of building the index. Cleared when full: 50,000
  * words are far more than a question reads, and with the two caches of words below, 200,000 each
@@ -224,8 +247,9 @@ export function createTokenizer(compounds: Map<string, string[]>): Tokenize {
           : (compounds.get(lower) ?? [])),
         // snake_case and CONSTANT_CASE are their words too.
         ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
-        // A language's name is also its locale code (German → de).
+        // A language's name is also its locale code (German → de), a currency's its code (euros → eur).
         ...(LOCALE_CODES.has(lower) ? [LOCALE_CODES.get(lower)!] : []),
+        ...(CURRENCY_CODES.has(lower) ? [CURRENCY_CODES.get(lower)!] : []),
       ];
       // Copied: a word cut from a text, kept as it is, would keep that whole text alive.
       found = found.map(ownString);
