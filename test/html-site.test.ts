@@ -15,6 +15,7 @@ import {
   loadDocsSite,
   siteNameOf,
   type DocPage,
+  type DocsSite,
 } from '../src/server/site/docs.js';
 import { pageMarkdown } from '../src/server/site/page-markdown.js';
 import { renderMarkdown, sidebarGroups } from '../src/server/site/render.js';
@@ -56,6 +57,21 @@ function parsedPage(file: string, html: string): DocPage {
   if (!isPage(page)) throw new Error(page.skipped);
   return page;
 }
+
+/** Built pages of one heading and one paragraph, written into `dir` as [file, title] pairs. */
+async function writeBuiltPages(dir: string, pages: [file: string, title: string][]) {
+  for (const [file, title] of pages)
+    await writeFile(
+      join(dir, file),
+      `<div role="main"><h1>${title}</h1><p>About ${title}.</p></div>`,
+    );
+}
+
+/** The sidebar's groups as "Group: Page, Page" lines. */
+const groupLines = (site: DocsSite) =>
+  sidebarGroups(site).map(
+    ([name, pages]) => `${name}: ${pages.map((page) => page.title).join(', ')}`,
+  );
 
 /** A built page of one heading and one paragraph, parsed. */
 const builtPage = (file: string, title: string) =>
@@ -843,26 +859,19 @@ acme.run()
       ${toc('reference', 'Reference', ['routing', 'middleware/index', 'local'])}
       ${toc('deployment', 'Deployment', ['deployment/index'])}</section></div>`,
     );
-    for (const [file, title] of [
+    await writeBuiltPages(dir, [
       ['quickstart.html', 'Quickstart'],
       ['routing.html', 'URL Routing'],
       ['local.html', 'Context Locals'],
       ['terms.html', 'Important Terms'],
       ['deployment/nginx.html', 'nginx'],
-    ])
-      await writeFile(
-        join(dir, file!),
-        `<div role="main"><h1>${title}</h1><p>About ${title}.</p></div>`,
-      );
+    ]);
     await writeFile(
       join(dir, 'deployment', 'index.html'),
       '<div role="main"><h1>Deploying to Production</h1><p>Pick a server.</p><ul><li><a href="nginx.html">nginx</a></li></ul></div>',
     );
     const { site } = await loadHtmlSite(dir);
-    const groups = sidebarGroups(site).map(
-      ([name, pages]) => `${name}: ${pages.map((page) => page.title).join(', ')}`,
-    );
-    expect(groups).toEqual([
+    expect(groupLines(site)).toEqual([
       'Overview: Werkzeug, Important Terms',
       'Getting Started: Quickstart',
       'Reference: URL Routing, Middleware, Application Profiler, Context Locals',
@@ -896,21 +905,13 @@ acme.run()
       ${toc('user-documentation', 'User Documentation', ['intro', 'dates'])}
       ${toc('additional-notes', 'Additional Notes', ['changelog'])}</section></div>`,
     );
-    for (const [file, title] of [
+    await writeBuiltPages(dir, [
       ['intro.html', 'Introduction'],
       ['dates.html', 'Date and Time'],
       ['changelog.html', 'Babel Changelog'],
-    ])
-      await writeFile(
-        join(dir, file!),
-        `<div role="main"><h1>${title}</h1><p>About ${title}.</p></div>`,
-      );
+    ]);
     const { site } = await loadHtmlSite(dir);
-    expect(
-      sidebarGroups(site).map(
-        ([name, pages]) => `${name}: ${pages.map((page) => page.title).join(', ')}`,
-      ),
-    ).toEqual([
+    expect(groupLines(site)).toEqual([
       'Overview: Babel',
       'User Documentation: Introduction, Date and Time',
       'Additional Notes: Babel Changelog',
@@ -942,7 +943,7 @@ acme.run()
       ])}
       </ul></div></section></section></div>`,
     );
-    for (const [file, title] of [
+    await writeBuiltPages(dir, [
       ['client.html', 'Client'],
       ['client_quickstart.html', 'Client Quickstart'],
       ['client_reference.html', 'Client Reference'],
@@ -950,17 +951,9 @@ acme.run()
       ['web_quickstart.html', 'Web Server Quickstart'],
       ['faq.html', 'FAQ'],
       ['whats_new.html', 'What’s new'],
-    ])
-      await writeFile(
-        join(dir, file!),
-        `<div role="main"><h1>${title}</h1><p>About ${title}.</p></div>`,
-      );
+    ]);
     const { site } = await loadHtmlSite(dir);
-    expect(
-      sidebarGroups(site).map(
-        ([name, pages]) => `${name}: ${pages.map((page) => page.title).join(', ')}`,
-      ),
-    ).toEqual([
+    expect(groupLines(site)).toEqual([
       'Overview: Welcome to AIOHTTP, FAQ, What’s new',
       'Client: Client, Client Quickstart, Client Reference',
       'Server: Server, Web Server Quickstart',
