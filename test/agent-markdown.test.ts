@@ -63,6 +63,20 @@ describe('Markdown for agents on the served site', () => {
     );
   });
 
+  it('describes a page in llms.txt by a sentence, not by the label over its contents', async () => {
+    // As python-flask-doc's tutorial, which llms.txt described as "Contents:".
+    const index = await llmsTxtOf(
+      parsePage(
+        'tutorial.md',
+        '# Tutorial\n\nContents:\n\n- [Project Layout](./layout.md)\n- [Application Setup](./factory.md)\n\n' +
+          'This tutorial will walk you through creating a basic blog application called Flaskr. Users will be able to register.\n',
+      ),
+    );
+    expect(index).toContain(
+      '): This tutorial will walk you through creating a basic blog application called Flaskr.\n',
+    );
+  });
+
   it('describes a page in llms.txt by its prose, not by an API signature it opens with', async () => {
     // As python-werkzeug-doc's middleware pages, which open with their class's entry.
     const index = await llmsTxtOf(

@@ -178,19 +178,24 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
   return `${head}${description}${rest}\n\n---\n${meta.join('  \n')}\n`;
 }
 
+/** A label over what follows, not a sentence about the page: "Contents:", "Test parametrization:". */
+const LABEL = /^\S+(?:\s+\S+){0,2}:$/;
+
 /**
  * One line about a page for `llms.txt`: its description, else its first paragraph's first
  * sentence, passing over a paragraph that is only code (an API entry's signature: werkzeug's
- * middleware pages were described by `class …SharedDataMiddleware(app, exports, …`).
+ * middleware pages were described by `class …SharedDataMiddleware(app, exports, …`) and a label
+ * (Flask's tutorial was described as "Contents:", the words over its table of contents).
  */
 function summaryOf(page: DocPage): string {
   if (page.description) return page.description.replace(/\s+/g, ' ').trim();
-  const text = page.sections
+  const sentence = page.sections
     .flatMap((section) => section.blocks)
-    .find((block) => block.kind === 'paragraph' && !/^`[^`]*`$/.test(block.markdown.trim()))?.text;
-  if (!text) return '';
-  const sentence = sentencesOf(text.replace(/\s+/g, ' '))[0] ?? '';
-  return sentence.length > 160 ? `${sentence.slice(0, 157).trimEnd()}…` : sentence.trim();
+    .filter((block) => block.kind === 'paragraph' && !/^`[^`]*`$/.test(block.markdown.trim()))
+    .map((block) => sentencesOf(block.text.replace(/\s+/g, ' '))[0]?.trim() ?? '')
+    .find((first) => first && !LABEL.test(first));
+  if (!sentence) return '';
+  return sentence.length > 160 ? `${sentence.slice(0, 157).trimEnd()}…` : sentence;
 }
 
 /** Parts of `llms-full.txt`: the whole site when it fits, else one part per sidebar section. */
