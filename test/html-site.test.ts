@@ -1018,6 +1018,16 @@ acme.run()
     expect(exported).toContain('<span title="(in Python v3.10)"><code>ValueError</code></span>');
   });
 
+  it('reads a title that is only a logo as the logo’s words', () => {
+    // As python-tornado-doc's index: its /docs page had no title at all.
+    const page = parsedPage(
+      'index.html',
+      '<div role="main"><section id="tornado-web-server"><h1><img alt="Tornado Web Server" src="_images/tornado.png" /><a class="headerlink" href="#tornado-web-server">¶</a></h1><p>Tornado is a Python web framework.</p></section></div>',
+    );
+    expect(page.title).toBe('Tornado Web Server');
+    expect(page.markdown.trimStart()).toMatch(/^# Tornado Web Server\n/);
+  });
+
   it('names a binary page and a link out of the site folder as skipped, and serves a link inside it', async () => {
     const outside = await tempDir();
     await writeFile(join(outside, 'secret.html'), '<main><h1>Secret</h1><p>Keys.</p></main>');

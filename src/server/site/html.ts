@@ -141,7 +141,8 @@ function prune(tree: Element | HastRoot, drop: (node: Element) => boolean): void
 /**
  * What a build's markup errors leave, mended: docutils marks text it could not parse as a link to
  * its error report (`<a href="#id1"><span class="problematic">*</span></a>variables`), a link to
- * nowhere once the report is gone, so the text stays and the link goes; and a heading without a
+ * nowhere once the report is gone, so the text stays and the link goes; a heading that is only an
+ * image is its image's alt text; and a heading without a
  * letter or digit (Debian's Black build, whose unconverted Markdown left `<h1>)</h1>`) is no
  * heading, only its id stays, as a link target (headingTargets).
  */
@@ -150,6 +151,18 @@ function mendBrokenMarkup(tree: Element): void {
     if (!isElement(child)) return [child];
     if (child.tagName === 'a' && select('.problematic', child))
       return [{ type: 'text', value: hastText(child) }];
+    if (/^h[1-6]$/.test(child.tagName) && !namesSomething(hastText(child))) {
+      // A logo for a title (Tornado's `<h1><img alt="Tornado Web Server" …></h1>`): its words.
+      const named = child.children.map((part): ElementContent =>
+        isElement(part) && part.tagName === 'img' && typeof part.properties.alt === 'string'
+          ? { type: 'text', value: part.properties.alt }
+          : part,
+      );
+      if (namesSomething(hastText({ ...child, children: named }))) {
+        child.children = named;
+        return [child];
+      }
+    }
     if (/^h[1-6]$/.test(child.tagName) && !namesSomething(hastText(child)))
       return [
         { type: 'element', tagName: 'span', properties: { id: child.properties.id }, children: [] },
