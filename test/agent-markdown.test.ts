@@ -63,6 +63,17 @@ describe('Markdown for agents on the served site', () => {
     );
   });
 
+  it('describes a page in llms.txt by a sentence, not by a version note it opens with', async () => {
+    // As python-tornado-doc's locks page, which llms.txt described as "New in version 4.2.".
+    const index = await llmsTxtOf(
+      parsePage(
+        'locks.md',
+        '# Synchronization primitives\n\nNew in version 4.2.\n\nCoordinate coroutines with synchronization primitives analogous to those the standard library provides to threads.\n',
+      ),
+    );
+    expect(index).toContain('): Coordinate coroutines with synchronization primitives analogous');
+  });
+
   it('describes a page in llms.txt by a sentence, not by the label over its contents', async () => {
     // As python-flask-doc's tutorial, which llms.txt described as "Contents:".
     const index = await llmsTxtOf(

@@ -178,14 +178,19 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
   return `${head}${description}${rest}\n\n---\n${meta.join('  \n')}\n`;
 }
 
-/** A label over what follows, not a sentence about the page: "Contents:", "Test parametrization:". */
-const LABEL = /^\S+(?:\s+\S+){0,2}:$/;
+/**
+ * Not a sentence about the page: a label over what follows ("Contents:", "Test parametrization:")
+ * or a version note (Tornado's locks and queues pages open with "New in version 4.2.").
+ */
+const NOT_A_SUMMARY =
+  /^(?:\S+(?:\s+\S+){0,2}:|(?:New in version|Changed in version|Deprecated since version)\b.*)$/;
 
 /**
  * One line about a page for `llms.txt`: its description, else its first paragraph's first
  * sentence, passing over a paragraph that is only code (an API entry's signature: werkzeug's
- * middleware pages were described by `class …SharedDataMiddleware(app, exports, …`) and a label
- * (Flask's tutorial was described as "Contents:", the words over its table of contents).
+ * middleware pages were described by `class …SharedDataMiddleware(app, exports, …`), a label
+ * (Flask's tutorial was described as "Contents:", the words over its table of contents) and a
+ * version note.
  */
 function summaryOf(page: DocPage): string {
   if (page.description) return page.description.replace(/\s+/g, ' ').trim();
@@ -193,7 +198,7 @@ function summaryOf(page: DocPage): string {
     .flatMap((section) => section.blocks)
     .filter((block) => block.kind === 'paragraph' && !/^`[^`]*`$/.test(block.markdown.trim()))
     .map((block) => sentencesOf(block.text.replace(/\s+/g, ' '))[0]?.trim() ?? '')
-    .find((first) => first && !LABEL.test(first));
+    .find((first) => first && !NOT_A_SUMMARY.test(first));
   if (!sentence) return '';
   return sentence.length > 160 ? `${sentence.slice(0, 157).trimEnd()}…` : sentence;
 }
