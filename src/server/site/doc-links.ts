@@ -1,4 +1,5 @@
 import {
+  EXTERNAL_URL,
   markdownUrl,
   type DocBlock,
   type DocPage,
@@ -18,21 +19,19 @@ export type DocLinkTarget =
    */
   | { kind: 'missing'; path: string; anchor: string };
 
-const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
-
 /**
  * Where a link written on `page` points: relative links resolve against the folder of the page's
  * source file, as on any static host; `.md`/`.mdx`/`.html`, `/index` and a trailing slash name the
  * page; a path that is no page is a file of the docs folder (missing, in a built site that holds no
-such file); `#x` is `page`'s own anchor. Undefined
- * for a link out of the site (a scheme, `//host`).
+ * such file); `#x` is `page`'s own anchor. Undefined for a link out of the site (a scheme,
+ * `//host`).
  */
 export function docLinkTarget(
   raw: string,
   page: DocPage,
   site: DocsSite,
 ): DocLinkTarget | undefined {
-  if (EXTERNAL.test(raw)) return undefined;
+  if (EXTERNAL_URL.test(raw)) return undefined;
   const [pathPart = '', anchor = ''] = raw.split('#', 2);
   if (!pathPart) return { kind: 'page', pagePath: page.path, anchor };
   const folder = `http://site/${page.file

@@ -581,7 +581,8 @@ const NAVIGATION_SHARE = 0.8;
  */
 const CONTENTS_LINKS = 5;
 const CONTENTS_INTRO_CHARS = 200;
-const EXTERNAL_URL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
+/** A URL that leads out of the site: a scheme (`https:`, `mailto:`) or `//host`. */
+export const EXTERNAL_URL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
 /** A list whose every item is a link alone (sub-items aside): a table of contents. */
 export const isLinkList = (block: DocBlock): boolean =>
   block.kind === 'list' &&

@@ -142,9 +142,9 @@ function prune(tree: Element | HastRoot, drop: (node: Element) => boolean): void
  * What a build's markup errors leave, mended: docutils marks text it could not parse as a link to
  * its error report (`<a href="#id1"><span class="problematic">*</span></a>variables`), a link to
  * nowhere once the report is gone, so the text stays and the link goes; a heading that is only an
- * image is its image's alt text; and a heading without a
- * letter or digit (Debian's Black build, whose unconverted Markdown left `<h1>)</h1>`) is no
- * heading, only its id stays, as a link target (headingTargets).
+ * image is its image's alt text; and a heading without a letter or digit (Debian's Black build,
+ * whose unconverted Markdown left `<h1>)</h1>`) is no heading, only its id stays, as a link target
+ * (headingTargets).
  */
 function mendBrokenMarkup(tree: Element): void {
   tree.children = tree.children.flatMap((child): ElementContent[] => {
@@ -1110,7 +1110,7 @@ function inReadingOrder(site: DocsSite): DocsSite {
   return { ...site, pages, ...(groups.size ? { groups } : {}) };
 }
 
-/** The pages a page's links lead to, in order, each once. */
+/** The pages of the site a page's links lead to, in the links' order. */
 type PagesAt = (hrefs: string[], page: DocPage) => DocPage[];
 
 /**
