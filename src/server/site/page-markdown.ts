@@ -194,13 +194,14 @@ const NOT_A_SUMMARY =
  */
 function summaryOf(page: DocPage): string {
   if (page.description) return page.description.replace(/\s+/g, ' ').trim();
-  const sentence = page.sections
-    .flatMap((section) => section.blocks)
-    .filter((block) => block.kind === 'paragraph' && !/^`[^`]*`$/.test(block.markdown.trim()))
-    .map((block) => sentencesOf(block.text.replace(/\s+/g, ' '))[0]?.trim() ?? '')
-    .find((first) => first && !NOT_A_SUMMARY.test(first));
-  if (!sentence) return '';
-  return sentence.length > 160 ? `${sentence.slice(0, 157).trimEnd()}…` : sentence;
+  for (const section of page.sections)
+    for (const block of section.blocks) {
+      if (block.kind !== 'paragraph' || /^`[^`]*`$/.test(block.markdown.trim())) continue;
+      const sentence = sentencesOf(block.text.replace(/\s+/g, ' '))[0]?.trim();
+      if (!sentence || NOT_A_SUMMARY.test(sentence)) continue;
+      return sentence.length > 160 ? `${sentence.slice(0, 157).trimEnd()}…` : sentence;
+    }
+  return '';
 }
 
 /** Parts of `llms-full.txt`: the whole site when it fits, else one part per sidebar section. */
