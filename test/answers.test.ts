@@ -314,6 +314,29 @@ describe('the answer says how sure it is', () => {
     expect(textOf(parts)).not.toMatch(/> \[`Response`\]/);
   });
 
+  it('shows a list item’s words as a place’s sentence, not the code block inside it', async () => {
+    // As python-requests-doc's "API Changes": an item holding a code block was one line,
+    // "`Response.json` is now a callable … ```python import requests r = requests.get(...) …".
+    const entry =
+      '## API Changes\n\n- `Response.json` is now a callable and not a property of a response.\n\n' +
+      '  ```python\n  import requests\n  r = requests.get("https://api.github.com/events")\n  r.json()\n  ```\n';
+    const app = appOf(
+      parsePage('api.md', `# Developer Interface\n\n${entry}`),
+      parsePage('migrating.md', `# Migrating to 1.x\n\n${entry}`),
+    );
+    const parts = await askIn(app, 'Is Response.json a callable now?');
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    const places = textOf(parts)
+      .split('\n')
+      .filter((line) => line.startsWith('  > '));
+    expect(places.length).toBeGreaterThan(0);
+    for (const place of places) {
+      expect(place).toContain('is now a callable and not a property of a response');
+      expect(place).not.toContain('```');
+      expect(place).not.toContain('import requests');
+    }
+  });
+
   it('shows a nested list item as a place’s sentence, without the list’s markers', async () => {
     // As aiohttp's reference: `del_cookie`, "Deletes cookie." then Sphinx's "Parameters:" list (its
     // place read "Deletes cookie. Parameters: * **name** … * **domain** …").

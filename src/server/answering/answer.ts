@@ -380,6 +380,9 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     else if (block.kind === 'list' || block.kind === 'quote')
       sentences = block.markdown
         .replace(/^[ \t]*>[ \t]?/gm, '')
+        // An item's code block is no part of its sentence (a place shows prose): requests' "API
+        // Changes" item read "… not a property of a response. ```python import requests …".
+        .replace(/^([ \t]*)(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1\2[ \t]*$/gm, '')
         // Each item a sentence, nested ones too: "Parameters: * **name** – … * **path** – …" on
         // one line, its markers in the text, was no sentence (aiohttp's `del_cookie`).
         .split(LIST_ITEM)
