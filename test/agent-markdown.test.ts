@@ -72,6 +72,14 @@ describe('Markdown for agents on the served site', () => {
       ),
     );
     expect(index).toContain('): Coordinate coroutines with synchronization primitives analogous');
+    // And the site's summary: python-requests-doc's home page opens with "Release v2.28.1.".
+    const home = await llmsTxtOf(
+      parsePage(
+        'index.md',
+        '# Requests: HTTP for Humans\n\nRelease v2.28.1.\n\nRequests is an elegant and simple HTTP library for Python, built for human beings.\n',
+      ),
+    );
+    expect(home).toContain('\n> Requests is an elegant and simple HTTP library for Python');
   });
 
   it('describes a page in llms.txt by a sentence, not by the label over its contents', async () => {

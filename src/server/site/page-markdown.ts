@@ -180,10 +180,11 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
 
 /**
  * Not a sentence about the page: a label over what follows ("Contents:", "Test parametrization:")
- * or a version note (Tornado's locks and queues pages open with "New in version 4.2.").
+ * or a version note (Tornado's locks and queues pages open with "New in version 4.2.", requests'
+ * home page with "Release v2.28.1.").
  */
 const NOT_A_SUMMARY =
-  /^(?:\S+(?:\s+\S+){0,2}:|(?:New in version|Changed in version|Deprecated since version)\b.*)$/;
+  /^(?:\S+(?:\s+\S+){0,2}:|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?)$/;
 
 /**
  * One line about a page for `llms.txt`: its description, else its first paragraph's first
