@@ -517,18 +517,25 @@ describe('pages kept out of the site’s search', () => {
 });
 
 describe('follow-up questions', () => {
-  async function followUp(first: string, second: string) {
-    const app = await demoApp();
+  /** Asks `first` of `app` in a new thread: its answer, and a follow-up asked in that thread. */
+  async function threadOf(app: Parameters<typeof post>[0], first: string) {
     const response = await post(app, askBody(first));
     const threadId = response.headers.get('x-thread-id')!;
-    await response.text();
-    return readStream(
-      await post(app, {
-        fp: 'anonymous',
-        threadId,
-        messages: [userMessage(first), userMessage(second)],
-      }),
-    );
+    const answer = await readStream(response);
+    const followUp = async (question: string) =>
+      readStream(
+        await post(app, {
+          fp: 'anonymous',
+          threadId,
+          messages: [userMessage(first), userMessage(question)],
+        }),
+      );
+    return { answer, followUp };
+  }
+
+  /** A follow-up asked of the demo app after `first`. */
+  async function followUp(first: string, second: string) {
+    return (await threadOf(await demoApp(), first)).followUp(second);
   }
 
   it('uses the earlier question when the follow-up leans on it', async () => {
@@ -556,19 +563,8 @@ describe('follow-up questions', () => {
       ),
     );
     const first = 'What is the difference between SimpleRouter and DefaultRouter?';
-    const response = await post(app, askBody(first));
-    const threadId = response.headers.get('x-thread-id')!;
-    await response.text();
-    const parts = await readStream(
-      await post(app, {
-        fp: 'anonymous',
-        threadId,
-        messages: [
-          userMessage(first),
-          userMessage('Does the second one also add format suffix routes?'),
-        ],
-      }),
-    );
+    const thread = await threadOf(app, first);
+    const parts = await thread.followUp('Does the second one also add format suffix routes?');
     expect(reasoningOf(parts)).toContain(`earlier question “${first}”`);
     expect(textOf(parts)).toMatch(/^From \*\*\[Routers › DefaultRouter\]/);
   });
@@ -583,17 +579,10 @@ describe('follow-up questions', () => {
       parsePage('install.md', '# Install\n\nInstall the tool with npm.\n'),
     );
     const first = 'How do I publish a beta version of the package?';
-    const response = await post(app, askBody(first));
-    const threadId = response.headers.get('x-thread-id')!;
-    const firstText = textOf(await readStream(response));
+    const thread = await threadOf(app, first);
+    const firstText = textOf(thread.answer);
     expect(firstText).toMatch(/^From \*\*\[Pre-releases › Publishing a beta\]/);
-    const parts = await readStream(
-      await post(app, {
-        fp: 'anonymous',
-        threadId,
-        messages: [userMessage(first), userMessage('And what about merging the beta branch?')],
-      }),
-    );
+    const parts = await thread.followUp('And what about merging the beta branch?');
     // The earlier question's words still rank its section first; the answer leads with the other.
     expect(searchResultsOf(parts)[0]!.url).toBe('http://test/docs/pre-releases#publishing-a-beta');
     const text = textOf(parts);
@@ -615,9 +604,8 @@ describe('follow-up questions', () => {
       ),
     );
     const first = 'How do I set a cookie on the page?';
-    const response = await post(app, askBody(first));
-    const threadId = response.headers.get('x-thread-id')!;
-    const answer = await readStream(response);
+    const thread = await threadOf(app, first);
+    const answer = thread.answer;
     expect(textOf(answer)).toMatch(/^From \*\*\[Storage state › Set a cookie\]/);
     // The sections after the quoted one, then the nearest above it, not the page's first ones.
     expect(suggestionsOf(answer)).toEqual([
@@ -625,13 +613,7 @@ describe('follow-up questions', () => {
       'Tell me about “Local storage” in “Storage state”',
       'Tell me about “List cookies” in “Storage state”',
     ]);
-    const next = await readStream(
-      await post(app, {
-        fp: 'anonymous',
-        threadId,
-        messages: [userMessage(first), userMessage('Tell me about “Delete a cookie”')],
-      }),
-    );
+    const next = await thread.followUp('Tell me about “Delete a cookie”');
     expect(textOf(next)).toMatch(/^From \*\*\[Storage state › Delete a cookie\]/);
     // "Set a cookie" was the thread's previous answer: it is not offered again.
     expect(suggestionsOf(next).join('\n')).not.toContain('Set a cookie');
@@ -656,18 +638,11 @@ describe('follow-up questions', () => {
       parsePage('install.md', '# Install\n\nInstall marshmallow with pip.\n'),
     );
     const first = 'How do I nest a schema in a schema?';
-    const response = await post(app, askBody(first));
-    const threadId = response.headers.get('x-thread-id')!;
-    const answer = textOf(await readStream(response));
+    const thread = await threadOf(app, first);
+    const answer = textOf(thread.answer);
     expect(answer).toMatch(/^From \*\*\[Nesting Schemas\]/);
     expect(answer).not.toContain('fields.List');
-    const parts = await readStream(
-      await post(app, {
-        fp: 'anonymous',
-        threadId,
-        messages: [userMessage(first), userMessage('What if there are many of them, a list?')],
-      }),
-    );
+    const parts = await thread.followUp('What if there are many of them, a list?');
     expect(textOf(parts)).toMatch(/^From \*\*\[Nesting Schemas\]/);
     expect(textOf(parts)).toContain('pass the `Nested` field to `List`');
     expect(textOf(parts)).toContain('fields.List(fields.Nested(UserSchema))');
@@ -688,20 +663,11 @@ describe('follow-up questions', () => {
       parsePage('install.md', '# Install\n\nInstall attrs with pip.\n'),
     );
     const first = 'How do I hash instances so I can put them in a set?';
-    const response = await post(app, askBody(first));
-    const threadId = response.headers.get('x-thread-id')!;
-    expect(sourcesOf(await readStream(response))[0]?.id).toBe('/hashing');
-    const followUp = async (question: string) =>
-      readStream(
-        await post(app, {
-          fp: 'anonymous',
-          threadId,
-          messages: [userMessage(first), userMessage(question)],
-        }),
-      );
-    const ordered = await followUp('And can I make them ordered?');
+    const thread = await threadOf(app, first);
+    expect(sourcesOf(thread.answer)[0]?.id).toBe('/hashing');
+    const ordered = await thread.followUp('And can I make them ordered?');
     expect(sourcesOf(ordered)[0]?.id).toBe('/comparison');
-    const sortable = await followUp('And how do I make them sortable?');
+    const sortable = await thread.followUp('And how do I make them sortable?');
     expect(textOf(sortable)).toMatch(/^The docs don't cover this\./);
     expect(textOf(sortable)).not.toContain('attrs writes a `__hash__` method');
   });
@@ -715,17 +681,10 @@ describe('follow-up questions', () => {
       parsePage('usage.md', '# Usage\n\nRun the tool on a folder.\n'),
     );
     const first = 'How do I install it on a Commodore?';
-    const response = await post(app, askBody(first));
-    const threadId = response.headers.get('x-thread-id')!;
-    const refusal = await readStream(response);
+    const thread = await threadOf(app, first);
+    const refusal = thread.answer;
     expect(textOf(refusal)).toContain('- [Install](http://test/docs/install)');
-    const parts = await readStream(
-      await post(app, {
-        fp: 'anonymous',
-        threadId,
-        messages: [userMessage(first), userMessage('And with pip?')],
-      }),
-    );
+    const parts = await thread.followUp('And with pip?');
     expect(textOf(parts)).toMatch(/^From \*\*\[Install\]\(/);
   });
 
