@@ -135,6 +135,12 @@ describe('currentPath only breaks ties', () => {
   });
 });
 
+/** The quoted lines of an unsure answer's places (each place's sentences, under its title). */
+const placesOf = (parts: StreamPart[]) =>
+  textOf(parts)
+    .split('\n')
+    .filter((line) => line.startsWith('  > '));
+
 /** The levels of an answer's confidence annotations (`8:` `{type:'confidence', level}`). */
 const levelsOf = (parts: StreamPart[]) =>
   parts
@@ -285,9 +291,7 @@ describe('the answer says how sure it is', () => {
     );
     const parts = await askIn(app, 'How long are cached answers kept?');
     expect(levelsOf(parts)).toEqual(['unsure']);
-    const places = textOf(parts)
-      .split('\n')
-      .filter((line) => line.startsWith('  > '));
+    const places = placesOf(parts);
     expect(places).toHaveLength(2);
     for (const place of places) {
       expect(place).toMatch(/ …$/);
@@ -326,9 +330,7 @@ describe('the answer says how sure it is', () => {
     );
     const parts = await askIn(app, 'Is Response.json a callable now?');
     expect(levelsOf(parts)).toEqual(['unsure']);
-    const places = textOf(parts)
-      .split('\n')
-      .filter((line) => line.startsWith('  > '));
+    const places = placesOf(parts);
     expect(places.length).toBeGreaterThan(0);
     for (const place of places) {
       expect(place).toContain('is now a callable and not a property of a response');
@@ -348,9 +350,7 @@ describe('the answer says how sure it is', () => {
     );
     const parts = await askIn(app, 'Which cookie domain does del_cookie take?');
     expect(levelsOf(parts)).toEqual(['unsure']);
-    const places = textOf(parts)
-      .split('\n')
-      .filter((line) => line.startsWith('  > '));
+    const places = placesOf(parts);
     expect(places.length).toBeGreaterThan(0);
     for (const place of places) {
       expect(place).toContain('**domain** (`str`) – optional cookie domain');
