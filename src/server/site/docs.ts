@@ -604,9 +604,10 @@ export function isNavigation(section: DocSection): boolean {
   let prose = true;
   for (const block of section.blocks) {
     all += block.text.length;
-    if (isLinkList(block))
+    const linkList = isLinkList(block);
+    if (linkList)
       listed += (block.links ?? []).filter((link) => !EXTERNAL_URL.test(link.url)).length;
-    if (isLinkList(block) || (block.kind === 'paragraph' && isPointer(block.markdown)))
+    if (linkList || (block.kind === 'paragraph' && isPointer(block.markdown)))
       links += block.text.length;
     else if (block.kind !== 'paragraph') prose = false;
   }
