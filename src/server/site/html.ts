@@ -1106,7 +1106,7 @@ function inReadingOrder(site: DocsSite): DocsSite {
         if (!folder || child.path.startsWith(folder)) place(child);
   };
   for (const page of [root, ...fromRoot, ...site.pages]) place(page);
-  const groups = groupsOf(root, pages, pagesAt);
+  const groups = groupsOf(root, pages, pagesAt, isFolderIndex);
   return { ...site, pages, ...(groups.size ? { groups } : {}) };
 }
 
@@ -1117,12 +1117,15 @@ type PagesAt = (hrefs: string[], page: DocPage) => DocPage[];
  * The sidebar's groups as the home page names them, when it does (headedGroups, contentsGroups),
  * a folder's index page bringing its folder's pages with it. Other pages keep their folder's group.
  */
-function groupsOf(root: DocPage, pages: DocPage[], pagesAt: PagesAt): Map<string, string> {
+function groupsOf(
+  root: DocPage,
+  pages: DocPage[],
+  pagesAt: PagesAt,
+  isFolderIndex: (page: DocPage) => boolean,
+): Map<string, string> {
   const groups = headedGroups(root, pagesAt) ?? contentsGroups(root, pagesAt);
   if (!groups) return new Map();
-  const folderIndexes = new Set<string>(
-    pages.filter((page) => INDEX_FILE.test(page.file)).map((page) => page.path),
-  );
+  const folderIndexes = new Set<string>(pages.filter(isFolderIndex).map((page) => page.path));
   for (const page of pages) {
     if (groups.has(page.path) || page === root) continue;
     // The nearest folder index above the page that has a group.
