@@ -1018,6 +1018,16 @@ acme.run()
     expect(exported).toContain('<span title="(in Python v3.10)"><code>ValueError</code></span>');
   });
 
+  it('leaves out a link title that only repeats the link’s words, and keeps one that says more', () => {
+    // As Sphinx writes references (python-tornado-doc, python-flask-doc).
+    const page = parsedPage(
+      'guide.html',
+      '<div role="main"><h1>Guide</h1><p>See <a class="reference internal" href="web.html#module-tornado.web" title="tornado.web"><code>tornado.web</code></a> and <a class="reference internal" href="api.html#flask.Flask.route" title="flask.Flask.route"><code>route()</code></a>.</p></div>',
+    );
+    expect(page.markdown).toContain('[`tornado.web`](web.html#module-tornado.web)');
+    expect(page.markdown).toContain('[`route()`](api.html#flask.Flask.route "flask.Flask.route")');
+  });
+
   it('reads a title that is only a logo as the logo’s words', () => {
     // As python-tornado-doc's index: its /docs page had no title at all.
     const page = parsedPage(

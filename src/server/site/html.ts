@@ -432,6 +432,17 @@ function spacesOutOfEmphasis(tree: Element): void {
 }
 
 /**
+ * A link's title that only repeats its words goes: Sphinx titles a reference to `tornado.web`
+ * "tornado.web" (546 links in Tornado's docs), and the page's Markdown gave agents each such name
+ * twice. A title that says more (the qualified `flask.Flask.route` of a `route()`) stays.
+ */
+function titlesThatRepeatText(tree: Element): void {
+  for (const link of selectAll('a[title]', tree))
+    if (String(link.properties.title).trim() === hastText(link).trim())
+      delete link.properties.title;
+}
+
+/**
  * The type of each parameter in Sphinx's field lists (`**args** (Optional[Union[str, …]]) – …`) as
  * one piece of code. Sphinx writes it as a run of `<em>` pieces and links, one per name and
  * bracket, which came out as `([*Optional*](…)*\[*[*Union*](…)*\[*…` in every answer and page.
@@ -763,6 +774,7 @@ export function parseHtmlPage(
   apiEntriesAsHeadings(content);
   const { anchors, aliases } = headingTargets(content);
   unwrapHeadingLinks(content);
+  titlesThatRepeatText(content);
   // `<wbr>` (TypeDoc's long names) becomes a zero-width space: no reader types one into a question.
   const markdown = toMarkdown(toMdast(content), { extensions: [gfmToMarkdown()] }).replace(
     /\u200b/g,
