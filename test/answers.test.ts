@@ -1464,6 +1464,34 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     ).toMatch(/^From \*\*\[Changes › Version 0\.9\.1\]/);
   });
 
+  it('treats a release’s entry as release notes on a page that is not a changelog', async () => {
+    // As python-requests-doc: its release history is in "Community Updates", and the entry
+    // "1.0.2 (2012-12-17)" was a related page under an answer about proxies.
+    const app = appOf(
+      parsePage(
+        'advanced.md',
+        '# Advanced Usage\n\n## Proxies\n\nTo use a proxy, pass the `proxies` argument to any request method.\n',
+      ),
+      parsePage(
+        'community/updates.md',
+        '# Community Updates\n\nFollow the project on GitHub.\n\n## 1.0.2 (2012-12-17)\n\nProxies from the environment are used by every request method.\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall the package with pip.\n'),
+    );
+    const usage = await askIn(app, 'How do I use a proxy with a request method?');
+    expect(textOf(usage)).toMatch(/^From \*\*\[Advanced Usage › Proxies\]/);
+    expect(textOf(usage)).not.toContain('1.0.2');
+    expect(suggestionsOf(usage).join()).not.toContain('1.0.2');
+    // Asked about the release, it shows it.
+    const release = textOf(
+      await askIn(
+        app,
+        'Since 1.0.2, are proxies from the environment used by every request method?',
+      ),
+    );
+    expect(release).toContain('[Community Updates › 1.0.2 (2012-12-17)]');
+  });
+
   it('names no release announcement as a place to look when the docs do not cover the question', async () => {
     const text = textOf(
       await askIn(withAnnouncements(), 'Does pytest capture GPU kernel printf output?'),

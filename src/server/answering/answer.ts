@@ -41,15 +41,25 @@ const RELEASE_WORDS =
 const CHANGELOG_NAME =
   /^(?:change[-_ ]?log|changes|history|news|releases|release[-_ ]notes|what'?s[-_ ]new)$/i;
 /**
- * A page of release notes: a changelog by its name (pytest's "Changelog"), or a page whose path or
- * title names a version and says so (pytest's 153 release announcements, "py.test 2.0.2: bug
- * fixes…", Celery's "Change history for Celery 2.0"). A reader who asked about something else has
- * no use for one as the next question or the place to look.
+ * A heading that is a release and nothing more: "1.0.2 (2012-12-17)", "Version 7.0", "v2.3.0 –
+ * 2020-01-05" (a date after a dash or in brackets), not "2.0 features".
+ */
+const VERSION_ONLY =
+  /^(?:(?:version|release)\s+|v)?\d+(?:\.\d+)+(?:\s*(?:\(.*\)|\[.*\]|[-–—]\s*\d.*))?$/i;
+/**
+ * Release notes: one release's entry wherever it sits (requests keeps its history in "Community
+ * Updates", and "Community Updates › 1.0.2 (2012-12-17)" was a related page for a question about
+ * proxies), a changelog by its name (pytest's "Changelog"), or a page whose path or title names a
+ * version and says so (pytest's 153 release announcements, "py.test 2.0.2: bug fixes…", Celery's
+ * "Change history for Celery 2.0"). A reader who asked about something else has no use for one as
+ * the next question or the place to look.
  */
 const isReleaseNotes = ({
   pagePath,
   pageTitle,
-}: Pick<DocSection, 'pagePath' | 'pageTitle'>): boolean =>
+  heading,
+}: Pick<DocSection, 'pagePath' | 'pageTitle' | 'heading'>): boolean =>
+  VERSION_ONLY.test(heading.trim()) ||
   CHANGELOG_NAME.test(pageTitle.trim()) ||
   CHANGELOG_NAME.test(pagePath.split('/').at(-1) ?? '') ||
   ([pagePath, pageTitle].some((text) => /\d+\.\d+/.test(text)) &&
@@ -65,7 +75,7 @@ const ABOUT_PROJECT =
  * after a question about camelCase keys). Searched and quoted when asked about; offered to read
  * next, related, quoted as "See also" or named as a place to look only after an answer from one.
  */
-const isAside = (section: Pick<DocSection, 'pagePath' | 'pageTitle'>): boolean =>
+const isAside = (section: Pick<DocSection, 'pagePath' | 'pageTitle' | 'heading'>): boolean =>
   isReleaseNotes(section) ||
   ABOUT_PROJECT.test(section.pageTitle.trim()) ||
   ABOUT_PROJECT.test(section.pagePath.split('/').at(-1) ?? '');
