@@ -19,6 +19,14 @@ export type DocLinkTarget =
    */
   | { kind: 'missing'; path: string; anchor: string };
 
+/** A site's files as a set, made once per list: a built page links to hundreds of them. */
+const fileSets = new WeakMap<string[], Set<string>>();
+function fileSetOf(files: string[]): Set<string> {
+  let set = fileSets.get(files);
+  if (!set) fileSets.set(files, (set = new Set(files)));
+  return set;
+}
+
 /**
  * Where a link written on `page` points: relative links resolve against the folder of the page's
  * source file, as on any static host; `.md`/`.mdx`/`.html`, `/index` and a trailing slash name the
@@ -50,7 +58,7 @@ export function docLinkTarget(
     const [pagePath = '', movedAnchor = ''] = moved.split('#', 2);
     return { kind: 'page', pagePath: parsePagePath(pagePath), anchor: anchor || movedAnchor };
   }
-  if (site.built && !site.files.includes(absolute))
+  if (site.built && !fileSetOf(site.files).has(absolute))
     return { kind: 'missing', path: absolute, anchor };
   return { kind: 'file', path: absolute, anchor };
 }

@@ -103,31 +103,27 @@ interface RenderData {
 function rehypeLinks() {
   return (tree: Root, file: { data: unknown }) => {
     const { page, site, links } = file.data as RenderData;
-    const resolve = (raw: string): string | undefined => {
-      // An anchor of this page stays as written: the page is where it is rendered.
-      if (raw.startsWith('#')) return undefined;
-      const target = docLinkTarget(raw, page, site);
-      if (!target) return undefined;
-      if (target.kind === 'missing') return '';
-      const suffix = target.anchor ? `#${target.anchor}` : '';
-      return (
-        (target.kind === 'page' ? links.page(target.pagePath) : links.file(target.path)) + suffix
-      );
-    };
     visit(tree, 'element', (node: Element) => {
       const attribute = node.tagName === 'a' ? 'href' : node.tagName === 'img' ? 'src' : undefined;
       const value = attribute ? node.properties?.[attribute] : undefined;
-      if (attribute && typeof value === 'string' && isScriptUrl(value, node.tagName === 'img')) {
+      if (!attribute || typeof value !== 'string') return;
+      if (isScriptUrl(value, node.tagName === 'img')) {
         // The link's text stays; what it would run does not.
         delete node.properties[attribute];
         return;
       }
-      const target = typeof value === 'string' ? resolve(value) : undefined;
+      // An anchor of this page stays as written: the page is where it is rendered.
+      const target = value.startsWith('#') ? undefined : docLinkTarget(value, page, site);
+      if (!target) return;
       // A path the built site does not hold: the link keeps its words, as text, not a way to a 404.
-      if (attribute && target === '') {
+      if (target.kind === 'missing') {
         delete node.properties[attribute];
         if (node.tagName === 'a') node.tagName = 'span';
-      } else if (attribute && target !== undefined) node.properties[attribute] = target;
+        return;
+      }
+      const suffix = target.anchor ? `#${target.anchor}` : '';
+      node.properties[attribute] =
+        (target.kind === 'page' ? links.page(target.pagePath) : links.file(target.path)) + suffix;
     });
   };
 }
