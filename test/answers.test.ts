@@ -1130,6 +1130,40 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).toMatch(/assert False\n```\n\n> and running this module will show you precisely/);
   });
 
+  it('starts a sentence the code interrupts, or one that points back at the code, where it begins', async () => {
+    // As Pygments' "Command Line Interface" and Sphinx's tutorial (Debian's python-pygments-doc,
+    // sphinx-doc): quotes began "will print the file test.py…" and "This will present to you…".
+    const app = appOf(
+      parsePage(
+        'cli.md',
+        '# Command line\n\n## Highlighting a file\n\nYou can highlight from the shell once the script is installed:\n\n' +
+          '```console\n$ highlight test.py\n```\n\n' +
+          'will print the file test.py to standard output with the terminal colours.\n\n' +
+          'Other formats are chosen with an option:\n\n```console\n$ highlight -f html test.py\n```\n\n' +
+          'The option names the format. Each format has its own options, listed on its page.\n\n' +
+          'Colours depend on the terminal: the script reads the environment to find how many it shows.\n\n' +
+          '## Starting a project\n\nRun the following command:\n\n```console\n$ quickstart docs\n```\n\n' +
+          'This will ask you a series of questions about the layout of your project.\n\n' +
+          'The answers are written to a configuration file, which you can edit later:\n\n```toml\nname = "docs"\n```\n\n' +
+          'Then build the project once to see the result.\n',
+      ),
+      parsePage(
+        'other.md',
+        '# Styles\n\n## Choosing a style\n\nStyles set the colours of tokens.\n',
+      ),
+    );
+    const print = textOf(await askIn(app, 'How do I print a file to standard output?'));
+    expect(print).toMatch(
+      /> You can highlight from the shell once the script is installed:\n\n```console\n\$ highlight test.py\n```\n\n> will print the file/,
+    );
+    const layout = textOf(
+      await askIn(app, 'Which questions does it ask about the project layout?'),
+    );
+    expect(layout).toMatch(
+      /> Run the following command:\n\n```console\n\$ quickstart docs\n```\n\n> This will ask you a series of questions/,
+    );
+  });
+
   it('cuts a long nested list, and a “See also” section’s lists shorter than the answer’s', async () => {
     // As aiohttp's Client Reference: Sphinx's "Parameters:" is one item, its twenty parameters
     // nested under it; quoted as "See also" under a quickstart's answer, it ran to a hundred lines.

@@ -651,15 +651,21 @@ export function passageOf(
       picked.add(index - 1);
   }
   // A paragraph that opens by pointing back ("Depending on the client, this can be…") brings the
-  // paragraph it points at.
+  // paragraph it points at; after code, it brings the code and the sentence that introduces it
+  // ("This will present to you a series of questions…" after `sphinx-quickstart docs`). So does a
+  // sentence the code interrupted, chosen for its end ("will print the file test.py to standard
+  // output…" after Pygments' `$ pygmentize test.py`).
   for (const index of chosen) {
+    const block = blocks[index]!;
     const before = blocks[index - 1];
-    if (
-      blocks[index]!.kind === 'paragraph' &&
-      before?.kind === 'paragraph' &&
-      REFERS_BACK.test(blocks[index]!.text)
-    )
-      picked.add(index - 1);
+    if (block.kind !== 'paragraph' || !before) continue;
+    const goesOn = GOES_ON.test(block.markdown);
+    if (!goesOn && !REFERS_BACK.test(block.text)) continue;
+    if (before.kind === 'paragraph' && !goesOn) picked.add(index - 1);
+    if (before.kind !== 'code') continue;
+    picked.add(index - 1);
+    const start = blocks[index - 2];
+    if (start?.kind === 'paragraph' && LEADS_IN.test(start.text)) picked.add(index - 2);
   }
   // "In the example above…" brings the example: the code just before it.
   for (const index of [...picked]) {
