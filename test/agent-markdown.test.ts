@@ -111,6 +111,62 @@ describe('Markdown for agents on the served site', () => {
     );
   });
 
+  it('describes a page in llms.txt by prose, not by an author line, a rubric, an admonition, a word or two or its title', async () => {
+    // As Debian's sphinx-doc and python-pytest-doc: extensions described as "Module author: Georg
+    // Brandl", the Builder API as "Todo: Expand this.", the contents page as "Get started", the
+    // fixtures guide as "See also: About fixtures", the sphinx-quickstart page by its own name.
+    const index = await llmsTxtOf(
+      parsePage(
+        'extlinks.md',
+        '# extlinks\n\n*Module author: Georg Brandl*\n\nThis extension shortens links that point to one site.\n',
+      ),
+      parsePage(
+        'builders.md',
+        '# Builder API\n\n**Todo:** Expand this.\n\n**Attributes**\n\nThis is the base class for all builders.\n',
+      ),
+      parsePage('contents.md', '# Contents\n\nGet started\n\nThe pages of this site, in order.\n'),
+      parsePage(
+        'fixtures.md',
+        '# How to use fixtures\n\n**See also:** About fixtures\n\nTest functions request fixtures by naming them as arguments.\n',
+      ),
+      parsePage(
+        'quickstart.md',
+        '# quickstart\n\nquickstart\n\nquickstart asks some questions about your project and writes a docs folder.\n',
+      ),
+      // Two words that make a sentence stay: Celery's modules are described by such.
+      parsePage('backends.md', '# celery.app.backends\n\nBackend selection.\n\nMore text.\n'),
+    );
+    expect(index).toContain(
+      'extlinks.md): This extension shortens links that point to one site.\n',
+    );
+    expect(index).toContain('builders.md): This is the base class for all builders.\n');
+    expect(index).toContain('contents.md): The pages of this site, in order.\n');
+    expect(index).toContain(
+      'fixtures.md): Test functions request fixtures by naming them as arguments.\n',
+    );
+    expect(index).toContain('quickstart.md): quickstart asks some questions about your project');
+    expect(index).toContain('backends.md): Backend selection.');
+  });
+
+  it('describes a page in llms.txt by the one-paragraph quote it opens with', async () => {
+    // As sphinx-doc's home page, described as "Here are some of Sphinx's major features:".
+    const home = await llmsTxtOf(
+      parsePage(
+        'index.md',
+        '# Welcome\n\n> Sphinx makes it easy to create intelligent and beautiful documentation.\n\nHere are some of its major features:\n\n- Output formats\n- Cross-references\n',
+      ),
+      // One of several paragraphs is not: its text runs them together ("objects.Tornado").
+      parsePage(
+        'concurrent.md',
+        '# tornado.concurrent\n\n> Utilities for working with Future objects.\n>\n> Tornado now uses asyncio.\n\nFuture is an alias for asyncio.Future.\n',
+      ),
+    );
+    expect(home).toContain(
+      'index.md): Sphinx makes it easy to create intelligent and beautiful documentation.\n',
+    );
+    expect(home).toContain('concurrent.md): Future is an alias for asyncio.Future.');
+  });
+
   it('serves a page at its URL plus .md with links resolved to the site and no front matter', async () => {
     const app = await fastifyApp();
     const page = await (await app.request('http://test/docs/Guides/Getting-Started.md')).text();

@@ -179,27 +179,45 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
 }
 
 /**
- * Not a sentence about the page: a label over what follows ("Contents:", "Test parametrization:")
- * or a version note (Tornado's locks and queues pages open with "New in version 4.2.", requests'
- * home page with "Release v2.28.1.").
+ * Not a sentence about the page: a label over what follows ("Contents:", "Test parametrization:"),
+ * a version note (Tornado's locks and queues pages open with "New in version 4.2.", requests' home
+ * page with "Release v2.28.1.") or a word or two that are not a sentence (Sphinx's contents page
+ * opens on "Get started", Fastify's "Getting Started" on "Hello!"; Celery's "Backend selection."
+ * is one).
  */
 const NOT_A_SUMMARY =
-  /^(?:\S+(?:\s+\S+){0,2}:|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?)$/;
+  /^(?:\S+(?:\s+\S+){0,2}:|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
+/**
+ * A paragraph that is all emphasis (Sphinx's "*Module author: Georg Brandl*", a "**Attributes**"
+ * rubric) or an admonition beside the page's subject ("**Todo:** Expand this.", "**See also:** …",
+ * "**Note:** Before you begin, …").
+ */
+const NOT_PROSE =
+  /^(?:([*_]+)[^*_]+\1|\*\*(?:See also|Todo|Note|Notes|Warning|Important|Caution|Tip|Hint|Attention|Danger|Error|Changelog):\*\*.*)$/is;
 
 /**
- * One line about a page for `llms.txt`: its description, else its first paragraph's first
- * sentence, passing over a paragraph that is only code (an API entry's signature: werkzeug's
- * middleware pages were described by `class …SharedDataMiddleware(app, exports, …`), a label
- * (Flask's tutorial was described as "Contents:", the words over its table of contents) and a
- * version note.
+ * One line about a page for `llms.txt`: its description, else the first sentence of its first
+ * paragraph (or of the quote it opens with: Sphinx's "Sphinx makes it easy to create intelligent
+ * and beautiful documentation."), passing over a paragraph that is only code (an API entry's
+ * signature: werkzeug's middleware pages were described by `class …SharedDataMiddleware(app,
+ * exports, …`), one that is not prose (NOT_PROSE), a label (Flask's tutorial was described as
+ * "Contents:", the words over its table of contents), a version note and the page's own title
+ * (Sphinx's `sphinx-quickstart` page).
  */
 function summaryOf(page: DocPage): string {
   if (page.description) return page.description.replace(/\s+/g, ' ').trim();
+  let first = true;
   for (const section of page.sections)
     for (const block of section.blocks) {
-      if (block.kind !== 'paragraph' || /^`[^`]*`$/.test(block.markdown.trim())) continue;
+      const opening = first;
+      first = false;
+      const markdown = block.markdown.replace(/^> ?/gm, '').trim();
+      // An opening quote of one paragraph: its text runs several together without a space.
+      const quote = opening && block.kind === 'quote' && !markdown.includes('\n\n');
+      if (block.kind !== 'paragraph' && !quote) continue;
+      if (/^`[^`]*`$/.test(markdown) || NOT_PROSE.test(markdown)) continue;
       const sentence = sentencesOf(block.text.replace(/\s+/g, ' '))[0]?.trim();
-      if (!sentence || NOT_A_SUMMARY.test(sentence)) continue;
+      if (!sentence || NOT_A_SUMMARY.test(sentence) || sentence === page.title) continue;
       return sentence.length > 160 ? `${sentence.slice(0, 157).trimEnd()}…` : sentence;
     }
   return '';
