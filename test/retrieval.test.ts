@@ -138,6 +138,28 @@ describe('protocols written with their version', () => {
   });
 });
 
+describe('words of a list item’s paragraphs and nested items', () => {
+  it('finds a word that a list item’s second paragraph or nested item starts with', () => {
+    // As Sphinx's field lists (python-pygments-doc): "Name" over "keywordcase" was indexed as
+    // "Namekeywordcase", and a nested item's first word ran into its parent's last.
+    const retriever = createRetriever(
+      createSite(
+        Object.entries({
+          'filters.md':
+            '# Filters\n\n## Keyword case\n\n- Name\n\n  keywordcase\n\n- Options\n  - uppercase keywords\n',
+          'styles.md':
+            '# Styles\n\n## Choosing a style\n\nA style sets the colours of keywords and names.\n',
+        }).map(([file, source]) => parsePage(file, source)),
+      ),
+    );
+    for (const question of ['What is the keywordcase filter?', 'Can it make uppercase keywords?']) {
+      const { hits } = retriever.search(question, { limit: 3 });
+      expect(hits[0]?.section.pagePath, question).toBe('/filters');
+      expect(hits[0]?.terms.join(), question).toMatch(/keywordcas|uppercas/);
+    }
+  });
+});
+
 describe('versions named the way people say them', () => {
   it('reads "Widget 3" as version 3', async () => {
     const { page, text } = await firstCited('Which Node.js version does Widget 3 need?');

@@ -190,9 +190,29 @@ function optionalString(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Nodes whose text stands apart from the text beside them. */
+const BLOCK_NODES = new Set([
+  'paragraph',
+  'heading',
+  'list',
+  'listItem',
+  'code',
+  'blockquote',
+  'table',
+]);
+/**
+ * A node's words, a block's apart from the next one's: mdast-util-to-string runs them together, so
+ * a list item's paragraphs and nested items were indexed as one word ("Othernested one"; Sphinx's
+ * field "Name" over "keywordcase" as "Namekeywordcase").
+ */
+const textOf = (node: Nodes): string =>
+  'children' in node && node.children.some((child) => BLOCK_NODES.has(child.type))
+    ? node.children.map((child) => textOf(child)).join('\n')
+    : toString(node, { includeImageAlt: false });
+
 /** Soft line breaks inside a paragraph are not sentence ends. */
-const flat = (node: Parameters<typeof toString>[0]) => {
-  const text = toString(node, { includeImageAlt: false });
+const flat = (node: Nodes) => {
+  const text = textOf(node);
   // Most blocks are one line: the regex costs more than the check.
   return text.includes('\n') ? text.replace(/\s*\n\s*/g, ' ') : text;
 };
