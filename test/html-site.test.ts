@@ -1028,6 +1028,16 @@ acme.run()
     expect(page.markdown).toContain('[`route()`](api.html#flask.Flask.route "flask.Flask.route")');
   });
 
+  it('keeps a definition’s classifier apart from its term, as docutils shows it', () => {
+    // As python-pygments-doc's filter options: "casestring The casing to convert keywords to."
+    const page = parsedPage(
+      'filters.html',
+      '<div role="main"><h1>Filters</h1><p>Options accepted:</p><dl class="simple"><dt><cite>case</cite><span class="classifier">string</span></dt><dd><p>The casing to convert keywords to.</p></dd></dl></div>',
+    );
+    expect(page.markdown).toContain('case : string');
+    expect(page.sections[0]!.text).toContain('case : string The casing to convert keywords to.');
+  });
+
   it('reads a title that is only a logo as the logo’s words', () => {
     // As python-tornado-doc's index: its /docs page had no title at all.
     const page = parsedPage(

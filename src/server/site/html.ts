@@ -443,6 +443,19 @@ function titlesThatRepeatText(tree: Element): void {
 }
 
 /**
+ * A definition's classifier after its term, as docutils' style sheet shows it (`case : string`):
+ * the two are side by side in the markup, and Pygments' filter options read "casestring".
+ */
+function classifiersApart(tree: Element): void {
+  for (const term of selectAll('dt', tree))
+    term.children = term.children.flatMap((child): ElementContent[] =>
+      isElement(child) && classesOf(child).includes('classifier')
+        ? [{ type: 'text', value: ' : ' }, child]
+        : [child],
+    );
+}
+
+/**
  * The type of each parameter in Sphinx's field lists (`**args** (Optional[Union[str, …]]) – …`) as
  * one piece of code. Sphinx writes it as a run of `<em>` pieces and links, one per name and
  * bracket, which came out as `([*Optional*](…)*\[*[*Union*](…)*\[*…` in every answer and page.
@@ -770,6 +783,7 @@ export function parseHtmlPage(
   normaliseCode(content);
   spacesOutOfEmphasis(content);
   fieldTypesAsCode(content);
+  classifiersApart(content);
   emptyEntriesTakeTheirText(content);
   apiEntriesAsHeadings(content);
   const { anchors, aliases } = headingTargets(content);
