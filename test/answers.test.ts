@@ -995,6 +995,28 @@ describe('extractive answers keep the Markdown they quote', () => {
     );
   });
 
+  it('quotes a long table’s rows without the padding its widest row set', async () => {
+    // As python-pygments-doc's Languages table, built to Markdown with every cell padded to the
+    // widest of 500 rows: three quoted rows ran hundreds of spaces wide.
+    const wide = 'A language whose name is much longer than any other in the table';
+    const names = [wide, ...Array.from({ length: 30 }, (_, i) => `Language ${i}`), 'PostgreSQL'];
+    const width = wide.length;
+    const row = (name: string, lexer: string) => `| ${name.padEnd(width)} | ${lexer.padEnd(16)} |`;
+    const table = [
+      row('Name', 'Lexer class'),
+      `| ${'-'.repeat(width)} | ${'-'.repeat(16)} |`,
+      ...names.map((name, i) => row(name, name === 'PostgreSQL' ? 'PostgresLexer' : `Lexer${i}`)),
+    ].join('\n');
+    const app = appOf(
+      parsePage('languages.md', `# Languages\n\n${table}\n`),
+      parsePage('install.md', '# Install\n\nInstall the tool with pip.\n'),
+    );
+    const text = textOf(await askIn(app, 'Which lexer class highlights PostgreSQL?'));
+    expect(text).toContain('> | PostgreSQL | PostgresLexer |');
+    expect(text).toContain('> | Name | Lexer class |\n> | --- | --- |');
+    expect(text).not.toMatch(/ {2}\|/);
+  });
+
   it('cuts a long paragraph to its matching sentences, bringing what a “This” refers to', async () => {
     const filler = Array.from(
       { length: 12 },

@@ -559,7 +559,11 @@ function quoteBlock(block: DocBlock, terms: string[], maxItems = MAX_LIST_ITEMS)
       const kept = mostMatching(body, terms, MAX_TABLE_ROWS);
       const columns = rows[1]!.split('|').length - 2;
       const gap = `| … |${' |'.repeat(Math.max(0, columns - 1))}`;
-      return [...rows.slice(0, 2), ...withGaps(body, kept, gap)].join('\n');
+      // Without the padding that lined each column up with its widest cell: the rows left out
+      // set it, and Pygments' Languages table quoted a few rows hundreds of spaces wide.
+      return [...rows.slice(0, 2), ...withGaps(body, kept, gap)]
+        .map((row) => row.replace(/ {2,}\|/g, ' |').replace(/-{4,}/g, '---'))
+        .join('\n');
     }
     case 'list':
       return cutList(block.markdown, terms, maxItems);
