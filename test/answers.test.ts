@@ -1491,6 +1491,33 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     expect(text).not.toContain('[Changelog');
   });
 
+  it('shows a place that is a table by its rows that match', async () => {
+    // As python-pygments-doc's Languages page, one table of 500 rows: shown as a place, it showed
+    // nothing under its title.
+    const rows = Array.from({ length: 12 }, (_, i) => `| tool${i} | formats files of kind ${i} |`);
+    const app = appOf(
+      parsePage(
+        'capture.md',
+        '# Capture\n\n## Reading printed output\n\nUse the `capsys` fixture to read the output a test printed.\n',
+      ),
+      parsePage(
+        'logging.md',
+        '# Logging\n\n## Reading log output\n\nUse the `caplog` fixture to read the log output a test wrote.\n',
+      ),
+      parsePage(
+        'fixtures.md',
+        `# Fixtures\n\n| Fixture | Reads |\n| --- | --- |\n${rows.join('\n')}\n| capfd | the output a test printed to its file descriptors |\n`,
+      ),
+      parsePage('install.md', '# Install\n\nInstall pytest with pip.\n'),
+    );
+    const text = textOf(await askIn(app, 'How do I read the output of a test?'));
+    expect(text).toMatch(/^I'm not sure/);
+    expect(text).toContain(
+      '[Fixtures]' +
+        '(http://test/docs/fixtures)** [3]\n\n  > | Fixture | Reads |\n  > | --- | --- |\n  > | … | |\n  > | capfd | the output a test printed to its file descriptors |',
+    );
+  });
+
   it('is unsure when release notes rank first for a question about something else, and lists them last', async () => {
     // As python-werkzeug-doc: "How do I make the development server restart automatically…?"
     // was answered "sure" from its changelog, which says "development server" more than the

@@ -436,6 +436,9 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     .map((s) => s.i);
   if (!chosen.length) {
     if (kept[0]) return [`> ${kept[0].sentence}`];
+    // A section that is a table (Pygments' Languages) shows its rows that match.
+    const table = blocks.find((block) => block.kind === 'table');
+    if (table) return [quote(cutTable(table.markdown, terms, PLACE_SENTENCES))];
     // A section of code alone (an example under its heading) shows how its code begins.
     const code = blocks.find((block) => block.kind === 'code');
     if (!code) return [];
@@ -545,26 +548,31 @@ function cutList(markdown: string, terms: string[], max: number): string {
     .join('\n');
 }
 
+/**
+ * A table cut to the `max` rows that carry the most of the question: its header and delimiter rows
+ * keep it a table, and a row of "…" stands where rows are left out.
+ */
+function cutTable(markdown: string, terms: string[], max: number): string {
+  const rows = markdown.split('\n');
+  if (rows.length - 2 <= max) return markdown;
+  const body = rows.slice(2);
+  const kept = mostMatching(body, terms, max);
+  const columns = rows[1]!.split('|').length - 2;
+  const gap = `| … |${' |'.repeat(Math.max(0, columns - 1))}`;
+  // Without the padding that lined each column up with its widest cell: the rows left out set it,
+  // and Pygments' Languages table quoted a few rows hundreds of spaces wide.
+  return [...rows.slice(0, 2), ...withGaps(body, kept, gap)]
+    .map((row) => row.replace(/ {2,}\|/g, ' |').replace(/-{4,}/g, '---'))
+    .join('\n');
+}
+
 /** A block as quoted: whole, or cut to what a reader needs while keeping its Markdown shape. */
 function quoteBlock(block: DocBlock, terms: string[], maxItems = MAX_LIST_ITEMS): string {
   switch (block.kind) {
     case 'code':
       return fence(block.lang ?? '', block.text, terms);
-    case 'table': {
-      const rows = block.markdown.split('\n');
-      if (rows.length - 2 <= MAX_TABLE_ROWS) return block.markdown;
-      // Header and delimiter rows keep it a table; then the rows that carry the question's words,
-      // a row of "…" where rows are left out.
-      const body = rows.slice(2);
-      const kept = mostMatching(body, terms, MAX_TABLE_ROWS);
-      const columns = rows[1]!.split('|').length - 2;
-      const gap = `| … |${' |'.repeat(Math.max(0, columns - 1))}`;
-      // Without the padding that lined each column up with its widest cell: the rows left out
-      // set it, and Pygments' Languages table quoted a few rows hundreds of spaces wide.
-      return [...rows.slice(0, 2), ...withGaps(body, kept, gap)]
-        .map((row) => row.replace(/ {2,}\|/g, ' |').replace(/-{4,}/g, '---'))
-        .join('\n');
-    }
+    case 'table':
+      return cutTable(block.markdown, terms, MAX_TABLE_ROWS);
     case 'list':
       return cutList(block.markdown, terms, maxItems);
     case 'paragraph':
