@@ -1440,6 +1440,21 @@ describe('Ask next after an answer whose related pages include a changelog', () 
       ),
     );
 
+  it('offers no heading that goes on from the one above it', async () => {
+    // As python-pygments-doc's Languages page: "Tell me about “… that’s all?”" was offered next.
+    const app = appOf(
+      parsePage(
+        'languages.md',
+        '# Languages\n\n## Supported languages\n\nPython, Ruby and Go are highlighted.\n\n' +
+          '## … that’s all?\n\nWell, why not write your own lexer?\n\n## Lexer names\n\nEach language has a short name.\n',
+      ),
+    );
+    const answer = await askIn(app, 'Which languages are highlighted?');
+    expect(textOf(answer)).toMatch(/^From \*\*\[Languages › Supported languages\]/);
+    expect(suggestionsOf(answer).join()).toContain('Lexer names');
+    expect(suggestionsOf(answer).join()).not.toContain('that’s all');
+  });
+
   it('offers the first section of a page that has no intro, as any other neighbour', async () => {
     const app = appOf(
       parsePage(

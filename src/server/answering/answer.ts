@@ -170,6 +170,8 @@ function followUpsOf(
     if (!namesSomething(heading) || seen.has(heading.toLowerCase())) continue;
     // A changelog's entry ("Version 7.0", "1.7.1 (2019-04-21)") is no question a reader asks next.
     if (RELEASE_HEADING.test(heading)) continue;
+    // Nor one that goes on from the heading above it ("… that's all?" under Pygments' Languages).
+    if (/^(?:…|\.\.\.)/.test(heading)) continue;
     // A sentence-long heading is no question a reader would ask.
     if (heading.split(/\s+/).length > MAX_FOLLOW_UP_WORDS) continue;
     seen.add(heading.toLowerCase());
