@@ -1590,6 +1590,33 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     expect(release).toContain('[Community Updates › 1.0.2 (2012-12-17)]');
   });
 
+  it('is unsure when a list of the project’s users ranks first for a usage question, and shows it when asked who uses it', async () => {
+    // As python-pygments-doc's FAQ "Who uses Pygments?" (and sphinx-doc's "Projects using Sphinx"):
+    // its project names hold every common word, and it was quoted "sure" for a usage question.
+    const app = appOf(
+      parsePage(
+        'quickstart.md',
+        '# Quickstart\n\n## Example\n\nTo highlight Python code as HTML, call `highlight(code, PythonLexer(), HtmlFormatter())`.\n',
+      ),
+      parsePage(
+        'faq.md',
+        '# FAQ\n\n## Who uses Highlighter?\n\nProjects known to use Highlighter:\n\n- PyCode, a Python code editor that can highlight its output\n' +
+          '- HTMLView, which shows Python code highlighted as HTML\n- CodeLog, a program that highlights code output as HTML\n',
+      ),
+      parsePage('install.md', '# Install\n\nInstall it with pip.\n'),
+    );
+    const usage = textOf(
+      await askIn(app, 'How do I highlight Python code and get HTML output in my program?'),
+    );
+    expect(usage).toMatch(/^I'm not sure/);
+    expect(usage.indexOf('[Quickstart › Example]')).toBeGreaterThan(0);
+    expect(usage.indexOf('[FAQ › Who uses Highlighter?]')).toBeGreaterThan(
+      usage.indexOf('[Quickstart › Example]'),
+    );
+    const users = textOf(await askIn(app, 'Which projects use Highlighter?'));
+    expect(users).toContain('[FAQ › Who uses Highlighter?]');
+  });
+
   it('names no release announcement as a place to look when the docs do not cover the question', async () => {
     const text = textOf(
       await askIn(withAnnouncements(), 'Does pytest capture GPU kernel printf output?'),

@@ -70,13 +70,27 @@ const ABOUT_PROJECT =
   /^(?:code[-_ ]of[-_ ]conduct|licen[cs]e|copying|authors|contributors|contributing|credits|kudos|backers|sponsors|acknowledge?ments|who'?s[-_ ]using|whos[-_ ]using)$/i;
 
 /**
+ * A page or section listing who uses the project (Pygments' FAQ "Who uses Pygments?", Sphinx's
+ * "Projects using Sphinx"): its project names hold every common word, and it was quoted "sure" for
+ * "How do I highlight Python code and get HTML output in my Python program?".
+ */
+const WHO_USES =
+  /^(?:who(?:'s|’s| is)? us(?:es|ing)\b|(?:projects|companies|organi[sz]ations|sites|products) (?:that )?us(?:e|ing)\b|used by\b|in the wild\b|showcase\b)/i;
+/** Words that ask who uses a project: "Which projects use it?", "Who uses it?". */
+const USERS_WORDS = /^(?:users?|uses|projects?|compan(?:y|ies)|organi[sz]ations?|adopters?)$/i;
+const isAboutUsers = ({ pageTitle, heading }: Pick<DocSection, 'pageTitle' | 'heading'>) =>
+  WHO_USES.test(pageTitle.trim()) || WHO_USES.test(heading.trim());
+
+/**
  * A page beside the docs, not about using what they document: release notes (isReleaseNotes), or
  * a page about the project itself (marshmallow's "Code of Conduct › The Nope Case" was offered next
- * after a question about camelCase keys). Searched and quoted when asked about; offered to read
- * next, related, quoted as "See also" or named as a place to look only after an answer from one.
+ * after a question about camelCase keys) or its users. Searched and quoted when asked about;
+ * offered to read next, related, quoted as "See also" or named as a place to look only after an
+ * answer from one.
  */
 const isAside = (section: Pick<DocSection, 'pagePath' | 'pageTitle' | 'heading'>): boolean =>
   isReleaseNotes(section) ||
+  isAboutUsers(section) ||
   ABOUT_PROJECT.test(section.pageTitle.trim()) ||
   ABOUT_PROJECT.test(section.pagePath.split('/').at(-1) ?? '');
 
@@ -89,9 +103,11 @@ const TITLE_OF_CHANGES = /^(?:change[sd]?|changelog|history|news|releases?|notes
 /**
  * Whether a question is about an aside (isAside): it names a release or a change, or a word of the
  * page's title ("What is the nope case in the code of conduct?"). "…restart when my code
- * changes?" is not about a page titled "Changes".
+ * changes?" is not about a page titled "Changes". A list of users is asked about as such: the
+ * project's name, in its title, is in most questions.
  */
-function asksAbout(words: string[], section: Pick<DocSection, 'pageTitle'>): boolean {
+function asksAbout(words: string[], section: Pick<DocSection, 'pageTitle' | 'heading'>): boolean {
+  if (isAboutUsers(section)) return words.some((word) => USERS_WORDS.test(word));
   const title = new Set(
     section.pageTitle
       .toLowerCase()
@@ -823,8 +839,13 @@ export function composeAnswer(
     // What is unsure is which page answers (runnerUpShare compares pages), so each place is the
     // best section of one of the best pages, not a second section of the same page.
     // Release notes and pages about the project are no place to read about something else: only
-    // the best page may be one.
-    const candidates = pages.filter((hit, i) => i === 0 || !isAside(hit.section));
+    // the best page may be one, or a list of users asked about ("Which projects use it?").
+    const candidates = pages.filter(
+      (hit, i) =>
+        i === 0 ||
+        !isAside(hit.section) ||
+        (isAboutUsers(hit.section) && asksAbout(result.words, hit.section)),
+    );
     // An aside the question is not about comes after the pages that may answer it.
     const places = offTopicAside(result)
       ? [...candidates.slice(1, BEST_PLACES), candidates[0]!]
