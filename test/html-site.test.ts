@@ -1038,6 +1038,16 @@ acme.run()
     expect(page.sections[0]!.text).toContain('case : string The casing to convert keywords to.');
   });
 
+  it('leaves a script’s toggle link out of code', () => {
+    // As python-sqlalchemy-doc: its "sql" toggle before a prompt read `sql>>> result = …`.
+    const page = parsedPage(
+      'queryguide.html',
+      `<div role="main"><h1>Queries</h1><div class="highlight-pycon notranslate"><div class="highlight"><pre><span></span><a href='#' class='sql_link'>sql</a><span class="gp">&gt;&gt;&gt; </span><span class="n">result</span> = <a href="api.html#run">run</a>(stmt)</pre></div></div></div>`,
+    );
+    expect(page.markdown).toContain('>>> result = run(stmt)');
+    expect(page.markdown).not.toContain('sql>>>');
+  });
+
   it('reads a title that is only a logo as the logo’s words', () => {
     // As python-tornado-doc's index: its /docs page had no title at all.
     const page = parsedPage(

@@ -340,6 +340,9 @@ const textWithBreaks = (node: ElementContent): string =>
  * give one line per element; others keep the text's own newlines.
  */
 function codeTextOf(pre: Element): string {
+  // A link in code that leads nowhere is a script's toggle: SQLAlchemy's "sql" before each `>>>`
+  // that emits SQL read `sql>>> result = session.execute(stmt)`.
+  prune(pre, (node) => node.tagName === 'a' && node.properties.href === '#');
   const lines = selectAll(LINE, pre).filter((line) =>
     line.children.every((child) => !isElement(child) || !select(LINE, child)),
   );
