@@ -1048,6 +1048,11 @@ acme.run()
     expect(page.markdown).not.toContain('sql>>>');
   });
 
+  it('titles a page with one space where its heading has a run of them', () => {
+    // As python-sqlalchemy-doc's "Appendix:  Copyright", listed so in llms.txt and the sidebar.
+    expect(builtPage('copyright.html', 'Appendix:  Copyright').title).toBe('Appendix: Copyright');
+  });
+
   it('reads a title that is only a logo as the logo’s words', () => {
     // As python-tornado-doc's index: its /docs page had no title at all.
     const page = parsedPage(

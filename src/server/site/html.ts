@@ -801,6 +801,8 @@ export function parseHtmlPage(
     node
       ? hastText(node)
           .replace(/\u200b/g, '')
+          // Runs of spaces as one (SQLAlchemy's "Appendix:  Copyright").
+          .replace(/\s+/g, ' ')
           .trim()
       : '';
   const fullTitle = textOf(select('title', root));
