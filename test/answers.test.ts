@@ -1488,16 +1488,21 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     expect(suggestionsOf(release).join()).toContain('Fixes to capturing');
   });
 
+  /** Two pages that answer "How do I read the output of a test?" about as well. */
+  const readingOutputPages = () => [
+    parsePage(
+      'capture.md',
+      '# Capture\n\n## Reading printed output\n\nUse the `capsys` fixture to read the output a test printed.\n',
+    ),
+    parsePage(
+      'logging.md',
+      '# Logging\n\n## Reading log output\n\nUse the `caplog` fixture to read the log output a test wrote.\n',
+    ),
+  ];
+
   it('shows no release notes among an unsure answer’s places, but for the best one', async () => {
     const app = appOf(
-      parsePage(
-        'capture.md',
-        '# Capture\n\n## Reading printed output\n\nUse the `capsys` fixture to read the output a test printed.\n',
-      ),
-      parsePage(
-        'logging.md',
-        '# Logging\n\n## Reading log output\n\nUse the `caplog` fixture to read the log output a test wrote.\n',
-      ),
+      ...readingOutputPages(),
       parsePage(
         'changelog.md',
         '# Changelog\n\n## pytest 7.2.0\n\nReading output with `capsys` and `caplog` works in every test.\n',
@@ -1517,14 +1522,7 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     // nothing under its title.
     const rows = Array.from({ length: 12 }, (_, i) => `| tool${i} | formats files of kind ${i} |`);
     const app = appOf(
-      parsePage(
-        'capture.md',
-        '# Capture\n\n## Reading printed output\n\nUse the `capsys` fixture to read the output a test printed.\n',
-      ),
-      parsePage(
-        'logging.md',
-        '# Logging\n\n## Reading log output\n\nUse the `caplog` fixture to read the log output a test wrote.\n',
-      ),
+      ...readingOutputPages(),
       parsePage(
         'fixtures.md',
         `# Fixtures\n\n| Fixture | Reads |\n| --- | --- |\n${rows.join('\n')}\n| capfd | the output a test printed to its file descriptors |\n`,
