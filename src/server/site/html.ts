@@ -340,9 +340,6 @@ const textWithBreaks = (node: ElementContent): string =>
  * give one line per element; others keep the text's own newlines.
  */
 function codeTextOf(pre: Element): string {
-  // A link in code that leads nowhere is a script's toggle: SQLAlchemy's "sql" before each `>>>`
-  // that emits SQL read `sql>>> result = session.execute(stmt)`.
-  prune(pre, (node) => node.tagName === 'a' && node.properties.href === '#');
   const lines = selectAll(LINE, pre).filter((line) =>
     line.children.every((child) => !isElement(child) || !select(LINE, child)),
   );
@@ -360,6 +357,9 @@ function normaliseCode(tree: Element, ancestors: Element[] = []): void {
       return child;
     }
     const lang = languageOf(child, [...ancestors, tree]);
+    // A link in code that leads nowhere is a script's toggle: SQLAlchemy's "sql" before each `>>>`
+    // that emits SQL read `sql>>> result = session.execute(stmt)`.
+    prune(child, (node) => node.tagName === 'a' && node.properties.href === '#');
     return {
       type: 'element',
       tagName: 'pre',
