@@ -1141,6 +1141,29 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(limit).toContain('client({ limit: 5 })');
   });
 
+  it('quotes one question and answer of an FAQ, not the next question’s code', async () => {
+    // As pexpect's FAQ (Debian's python-pexpect-doc): bold questions, each answer after it.
+    const app = appOf(
+      parsePage(
+        'faq.md',
+        '# FAQ\n\n**Q: Where can I get help with pexpect? Is there a mailing list?**\n\n' +
+          'A: You can use the pexpect tag on Stackoverflow. For more general help, try the mailing list.\n\n' +
+          '**Q: Why don’t shell pipe and redirect work when I spawn a command?**\n\n' +
+          'A: Pexpect does not interpret shell meta characters. Start a shell to run the list of commands:\n\n' +
+          '```python\nchild = pexpect.spawn(\'/bin/bash -c "ls -l | grep LOG"\')\n```\n\n' +
+          '**Q: Why not just use Expect?**\n\nA: I wanted something that did 90% of what Expect does in Python.\n',
+      ),
+      parsePage('install.md', '# Installation\n\nPexpect is on PyPI.\n'),
+    );
+    const help = textOf(await askIn(app, 'Is there a mailing list where I can get help?'));
+    expect(help).toContain('try the mailing list');
+    expect(help).not.toContain('pexpect.spawn');
+    expect(help).not.toContain('meta characters');
+    const pipes = textOf(await askIn(app, 'Why does a pipe not work when I spawn a command?'));
+    expect(pipes).toContain('does not interpret shell meta characters');
+    expect(pipes).toContain('pexpect.spawn(');
+  });
+
   it('goes on with a sentence the quoted code interrupts', async () => {
     // As pytest's "Using print statements for debugging" (Debian's python-pytest-doc).
     const app = appOf(

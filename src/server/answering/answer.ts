@@ -634,20 +634,31 @@ export function passageOf(
     index,
     score: termsIn(block.text, terms) * (block.kind === 'code' ? 0.5 : 1),
   }));
-  const matching = scored.filter((s) => s.score > 0);
+  // In a section of questions and answers, the quote is one of them: the best-matching block's
+  // question and its answer. pexpect's FAQ answered "Is there a mailing list?" with that answer
+  // and then another question's code, matched for "list".
+  const item = faqItemOf(blocks, scored);
+  const matching = scored.filter(
+    (s) => s.score > 0 && (!item || (s.index >= item.start && s.index < item.end)),
+  );
   const unseen = seen ? matching.filter((s) => !seen(blocks[s.index]!)) : [];
   let chosen = (unseen.length ? unseen : matching)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, BLOCKS_PER_SECTION)
     .map((s) => s.index);
   if (chosen.length === 0) chosen = blocks.length ? [0] : [];
+  if (item)
+    chosen = [...new Set([item.start, item.start + 1, ...chosen])].filter((i) => i < item.end);
   // The sentences that match a "how do I…" often describe; the code after them shows how ("For
   // styling a string, the style() function can be used:" and its code, after Click's paragraphs
   // on colours). The first code block after the first chosen block, else before it, comes too.
   if (example && !chosen.some((index) => blocks[index]!.kind === 'code')) {
     const first = Math.min(...chosen);
-    const code = blocks.findIndex((block, index) => index > first && block.kind === 'code');
-    const fallback = blocks.findIndex((block) => block.kind === 'code');
+    const within = (index: number) => !item || (index >= item.start && index < item.end);
+    const code = blocks.findIndex(
+      (block, index) => index > first && within(index) && block.kind === 'code',
+    );
+    const fallback = blocks.findIndex((block, index) => within(index) && block.kind === 'code');
     const at = code >= 0 ? code : fallback;
     if (at >= 0 && !chosen.includes(at - 1) && !chosen.includes(at)) chosen = [...chosen, at];
   }
@@ -730,6 +741,31 @@ export function passageOf(
   return shown.flatMap(({ index, block }, at) =>
     at > 0 && index > shown[at - 1]!.index + 1 ? [GAP, block] : [block],
   );
+}
+
+/**
+ * A paragraph that asks one of an FAQ's questions: it opens "Q:" (pexpect: "Q: Why not just use
+ * Expect?"), or it is bold throughout and ends in "?".
+ */
+const ASKS = (block: DocBlock) =>
+  block.kind === 'paragraph' &&
+  (/^Q\s*[:.]\s/.test(block.text) || /^(\*\*|__)[^]*\?\1$/.test(block.markdown.trim()));
+
+/**
+ * The question and answer (from its question to the next one) that holds a section's best-matching
+ * block, when the section is questions and answers (two questions or more); else undefined.
+ */
+function faqItemOf(
+  blocks: DocBlock[],
+  scored: { index: number; score: number }[],
+): { start: number; end: number } | undefined {
+  const questions = blocks.flatMap((block, index) => (ASKS(block) ? [index] : []));
+  if (questions.length < 2) return undefined;
+  const best = scored.reduce((a, b) => (b.score > a.score ? b : a), { index: -1, score: 0 });
+  if (best.index < questions[0]!) return undefined;
+  const start = questions.findLast((index) => index <= best.index)!;
+  const end = questions.find((index) => index > best.index) ?? blocks.length;
+  return { start, end };
 }
 
 /** Where a quote leaves blocks out. */
