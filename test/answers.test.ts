@@ -1141,6 +1141,36 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(limit).toContain('client({ limit: 5 })');
   });
 
+  it('cuts a long list item after what fits, its signature, summary and example first', async () => {
+    // As SQLAlchemy's PostgreSQL types (Debian's python-sqlalchemy-doc): each API entry one list
+    // item, with its methods nested in it; the ARRAY entry alone was 8 KB of a 22 KB answer.
+    const methods = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `  * *method* contains_${i}(*other*)\n\n    Boolean expression. Test if elements are a superset of the elements of the argument expression, number ${i} of twelve.`,
+    ).join('\n\n');
+    const app = appOf(
+      parsePage(
+        'postgresql.md',
+        '# PostgreSQL\n\n## Data types\n\nTypes specific to PostgreSQL:\n\n' +
+          '* *class* ARRAY(*item_type*, *dimensions=None*)\n\n  PostgreSQL ARRAY type for columns of arrays.\n\n' +
+          '  ```python\n  Column("data", postgresql.ARRAY(Integer, dimensions=2))\n  ```\n\n' +
+          `${methods}\n\n  The last paragraph of the ARRAY entry.\n\n` +
+          '* *class* HSTORE\n\n  Represent the PostgreSQL HSTORE type for columns of arrays.\n',
+      ),
+      parsePage('engines.md', '# Engines\n\nAn engine connects to a database.\n'),
+    );
+    const text = textOf(await askIn(app, 'Which type stores PostgreSQL arrays in a column?'));
+    expect(text).toContain('PostgreSQL ARRAY type for columns of arrays.');
+    expect(text).toContain('postgresql.ARRAY(Integer, dimensions=2)');
+    expect(text).toContain('contains_0(');
+    expect(text).not.toContain('contains_11(');
+    expect(text).not.toContain('The last paragraph of the ARRAY entry.');
+    expect(text).toMatch(/^> {3}…$/m);
+    // The next, short item is whole.
+    expect(text).toContain('Represent the PostgreSQL HSTORE type for columns of arrays.');
+  });
+
   it('quotes one question and answer of an FAQ, not the next question’s code', async () => {
     // As pexpect's FAQ (Debian's python-pexpect-doc): bold questions, each answer after it.
     const app = appOf(

@@ -270,6 +270,7 @@ const MAX_CODE_LINES = 30;
 const CODE_CUT_SLACK = 15;
 const MAX_TABLE_ROWS = 15;
 const MAX_LIST_ITEMS = 15;
+const MAX_ITEM_CHARS = 1500;
 /** A "See also" section is there beside the answer: its lists show fewer items. */
 const SEE_ALSO_LIST_ITEMS = 5;
 const MAX_PARAGRAPH_CHARS = 700;
@@ -559,11 +560,38 @@ function cutList(markdown: string, terms: string[], max: number): string {
   return items
     .map((item) => {
       const nested = item.search(new RegExp(`\\n${indent} +(?:[-*+]|\\d+[.)]) `));
-      return nested < 0
-        ? item
-        : `${item.slice(0, nested)}\n${cutList(item.slice(nested + 1), terms, max)}`;
+      return cutItem(
+        nested < 0
+          ? item
+          : `${item.slice(0, nested)}\n${cutList(item.slice(nested + 1), terms, max)}`,
+      );
     })
     .join('\n');
+}
+
+/**
+ * A list item longer than MAX_ITEM_CHARS is cut after the paragraphs that fit in that length (an
+ * API entry's signature, summary and first example), "…" marking the rest. SQLAlchemy's `ARRAY`
+ * entry, its comparator's methods nested in it, was quoted whole: 8 KB of one answer's 22.
+ */
+function cutItem(item: string): string {
+  if (item.length <= MAX_ITEM_CHARS) return item;
+  // Parts end at blank lines, but not inside a fence: code keeps its own blank lines.
+  const parts: string[] = [];
+  for (const piece of item.split(/\n[ \t]*\n/)) {
+    const last = parts.at(-1);
+    if (last !== undefined && (last.match(/^[ \t]*(?:```|~~~)/gm) ?? []).length % 2)
+      parts[parts.length - 1] = `${last}\n\n${piece}`;
+    else parts.push(piece);
+  }
+  let length = 0;
+  const kept = parts.filter(
+    (part, index) => (length += part.length) <= MAX_ITEM_CHARS || index < 2,
+  );
+  // A lead-in ("E.g.:") whose code did not fit goes too.
+  while (kept.length > 1 && LEADS_IN.test(kept.at(-1)!.trimEnd())) kept.pop();
+  const indent = ' '.repeat(/^ *(?:[-*+]|\d+[.)]) /.exec(item)?.[0].length ?? 2);
+  return [...kept, `${indent}…`].join('\n\n');
 }
 
 /**
