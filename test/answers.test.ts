@@ -162,6 +162,33 @@ describe('the answer says how sure it is', () => {
     expect(textOf(parts)).toMatch(/^From \*\*\[Theming and translations › Colours\]/);
   });
 
+  it('is unsure, and says so, when the question names something the docs never mention', async () => {
+    // As SQLAlchemy's docs (Debian's python-sqlalchemy-doc) asked about Docker: "sure" before.
+    const app = appOf(
+      parsePage(
+        'dialects/postgresql.md',
+        '# PostgreSQL\n\n## Connecting\n\nRun the tests against PostgreSQL with a URL such as ' +
+          '`postgresql://scott:tiger@localhost/test`. A container or a local server works.\n',
+      ),
+      parsePage('core/engines.md', '# Engines\n\nAn engine holds a pool of connections.\n'),
+    );
+    const docker = await askIn(app, 'How do I run PostgreSQL in a Docker container for my tests?');
+    expect(levelsOf(docker)).toEqual(['unsure']);
+    expect(textOf(docker).split('\n')[0]).toBe(
+      "The docs never mention “Docker”. I'm not sure which part of the docs answers this; these sections come closest:",
+    );
+    expect(textOf(docker)).toContain('postgresql://scott:tiger@localhost/test');
+    // Without the name, the same question is answered; a word the docs lack that only opens the
+    // question, capitalised as every first word is, names nothing.
+    const plain = await askIn(app, 'How do I run my tests against PostgreSQL in a container?');
+    expect(levelsOf(plain)).toEqual(['sure']);
+    const opening = await askIn(
+      app,
+      'Quickly: how do I run my tests against PostgreSQL in a container?',
+    );
+    expect(levelsOf(opening)).toEqual(['sure']);
+  });
+
   it('shows the best places, each with its title path, matching sentences and anchor, when the top hits are close', async () => {
     const app = appOf(
       parsePage(

@@ -233,14 +233,20 @@ export function runnerUpShare(hits: SearchHit[]): number {
 
 /**
  * How sure a search is that one section answers: `refused` when nothing matches (no hit, or the
- * best pages carry under MIN_COVERAGE of the question), `unsure` when another page comes within
- * CLOSE_MARGIN of the best section or the best is an aside the question is not about, else `sure`.
+ * best pages carry under MIN_COVERAGE of the question), `unsure` when the question names something
+ * the docs never mention, another page comes within CLOSE_MARGIN of the best section or the best
+ * is an aside the question is not about, else `sure`.
  */
 export function confidenceOf(
-  result: Pick<SearchResult, 'hits' | 'coverage' | 'words'>,
+  result: Pick<SearchResult, 'hits' | 'coverage' | 'words'> &
+    Partial<Pick<SearchResult, 'unknownNames'>>,
   margin = CLOSE_MARGIN,
 ): ConfidenceLevel {
   if (result.hits.length === 0 || result.coverage < MIN_COVERAGE) return 'refused';
+  // A question about something the docs never name is no sure answer, however well its other
+  // words match: "How do I run PostgreSQL in a Docker container for my tests?" quoted
+  // SQLAlchemy's PostgreSQL types as sure.
+  if (result.unknownNames?.length) return 'unsure';
   // Release notes name every feature, often more times than its guide does: first for a question
   // about something else, they are no sure answer (werkzeug's "restart automatically" question,
   // answered "sure" from its changelog).
@@ -925,7 +931,9 @@ export function composeAnswer(
       (hit) => !places.some((place) => place.section.pagePath === hit.section.pagePath),
     );
     return {
-      markdown: `${phrases.unsure}\n\n${items.join('\n\n')}`,
+      markdown:
+        (result.unknownNames.length ? `${phrases.neverNamed(result.unknownNames)} ` : '') +
+        `${phrases.unsure}\n\n${items.join('\n\n')}`,
       cited,
       rationale: phrases.reasoning.close(places.length),
       level,

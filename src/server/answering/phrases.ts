@@ -15,6 +15,8 @@ export interface AnswerPhrases {
   tryOtherWords: string;
   /** The one sentence an unsure answer starts with, before its list of the best places. */
   unsure: string;
+  /** Before `unsure`, when the question names something the docs never mention. */
+  neverNamed: (names: string[]) => string;
   /** Before the first quoted page's link. */
   from: string;
   /** Before each further quoted page's link. */
@@ -60,6 +62,7 @@ const PHRASES: Record<string, AnswerPhrases> = {
     lookAt: 'You might look at:',
     tryOtherWords: 'Try other words: a feature name, an option or an error message.',
     unsure: "I'm not sure which part of the docs answers this; these sections come closest:",
+    neverNamed: (names) => `The docs never mention ${quoted(names, '“', '”')}.`,
     from: 'From',
     seeAlso: 'See also',
     tellMeAbout: (heading, page) => `Tell me about “${heading}”${page ? ` in “${page}”` : ''}`,
@@ -103,6 +106,7 @@ const PHRASES: Record<string, AnswerPhrases> = {
       'Essayez d’autres mots : le nom d’une fonctionnalité, une option ou un message d’erreur.',
     unsure:
       'Je ne suis pas sûr de la partie de la documentation qui répond à cette question ; voici les sections les plus proches :',
+    neverNamed: (names) => `La documentation ne mentionne jamais ${quoted(names, '« ', ' »')}.`,
     from: 'D’après',
     seeAlso: 'Voir aussi',
     tellMeAbout: (heading, page) =>
@@ -150,6 +154,7 @@ const PHRASES: Record<string, AnswerPhrases> = {
       'Versuchen Sie andere Wörter: den Namen einer Funktion, eine Option oder eine Fehlermeldung.',
     unsure:
       'Ich bin nicht sicher, welcher Teil der Dokumentation das beantwortet; diese Abschnitte kommen am nächsten:',
+    neverNamed: (names) => `Die Dokumentation erwähnt ${quoted(names, '„', '“')} nirgends.`,
     from: 'Aus',
     seeAlso: 'Siehe auch',
     tellMeAbout: (heading, page) =>
@@ -195,6 +200,7 @@ const PHRASES: Record<string, AnswerPhrases> = {
       'Pruebe con otras palabras: el nombre de una función, una opción o un mensaje de error.',
     unsure:
       'No estoy seguro de qué parte de la documentación responde a esto; estas secciones son las más cercanas:',
+    neverNamed: (names) => `La documentación nunca menciona ${quoted(names, '«', '»')}.`,
     from: 'De',
     seeAlso: 'Véase también',
     tellMeAbout: (heading, page) => `Háblame de «${heading}»${page ? ` en «${page}»` : ''}`,

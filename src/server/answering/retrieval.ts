@@ -71,6 +71,11 @@ export interface SearchResult {
   /** Those of `words` the docs never use: they found nothing and count against coverage. */
   unknown: string[];
   /**
+   * Those of `unknown` that name something ("Docker", `poolPrePing`): capitalised where the
+   * question does not start, or an identifier. The docs never mention what the question is about.
+   */
+  unknownNames: string[];
+  /**
    * What a long question's search left out past MAX_QUERY_TERMS: the first few words it did not
    * search, as written, and whether more words follow them. No words and no more: nothing was.
    */
@@ -1179,6 +1184,10 @@ export function createRetriever(
       // words alone covered "and how do I make them sortable?" after a question about hashing,
       // and quoted the hashing answer again, word for word.
       if (earlier && own.words.length > 0 && unknown.length === own.words.length) coverage = 0;
+      const opening = /^[^\p{L}\p{N}]*([\p{L}\p{N}_]+)/u.exec(query)?.[1];
+      const unknownNames = unknown.filter(
+        (word) => /\p{Ll}\p{Lu}|\d|_/u.test(word) || (/^\p{Lu}/u.test(word) && word !== opening),
+      );
       // A question the model places close to a section is covered, whatever words it uses.
       if (dense) coverage = Math.max(coverage, denseCoverage(dense, keptSection));
       return {
@@ -1186,6 +1195,7 @@ export function createRetriever(
         coverage,
         words: own.words,
         unknown,
+        unknownNames,
         leftOut: own.leftOut,
         language,
         ...(version ? { version } : {}),
