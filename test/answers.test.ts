@@ -1432,6 +1432,32 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).toContain("click.echo(click.style('Hello World!', fg='green'))");
   });
 
+  it('offers no table of contents as a question to ask next', async () => {
+    // As peewee's index page (Debian's python-peewee-doc): "Contents:" and "Indices and tables".
+    const app = appOf(
+      parsePage(
+        'index.md',
+        '# peewee\n\nPeewee is a simple and small ORM with few concepts.\n\n' +
+          '## Contents:\n\n- [Quickstart](quickstart.md)\n- [Models](models.md)\n- [Querying](querying.md)\n' +
+          '- [Database](database.md)\n- [Hacks](hacks.md)\n\n' +
+          '## Indices and tables\n\n- [Index](genindex.md)\n- [Module Index](py-modindex.md)\n- [Search Page](search.md)\n\n' +
+          '## Bugs and ideas\n\nOpen an issue on GitHub if you find a bug in the ORM.\n\n' +
+          '## Speedups\n\nA C extension reads rows faster.\n',
+      ),
+      ...['quickstart', 'models', 'querying', 'database', 'hacks'].map((name) =>
+        parsePage(`${name}.md`, `# ${name}\n\nAbout ${name}.\n`),
+      ),
+    );
+    const parts = await askIn(app, 'Where do I open an issue about a bug?');
+    expect(textOf(parts)).toMatch(/^From \*\*\[peewee › Bugs and ideas\]/);
+    const questions = parts
+      .filter((p) => p.type === 'message_annotations')
+      .flatMap((p) => p.value as { type: string; questions?: string[] }[])
+      .flatMap((a) => a.questions ?? []);
+    expect(questions).toContain('Tell me about “Speedups” in “peewee”');
+    expect(questions.filter((q) => /Contents|Indices/.test(q))).toEqual([]);
+  });
+
   it('names a short heading’s page in a follow-up question, so asking it finds that section', async () => {
     const app = appOf(
       parsePage(

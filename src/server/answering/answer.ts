@@ -2,6 +2,7 @@ import type { ConfidenceLevel } from '../../protocol/index.js';
 import {
   citedAs,
   isApiEntry,
+  isNavigation,
   namesSomething,
   type DocBlock,
   type DocSection,
@@ -184,8 +185,9 @@ function followUpsOf(
     if (readBefore(section)) continue;
     const heading = askable(section.heading);
     if (!namesSomething(heading) || seen.has(heading.toLowerCase())) continue;
-    // A changelog's entry ("Version 7.0", "1.7.1 (2019-04-21)") is no question a reader asks next.
-    if (RELEASE_HEADING.test(heading)) continue;
+    // A changelog's entry ("Version 7.0", "1.7.1 (2019-04-21)") is no question a reader asks next,
+    // nor a table of contents ("Contents:" and Sphinx's "Indices and tables" on peewee's index).
+    if (RELEASE_HEADING.test(heading) || isNavigation(section)) continue;
     // Nor one that goes on from the heading above it ("… that's all?" under Pygments' Languages).
     if (/^(?:…|\.\.\.)/.test(heading)) continue;
     // A sentence-long heading is no question a reader would ask.
