@@ -481,6 +481,28 @@ describe('questions the docs do not cover', () => {
     expect(sourcesOf(parts)).toEqual([]);
     expect(reasoningOf(parts)).toContain("docs don't cover it");
   });
+
+  it('points at the nearest sections of docs that are one page', async () => {
+    // As Beautiful Soup's manual (Debian's python-bs4-doc): one page of 150 sections, and a
+    // refusal that offered only that page.
+    const app = appOf(
+      parsePage(
+        'index.md',
+        '# Beautiful Soup Documentation\n\nBeautiful Soup pulls data out of HTML files.\n\n' +
+          '## Going up\n\nEvery tag and every string has a parent: the tag that contains it.\n\n' +
+          '## find_parents()\n\nThese methods look at an element’s parents, the tags that contain it.\n\n' +
+          '## Pretty-printing\n\nThe prettify() method formats a parse tree.\n',
+      ),
+    );
+    const text = textOf(
+      await askIn(app, 'How do I climb from an element through what contains it, step by step?'),
+    );
+    expect(text).toMatch(/^The docs don't cover this\./);
+    const looks = [...text.matchAll(/^- \[([^\]]+)\]\(([^)]+)\)$/gm)];
+    expect(looks.length).toBeGreaterThanOrEqual(2);
+    expect(looks.map((m) => m[2])).toContain('http://test/docs#going-up');
+    expect(looks.map((m) => m[1])).toContain('Beautiful Soup Documentation › Going up');
+  });
 });
 
 describe('pages kept out of the site’s search', () => {
@@ -1724,7 +1746,7 @@ describe('Ask next after an answer whose related pages include a changelog', () 
       await askIn(withAnnouncements(), 'Does pytest capture GPU kernel printf output?'),
     );
     expect(text).toMatch(/^The docs don't cover this\./);
-    expect(text).toContain('[How to capture output]');
+    expect(text).toContain('[How to capture output › ');
     expect(text).not.toContain('pytest-2.6.1');
     expect(text).not.toContain('[Changelog]');
   });

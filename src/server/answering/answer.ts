@@ -880,11 +880,22 @@ export function composeAnswer(
     // question: neither is a place to look for what the docs lack.
     const guides = pages.filter((hit) => !isAside(hit.section));
     const nearest = (guides.length ? guides : pages).slice(0, NEAREST_PAGES);
+    // Docs of one or two pages (Beautiful Soup's manual is one page of 150 sections) are no help
+    // as pages: their nearest sections are offered instead, each at its anchor.
+    const looks =
+      nearest.length < NEAREST_PAGES
+        ? hits
+            .filter((hit) => nearest.some((page) => page.section.pagePath === hit.section.pagePath))
+            .slice(0, NEAREST_PAGES)
+            .map((hit) => `- [${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})`)
+        : nearest.map(
+            (hit) => `- [${escapeLinkText(hit.title)}](${pageUrl({ ...hit.section, anchor: '' })})`,
+          );
     return {
       markdown:
         `${phrases.refusal} ${phrases.noGuess}` +
-        (nearest.length
-          ? `\n\n${phrases.lookAt}\n\n${nearest.map((hit) => `- [${escapeLinkText(hit.title)}](${pageUrl({ ...hit.section, anchor: '' })})`).join('\n')}`
+        (looks.length
+          ? `\n\n${phrases.lookAt}\n\n${looks.join('\n')}`
           : `\n\n${phrases.tryOtherWords}`),
       cited: [],
       rationale: hits.length
