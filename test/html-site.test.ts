@@ -1038,6 +1038,22 @@ acme.run()
     expect(page.sections[0]!.text).toContain('case : string The casing to convert keywords to.');
   });
 
+  it('keeps a table row on one line when its cells hold lists and paragraphs', () => {
+    // As python-bs4-doc's parser table: a list of advantages in each cell broke each row apart.
+    const page = parsedPage(
+      'index.html',
+      '<div role="main"><h1>Parsers</h1><table class="docutils"><tbody>' +
+        '<tr><td><p>Parser</p></td><td><p>Advantages</p></td></tr>' +
+        '<tr><td><p>html.parser</p></td><td><ul class="simple"><li><p>Batteries included</p></li>\n<li><p>Decent speed</p></li></ul></td></tr>' +
+        '<tr><td><p>lxml</p><p>(C)</p></td><td><ul class="simple"><li><p>Very fast</p></li></ul></td></tr>' +
+        '</tbody></table></div>',
+    );
+    const rows = page.markdown.split('\n').filter((line) => line.startsWith('|'));
+    expect(rows).toHaveLength(5);
+    expect(rows[3]).toMatch(/^\| html\.parser +\| Batteries included; Decent speed +\|$/);
+    expect(rows[4]).toMatch(/^\| lxml \(C\) +\| Very fast +\|$/);
+  });
+
   it('leaves a script’s toggle link out of code', () => {
     // As python-sqlalchemy-doc: its "sql" toggle before a prompt read `sql>>> result = …`.
     const page = parsedPage(

@@ -446,6 +446,41 @@ function titlesThatRepeatText(tree: Element): void {
 }
 
 /**
+ * A table cell's paragraphs and lists as one line: a Markdown table's row is one line, and Beautiful
+ * Soup's parser table (a list of advantages in each cell) broke its rows apart at each item. Items
+ * are kept apart by "; ", paragraphs by a space.
+ */
+function cellsOnOneLine(tree: Element): void {
+  const blank = (node: ElementContent | undefined) => node?.type === 'text' && !node.value.trim();
+  const trimmed = (nodes: ElementContent[]) => {
+    let [start, end] = [0, nodes.length];
+    while (start < end && blank(nodes[start])) start++;
+    while (end > start && blank(nodes[end - 1])) end--;
+    return nodes.slice(start, end);
+  };
+  const inline = (nodes: ElementContent[]): ElementContent[] =>
+    nodes.flatMap((node): ElementContent[] => {
+      if (!isElement(node)) return [node];
+      if (node.tagName === 'ul' || node.tagName === 'ol')
+        return node.children
+          .filter((item): item is Element => isElement(item) && item.tagName === 'li')
+          .flatMap((item, at) => [
+            ...(at ? [{ type: 'text' as const, value: '; ' }] : []),
+            ...trimmed(inline(item.children)),
+          ]);
+      if (node.tagName === 'p' || node.tagName === 'div')
+        return [
+          { type: 'text', value: ' ' },
+          ...inline(node.children),
+          { type: 'text', value: ' ' },
+        ];
+      return [node];
+    });
+  for (const cell of selectAll('td, th', tree))
+    if (select('p, div, ul, ol', cell)) cell.children = inline(cell.children);
+}
+
+/**
  * A definition's classifier after its term, as docutils' style sheet shows it (`case : string`):
  * the two are side by side in the markup, and Pygments' filter options read "casestring".
  */
@@ -787,6 +822,7 @@ export function parseHtmlPage(
   spacesOutOfEmphasis(content);
   fieldTypesAsCode(content);
   classifiersApart(content);
+  cellsOnOneLine(content);
   emptyEntriesTakeTheirText(content);
   apiEntriesAsHeadings(content);
   const { anchors, aliases } = headingTargets(content);
