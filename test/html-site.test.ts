@@ -1054,6 +1054,23 @@ acme.run()
     expect(rows[4]).toMatch(/^\| lxml \(C\) +\| Very fast +\|$/);
   });
 
+  it('reads a paragraph of keyboard input alone as a command to type', () => {
+    // As python-bs4-doc: `$ pip install beautifulsoup4` is a <kbd> paragraph.
+    const page = parsedPage(
+      'index.html',
+      '<div role="main"><h1>Installing</h1><p>Install it with pip:</p>' +
+        '<p><kbd class="kbd compound docutils literal notranslate"><kbd class="kbd docutils literal notranslate">$</kbd> <kbd class="kbd docutils literal notranslate">pip</kbd> <kbd class="kbd docutils literal notranslate">install</kbd> <kbd class="kbd docutils literal notranslate">beautifulsoup4</kbd></kbd></p>' +
+        '<p>Press <kbd>Ctrl</kbd> to stop.</p></div>',
+    );
+    expect(page.markdown).toContain('```console\n$ pip install beautifulsoup4\n```');
+    expect(page.sections[0]!.blocks.map((block) => block.kind)).toEqual([
+      'paragraph',
+      'code',
+      'paragraph',
+    ]);
+    expect(page.markdown).toContain('Press `Ctrl` to stop.');
+  });
+
   it('leaves a script’s toggle link out of code', () => {
     // As python-sqlalchemy-doc: its "sql" toggle before a prompt read `sql>>> result = …`.
     const page = parsedPage(

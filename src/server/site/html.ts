@@ -376,6 +376,22 @@ function normaliseCode(tree: Element, ancestors: Element[] = []): void {
   });
 }
 
+/**
+ * A paragraph that is keyboard input alone is a command to type: Beautiful Soup's manual writes
+ * `$ pip install beautifulsoup4` as a `<kbd>` paragraph, and quotes of "How do I install it?" left
+ * every command out, as prose that matched too few words. It becomes a console code block.
+ */
+function typedLinesAsCode(tree: Element): void {
+  for (const paragraph of selectAll('p', tree)) {
+    const inner = paragraph.children.filter((node) => node.type !== 'text' || node.value.trim());
+    const only = inner[0];
+    if (inner.length !== 1 || !only || !isElement(only) || only.tagName !== 'kbd') continue;
+    paragraph.tagName = 'pre';
+    paragraph.properties = { dataLanguage: 'console' };
+    paragraph.children = [{ type: 'text', value: hastText(only).trim() }];
+  }
+}
+
 /** A heading's anchor as the page serves it: its id, its self-link's target (Sphinx), or its section's id. */
 function anchorOf(heading: Element, parent: Element | undefined): string {
   if (typeof heading.properties.id === 'string' && heading.properties.id)
@@ -818,6 +834,7 @@ export function parseHtmlPage(
   calloutTitlesAsLabels(content);
   titleFirst(content);
   unwrapIndentation(content);
+  typedLinesAsCode(content);
   normaliseCode(content);
   spacesOutOfEmphasis(content);
   fieldTypesAsCode(content);
