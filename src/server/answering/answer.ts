@@ -674,23 +674,20 @@ export function passageOf(
   // question and its answer. pexpect's FAQ answered "Is there a mailing list?" with that answer
   // and then another question's code, matched for "list".
   const item = faqItemOf(blocks, scored);
-  const matching = scored.filter(
-    (s) => s.score > 0 && (!item || (s.index >= item.start && s.index < item.end)),
-  );
+  const within = (index: number) => !item || (index >= item.start && index < item.end);
+  const matching = scored.filter((s) => s.score > 0 && within(s.index));
   const unseen = seen ? matching.filter((s) => !seen(blocks[s.index]!)) : [];
   let chosen = (unseen.length ? unseen : matching)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, BLOCKS_PER_SECTION)
     .map((s) => s.index);
   if (chosen.length === 0) chosen = blocks.length ? [0] : [];
-  if (item)
-    chosen = [...new Set([item.start, item.start + 1, ...chosen])].filter((i) => i < item.end);
+  if (item) chosen = [...new Set([item.start, item.start + 1, ...chosen])].filter(within);
   // The sentences that match a "how do I…" often describe; the code after them shows how ("For
   // styling a string, the style() function can be used:" and its code, after Click's paragraphs
   // on colours). The first code block after the first chosen block, else before it, comes too.
   if (example && !chosen.some((index) => blocks[index]!.kind === 'code')) {
     const first = Math.min(...chosen);
-    const within = (index: number) => !item || (index >= item.start && index < item.end);
     const code = blocks.findIndex(
       (block, index) => index > first && within(index) && block.kind === 'code',
     );
