@@ -549,6 +549,42 @@ describe('a section that only points elsewhere', () => {
   });
 });
 
+describe('hits from docs of few pages', () => {
+  // As Beautiful Soup's manual (Debian's python-bs4-doc): one page of 150 sections. Two sections a
+  // page left a question about it two places at most, and "Going up" was the third.
+  const manual = parsePage(
+    'index.md',
+    '# Beautiful Soup\n\nBeautiful Soup reads HTML.\n\n' +
+      '## find_next()\n\nIterates over the tags and strings that come after an element.\n\n' +
+      '## find_previous()\n\nIterates over the tags and strings that come before an element.\n\n' +
+      '## Going up\n\nEvery tag has a parent tag that contains it.\n\n' +
+      '## .parents\n\nIterates over all of a tag’s parents, the tags that contain it.\n',
+  );
+
+  it('are filled from the next sections of the page when the pages are too few', () => {
+    const { hits } = createRetriever(createSite([manual])).search(
+      'Which tags contain an element?',
+      { limit: 5 },
+    );
+    expect(hits.length).toBeGreaterThan(2);
+    expect(hits.map((hit) => hit.section.heading)).toContain('Going up');
+    const scores = hits.map((hit) => hit.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('still name several pages when there are enough of them', () => {
+    const other = (name: string) =>
+      parsePage(
+        `${name}.md`,
+        `# ${name}\n\nA tag that contains an element is its parent in ${name}.\n`,
+      );
+    const site = createSite([manual, other('lxml'), other('html5lib'), other('htmlparser')]);
+    const { hits } = createRetriever(site).search('Which tags contain an element?', { limit: 5 });
+    expect(hits).toHaveLength(5);
+    expect(hits.filter((hit) => hit.section.pagePath === '/').length).toBeLessThanOrEqual(2);
+  });
+});
+
 describe('a real command reference whose pages are titled by the command alone', () => {
   // Nine pages of npm 10.9.0's docs/content, as its npm package ships them (Artistic License 2.0,
   // test/fixtures/corpus/npm/LICENSE). Each command page is titled with the command's name only

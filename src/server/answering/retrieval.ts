@@ -1106,27 +1106,36 @@ export function createRetriever(
       // At most a few sections per page, so the hits name several candidate pages; and a section
       // a reference repeats word for word on many pages (npm's `global` option, on every command
       // that takes it) once, at its best copy: three copies were all three places of an answer.
+      // When the matched pages are too few to fill the hits that way, their next sections fill
+      // them, in rank order: Beautiful Soup's manual is one page, and a question about it had two
+      // places to look at most.
       const perPage = new Map<string, number>();
       const hits: SearchHit[] = [];
+      const rankOf = new Map<SearchHit, number>();
       const shown = new Map<string, SearchHit>();
-      for (const { section, score, passage } of ranked) {
-        if (hits.length >= limit) break;
-        const count = perPage.get(section.pagePath) ?? 0;
-        if (count >= SECTIONS_PER_PAGE) continue;
-        if (isNavigation(section)) continue;
-        const key = `${section.heading}\n${section.text}`;
-        const original = shown.get(key);
-        if (original) {
-          if (original.section.pagePath !== section.pagePath)
-            original.copyScore = Math.max(original.copyScore ?? 0, score);
-          continue;
+      for (const cap of [SECTIONS_PER_PAGE, Infinity]) {
+        for (let at = 0; at < ranked.length && hits.length < limit; at++) {
+          const { section, score, passage } = ranked[at]!;
+          const count = perPage.get(section.pagePath) ?? 0;
+          if (count >= cap) continue;
+          if (isNavigation(section)) continue;
+          const key = `${section.heading}\n${section.text}`;
+          const original = shown.get(key);
+          if (original) {
+            if (original.section.pagePath !== section.pagePath)
+              original.copyScore = Math.max(original.copyScore ?? 0, score);
+            continue;
+          }
+          perPage.set(section.pagePath, count + 1);
+          const terms = passage >= 0 ? matches.terms(passage) : [];
+          const hit: SearchHit = { section, score, terms, title: titleOf(section) };
+          shown.set(key, hit);
+          rankOf.set(hit, at);
+          hits.push(hit);
         }
-        perPage.set(section.pagePath, count + 1);
-        const terms = passage >= 0 ? matches.terms(passage) : [];
-        const hit: SearchHit = { section, score, terms, title: titleOf(section) };
-        shown.set(key, hit);
-        hits.push(hit);
+        if (hits.length >= limit) break;
       }
+      hits.sort((a, b) => rankOf.get(a)! - rankOf.get(b)!);
 
       // Coverage: the share of the question's terms that one of the best pages carries, each term
       // weighted by how rare it is (a question's rarest word is usually its subject). A long
