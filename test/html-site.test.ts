@@ -367,6 +367,44 @@ acme.run()
     );
   });
 
+  it('reads a rubric that names the entries after it as their heading', () => {
+    // As python-psycopg2-doc's `connection` class: its methods in groups, each after a rubric
+    // ("Two-phase commit support methods") and its notes, and a DB API box among them. As prose,
+    // the rubrics left every method before the last one a list item of the class's one section.
+    const method = (name: string, text: string) =>
+      `<dl class="py method"><dt class="sig sig-object py" id="connection.${name}">
+      <span class="sig-name descname"><span class="pre">${name}</span></span><span class="sig-paren">(</span><span class="sig-paren">)</span></dt>
+      <dd><p>${text}</p></dd></dl>`;
+    const page = parsedPage(
+      'connection.html',
+      `<html><body><div role="main"><section id="the-connection-class"><h1>The connection class</h1>
+      <dl class="py class"><dt class="sig sig-object py" id="connection"><span class="sig-name descname">connection</span></dt>
+      <dd><p>Handles the connection to a PostgreSQL database instance.</p>
+      <p class="rubric">Example</p>
+      <div class="highlight-python"><pre>conn = psycopg2.connect(dsn)</pre></div>
+      ${method('commit', 'Commit any pending transaction to the database.')}
+      <p class="rubric" id="index-4">Two-phase commit support methods</p>
+      <div class="versionadded"><p>New in version 2.3.</p></div>
+      <p>PostgreSQL supports two-phase commit since release 8.1.</p>
+      ${method('tpc_begin', 'Begins a TPC transaction with the given transaction ID.')}
+      <div class="dbapi-extension admonition"><p class="admonition-title">DB API extension</p><p>The above methods are the only ones defined by the DB API.</p></div>
+      ${method('cancel', 'Cancel the current database operation.')}
+      </dd></dl>
+      <dl class="std option"><dt class="sig sig-object std" id="cmdoption-H"><span class="sig-name descname"><span class="pre">-H</span></span><span class="sig-prename descclassname"> <span class="pre">&lt;project&gt;</span></span></dt>
+      <dd><p>Sets the project name.</p></dd></dl>
+      </section></div></body></html>`,
+    );
+    expect(headingWith(page, 'Commit any pending transaction')).toBe('connection.commit');
+    expect(headingWith(page, 'Begins a TPC transaction')).toBe('connection.tpc_begin');
+    expect(headingWith(page, 'since release 8.1')).toBe('Two-phase commit support methods');
+    expect(headingWith(page, 'Cancel the current database operation')).toBe('connection.cancel');
+    // A rubric before code, not entries, is a docstring's own part ("Example"), not a heading.
+    expect(headingWith(page, 'Handles the connection')).toBe('connection');
+    expect(page.markdown).toMatch(/^Example\n\n```/m);
+    // An option's heading is all of its signature, its argument after its name.
+    expect(headingWith(page, 'Sets the project name')).toBe('-H <project>');
+  });
+
   it('makes the entries after a section’s last prose sections of their own, and leaves those before it', () => {
     // As Celery's API reference has `crontab`: attributes, a paragraph about them, then methods.
     const entry = (kind: string, id: string, name: string, text: string) =>

@@ -558,6 +558,9 @@ const isApiEntry = (node: Element) => {
   );
 };
 
+/** Sphinx's `.. rubric::`: a paragraph heading that is no section. */
+const isRubric = (node: Element) => node.tagName === 'p' && classesOf(node).includes('rubric');
+
 const isSection = (node: ElementContent) => isElement(node) && node.tagName === 'section';
 /** A callout, or Sphinx's "New in version" and "Deprecated" notes. */
 const isNote = (node: ElementContent): node is Element =>
@@ -633,7 +636,9 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     const notes = run.slice(end).filter(isNote);
     const prose = run
       .slice(0, end)
-      .findLastIndex((node) => !(isApiEntry(node) || isSection(node) || isBlank(node)));
+      .findLastIndex(
+        (node) => !(isApiEntry(node) || isSection(node) || isBlank(node) || isNote(node)),
+      );
     const entries = run.slice(prose + 1, end).filter(isApiEntry);
     for (const node of entries) asHeadings.add(node);
     if (entries.length && notes.length) {
@@ -642,13 +647,26 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     }
     run = [];
   };
-  for (const node of tree.children.filter(isElement))
-    if (/^h[1-6]$/.test(node.tagName)) endRun();
+  // A rubric that names the entries after it (psycopg2's "Two-phase commit support methods" among
+  // `connection`'s methods, sphinx-quickstart's "Structure Options") heads them as a heading would:
+  // as prose, it left every entry before it a list item of one long section. Only paragraphs and
+  // notes may come between; a rubric before code or a field list is a docstring's "Example".
+  const elements = tree.children.filter(isElement);
+  const between = (node: Element): boolean => node.tagName === 'p' || isBlank(node) || isNote(node);
+  const groups = new Set(
+    elements.filter((node, at) => {
+      const next = elements.slice(at + 1).find((later) => !between(later));
+      return isRubric(node) && next !== undefined && isApiEntry(next);
+    }),
+  );
+  for (const node of elements)
+    if (/^h[1-6]$/.test(node.tagName) || groups.has(node)) endRun();
     else run.push(node);
   endRun();
   tree.children = tree.children.flatMap((child): ElementContent[] => {
     if (!isElement(child)) return [child];
     if (moved.has(child)) return [];
+    if (groups.has(child)) return [{ ...child, tagName: `h${Math.min(depth, 6)}`, properties: {} }];
     if (!isApiEntry(child)) {
       apiEntriesAsHeadings(child, depth);
       return [child];
@@ -660,9 +678,10 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     const id = term.properties.id as string;
     const signature = hastText(term).replace(/\s+/g, ' ').trim();
     const named = ['.sig-prename', '.sig-name'].map((part) => select(part, term));
-    // An option's names (`-V, --version`) are all of it; a function's is its prefix and name.
+    // An option's names and argument (`-V, --version`, `-H <project>`, whose argument Sphinx marks
+    // up as the prefix) are all of it; a function's is its prefix and name.
     const name =
-      selectAll('.sig-name', term).length > 1
+      classesOf(child).includes('option') || selectAll('.sig-name', term).length > 1
         ? signature
         : named.some(Boolean)
           ? named.map((part) => (part ? hastText(part) : '')).join('')
