@@ -136,10 +136,9 @@ describe('currentPath only breaks ties', () => {
 });
 
 /** The quoted lines of an unsure answer's places (each place's sentences, under its title). */
+/** The quotes of an unsure answer's places, each its lines (`  > …`) joined. */
 const placesOf = (parts: StreamPart[]) =>
-  textOf(parts)
-    .split('\n')
-    .filter((line) => line.startsWith('  > '));
+  [...textOf(parts).matchAll(/^ {2}> .*(?:\n {2}>.*)*/gm)].map((match) => match[0]);
 
 /** The titles of an unsure answer's places, in order (`- **[Page › Heading](url)** [n]`). */
 const placeTitlesOf = (text: string) => {
@@ -389,6 +388,32 @@ describe('the answer says how sure it is', () => {
       expect(place).toContain('**domain** (`str`) – optional cookie domain');
       expect(place).not.toMatch(/ \* \*\*/);
     }
+  });
+
+  it('shows a place’s list items as items, and marks a lead-in it leaves out', async () => {
+    // As cmd2's docs: "hide commands from the help menu disable and re-enable commands at runtime"
+    // ran two items on as one sentence, and "`poutput()` adds two conveniences:" was left out
+    // with nothing to say so.
+    const section = (name: string, more: string) =>
+      `## ${name}\n\nCommands can be hidden ${more}. A developer may:\n\n` +
+      '- hide commands from the help menu\n- disable and re-enable commands at runtime\n';
+    const app = appOf(
+      parsePage('guide.md', `# Guide\n\n${section('Basics', 'at runtime')}`),
+      parsePage('manual.md', `# Manual\n\n${section('Usage', 'on start')}`),
+    );
+    const hiding = await askIn(app, 'How do I hide commands or disable them at runtime?');
+    expect(levelsOf(hiding)).toEqual(['unsure']);
+    expect(placesOf(hiding)).toContain(
+      '  > Commands can be hidden at runtime.\n  >\n  > - … disable and re-enable commands at runtime',
+    );
+    const both = await askIn(
+      app,
+      'Can I hide commands from the help menu and disable or re-enable them?',
+    );
+    expect(levelsOf(both)).toEqual(['unsure']);
+    expect(placesOf(both)).toContain(
+      '  > - hide commands from the help menu\n  > - disable and re-enable commands at runtime',
+    );
   });
 
   it('shows how a place that is code alone begins, rather than an empty place', async () => {

@@ -440,10 +440,12 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     return sentences.map((sentence, i) => ({
       sentence,
       at,
+      item: block.kind === 'list',
       code: i === sentences.length - 1 && LEADS_IN.test(sentence) ? leadsTo : undefined,
     }));
   });
   const kept = units
+    .map((unit, index) => ({ ...unit, index }))
     .filter(
       ({ sentence, code }) =>
         sentence && (code || !LEADS_IN.test(sentence)) && !POINTS_BACK.test(sentence),
@@ -485,21 +487,41 @@ function placeOf(section: DocSection, terms: string[]): string[] {
   }
   chosen.sort((a, b) => a - b);
   // In page order, the code right after its lead-in. Sentences that are not next to each other in
-  // the docs are not read as if they were: a "…" marks the gap.
+  // the docs are not read as if they were: a "…" marks the gap, a lead-in left out included
+  // (cmd2's "`poutput()` adds two conveniences:" before its list). Sentences of one paragraph
+  // run on; another paragraph starts a line, and a list item is an item: run on, cmd2's
+  // "hide commands from the help menu" and "disable and re-enable commands at runtime" read as
+  // one sentence.
   const pieces: string[] = [];
-  let prose: string[] = [];
+  let lines: string[] = [];
   let withCode = false;
-  chosen.forEach((i, at) => {
-    const { sentence, code } = kept[i]!;
-    const apart =
-      at > 0 && i > chosen[at - 1]! + 1 && !kept[chosen[at - 1]!]!.sentence.endsWith('…');
-    prose.push(apart ? `… ${sentence}` : sentence);
-    if (!code || withCode) return;
-    pieces.push(`> ${prose.join(' ')}`, fence(code.lang ?? '', code.text));
-    prose = [];
+  const flush = () => {
+    if (lines.length)
+      pieces.push(
+        lines
+          .map((line, n) =>
+            n && !(line.startsWith('- ') && lines[n - 1]!.startsWith('- '))
+              ? `>\n> ${line}`
+              : `> ${line}`,
+          )
+          .join('\n'),
+      );
+    lines = [];
+  };
+  chosen.forEach((i, n) => {
+    const unit = kept[i]!;
+    const before = n > 0 ? kept[chosen[n - 1]!]! : undefined;
+    const apart = before && unit.index > before.index + 1 && !before.sentence.endsWith('…');
+    const sentence = apart ? `… ${unit.sentence}` : unit.sentence;
+    if (before && !unit.item && before.at === unit.at && lines.length)
+      lines[lines.length - 1] += ` ${sentence}`;
+    else lines.push(unit.item ? `- ${sentence}` : sentence);
+    if (!unit.code || withCode) return;
+    flush();
+    pieces.push(fence(unit.code.lang ?? '', unit.code.text));
     withCode = true;
   });
-  if (prose.length) pieces.push(`> ${prose.join(' ')}`);
+  flush();
   return pieces;
 }
 
