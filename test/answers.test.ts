@@ -188,6 +188,23 @@ describe('the answer says how sure it is', () => {
     expect(levelsOf(opening)).toEqual(['sure']);
   });
 
+  it('takes a mixed-case name the docs never use whole as never mentioned, whatever its parts match', async () => {
+    // As psycopg2's docs asked about MySQL: its "SQL" matched, and the home page was quoted "sure".
+    const app = appOf(
+      parsePage(
+        'index.md',
+        '# Psycopg\n\nPsycopg is a PostgreSQL database adapter for Python. It sends SQL to the server.\n',
+      ),
+      parsePage('usage.md', '# Basic module usage\n\nConnect with `psycopg2.connect()`.\n'),
+    );
+    const mysql = await askIn(app, 'How do I send SQL to a MySQL database from Python?');
+    expect(levelsOf(mysql)).toEqual(['unsure']);
+    expect(textOf(mysql)).toMatch(/^The docs never mention “MySQL”\./);
+    // A name the docs use whole is no such name.
+    const postgres = await askIn(app, 'How do I send SQL to a PostgreSQL database from Python?');
+    expect(levelsOf(postgres)).toEqual(['sure']);
+  });
+
   it('shows the best places, each with its title path, matching sentences and anchor, when the top hits are close', async () => {
     const app = appOf(
       parsePage(

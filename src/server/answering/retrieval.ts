@@ -1194,8 +1194,13 @@ export function createRetriever(
       // and quoted the hashing answer again, word for word.
       if (earlier && own.words.length > 0 && unknown.length === own.words.length) coverage = 0;
       const opening = /^[^\p{L}\p{N}]*([\p{L}\p{N}_]+)/u.exec(query)?.[1];
-      const unknownNames = unknown.filter(
-        (word) => /\p{Ll}\p{Lu}|\d|_/u.test(word) || (/^\p{Lu}/u.test(word) && word !== opening),
+      // A name written in mixed case is never mentioned when the docs never use it whole, whatever
+      // its parts match: "MySQL" met psycopg2's "SQL", and a question about MySQL was quoted
+      // "sure". Not other words: "snake_case" and "French" (the docs' `fr`) are matched as read.
+      const unknownNames = own.words.filter((word) =>
+        unknown.includes(word)
+          ? /\p{Ll}\p{Lu}|\d|_/u.test(word) || (/^\p{Lu}/u.test(word) && word !== opening)
+          : /\p{Ll}\p{Lu}/u.test(word) && !matchedTerms.has(processTerm(word) ?? word),
       );
       // A question the model places close to a section is covered, whatever words it uses.
       if (dense) coverage = Math.max(coverage, denseCoverage(dense, keptSection));
