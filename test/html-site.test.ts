@@ -367,6 +367,31 @@ acme.run()
     );
   });
 
+  it('reads a definition list of short definitions as a list of “term – definition” items', () => {
+    // As cmd2's shortcuts (Debian's python-cmd2-doc): "`?`" and "help" on lines of their own did
+    // not say which went with which. docutils also reads a paragraph whose next line is indented
+    // as a definition list (aiohttp's "*kwargs* are parameters passed to"): no terms, left alone.
+    const page = parsedPage(
+      'shortcuts.html',
+      `<html><body><div role="main"><section id="shortcuts"><h1>Shortcuts</h1>
+      <p>By default, the following shortcuts are defined:</p>
+      <blockquote><div><dl class="simple">
+      <dt><code>?</code></dt><dd><p>help</p></dd>
+      <dt><code>!</code></dt><dd><p>shell: run as OS-level command</p></dd>
+      <dt>Mac OS X:</dt><dd><p><code>~/Library/Application Support/Foo</code></p></dd>
+      </dl></div></blockquote>
+      <dl class="simple"><dt><em>kwargs</em> are parameters passed to the</dt>
+      <dd><p>application factory.</p></dd></dl>
+      </section></div></body></html>`,
+    );
+    expect(page.markdown).toContain(
+      '> * `?` – help\n> * `!` – shell: run as OS-level command\n> * Mac OS X: `~/Library/Application Support/Foo`',
+    );
+    expect(page.markdown).toMatch(
+      /\*kwargs\* are parameters passed to the\n\n\s*application factory\./,
+    );
+  });
+
   it('reads a rubric that names the entries after it as their heading', () => {
     // As python-psycopg2-doc's `connection` class: its methods in groups, each after a rubric
     // ("Two-phase commit support methods") and its notes, and a DB API box among them. As prose,
@@ -1073,7 +1098,7 @@ acme.run()
       '<div role="main"><h1>Filters</h1><p>Options accepted:</p><dl class="simple"><dt><cite>case</cite><span class="classifier">string</span></dt><dd><p>The casing to convert keywords to.</p></dd></dl></div>',
     );
     expect(page.markdown).toContain('case : string');
-    expect(page.sections[0]!.text).toContain('case : string The casing to convert keywords to.');
+    expect(page.sections[0]!.text).toContain('case : string – The casing to convert keywords to.');
   });
 
   it('keeps a table row on one line when its cells hold lists and paragraphs', () => {

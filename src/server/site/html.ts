@@ -496,6 +496,61 @@ function cellsOnOneLine(tree: Element): void {
     if (select('p, div, ul, ol', cell)) cell.children = inline(cell.children);
 }
 
+/** The longest description a definition list's item keeps on its term's line. */
+const SHORT_DEFINITION_CHARS = 200;
+/**
+ * A term as terms are: a name or a few words. docutils reads a paragraph whose next line is
+ * indented as a definition list (aiohttp's "*kwargs* are parameters passed to" over
+ * "`make_handler()`"), and those "terms" are a sentence's first line.
+ */
+const isShortTerm = (term: Element) => {
+  const text = hastText(term).trim();
+  return text.length <= 40 && text.split(/\s+/).length <= 4;
+};
+/** Elements that are blocks of their own: a definition holding one is not a line's end. */
+const BLOCKS = new Set(['p', 'div', 'pre', 'ul', 'ol', 'dl', 'table', 'blockquote', 'figure']);
+
+/**
+ * A definition list of short definitions (cmd2's default shortcuts: `?` help, `!` shell, …) as a
+ * list of "term – definition" items, as docutils' own field lists read: as a list of terms each
+ * over its own paragraph, a quote of "`?`" and "help" on separate lines did not say which went
+ * with which. Lists whose definitions are longer, or more than a paragraph, stay as they are.
+ */
+function shortDefinitionsOnOneLine(tree: Element): void {
+  for (const list of selectAll('dl', tree)) {
+    if (classesOf(list).some((name) => name !== 'simple' && name !== 'docutils')) continue;
+    const parts = list.children.filter(isElement);
+    const pairs: [Element, ElementContent[]][] = [];
+    for (let at = 0; at < parts.length; at += 2) {
+      const [term, definition] = [parts[at]!, parts[at + 1]];
+      if (term.tagName !== 'dt' || definition?.tagName !== 'dd' || !isShortTerm(term)) break;
+      const body = definition.children.filter((node) => !isBlank(node));
+      const inner =
+        body.length === 1 && isElement(body[0]!) && body[0].tagName === 'p'
+          ? body[0].children
+          : body.every((node) => !isElement(node) || !BLOCKS.has(node.tagName))
+            ? definition.children
+            : undefined;
+      if (!inner || hastText(definition).trim().length > SHORT_DEFINITION_CHARS) break;
+      pairs.push([term, inner]);
+    }
+    if (!pairs.length || pairs.length * 2 !== parts.length) continue;
+    list.tagName = 'ul';
+    list.properties = {};
+    list.children = pairs.map(([term, inner]) => ({
+      type: 'element',
+      tagName: 'li',
+      properties: {},
+      // A term that ends as a line does ("Mac OS X:", "response body,") runs on into its text.
+      children: [
+        ...term.children,
+        { type: 'text', value: /[,:;({[=]$/.test(hastText(term).trim()) ? ' ' : ' – ' },
+        ...inner,
+      ],
+    }));
+  }
+}
+
 /**
  * A definition's classifier after its term, as docutils' style sheet shows it (`case : string`):
  * the two are side by side in the markup, and Pygments' filter options read "casestring".
@@ -859,6 +914,7 @@ export function parseHtmlPage(
   fieldTypesAsCode(content);
   classifiersApart(content);
   cellsOnOneLine(content);
+  shortDefinitionsOnOneLine(content);
   emptyEntriesTakeTheirText(content);
   apiEntriesAsHeadings(content);
   const { anchors, aliases } = headingTargets(content);
