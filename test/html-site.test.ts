@@ -188,19 +188,20 @@ acme.run()
   });
 
   it('draws a table that had no header row without an empty one above it', () => {
-    // As Sphinx builds a table written without a header (Flask's "Method Views" routes table).
+    // As Sphinx builds a table written without a header whose first row is an entry, not labels
+    // (Flask's "Method Views" routes table, without its "URL | Method" row).
     const page = parsedPage(
       'views.html',
       `<!doctype html><html><head><title>Views</title></head><body><div role="main">
       <h1>Views</h1><p>This produces the following views:</p>
-      <table class="docutils"><tbody><tr><td><p>URL</p></td><td><p>Method</p></td></tr>
-      <tr><td><p><code>/users/</code></p></td><td><p><code>GET</code></p></td></tr></tbody></table>
+      <table class="docutils"><tbody><tr><td><p><code>/users/</code></p></td><td><p><code>GET</code></p></td></tr>
+      <tr><td><p><code>/users/&lt;id&gt;</code></p></td><td><p><code>PUT</code></p></td></tr></tbody></table>
       </div></body></html>`,
     );
     const html = renderMarkdown(page, createSite([page]), { page: (p) => p, file: (p) => p });
     expect(html).not.toContain('<thead>');
     expect([...html.matchAll(/<tr>/g)]).toHaveLength(2);
-    expect(html).toMatch(/<td>URL<\/td>/);
+    expect(html).toMatch(/<td><code>\/users\/<\/code><\/td>/);
     // A table with a header keeps it.
     const headed = { ...page, markdown: '| Name | Default |\n| - | - |\n| timeout | 30 |' };
     expect(
@@ -1101,6 +1102,28 @@ acme.run()
     expect(page.sections[0]!.text).toContain('case : string – The casing to convert keywords to.');
   });
 
+  it('takes a headerless table’s first row of labels as its header, and no row of entries', () => {
+    // As kombu's transport table and pyparsing's Unicode sets: docutils writes their header as the
+    // body's first row, and the page Markdown opened each on an empty header row.
+    const table = (first: string) =>
+      '<table class="docutils"><tbody>' +
+      `<tr>${first}</tr><tr><td><p><em>amqp</em></p></td><td><p>Native</p></td></tr></tbody></table>`;
+    const page = parsedPage(
+      'connections.html',
+      '<div role="main"><h1>Connections</h1>' +
+        table('<td><p><strong>Client</strong></p></td><td><p><strong>Type</strong></p></td>') +
+        table('<td><p>Windows</p></td><td><p><code>%SystemRoot%\\hosts</code></p></td>') +
+        '</div>',
+    );
+    expect(page.markdown).toMatch(
+      /^\| \*\*Client\*\* \| \*\*Type\*\* \|\n\| -+ \| -+ \|\n\| \*amqp\* +\| Native +\|$/m,
+    );
+    // A first row that is an entry (code, a link, a sentence) is no header.
+    expect(page.markdown).toMatch(
+      /^\| +\| +\|\n\| -+ \| -+ \|\n\| Windows +\| `%SystemRoot%\\hosts` \|$/m,
+    );
+  });
+
   it('keeps a table row on one line when its cells hold lists and paragraphs', () => {
     // As python-bs4-doc's parser table: a list of advantages in each cell broke each row apart.
     const page = parsedPage(
@@ -1112,9 +1135,10 @@ acme.run()
         '</tbody></table></div>',
     );
     const rows = page.markdown.split('\n').filter((line) => line.startsWith('|'));
-    expect(rows).toHaveLength(5);
-    expect(rows[3]).toMatch(/^\| html\.parser +\| Batteries included; Decent speed +\|$/);
-    expect(rows[4]).toMatch(/^\| lxml \(C\) +\| Very fast +\|$/);
+    expect(rows).toHaveLength(4);
+    expect(rows[0]).toMatch(/^\| Parser +\| Advantages +\|$/);
+    expect(rows[2]).toMatch(/^\| html\.parser +\| Batteries included; Decent speed +\|$/);
+    expect(rows[3]).toMatch(/^\| lxml \(C\) +\| Very fast +\|$/);
   });
 
   it('reads a paragraph of keyboard input alone as a command to type', () => {

@@ -462,6 +462,44 @@ function titlesThatRepeatText(tree: Element): void {
 }
 
 /**
+ * A table without a header row takes its first row of labels as one: Markdown's tables have a header, and
+ * without one the page Markdown opened each of docutils' list tables on an empty row, their real
+ * header (kombu's "**Client** | **Type** | …", pyparsing's "Unicode set | Alternate names | …")
+ * a row of the body.
+ */
+function firstRowAsHeader(tree: Element): void {
+  // Labels, not a first entry: a table of rows alone (Flask's URL converters, "string | accepts any
+  // text without a slash (the default)"; werkzeug's "Windows | `%SystemRoot%\…\hosts`") keeps its
+  // empty header rather than a row taken for one. Labels are a few plain words, no link or code.
+  const isHeaderLike = (row: Element) =>
+    row.children.filter(isElement).every((cell) => {
+      const text = hastText(cell).replace(/\s+/g, ' ').trim();
+      return (
+        text && text.split(' ').length <= 4 && !/[.:;,]$/.test(text) && !select('a, code', cell)
+      );
+    });
+  for (const table of selectAll('table', tree)) {
+    if (select('thead, th', table)) continue;
+    const row = select('tr', table);
+    if (!row || !isHeaderLike(row)) continue;
+    const body = select('tbody', table);
+    const holder = body && body.children.includes(row) ? body : table;
+    holder.children = holder.children.filter((node) => node !== row);
+    for (const cell of row.children)
+      if (isElement(cell) && cell.tagName === 'td') cell.tagName = 'th';
+    const at = table.children.findIndex(
+      (node) => isElement(node) && node.tagName !== 'colgroup' && node.tagName !== 'caption',
+    );
+    table.children.splice(at < 0 ? table.children.length : at, 0, {
+      type: 'element',
+      tagName: 'thead',
+      properties: {},
+      children: [row],
+    });
+  }
+}
+
+/**
  * A table cell's paragraphs and lists as one line: a Markdown table's row is one line, and Beautiful
  * Soup's parser table (a list of advantages in each cell) broke its rows apart at each item. Items
  * are kept apart by "; ", paragraphs by a space.
@@ -913,6 +951,7 @@ export function parseHtmlPage(
   spacesOutOfEmphasis(content);
   fieldTypesAsCode(content);
   classifiersApart(content);
+  firstRowAsHeader(content);
   cellsOnOneLine(content);
   shortDefinitionsOnOneLine(content);
   emptyEntriesTakeTheirText(content);
