@@ -1102,6 +1102,24 @@ acme.run()
     expect(page.sections[0]!.text).toContain('case : string – The casing to convert keywords to.');
   });
 
+  it('leaves out the `__weakref__` autodoc gives every class, and keeps a member that says more', () => {
+    // As pyparsing's API page (Debian's python-pyparsing-doc): ten of them, each a section.
+    const member = (name: string, text: string) =>
+      `<dl class="py attribute"><dt class="sig sig-object py" id="pyparsing.Forward.${name}"><span class="sig-name descname">${name}</span></dt><dd><p>${text}</p></dd></dl>`;
+    const page = parsedPage(
+      'pyparsing.html',
+      '<div role="main"><h1>pyparsing</h1><dl class="py class"><dt class="sig sig-object py" id="pyparsing.Forward"><span class="sig-name descname">Forward</span></dt><dd><p>Forward declaration of an expression.</p>' +
+        member('__weakref__', 'list of weak references to the object (if defined)') +
+        member('__dict__', 'The names this grammar defines, for its recursive parts.') +
+        '</dd></dl></div>',
+    );
+    expect(page.markdown).not.toContain('weak references');
+    expect(page.sections.map((section) => section.heading)).toEqual([
+      'pyparsing.Forward',
+      'pyparsing.Forward.__dict__',
+    ]);
+  });
+
   it('takes a headerless table’s first row of labels as its header, and no row of entries', () => {
     // As kombu's transport table and pyparsing's Unicode sets: docutils writes their header as the
     // body's first row, and the page Markdown opened each on an empty header row.

@@ -641,6 +641,23 @@ function fieldTypesAsCode(tree: Element): void {
   }
 }
 
+/**
+ * What Python gives every class, which autodoc documents for some: `__weakref__`, "list of weak
+ * references to the object (if defined)". pyparsing's API page had ten of them, each a section.
+ */
+const BOILERPLATE_MEMBER = /\.(?:__weakref__|__dict__)$/;
+const isBoilerplateEntry = (node: Element) => {
+  if (!isApiEntry(node)) return false;
+  const [term, description] = node.children.filter(isElement);
+  return (
+    BOILERPLATE_MEMBER.test(String(term!.properties.id)) &&
+    description?.tagName === 'dd' &&
+    /^(?:list of weak references to the object|dictionary for instance variables) \(if defined\)$/.test(
+      hastText(description).trim(),
+    )
+  );
+};
+
 /** A Sphinx API entry: a `<dl>` whose first `<dt>` is a signature with an anchor. */
 const isApiEntry = (node: Element) => {
   const term = node.tagName === 'dl' ? node.children.find(isElement) : undefined;
@@ -937,7 +954,8 @@ export function parseHtmlPage(
       (node.tagName === 'a' && EDIT_LINK.test(hastText(node))) ||
       // Sphinx viewcode's "[source]" links lead into `_modules/`, which is not served (NOT_PAGES).
       (node.tagName === 'a' && Boolean(select('.viewcode-link', node))) ||
-      isBuildStamp(node),
+      isBuildStamp(node) ||
+      isBoilerplateEntry(node),
   );
   // Heading self-links (VitePress's `#`, Sphinx's `¶`, Starlight's icon beside the heading) once
   // their screen-reader text is gone: a symbol, not words.
