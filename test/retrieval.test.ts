@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/http/app.js';
 import { DEMO } from '../src/server/config.js';
 import { createSite, isNavigation, loadDocsSite, parsePage } from '../src/server/site/docs.js';
+import { parseHtmlPage } from '../src/server/site/html.js';
 import { caseContrasts, createRetriever, memberNames } from '../src/server/answering/retrieval.js';
 import {
   askBody,
@@ -631,5 +632,31 @@ describe('a real command reference whose pages are titled by the command alone',
     );
     expect(textOf(parts)).not.toContain("The docs don't cover this.");
     expect(sourcesOf(parts)[0]?.id).toBe('/commands/npm-uninstall');
+  });
+});
+
+describe('an API entry documented under two names', () => {
+  // As pyparsing's API page (Debian's python-pyparsing-doc): `setDefaultWhitespaceChars` and its
+  // alias `set_default_whitespace_chars`, each with the same text, were quoted one after the other.
+  const entry = (name: string, text: string) =>
+    `<dl class="py method"><dt class="sig sig-object py" id="pyparsing.ParserElement.${name}"><span class="sig-name descname">${name}</span>(<em class="sig-param">chars</em>)</dt><dd><p>${text}</p></dd></dl>`;
+  const page = parseHtmlPage(
+    'pyparsing.html',
+    `<html><body><div role="main"><section id="pyparsing"><h1>pyparsing</h1>
+    ${entry('setDefaultWhitespaceChars', 'Overrides the default whitespace chars.')}
+    ${entry('set_default_whitespace_chars', 'Overrides the default whitespace chars.')}
+    ${entry('set_whitespace_chars', 'Overrides the whitespace chars of this expression alone.')}
+    </section></div></body></html>`,
+  );
+
+  it('is one hit, at its best name; an entry that says something else is still its own', () => {
+    if ('skipped' in page) throw new Error(page.skipped);
+    const { hits } = createRetriever(createSite([page])).search(
+      'How do I override the default whitespace chars?',
+      { limit: 5 },
+    );
+    const names = hits.map((hit) => hit.section.heading);
+    expect(names.filter((name) => /default_?whitespace_?chars$/i.test(name))).toHaveLength(1);
+    expect(names).toContain('pyparsing.ParserElement.set_whitespace_chars');
   });
 });

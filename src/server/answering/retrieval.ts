@@ -135,6 +135,16 @@ const COMMON_MIN_PASSAGES = 2000;
 const CANDIDATE_PAGES = 20;
 /** Sections of one page among the hits at most, so they name several candidate pages. */
 const SECTIONS_PER_PAGE = 2;
+
+/** What a section says: an API entry's text without its signature line, else all of its text. */
+function descriptionOf(section: DocSection): string {
+  const [first, ...rest] = section.blocks;
+  return isApiEntry(section) &&
+    first?.kind === 'paragraph' &&
+    /^`[^`]+`$/.test(first.markdown.trim())
+    ? rest.map((block) => block.text).join('\n')
+    : section.text;
+}
 /** How many of the best pages are checked for how much of the question they carry. */
 const COVERAGE_CANDIDATES = 10;
 /** Weight of the earlier question next to the follow-up's own words. */
@@ -1113,6 +1123,9 @@ export function createRetriever(
       const hits: SearchHit[] = [];
       const rankOf = new Map<SearchHit, number>();
       const shown = new Map<string, SearchHit>();
+      // An API entry under two names with one description (pyparsing's `setDefaultWhitespaceChars`
+      // and `set_default_whitespace_chars`) once: both were quoted, one after the other.
+      const aliases = new Set<string>();
       for (const cap of [SECTIONS_PER_PAGE, Infinity]) {
         for (let at = 0; at < ranked.length && hits.length < limit; at++) {
           const { section, score, passage } = ranked[at]!;
@@ -1121,6 +1134,9 @@ export function createRetriever(
           if (isNavigation(section)) continue;
           const key = `${section.heading}\n${section.text}`;
           const original = shown.get(key);
+          const description = descriptionOf(section);
+          const alias = description && `${section.pagePath}\n${description}`;
+          if (!original && alias && aliases.has(alias)) continue;
           if (original) {
             if (original.section.pagePath !== section.pagePath)
               original.copyScore = Math.max(original.copyScore ?? 0, score);
@@ -1130,6 +1146,7 @@ export function createRetriever(
           const terms = passage >= 0 ? matches.terms(passage) : [];
           const hit: SearchHit = { section, score, terms, title: titleOf(section) };
           shown.set(key, hit);
+          if (alias) aliases.add(alias);
           rankOf.set(hit, at);
           hits.push(hit);
         }
