@@ -1903,3 +1903,28 @@ describe('Ask next after a guide’s answer, when a reference’s members come c
     expect(suggestions.filter((question) => question.includes('acme.backends'))).toEqual([]);
   });
 });
+
+describe('a quote of an API entry', () => {
+  it('keeps the entry’s signature and summary, whatever words they match', async () => {
+    // As psycopg2's `cursor.mogrify`: quoted from "The returned string is always a bytes string."
+    // on, without "Return a query string after arguments binding."
+    const reference = parseHtmlPage(
+      'cursor.html',
+      `<html><body><div role="main"><section id="the-cursor-class"><h1>The cursor class</h1>
+      <dl class="py method"><dt class="sig sig-object py" id="cursor.mogrify"><span class="sig-name descname">mogrify</span>(<em class="sig-param">operation</em>)</dt>
+      <dd><p>Return a query string after arguments binding.</p>
+      <p>The returned string is always a bytes string.</p>
+      <div class="highlight-pycon"><pre>&gt;&gt;&gt; cur.mogrify("SELECT %s", (42,))</pre></div>
+      <p>The mogrify() method is a Psycopg extension to the DB API 2.0.</p></dd></dl>
+      <dl class="py method"><dt class="sig sig-object py" id="cursor.close"><span class="sig-name descname">close</span>()</dt>
+      <dd><p>Close the cursor now.</p></dd></dl>
+      </section></div></body></html>`,
+    );
+    if ('skipped' in reference) throw new Error(reference.skipped);
+    const text = textOf(await askIn(appOf(reference), 'What does cursor.mogrify() do?'));
+    expect(text).toMatch(/^From \*\*\[The cursor class › cursor\.mogrify\]/);
+    expect(text).toContain(
+      '> `mogrify(operation)`\n>\n> Return a query string after arguments binding.',
+    );
+  });
+});
