@@ -4,6 +4,7 @@ import {
   isApiEntry,
   isNavigation,
   namesSomething,
+  opensOnSignature,
   type DocBlock,
   type DocSection,
 } from '../site/docs.js';
@@ -721,14 +722,7 @@ export function passageOf(
   // An API entry's signature and summary (the paragraph under it) say what the entry is: a quote of
   // the entry keeps them, whatever words they match. psycopg2's `mogrify` was quoted from its
   // example on, without "Return a query string after arguments binding."
-  const [signature, summary] = blocks;
-  if (
-    isApiEntry(section) &&
-    signature?.kind === 'paragraph' &&
-    /^`[^`]+`$/.test(signature.markdown.trim()) &&
-    summary?.kind === 'paragraph' &&
-    !item
-  )
+  if (opensOnSignature(section) && blocks[1]?.kind === 'paragraph' && !item)
     for (const index of [0, 1]) picked.add(index);
   // In page order, so what a pulled-in block introduces comes too: "1. … 2. Set the option:", its
   // code, "3. It also takes options:", and that code.

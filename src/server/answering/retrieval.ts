@@ -4,6 +4,7 @@ import {
   DEFAULT_LANGUAGE,
   isApiEntry,
   isNavigation,
+  opensOnSignature,
   pageLabelOf,
   searchedSite,
   type DocPage,
@@ -136,19 +137,20 @@ const CANDIDATE_PAGES = 20;
 /** Sections of one page among the hits at most, so they name several candidate pages. */
 const SECTIONS_PER_PAGE = 2;
 
-/** What a section says: an API entry's text without its signature line, else all of its text. */
-function descriptionOf(section: DocSection): string {
-  const [first, ...rest] = section.blocks;
-  return isApiEntry(section) &&
-    first?.kind === 'paragraph' &&
-    /^`[^`]+`$/.test(first.markdown.trim())
-    ? rest.map((block) => block.text).join('\n')
-    : section.text;
-}
 /** How many of the best pages are checked for how much of the question they carry. */
 const COVERAGE_CANDIDATES = 10;
 /** Weight of the earlier question next to the follow-up's own words. */
 const EARLIER_WEIGHT = 0.6;
+
+/** What a section says: an API entry's text without its signature line, else all of its text. */
+const descriptionOf = (section: DocSection): string =>
+  opensOnSignature(section)
+    ? section.blocks
+        .slice(1)
+        .map((block) => block.text)
+        .join('\n')
+    : section.text;
+
 /**
  * Weight of a question word's parts (an identifier's humps, a compound's halves, a language's
  * code) when the docs use the word itself: "JavaScript" also searched as "java" and "script" at

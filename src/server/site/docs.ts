@@ -577,6 +577,17 @@ export const namesSomething = (text: string): boolean => /[\p{L}\p{N}]/u.test(te
 export const isApiEntry = (section: DocSection): boolean =>
   section.anchor === section.heading && section.anchor.includes('.');
 
+/**
+ * Whether an API entry opens on its signature, a line of code alone under its heading (html.ts
+ * writes `` `mogrify(operation[, parameters])` `` there): its next block is its summary.
+ */
+export const opensOnSignature = (section: DocSection): boolean => {
+  const first = section.blocks[0];
+  return (
+    isApiEntry(section) && first?.kind === 'paragraph' && /^`[^`]+`$/.test(first.markdown.trim())
+  );
+};
+
 /** A list item that is one link and nothing else, sub-items aside. */
 const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$/;
 /** A Markdown link, `[text](url)`. */
