@@ -494,16 +494,14 @@ function placeOf(section: DocSection, terms: string[]): string[] {
   // "hide commands from the help menu" and "disable and re-enable commands at runtime" read as
   // one sentence.
   const pieces: string[] = [];
-  let lines: string[] = [];
+  let lines: { text: string; item: boolean }[] = [];
   let withCode = false;
   const flush = () => {
     if (lines.length)
       pieces.push(
         lines
-          .map((line, n) =>
-            n && !(line.startsWith('- ') && lines[n - 1]!.startsWith('- '))
-              ? `>\n> ${line}`
-              : `> ${line}`,
+          .map(({ text, item }, n) =>
+            n && !(item && lines[n - 1]!.item) ? `>\n> ${text}` : `> ${text}`,
           )
           .join('\n'),
       );
@@ -514,9 +512,9 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     const before = n > 0 ? kept[chosen[n - 1]!]! : undefined;
     const apart = before && unit.index > before.index + 1 && !before.sentence.endsWith('…');
     const sentence = apart ? `… ${unit.sentence}` : unit.sentence;
-    if (before && !unit.item && before.at === unit.at && lines.length)
-      lines[lines.length - 1] += ` ${sentence}`;
-    else lines.push(unit.item ? `- ${sentence}` : sentence);
+    const last = lines.at(-1);
+    if (before && !unit.item && before.at === unit.at && last) last.text += ` ${sentence}`;
+    else lines.push({ text: unit.item ? `- ${sentence}` : sentence, item: unit.item });
     if (!unit.code || withCode) return;
     flush();
     pieces.push(fence(unit.code.lang ?? '', unit.code.text));

@@ -72,8 +72,10 @@ export interface SearchResult {
   /** Those of `words` the docs never use: they found nothing and count against coverage. */
   unknown: string[];
   /**
-   * Those of `unknown` that name something ("Docker", `poolPrePing`): capitalised where the
-   * question does not start, or an identifier. The docs never mention what the question is about.
+   * The question's names the docs never mention, so neither is what the question is about: those
+   * of `unknown` capitalised where the question does not start, or identifiers ("Docker",
+   * `poolPrePing`), and mixed-case names the docs never use whole, whatever their parts match
+   * ("MySQL" in docs that say "SQL").
    */
   unknownNames: string[];
   /**
@@ -136,7 +138,6 @@ const COMMON_MIN_PASSAGES = 2000;
 const CANDIDATE_PAGES = 20;
 /** Sections of one page among the hits at most, so they name several candidate pages. */
 const SECTIONS_PER_PAGE = 2;
-
 /** How many of the best pages are checked for how much of the question they carry. */
 const COVERAGE_CANDIDATES = 10;
 /** Weight of the earlier question next to the follow-up's own words. */
