@@ -239,6 +239,21 @@ A date is formatted in the reader's time zone.
     expect(result.unknown).toEqual(['zeitstempel']);
   });
 
+  it('reads an acronym’s plural as the acronym (IDs: span_id)', () => {
+    // As structlog's OpenTelemetry section: the question was told the docs never mention "IDs".
+    const traced = createRetriever(
+      createSite([
+        parsePage(
+          'otel.md',
+          '# OpenTelemetry\n\nAdd the span to every log entry:\n\n```python\nevent_dict["span_id"] = format(ctx.span_id, "016x")\n```\n',
+        ),
+      ]),
+    );
+    const result = traced.search('How do I add span IDs to my logs?', { limit: 3 });
+    expect(result.unknown).toEqual([]);
+    expect(result.unknownNames).toEqual([]);
+  });
+
   it('tells the reader in its reasoning which words found nothing', async () => {
     const parts = await readStream(
       await post(app(), askBody('How do I add a header with a flibbertigibbet?')),

@@ -116,8 +116,15 @@ export function processTerm(term: string): string | null {
   return found;
 }
 
+/**
+ * An acronym's plural ("IDs", "APIs"): its letters without the "s". Stemming leaves words of three
+ * letters alone, so "IDs" never met `span_id`'s "id", and "add trace and span IDs" said the docs
+ * never mention "IDs". The case tells it from a word ("gas", "dns").
+ */
+const ACRONYM_PLURAL = /^(\p{Lu}{2,})s$/u;
+
 function processTermOnce(term: string): string | null {
-  const lower = term.toLowerCase();
+  const lower = (ACRONYM_PLURAL.exec(term)?.[1] ?? term).toLowerCase();
   if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
   const unit = SIZE_UNIT.exec(lower);
   return unit ? `${unit[1] ?? UNIT_PREFIX[unit[2]!]}b` : stem(lower);
