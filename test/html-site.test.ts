@@ -1176,6 +1176,36 @@ acme.run()
     expect(page.markdown).toContain('Press `Ctrl` to stop.');
   });
 
+  it('keeps footnotes as paragraphs that open on their label, as both docutils write them', () => {
+    // As python-structlog-doc (asides, which went as chrome) and python-arrow-doc (a definition
+    // list whose terms ran the label into its back-links: "1(1,2)").
+    const page = parsedPage(
+      'console-output.html',
+      '<div role="main"><h1>Console Output</h1><p>Colorful<a class="footnote-reference brackets" href="#win" id="id1">[1]</a> output.</p>' +
+        '<aside class="footnote-list brackets"><aside class="footnote brackets" id="win" role="note"><span class="label"><span class="fn-bracket">[</span><a role="doc-backlink" href="#id1">1</a><span class="fn-bracket">]</span></span><p>Requires the Colorama package on Windows.</p></aside>' +
+        '<aside class="footnote brackets" id="glob" role="note"><span class="label"><span class="fn-bracket">[</span>4<span class="fn-bracket">]</span></span><span class="backrefs">(<a role="doc-backlink" href="#id4">1</a>,<a role="doc-backlink" href="#id5">2</a>)</span><p>A note on globbing.</p></aside></aside>' +
+        '<dl class="footnote brackets"><dt class="label" id="t1"><span class="brackets">2</span><span class="fn-backref">(<a href="#id2">1</a>,<a href="#id3">2</a>)</span></dt><dd><p>localization support for parsing and formatting</p></dd>' +
+        '<dt class="label" id="t3"><span class="brackets"><a class="fn-backref" href="#id7">3</a></span></dt><dd><p>the result is truncated to microseconds</p></dd></dl></div>',
+    );
+    expect(page.markdown).toContain('\\[1] Requires the Colorama package on Windows.');
+    expect(page.markdown).toContain('\\[2] localization support for parsing and formatting');
+    expect(page.markdown).toContain('\\[3] the result is truncated to microseconds');
+    expect(page.markdown).toContain('\\[4] A note on globbing.');
+    expect(page.markdown).not.toMatch(/\(1,2\)|\[1\]\(#id[245]\)/);
+  });
+
+  it('reads a Mermaid diagram as a code block of its source, not as prose', () => {
+    // As python-structlog-doc's flowcharts (sphinxcontrib-mermaid): they ran into one paragraph.
+    const page = parsedPage(
+      'standard-library.html',
+      '<div role="main"><h1>Standard Library</h1><div align="center" class="mermaid align-center">\n            flowchart TD\n   User\n   User --&gt; |&quot;info(&#39;foo&#39;)&quot;| stdlib\n        </div><p>A basic configuration.</p></div>',
+    );
+    expect(page.markdown).toContain(
+      '```mermaid\nflowchart TD\nUser\nUser --> |"info(\'foo\')"| stdlib\n```',
+    );
+    expect(page.sections[0]!.blocks.map((block) => block.kind)).toEqual(['code', 'paragraph']);
+  });
+
   it('leaves a script’s toggle link out of code', () => {
     // As python-sqlalchemy-doc: its "sql" toggle before a prompt read `sql>>> result = …`.
     const page = parsedPage(

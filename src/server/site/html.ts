@@ -224,6 +224,42 @@ function calloutTitlesAsLabels(tree: Element): void {
     });
 }
 
+/**
+ * Footnotes as paragraphs that open on their label ("[1] Requires the Colorama package on
+ * Windows."). docutils 0.18 and later write them as asides, which went with every other aside as
+ * chrome (structlog's pages lost all their footnotes); older docutils as a definition list whose
+ * terms carry the back-links too, so arrow's token table footnotes read "1(1,2,3,4)".
+ */
+function footnotesAsParagraphs(tree: Element): void {
+  for (const list of selectAll('aside.footnote-list', tree)) list.tagName = 'div';
+  const notes = selectAll('aside.footnote, aside.citation, dl.footnote, dl.citation', tree);
+  for (const note of notes) {
+    const label = (term: Element) => {
+      prune(term, (node) => node.tagName === 'span' && classesOf(node).includes('fn-backref'));
+      const text = hastText(term)
+        .replace(/\s+/g, '')
+        .replace(/^\[?(.*?)\]?$/, '$1');
+      return text ? `[${text}] ` : '';
+    };
+    const children: ElementContent[] = [];
+    let pending = '';
+    for (const child of note.children) {
+      // The back-links to where the note is referred to ("(1,2,3)"): navigation.
+      if (!isElement(child) || classesOf(child).includes('backrefs')) continue;
+      if (child.tagName === 'dt' || classesOf(child).includes('label')) pending = label(child);
+      else
+        for (const part of child.tagName === 'dd' ? child.children : [child]) {
+          if (isElement(part) && part.tagName === 'p' && pending)
+            part.children.unshift({ type: 'text', value: pending });
+          if (isElement(part)) pending = '';
+          children.push(part);
+        }
+    }
+    note.tagName = 'div';
+    note.children = children;
+  }
+}
+
 /** The elements from `tree` down to `target`, both included; undefined when `target` is not in it. */
 function pathTo(tree: Element, target: Element): Element[] | undefined {
   if (tree === target) return [tree];
@@ -348,15 +384,37 @@ function codeTextOf(pre: Element): string {
   return text.replace(/\n+$/, '');
 }
 
-/** Replaces every <pre> with a plain `<pre><code class="language-x">` that hast-util-to-mdast reads as a fence. */
+/**
+ * A Mermaid diagram's source, as sphinxcontrib-mermaid writes it into a `<div class="mermaid">`:
+ * its first line indented as the page's template, the others as the docs' source. Read as prose,
+ * structlog's flowcharts ran into one paragraph that a question about logging quoted.
+ */
+function diagramTextOf(node: Element): string {
+  const [first = '', ...rest] = hastText(node)
+    .replace(/^\s*\n/, '')
+    .trimEnd()
+    .split('\n');
+  const indent = Math.min(
+    ...rest.filter((line) => line.trim()).map((line) => /^\s*/.exec(line)![0].length),
+  );
+  return [first.trim(), ...rest.map((line) => line.slice(Math.min(indent, line.length)))].join(
+    '\n',
+  );
+}
+
+/**
+ * Replaces every <pre> with a plain `<pre><code class="language-x">` that hast-util-to-mdast reads
+ * as a fence; a Mermaid diagram (diagramTextOf) too.
+ */
 function normaliseCode(tree: Element, ancestors: Element[] = []): void {
   tree.children = tree.children.map((child) => {
     if (!isElement(child)) return child;
-    if (child.tagName !== 'pre') {
+    const diagram = classesOf(child).includes('mermaid');
+    if (child.tagName !== 'pre' && !diagram) {
       normaliseCode(child, [...ancestors, tree]);
       return child;
     }
-    const lang = languageOf(child, [...ancestors, tree]);
+    const lang = diagram ? 'mermaid' : languageOf(child, [...ancestors, tree]);
     // A link in code that leads nowhere is a script's toggle: SQLAlchemy's "sql" before each `>>>`
     // that emits SQL read `sql>>> result = session.execute(stmt)`.
     prune(child, (node) => node.tagName === 'a' && node.properties.href === '#');
@@ -369,7 +427,7 @@ function normaliseCode(tree: Element, ancestors: Element[] = []): void {
           type: 'element',
           tagName: 'code',
           properties: lang ? { className: [`language-${lang}`] } : {},
-          children: [{ type: 'text', value: codeTextOf(child) }],
+          children: [{ type: 'text', value: diagram ? diagramTextOf(child) : codeTextOf(child) }],
         },
       ],
     };
@@ -946,6 +1004,7 @@ export function parseHtmlPage(
   // The home page's navigation, in its order: the site's own reading order (inReadingOrder).
   const navigation = servedPathOf(file) === '/' ? navigationOf(root) : [];
   const content = structuredClone(main);
+  footnotesAsParagraphs(content);
   prune(
     content,
     (node) =>
