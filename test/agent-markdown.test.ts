@@ -148,6 +148,61 @@ describe('Markdown for agents on the served site', () => {
     expect(index).toContain('backends.md): Backend selection.');
   });
 
+  it('describes a page in llms.txt by the page, not by a release’s entry or an FAQ’s answer, whole sentences and a lead-in as one', async () => {
+    // As the Debian builds of structlog ("You can install structlog from PyPI using pip:", "Release
+    // 22.3.0 (What's new?)"), factory_boy (its changelog by an old release's note) and kombu (its
+    // FAQ by "Answer: Earlier versions of RabbitMQ…").
+    const index = await llmsTxtOf(
+      parsePage(
+        'index.md',
+        '# structlog\n\nRelease 22.3.0 ([What’s new?](./changelog.md))\n\nstructlog makes logging in Python faster, less painful, and more powerful.\n',
+      ),
+      parsePage(
+        'getting-started.md',
+        '# Getting Started\n\nYou can install structlog from PyPI using pip:\n\n```\npip install structlog\n```\n',
+      ),
+      // A lead-in that is half a sentence is passed over (python-cmd2-doc's "cmd2 allows a
+      // developer to:").
+      parsePage(
+        'disable.md',
+        '# Disabling Commands\n\ncmd2 allows a developer to:\n\n- remove commands\n- hide commands\n\nHidden commands are still run.\n',
+      ),
+      parsePage(
+        'changelog.md',
+        '# Changelog\n\n## 2.1.0 (2018-05-05)\n\n- Add support for Django 2.0.\n\n## 2.0.0 (2013-04-15)\n\nThis version brings massive changes to the core engine.\n',
+      ),
+      parsePage(
+        'faq.md',
+        '# FAQ\n\n## Q: Message.reject doesn’t work?\n\n**Answer**: Earlier versions of RabbitMQ did not implement it.\n\n## Q: Message.requeue doesn’t work?\n\nThe same.\n',
+      ),
+      // A page about one question is described by its answer.
+      parsePage(
+        'why.md',
+        '# Why structlog?\n\n## Why structlog?\n\nBecause structured logs are easy to parse.\n',
+      ),
+      parsePage('long.md', `# Long\n\n${'word '.repeat(40)}ends here.\n`),
+      // Not cut at a name's initial (python-hypothesis-doc: "… managed by David R.").
+      parsePage(
+        'development.md',
+        '# Development\n\nHypothesis development is managed by David R. MacIver. Others help.\n',
+      ),
+    );
+    expect(index).toContain(
+      '\n> structlog makes logging in Python faster, less painful, and more powerful.\n',
+    );
+    expect(index).toContain(
+      'getting-started.md): You can install structlog from PyPI using pip.\n',
+    );
+    expect(index).toContain('disable.md): Hidden commands are still run.\n');
+    expect(index).toMatch(/changelog\.md\)\n/);
+    expect(index).toMatch(/faq\.md\)\n/);
+    expect(index).toContain('why.md): Because structured logs are easy to parse.\n');
+    expect(index).toContain(`long.md): ${'word '.repeat(30)}word…\n`);
+    expect(index).toContain(
+      'development.md): Hypothesis development is managed by David R. MacIver.\n',
+    );
+  });
+
   it('describes a page in llms.txt by the one-paragraph quote it opens with', async () => {
     // As sphinx-doc's home page, described as "Here are some of Sphinx's major features:".
     const home = await llmsTxtOf(

@@ -3,6 +3,7 @@ import {
   citedAs,
   isApiEntry,
   isNavigation,
+  isReleaseEntry,
   namesSomething,
   opensOnSignature,
   type DocBlock,
@@ -43,12 +44,6 @@ const RELEASE_WORDS =
 const CHANGELOG_NAME =
   /^(?:change[-_ ]?log|changes|history|news|releases|release[-_ ]notes|what'?s[-_ ]new)$/i;
 /**
- * A heading that is a release and nothing more: "1.0.2 (2012-12-17)", "Version 7.0", "v2.3.0 –
- * 2020-01-05" (a date after a dash or in brackets), not "2.0 features".
- */
-const VERSION_ONLY =
-  /^(?:(?:version|release)\s+|v)?\d+(?:\.\d+)+(?:\s*(?:\(.*\)|\[.*\]|[-–—]\s*\d.*))?$/i;
-/**
  * Release notes: one release's entry wherever it sits (requests keeps its history in "Community
  * Updates", and "Community Updates › 1.0.2 (2012-12-17)" was a related page for a question about
  * proxies), a changelog by its name (pytest's "Changelog"), or a page whose path or title names a
@@ -61,7 +56,7 @@ const isReleaseNotes = ({
   pageTitle,
   heading,
 }: Pick<DocSection, 'pagePath' | 'pageTitle' | 'heading'>): boolean =>
-  VERSION_ONLY.test(heading.trim()) ||
+  isReleaseEntry(heading) ||
   CHANGELOG_NAME.test(pageTitle.trim()) ||
   CHANGELOG_NAME.test(pagePath.split('/').at(-1) ?? '') ||
   ([pagePath, pageTitle].some((text) => /\d+\.\d+/.test(text)) &&

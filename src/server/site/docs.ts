@@ -614,6 +614,15 @@ const CONTENTS_LINKS = 5;
 const CONTENTS_INTRO_CHARS = 200;
 /** A URL that leads out of the site: a scheme (`https:`, `mailto:`) or `//host`. */
 export const EXTERNAL_URL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
+/**
+ * A heading that is a release and nothing more: "1.0.2 (2012-12-17)", "Version 7.0", "v2.3.0 –
+ * 2020-01-05" (a date after a dash or in brackets), not "2.0 features".
+ */
+const VERSION_ONLY =
+  /^(?:(?:version|release)\s+|v)?\d+(?:\.\d+)+(?:\s*(?:\(.*\)|\[.*\]|[-–—]\s*\d.*))?$/i;
+/** Whether a section is one release's entry in release notes, by its heading (VERSION_ONLY). */
+export const isReleaseEntry = (heading: string): boolean => VERSION_ONLY.test(heading.trim());
+
 /** A list whose every item is a link alone (sub-items aside): a table of contents. */
 export const isLinkList = (block: DocBlock): boolean =>
   block.kind === 'list' &&

@@ -4,7 +4,14 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { docLinkTarget } from './doc-links.js';
-import { markdownUrl, pageLabelOf, siteNameOf, type DocPage, type DocsSite } from './docs.js';
+import {
+  isReleaseEntry,
+  markdownUrl,
+  pageLabelOf,
+  siteNameOf,
+  type DocPage,
+  type DocsSite,
+} from './docs.js';
 import { isScriptUrl, prefixedLinks, sidebarGroups, type LinkStrategy } from './render.js';
 import { sentencesOf } from './sentences.js';
 
@@ -180,13 +187,14 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
 
 /**
  * Not a sentence about the page: a label over what follows ("Contents:", "Test parametrization:"),
- * a version note (Tornado's locks and queues pages open with "New in version 4.2.", requests' home
- * page with "Release v2.28.1.") or a word or two that are not a sentence (Sphinx's contents page
- * opens on "Get started", Fastify's "Getting Started" on "Hello!"; Celery's "Backend selection."
- * is one).
+ * a version note (Tornado's locks and queues pages open with "New in version
+ * 4.2.", requests' home page with "Release v2.28.1.", structlog's with "Release 22.3.0 (What's
+ * new?)", its links' words left) or a word or two that are not a sentence (Sphinx's contents page
+ * opens on "Get started", Fastify's "Getting Started" on "Hello!"; Celery's "Backend selection." is
+ * one).
  */
 const NOT_A_SUMMARY =
-  /^(?:\S+(?:\s+\S+){0,2}:|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
+  /^(?:\S+(?:\s+\S+){0,2}:|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?(?:\s*\([^)]*\))*|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
 /**
  * A paragraph that is all emphasis (Sphinx's "*Module author: Georg Brandl*", a "**Attributes**"
  * rubric) or an admonition beside the page's subject ("**Todo:** Expand this.", "**See also:** …",
@@ -195,6 +203,14 @@ const NOT_A_SUMMARY =
 const NOT_PROSE =
   /^(?:([*_]+)[^*_]+\1|\*\*(?:See also|Todo|Note|Notes|Warning|Important|Caution|Tip|Hint|Attention|Danger|Error|Changelog):\*\*.*)$/is;
 
+/** A page of questions and answers, by its title: "FAQ", "Frequently Asked Questions". */
+const FAQ_TITLE = /\bFAQs?\b|\bfrequently asked\b/i;
+/** A lead-in whose list finishes its sentence: it ends on a word that needs more after it. */
+const HALF_SENTENCE =
+  /\b(?:to|including|include|includes|like|as|of|for|with|by|from|are|is|be|the|a|an|and|or|such as|e\.g\.)\s*:$/i;
+/** The longest one-line summary; a longer sentence is cut at a word, with "…". */
+const MAX_SUMMARY_CHARS = 160;
+
 /**
  * One line about a page for `llms.txt`: its description, else the first sentence of its first
  * paragraph (or of the quote it opens with: Sphinx's "Sphinx makes it easy to create intelligent
@@ -202,12 +218,25 @@ const NOT_PROSE =
  * signature: werkzeug's middleware pages were described by `class …SharedDataMiddleware(app,
  * exports, …`), one that is not prose (NOT_PROSE), a label (Flask's tutorial was described as
  * "Contents:", the words over its table of contents), a version note and the page's own title
- * (Sphinx's `sphinx-quickstart` page).
+ * (Sphinx's `sphinx-quickstart` page). Nor from a release's entry (factory_boy's changelog was
+ * described as "This version brings massive changes to the core engine…") or the answer to a
+ * question in an FAQ (kombu's as "Answer: Earlier versions of RabbitMQ did not implement…"): each
+ * is about one thing on the page, not the page. A sentence that leads into what follows ends in a
+ * full stop ("The page contains all information about aiohttp Client API."): passing over it, the
+ * line came from further down and said less ("The requests library does in fact also provides a
+ * session system.").
  */
 function summaryOf(page: DocPage): string {
   if (page.description) return page.description.replace(/\s+/g, ' ').trim();
+  const faq = FAQ_TITLE.test(page.title);
   let first = true;
-  for (const section of page.sections)
+  for (const section of page.sections) {
+    // Release notes open with their newest release; what comes after it is releases too.
+    if (isReleaseEntry(section.heading)) break;
+    if (faq && /\?\s*$/.test(section.heading)) {
+      first = false;
+      continue;
+    }
     for (const block of section.blocks) {
       const opening = first;
       first = false;
@@ -218,8 +247,14 @@ function summaryOf(page: DocPage): string {
       if (/^`[^`]*`$/.test(markdown) || NOT_PROSE.test(markdown)) continue;
       const sentence = sentencesOf(block.text.replace(/\s+/g, ' '))[0]?.trim();
       if (!sentence || NOT_A_SUMMARY.test(sentence) || sentence === page.title) continue;
-      return sentence.length > 160 ? `${sentence.slice(0, 157).trimEnd()}…` : sentence;
+      // "cmd2 allows a developer to:" is half a sentence: its list is the rest of it.
+      if (HALF_SENTENCE.test(sentence)) continue;
+      const line = sentence.replace(/:$/, '.');
+      if (line.length <= MAX_SUMMARY_CHARS) return line;
+      const cut = line.slice(0, MAX_SUMMARY_CHARS - 2);
+      return `${cut.replace(/\s+\S*$/, '').trimEnd() || cut}…`;
     }
+  }
   return '';
 }
 

@@ -1,5 +1,9 @@
-/** An abbreviation whose full stop ends no sentence: "derived (e.g. [`Response`]) instance". */
-const ABBREVIATION = /(?:^|[^\p{L}])(?:e\.g|i\.e|cf|vs)\.$/iu;
+/**
+ * An abbreviation whose full stop ends no sentence: "derived (e.g. [`Response`]) instance", or a
+ * name's initial ("managed by David R. MacIver": Hypothesis's page was described as "… by David R.").
+ */
+const ABBREVIATION =
+  /(?:^|[^\p{L}])(?:[eE]\.[gG]|[iI]\.[eE]|[cC][fF]|[vV][sS]|(?<=\p{Lu}\p{Ll}+ )\p{Lu})\.$/u;
 
 /**
  * Sentences of a paragraph (Markdown or plain text), never split inside an inline code span nor
@@ -17,7 +21,7 @@ export function sentencesOf(markdown: string): string[] {
       (char === '.' || char === '!' || char === '?') &&
       /\s/.test(markdown[i + 1] ?? '') &&
       /[A-Z`*[(]/.test(markdown.slice(i + 1).trimStart()[0] ?? '') &&
-      !ABBREVIATION.test(markdown.slice(Math.max(start, i - 8), i + 1))
+      !ABBREVIATION.test(markdown.slice(Math.max(start, i - 24), i + 1))
     ) {
       sentences.push(markdown.slice(start, i + 1).trim());
       start = i + 1;
