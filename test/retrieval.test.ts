@@ -254,6 +254,21 @@ A date is formatted in the reader's time zone.
     expect(result.unknownNames).toEqual([]);
   });
 
+  it('reads a snake_case name’s letters and number apart (FORMAT_RFC2822: RFC 2822)', () => {
+    // As python-arrow-doc: "the standard ones like RFC 2822" was told the docs never mention them.
+    const formats = createRetriever(
+      createSite([
+        parsePage(
+          'formats.md',
+          '# Built-in Formats\n\nThere are several formatting standards provided as built-in tokens.\n\n```python\narw.format(arrow.FORMAT_RFC2822)\n```\n',
+        ),
+      ]),
+    );
+    const result = formats.search('Which formats are built in, like RFC 2822?', { limit: 3 });
+    expect(result.unknown).toEqual([]);
+    expect(result.hits[0]?.terms).toEqual(expect.arrayContaining(['rfc', '2822']));
+  });
+
   it('tells the reader in its reasoning which words found nothing', async () => {
     const parts = await readStream(
       await post(app(), askBody('How do I add a header with a flibbertigibbet?')),

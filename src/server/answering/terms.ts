@@ -252,8 +252,14 @@ export function createTokenizer(compounds: Map<string, string[]>): Tokenize {
         ...(/[a-z][A-Z]/.test(word)
           ? word.split(/(?<=[a-z])(?=[A-Z])/)
           : (compounds.get(lower) ?? [])),
-        // snake_case and CONSTANT_CASE are their words too.
-        ...(/[^_]_+[^_]/.test(word) ? word.split(/_+/).filter(Boolean) : []),
+        // snake_case and CONSTANT_CASE are their words too, and a word's letters and number
+        // apart: arrow's `FORMAT_RFC2822` was "never mentioned" to a question about RFC 2822.
+        ...(/[^_]_+[^_]/.test(word)
+          ? word.split(/_+/).flatMap((part) => {
+              const [, letters, number] = /^([A-Za-z]{2,})(\d{2,})$/.exec(part) ?? [];
+              return !part ? [] : letters ? [part, letters, number!] : [part];
+            })
+          : []),
         // A language's name is also its locale code (German → de), a currency's its code (euros → eur).
         ...(LOCALE_CODES.has(lower) ? [LOCALE_CODES.get(lower)!] : []),
         ...(CURRENCY_CODES.has(lower) ? [CURRENCY_CODES.get(lower)!] : []),
