@@ -300,6 +300,27 @@ describe('the answer says how sure it is', () => {
     );
   });
 
+  it('shows a lead-in with its code when no sentence of a place holds the question’s words', async () => {
+    // As structlog's contextvars page: "This would result among other the following lines to be
+    // printed:" stood alone as the place, its output left out.
+    const app = appOf(
+      parsePage(
+        'contextvars.md',
+        '# Context Variables\n\n## Example: Flask application and thread-local data\n\nThis would result in the following lines being printed:\n\n' +
+          "```text\nevent='user logged in' view='/login'\n```\n",
+      ),
+      parsePage(
+        'frameworks.md',
+        '# Frameworks\n\n## Flask\n\nConfigure logging before you create the application.\n',
+      ),
+    );
+    const parts = await askIn(app, 'How do I log in a Flask application?');
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    expect(textOf(parts)).toContain(
+      "  > This would result in the following lines being printed:\n\n  ```text\n  event='user logged in' view='/login'\n  ```",
+    );
+  });
+
   it('never ends a place on a sentence labelled “Example:” without its example', async () => {
     // As Celery's periodic tasks guide writes one ("Example: Run the tasks.add task every 30
     // seconds."), before more code than a place shows.

@@ -459,8 +459,11 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, PLACE_SENTENCES)
     .map((s) => s.i);
+  // No sentence holds a word of the question: the section's first, shown as a chosen one is (a
+  // lead-in with its code: structlog's "This would result among other the following lines to be
+  // printed:" stood alone).
+  if (!chosen.length && kept[0]) chosen.push(0);
   if (!chosen.length) {
-    if (kept[0]) return [`> ${kept[0].sentence}`];
     // A section that is a table (Pygments' Languages) shows its rows that match.
     const table = blocks.find((block) => block.kind === 'table');
     if (table) return [quote(cutTable(table.markdown, terms, PLACE_SENTENCES))];
