@@ -1194,6 +1194,19 @@ acme.run()
     expect(page.markdown).not.toMatch(/\(1,2\)|\[1\]\(#id[245]\)/);
   });
 
+  it('leaves out the links to the index and search pages Sphinx generates, and their heading', () => {
+    // As python-factory-boy-doc's home page, which ended on the bare words "Index", "Module
+    // Index" and "Search Page" once their links (to pages not served) went.
+    const page = parsedPage(
+      'index.html',
+      '<div role="main"><section id="factory-boy"><h1>factory_boy</h1><p>Fixtures for tests.</p><ul><li><p><a href="intro.html">Introduction</a></p></li></ul></section>' +
+        '<section id="indices-and-tables"><h1>Indices and tables</h1><ul><li><p><a class="reference internal" href="genindex.html"><span class="std std-ref">Index</span></a></p></li>' +
+        '<li><p><a href="py-modindex.html"><span>Module Index</span></a></p></li><li><p><a href="search.html">Search Page</a></p></li></ul></section></div>',
+    );
+    expect(page.markdown).toContain('[Introduction](intro.html)');
+    expect(page.markdown).not.toMatch(/Index|Search Page|Indices/);
+  });
+
   it('reads a Mermaid diagram as a code block of its source, not as prose', () => {
     // As python-structlog-doc's flowcharts (sphinxcontrib-mermaid): they ran into one paragraph.
     const page = parsedPage(

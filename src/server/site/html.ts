@@ -700,6 +700,21 @@ function fieldTypesAsCode(tree: Element): void {
 }
 
 /**
+ * A list item that is only a link to a page Sphinx generates and the site does not serve
+ * (NOT_PAGES): the "Index", "Module Index" and "Search Page" under "Indices and tables", which
+ * stayed as bare words once their links went (factory_boy's home page ended on them).
+ */
+const isGeneratedIndexItem = (node: Element) => {
+  if (node.tagName !== 'li') return false;
+  const links = selectAll('a[href]', node);
+  return (
+    links.length === 1 &&
+    /(?:^|\/)(?:genindex|py-modindex|search)\.html$/.test(String(links[0]!.properties.href)) &&
+    hastText(node).trim() === hastText(links[0]!).trim()
+  );
+};
+
+/**
  * What Python gives every class, which autodoc documents for some: `__weakref__`, "list of weak
  * references to the object (if defined)". pyparsing's API page had ten of them, each a section.
  */
@@ -1014,7 +1029,19 @@ export function parseHtmlPage(
       // Sphinx viewcode's "[source]" links lead into `_modules/`, which is not served (NOT_PAGES).
       (node.tagName === 'a' && Boolean(select('.viewcode-link', node))) ||
       isBuildStamp(node) ||
-      isBoilerplateEntry(node),
+      isBoilerplateEntry(node) ||
+      isGeneratedIndexItem(node),
+  );
+  // A list left without items (all of them such links), and sphinx-quickstart's "Indices and
+  // tables" left with only its heading. Not every section of a heading alone: autodoc writes a
+  // module's entries after the section of its title (cmd2's API pages).
+  prune(content, (node) => /^[ou]l$/.test(node.tagName) && !node.children.some(isElement));
+  prune(
+    content,
+    (node) =>
+      node.tagName === 'section' &&
+      node.properties.id === 'indices-and-tables' &&
+      node.children.filter(isElement).length === 1,
   );
   // Heading self-links (VitePress's `#`, Sphinx's `¶`, Starlight's icon beside the heading) once
   // their screen-reader text is gone: a symbol, not words.
