@@ -1385,6 +1385,32 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(reference.match(/\*\*option\d+\*\*/g)).toHaveLength(15);
   });
 
+  it('shows fewer lines of a “See also” section’s code than of the answer’s', async () => {
+    // As factory_boy's recipes: "Django models with GenericForeignKeys" added 60 lines of code
+    // under the answer to "How do I write a factory for a Django model?".
+    const code = Array.from({ length: 40 }, (_, i) => `    field_${i} = factory.Faker('word')`);
+    const app = appOf(
+      parsePage(
+        'orms.md',
+        '# ORMs\n\n## Writing a Django model factory\n\nTo write a factory for a Django model, subclass `DjangoModelFactory`:\n\n' +
+          '```python\nclass UserFactory(factory.django.DjangoModelFactory):\n    class Meta:\n        model = User\n```\n\n' +
+          '## Django models with many fields\n\nWrite the factory of a model of many fields as any other:\n\n' +
+          `\`\`\`python\nclass ItemFactory(factory.django.DjangoModelFactory):\n${code.join('\n')}\n\`\`\`\n`,
+      ),
+      parsePage('server.md', '# Server\n\n## Handlers\n\nA handler answers a request.\n'),
+    );
+    const text = textOf(await askIn(app, 'How do I write a factory for a Django model?'));
+    expect(text).toMatch(/^From \*\*\[ORMs › Writing a Django model factory\]/);
+    const seeAlso = text.slice(text.indexOf('See also'));
+    expect(seeAlso).toMatch(/^See also \*\*\[ORMs › Django models with many fields\]/);
+    expect(seeAlso.match(/field_\d+ =/g)).toHaveLength(11);
+    expect(seeAlso).toContain('\n…\n');
+    // As the answer itself, the section shows all of it (under 45 lines).
+    const whole = textOf(await askIn(app, 'Django models with many fields'));
+    expect(whole).toMatch(/^From \*\*\[ORMs › Django models with many fields\]/);
+    expect(whole.match(/field_\d+ =/g)).toHaveLength(40);
+  });
+
   it('marks the blocks a quote leaves out between two it shows, and only there', async () => {
     // As pytest's "Skipping test functions" (Debian's python-pytest-doc, a newcomer's trial).
     const app = appOf(

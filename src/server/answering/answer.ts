@@ -275,8 +275,24 @@ const CODE_CUT_SLACK = 15;
 const MAX_TABLE_ROWS = 15;
 const MAX_LIST_ITEMS = 15;
 const MAX_ITEM_CHARS = 1500;
-/** A "See also" section is there beside the answer: its lists show fewer items. */
-const SEE_ALSO_LIST_ITEMS = 5;
+/** How much of a section's lists and code a quote shows. */
+interface QuoteLimits {
+  listItems: number;
+  codeLines: number;
+  /** Code up to this many lines past `codeLines` is shown whole (codeShown). */
+  codeSlack: number;
+}
+const ANSWER_LIMITS: QuoteLimits = {
+  listItems: MAX_LIST_ITEMS,
+  codeLines: MAX_CODE_LINES,
+  codeSlack: CODE_CUT_SLACK,
+};
+/**
+ * A "See also" section is there beside the answer: its lists show fewer items, and its code fewer
+ * lines (factory_boy's "Django models with GenericForeignKeys" added 60 lines of code to an
+ * answer about Django model factories).
+ */
+const SEE_ALSO_LIMITS: QuoteLimits = { listItems: 5, codeLines: 12, codeSlack: 3 };
 const MAX_PARAGRAPH_CHARS = 700;
 const NEAREST_PAGES = 3;
 /** How many places an unsure answer shows: the best section of each of the best pages. */
@@ -321,14 +337,18 @@ const termsIn = (text: string, terms: string[]) =>
   terms.filter((term) => matchesTerm(text, term)).length;
 
 /**
- * Code as quoted: whole, or the MAX_CODE_LINES lines that hold the most of the question's words,
- * "…" marking what is left out. The first lines were kept, so a 50-line example stopped at
- * `const resolvers = {`, before the `throw new ErrorWithProps(…)` a question about error
- * extensions came for.
+ * Code as quoted: whole, or the `codeLines` lines (MAX_CODE_LINES in an answer) that hold the most
+ * of the question's words, "…" marking what is left out. The first lines were kept, so a 50-line
+ * example stopped at `const resolvers = {`, before the `throw new ErrorWithProps(…)` a question
+ * about error extensions came for.
  */
-function codeShown(value: string, terms: string[]): string {
+function codeShown(
+  value: string,
+  terms: string[],
+  { codeLines, codeSlack }: QuoteLimits = ANSWER_LIMITS,
+): string {
   const lines = value.split('\n');
-  if (lines.length <= MAX_CODE_LINES + CODE_CUT_SLACK) return value;
+  if (lines.length <= codeLines + codeSlack) return value;
   // Each line's question words, by their index in `terms`; a window is worth the distinct words it
   // holds (the one `redis` line counts beside twenty about subscriptions), then its matching lines.
   const held = lines.map((line) =>
@@ -344,22 +364,22 @@ function codeShown(value: string, terms: string[]): string {
     }
     if (held[line]!.length) matching += by;
   };
-  for (let line = 0; line < MAX_CODE_LINES; line++) add(line, 1);
+  for (let line = 0; line < codeLines; line++) add(line, 1);
   let [from, best] = [0, [distinct, matching]];
-  for (let start = 1; start + MAX_CODE_LINES <= lines.length; start++) {
+  for (let start = 1; start + codeLines <= lines.length; start++) {
     add(start - 1, -1);
-    add(start + MAX_CODE_LINES - 1, 1);
+    add(start + codeLines - 1, 1);
     if (distinct > best[0]! || (distinct === best[0] && matching > best[1]!))
       [from, best] = [start, [distinct, matching]];
   }
   // Centred on the lines it holds, so what comes after them shows as well as what comes before.
-  const inWindow = held.slice(from, from + MAX_CODE_LINES).map((found) => found.length > 0);
+  const inWindow = held.slice(from, from + codeLines).map((found) => found.length > 0);
   const [first, last] = [inWindow.indexOf(true), inWindow.lastIndexOf(true)];
   if (first >= 0) {
     const middle = from + Math.round((first + last) / 2);
-    from = Math.min(Math.max(0, middle - MAX_CODE_LINES / 2), lines.length - MAX_CODE_LINES);
+    from = Math.min(Math.max(0, middle - codeLines / 2), lines.length - codeLines);
   }
-  const to = from + MAX_CODE_LINES;
+  const to = from + codeLines;
   return [
     ...(from > 0 ? ['…'] : []),
     ...lines.slice(from, to),
@@ -367,8 +387,8 @@ function codeShown(value: string, terms: string[]): string {
   ].join('\n');
 }
 
-function fence(lang: string, value: string, terms: string[] = []): string {
-  const body = codeShown(value, terms);
+function fence(lang: string, value: string, terms: string[] = [], limits?: QuoteLimits): string {
+  const body = codeShown(value, terms, limits);
   // A fence longer than any backtick run inside keeps the code intact.
   const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((run) => run.length));
   const ticks = '`'.repeat(longest + 1);
@@ -640,14 +660,14 @@ function cutTable(markdown: string, terms: string[], max: number): string {
 }
 
 /** A block as quoted: whole, or cut to what a reader needs while keeping its Markdown shape. */
-function quoteBlock(block: DocBlock, terms: string[], maxItems = MAX_LIST_ITEMS): string {
+function quoteBlock(block: DocBlock, terms: string[], limits = ANSWER_LIMITS): string {
   switch (block.kind) {
     case 'code':
-      return fence(block.lang ?? '', block.text, terms);
+      return fence(block.lang ?? '', block.text, terms, limits);
     case 'table':
       return cutTable(block.markdown, terms, MAX_TABLE_ROWS);
     case 'list':
-      return cutList(block.markdown, terms, maxItems);
+      return cutList(block.markdown, terms, limits.listItems);
     case 'paragraph':
       return cutProse(block.markdown, terms);
     case 'quote': {
@@ -1013,17 +1033,17 @@ export function composeAnswer(
   const blocks: string[] = [];
   const shownIntro: DocSection[] = [];
   // Prose is quoted; code stays outside the quote, as a plain fence a reader can copy.
-  const quotedPassage = (passage: DocBlock[], maxItems = MAX_LIST_ITEMS) => {
+  const quotedPassage = (passage: DocBlock[], limits = ANSWER_LIMITS) => {
     const parts: string[] = [];
     let prose: string[] = [];
     for (const block of passage) {
       if (block.kind !== 'code') {
-        prose.push(quoteBlock(block, terms, maxItems));
+        prose.push(quoteBlock(block, terms, limits));
         continue;
       }
       if (prose.length) parts.push(quote(prose.join('\n\n')));
       prose = [];
-      parts.push(quoteBlock(block, terms));
+      parts.push(quoteBlock(block, terms, limits));
     }
     if (prose.length) parts.push(quote(prose.join('\n\n')));
     return parts;
@@ -1039,7 +1059,7 @@ export function composeAnswer(
     const first = position++ === 0;
     const parts = [
       `${first ? phrases.from : phrases.seeAlso} **[${escapeLinkText(labelOf(hit))}](${pageUrl(hit.section)})** [${n}]:`,
-      ...quotedPassage(passage, first ? MAX_LIST_ITEMS : SEE_ALSO_LIST_ITEMS),
+      ...quotedPassage(passage, first ? ANSWER_LIMITS : SEE_ALSO_LIMITS),
     ];
     // "There are two ways to install it." A short page intro promises the sections after it:
     // show how each begins, rather than leave the reader with the promise. When the search also
