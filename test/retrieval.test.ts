@@ -269,6 +269,28 @@ A date is formatted in the reader's time zone.
     expect(result.hits[0]?.terms).toEqual(expect.arrayContaining(['rfc', '2822']));
   });
 
+  it('finds a relationship’s kind, though its words are all stop words (many-to-many)', () => {
+    // As python-factory-boy-doc's "Simple Many-to-many relationship" and SQLAlchemy's "Many To
+    // Many": the question's "many-to-many" was three stop words, and a sessions page came first.
+    const orm = createRetriever(
+      createSite([
+        parsePage(
+          'recipes.md',
+          '# Recipes\n\n## Simple Many-to-many relationship\n\nBuilding the adequate link between two models depends on the use case.\n\n## Many To One\n\nA foreign key.\n',
+        ),
+        parsePage(
+          'orms.md',
+          '# ORMs\n\n## Managing sessions\n\nSet up the session before the factory runs, and set up each model.\n',
+        ),
+      ]),
+    );
+    const result = orm.search('How do I set up a many-to-many relationship?', { limit: 3 });
+    expect(result.hits[0]?.section.heading).toBe('Simple Many-to-many relationship');
+    expect(result.words).toContain('many-to-many');
+    const spaced = orm.search('What about many to many?', { limit: 3 });
+    expect(spaced.hits[0]?.section.heading).toBe('Simple Many-to-many relationship');
+  });
+
   it('tells the reader in its reasoning which words found nothing', async () => {
     const parts = await readStream(
       await post(app(), askBody('How do I add a header with a flibbertigibbet?')),
