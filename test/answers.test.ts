@@ -323,7 +323,7 @@ describe('the answer says how sure it is', () => {
 
   it('never ends a place on a sentence labelled “Example:” without its example', async () => {
     // As Celery's periodic tasks guide writes one ("Example: Run the tasks.add task every 30
-    // seconds."), before more code than a place shows.
+    // seconds."), before more code than a place shows: six lines of it, "…" for the rest.
     const code = Array.from({ length: 8 }, (_, i) => `schedule.add(${i})`).join('\n');
     const app = appOf(
       parsePage(
@@ -340,7 +340,36 @@ describe('the answer says how sure it is', () => {
     expect(levelsOf(parts)).toEqual(['unsure']);
     const text = textOf(parts);
     expect(text).toContain('[Caching › Cache lifetime]');
-    expect(text).not.toContain('Example: cached answers kept for an hour.');
+    expect(text).toContain(
+      '  > Example: cached answers kept for an hour.\n\n  ```python\n  schedule.add(0)\n',
+    );
+    expect(text).toContain('  schedule.add(5)\n  …\n  ```');
+    expect(text).not.toContain('schedule.add(6)');
+  });
+
+  it('shows the lines of a place’s long code that hold the question, not its first ones', async () => {
+    // As structlog's "Support for contextvars.Token": its example's first six lines stopped
+    // before `reset_contextvars(**tokens)`, the call the question named.
+    const app = appOf(
+      parsePage(
+        'contextvars.md',
+        '# Context Variables\n\n## Support for tokens\n\nA helper can override context variables and restore them with the tokens that `bind_contextvars()` returns, passed to `reset_contextvars()`:\n\n' +
+          '```python\ndef foo():\n    bind_contextvars(a=1)\n    _helper()\n    log.info("a is restored!")\n\n' +
+          'def _helper():\n    tokens = bind_contextvars(a=2)\n    log.info("a is overridden")\n    reset_contextvars(**tokens)\n```\n',
+      ),
+      parsePage(
+        'api.md',
+        '# API\n\n## bind_contextvars\n\nPut keys and values into the context-local context. Returns the tokens.\n',
+      ),
+    );
+    const parts = await askIn(
+      app,
+      'How do I use reset_contextvars with the tokens of bind_contextvars?',
+    );
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    const text = textOf(parts);
+    expect(text).toContain('passed to `reset_contextvars()`:\n\n  ```python\n  …\n');
+    expect(text).toContain('  reset_contextvars(**tokens)\n  ```');
   });
 
   it('never cuts a place’s long sentence inside inline code or a link', async () => {

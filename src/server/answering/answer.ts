@@ -275,12 +275,15 @@ const CODE_CUT_SLACK = 15;
 const MAX_TABLE_ROWS = 15;
 const MAX_LIST_ITEMS = 15;
 const MAX_ITEM_CHARS = 1500;
-/** How much of a section's lists and code a quote shows. */
-interface QuoteLimits {
-  listItems: number;
+/** How much of a code block a quote shows (codeShown). */
+interface CodeLimits {
   codeLines: number;
-  /** Code up to this many lines past `codeLines` is shown whole (codeShown). */
+  /** Code up to this many lines past `codeLines` is shown whole. */
   codeSlack: number;
+}
+/** How much of a section's lists and code a quote shows. */
+interface QuoteLimits extends CodeLimits {
+  listItems: number;
 }
 const ANSWER_LIMITS: QuoteLimits = {
   listItems: MAX_LIST_ITEMS,
@@ -300,8 +303,12 @@ const BEST_PLACES = 3;
 /** How many of a place's sentences an unsure answer shows, and how long each may be. */
 const PLACE_SENTENCES = 2;
 const PLACE_SENTENCE_CHARS = 280;
-/** The longest code a place shows after the lead-in that introduces it. */
-const PLACE_CODE_LINES = 6;
+/**
+ * How much code a place shows after the lead-in that introduces it: the six lines that hold the
+ * most of the question, "…" for the rest. Longer code left its lead-in out, and structlog's place
+ * for `reset_contextvars` showed the first six lines of its example, which stop before the call.
+ */
+const PLACE_CODE: CodeLimits = { codeLines: 6, codeSlack: 0 };
 /**
  * A sentence that introduces what follows it: it ends in ":", names "the following" things
  * ("TokenAuthentication provides the following credentials.", as Django REST framework writes), or
@@ -345,7 +352,7 @@ const termsIn = (text: string, terms: string[]) =>
 function codeShown(
   value: string,
   terms: string[],
-  { codeLines, codeSlack }: QuoteLimits = ANSWER_LIMITS,
+  { codeLines, codeSlack }: CodeLimits = ANSWER_LIMITS,
 ): string {
   const lines = value.split('\n');
   if (lines.length <= codeLines + codeSlack) return value;
@@ -387,7 +394,7 @@ function codeShown(
   ].join('\n');
 }
 
-function fence(lang: string, value: string, terms: string[] = [], limits?: QuoteLimits): string {
+function fence(lang: string, value: string, terms: string[] = [], limits?: CodeLimits): string {
   const body = codeShown(value, terms, limits);
   // A fence longer than any backtick run inside keeps the code intact.
   const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((run) => run.length));
@@ -447,12 +454,7 @@ function placeOf(section: DocSection, terms: string[]): string[] {
         );
     else return [];
     const next = blocks[at + 1];
-    const leadsTo =
-      block.kind === 'paragraph' &&
-      next?.kind === 'code' &&
-      next.text.split('\n').length <= PLACE_CODE_LINES
-        ? next
-        : undefined;
+    const leadsTo = block.kind === 'paragraph' && next?.kind === 'code' ? next : undefined;
     return sentences.map((sentence, i) => ({
       sentence,
       at,
@@ -490,10 +492,7 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     // A section of code alone (an example under its heading) shows how its code begins.
     const code = blocks.find((block) => block.kind === 'code');
     if (!code) return [];
-    const lines = code.text.split('\n');
-    const shown =
-      lines.length > PLACE_CODE_LINES ? [...lines.slice(0, PLACE_CODE_LINES), '…'] : lines;
-    return [fence(code.lang ?? '', shown.join('\n'))];
+    return [fence(code.lang ?? '', code.text, [], PLACE_CODE)];
   }
   for (const i of [...chosen]) {
     const before = kept[i - 1];
@@ -535,7 +534,7 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     else lines.push({ text: unit.item ? `- ${sentence}` : sentence, item: unit.item });
     if (!unit.code || withCode) return;
     flush();
-    pieces.push(fence(unit.code.lang ?? '', unit.code.text));
+    pieces.push(fence(unit.code.lang ?? '', unit.code.text, terms, PLACE_CODE));
     withCode = true;
   });
   flush();
