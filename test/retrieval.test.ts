@@ -93,6 +93,12 @@ const firstCited = async (question: string) => {
   return { page: sourcesOf(parts)[0]?.id, text: textOf(parts) };
 };
 
+/** A retriever over pages given as file → Markdown source. */
+const retrieverOf = (pages: Record<string, string>) =>
+  createRetriever(
+    createSite(Object.entries(pages).map(([file, source]) => parsePage(file, source))),
+  );
+
 describe('reference pages', () => {
   it('answers from the section named after what the question asks about, not from a long options page that mentions it', async () => {
     const { page, text } = await firstCited('How do I add a header to the response?');
@@ -241,14 +247,10 @@ A date is formatted in the reader's time zone.
 
   it('reads an acronym’s plural as the acronym (IDs: span_id)', () => {
     // As structlog's OpenTelemetry section: the question was told the docs never mention "IDs".
-    const traced = createRetriever(
-      createSite([
-        parsePage(
-          'otel.md',
-          '# OpenTelemetry\n\nAdd the span to every log entry:\n\n```python\nevent_dict["span_id"] = format(ctx.span_id, "016x")\n```\n',
-        ),
-      ]),
-    );
+    const traced = retrieverOf({
+      'otel.md':
+        '# OpenTelemetry\n\nAdd the span to every log entry:\n\n```python\nevent_dict["span_id"] = format(ctx.span_id, "016x")\n```\n',
+    });
     const result = traced.search('How do I add span IDs to my logs?', { limit: 3 });
     expect(result.unknown).toEqual([]);
     expect(result.unknownNames).toEqual([]);
@@ -256,14 +258,10 @@ A date is formatted in the reader's time zone.
 
   it('reads a snake_case name’s letters and number apart (FORMAT_RFC2822: RFC 2822)', () => {
     // As python-arrow-doc: "the standard ones like RFC 2822" was told the docs never mention them.
-    const formats = createRetriever(
-      createSite([
-        parsePage(
-          'formats.md',
-          '# Built-in Formats\n\nThere are several formatting standards provided as built-in tokens.\n\n```python\narw.format(arrow.FORMAT_RFC2822)\n```\n',
-        ),
-      ]),
-    );
+    const formats = retrieverOf({
+      'formats.md':
+        '# Built-in Formats\n\nThere are several formatting standards provided as built-in tokens.\n\n```python\narw.format(arrow.FORMAT_RFC2822)\n```\n',
+    });
     const result = formats.search('Which formats are built in, like RFC 2822?', { limit: 3 });
     expect(result.unknown).toEqual([]);
     expect(result.hits[0]?.terms).toEqual(expect.arrayContaining(['rfc', '2822']));
@@ -272,18 +270,12 @@ A date is formatted in the reader's time zone.
   it('finds a relationship’s kind, though its words are all stop words (many-to-many)', () => {
     // As python-factory-boy-doc's "Simple Many-to-many relationship" and SQLAlchemy's "Many To
     // Many": the question's "many-to-many" was three stop words, and a sessions page came first.
-    const orm = createRetriever(
-      createSite([
-        parsePage(
-          'recipes.md',
-          '# Recipes\n\n## Simple Many-to-many relationship\n\nBuilding the adequate link between two models depends on the use case.\n\n## Many To One\n\nA foreign key.\n',
-        ),
-        parsePage(
-          'orms.md',
-          '# ORMs\n\n## Managing sessions\n\nSet up the session before the factory runs, and set up each model.\n',
-        ),
-      ]),
-    );
+    const orm = retrieverOf({
+      'recipes.md':
+        '# Recipes\n\n## Simple Many-to-many relationship\n\nBuilding the adequate link between two models depends on the use case.\n\n## Many To One\n\nA foreign key.\n',
+      'orms.md':
+        '# ORMs\n\n## Managing sessions\n\nSet up the session before the factory runs, and set up each model.\n',
+    });
     const result = orm.search('How do I set up a many-to-many relationship?', { limit: 3 });
     expect(result.hits[0]?.section.heading).toBe('Simple Many-to-many relationship');
     expect(result.words).toContain('many-to-many');
