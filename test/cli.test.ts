@@ -152,6 +152,8 @@ describe('docs-assistant CLI', () => {
     const busy = captureIo({ DOCS_ASSISTANT_SERVER_KEYS: 'svc_dsc_space' });
     expect(await runCli(['serve', '--docs', dir, '--port', port!], busy.io)).toBe(1);
     expect(busy.err).toContain('already in use');
+    // Said before the docs are read: no line about pages parsed.
+    expect(busy.out).not.toContain('parsed');
     run.interrupt();
     expect(await exit).toBe(0);
   });

@@ -31,7 +31,7 @@ import { siteReader, watchSite, type SiteRead, type SiteSource } from '../server
 import { diskPageStore, removeOtherVersions } from '../server/site/page-cache.js';
 import { diskIndexStore } from '../server/answering/index-cache.js';
 import { DEFAULT_LANGUAGE, type DocsSite } from '../server/site/docs.js';
-import { listen } from '../server/http/serve.js';
+import { listen, portTaken } from '../server/http/serve.js';
 import {
   checkLlmConfig,
   describeLlm,
@@ -352,6 +352,11 @@ Keys for a folder other than the sample come from DOCS_ASSISTANT_SERVER_KEYS (co
         kind: 'file',
         expects: 'a JSON file of organisations and sites (README "Several sites")',
       });
+    // A port another process holds is said now, before the docs are read (seconds on a big site).
+    if (!isClusterWorker && port !== 0 && (await portTaken(port, host))) {
+      io.stderr.write(`Port ${port} on ${host} is already in use. Pick another with --port.\n`);
+      return EXIT.failed;
+    }
     const useSample = !configFile && !upstreamUrl && docsPath === SAMPLE_DOCS_DIR;
     const source: SiteSource = {
       kind: builtDir ? 'site' : 'docs',

@@ -1,5 +1,5 @@
 import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../../protocol/index.js';
 import type { App } from './app.js';
 
@@ -27,6 +27,18 @@ function clientErrorAnswer(error: NodeJS.ErrnoException): { code: ErrorCode; mes
     default:
       return { code: 'invalid_request', message: 'The request is not valid HTTP.' };
   }
+}
+
+/**
+ * Whether another process listens on the port: asked before a server reads its docs, so a taken
+ * port is said at once, not after every page is parsed and indexed.
+ */
+export function portTaken(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'EADDRINUSE'));
+    probe.listen({ port, host }, () => probe.close(() => resolve(false)));
+  });
 }
 
 /** The only module that touches node:http: everything else is a Web-standard handler. */
