@@ -1809,6 +1809,31 @@ describe('Ask next after an answer whose related pages include a changelog', () 
     ).toMatch(/^From \*\*\[Changes › Version 0\.9\.1\]/);
   });
 
+  it('knows release notes by a title that says so, or by their folder, without a version to read', async () => {
+    // As python-whoosh-doc's "Whoosh 1.x release notes" (releases/1_0.html, headings "Whoosh
+    // 1.8.3"): a question about vector search was answered "sure" from it.
+    const pages = (file: string, title: string) =>
+      appOf(
+        parsePage(
+          'searching.md',
+          '# How to search\n\n## Sorting\n\nSort by a field with `sortedby`.\n',
+        ),
+        parsePage(
+          file,
+          `# ${title}\n\n## Whoosh 1.8.3\n\nSorting and highlights of vector results are faster. Sorting vector results uses less memory.\n`,
+        ),
+        parsePage('install.md', '# Install\n\nInstall the package with pip.\n'),
+      );
+    for (const app of [
+      pages('history/one.md', 'Whoosh 1.x release notes'),
+      pages('releases/one.md', 'Whoosh 1.x'),
+    ]) {
+      const parts = await askIn(app, 'How do I sort vector results?');
+      expect(levelsOf(parts)).toEqual(['unsure']);
+      expect(placeTitlesOf(textOf(parts))[0]).toBe('How to search › Sorting');
+    }
+  });
+
   it('treats a release’s entry as release notes on a page that is not a changelog', async () => {
     // As python-requests-doc: its release history is in "Community Updates", and the entry
     // "1.0.2 (2012-12-17)" was a related page under an answer about proxies.
