@@ -283,6 +283,21 @@ A date is formatted in the reader's time zone.
     expect(spaced.hits[0]?.section.heading).toBe('Simple Many-to-many relationship');
   });
 
+  it('reads a Latin letter’s accents as the letter (résumé: resume), and no other script’s marks', () => {
+    // As python-whoosh-doc's character folding ("resume" and "resumé"): a question that wrote
+    // "résumé" found the pages about matched terms instead.
+    const folded = retrieverOf({
+      'folding.md':
+        '# Character folding\n\nSearch for resume and find the documents that say it.\n',
+      'kana.md': '# Kana\n\nThe word がっこう is written with marks.\n',
+    });
+    const accented = folded.search('How do I find a résumé?', { limit: 3 });
+    expect(accented.hits[0]?.section.pagePath).toBe('/folding');
+    expect(accented.unknown).toEqual([]);
+    // A kana's voicing mark is part of the letter: かっこう is another word.
+    expect(folded.search('かっこう', { limit: 3 }).unknown).toEqual(['かっこう']);
+  });
+
   it('tells the reader in its reasoning which words found nothing', async () => {
     const parts = await readStream(
       await post(app(), askBody('How do I add a header with a flibbertigibbet?')),

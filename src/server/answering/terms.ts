@@ -123,8 +123,16 @@ export function processTerm(term: string): string | null {
  */
 const ACRONYM_PLURAL = /^(\p{Lu}{2,})s$/u;
 
+/**
+ * A Latin letter's accents, once apart from it (NFD): "résumé" meets "resume", as Whoosh's docs
+ * write it beside "resumé", and a question typed without them meets a word written with them.
+ * Only after a Latin letter: a kana's voicing mark or a Cyrillic letter's breve changes the letter.
+ */
+const LATIN_ACCENTS = /(?<=[a-z])\p{M}+/gu;
+
 function processTermOnce(term: string): string | null {
-  const lower = (ACRONYM_PLURAL.exec(term)?.[1] ?? term).toLowerCase();
+  let lower = (ACRONYM_PLURAL.exec(term)?.[1] ?? term).toLowerCase();
+  if (/[^\x00-\x7f]/.test(lower)) lower = lower.normalize('NFD').replace(LATIN_ACCENTS, '');
   if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
   const unit = SIZE_UNIT.exec(lower);
   return unit ? `${unit[1] ?? UNIT_PREFIX[unit[2]!]}b` : stem(lower);
