@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSite, parsePage } from '../src/server/site/docs.js';
+import { parseHtmlPage } from '../src/server/site/html.js';
 import { demoApp, fastifyDocs } from './helpers/server.js';
 
 async function fastifyApp(fullTextMaxBytes?: number) {
@@ -201,6 +202,41 @@ describe('Markdown for agents on the served site', () => {
     expect(index).toContain(
       'development.md): Hypothesis development is managed by David R. MacIver.\n',
     );
+  });
+
+  it('describes a page in llms.txt by a class it opens with, not by a function, nor by a placeholder', async () => {
+    // As the Debian builds of structlog (its API reference as `get_logger`'s "Convenience function
+    // that returns a logger according to configuration."), werkzeug (a middleware's page by its
+    // class) and Whoosh ("TBD.").
+    const entry = (kind: string, name: string, text: string) =>
+      `<dl class="py ${kind}"><dt class="sig sig-object py" id="${name}"><span class="sig-name descname"><span class="pre">${name}</span></span></dt><dd><p>${text}</p></dd></dl>`;
+    const built = (file: string, body: string) => {
+      const page = parseHtmlPage(file, `<div role="main">${body}</div>`);
+      if ('skipped' in page) throw new Error(page.skipped);
+      return page;
+    };
+    const index = await llmsTxtOf(
+      built(
+        'api.html',
+        '<section id="api"><h1>API Reference</h1>' +
+          entry('function', 'structlog.get_logger', 'Convenience function that returns a logger.') +
+          '</section>',
+      ),
+      built(
+        'shared_data.html',
+        '<section id="shared"><h1>Serve Shared Static Files</h1>' +
+          entry(
+            'class',
+            'werkzeug.SharedDataMiddleware',
+            'A WSGI middleware which provides static content.',
+          ) +
+          '</section>',
+      ),
+      parsePage('filedb.md', '# filedb notes\n\nTBD.\n'),
+    );
+    expect(index).toMatch(/api\.md\)\n/);
+    expect(index).toContain('shared_data.md): A WSGI middleware which provides static content.\n');
+    expect(index).toMatch(/filedb\.md\)\n/);
   });
 
   it('describes a page in llms.txt by the one-paragraph quote it opens with', async () => {

@@ -5,11 +5,13 @@ import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { docLinkTarget } from './doc-links.js';
 import {
+  isApiEntry,
   isReleaseEntry,
   markdownUrl,
   pageLabelOf,
   siteNameOf,
   type DocPage,
+  type DocSection,
   type DocsSite,
 } from './docs.js';
 import { isScriptUrl, prefixedLinks, sidebarGroups, type LinkStrategy } from './render.js';
@@ -191,10 +193,10 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
  * 4.2.", requests' home page with "Release v2.28.1.", structlog's with "Release 22.3.0 (What's
  * new?)", its links' words left) or a word or two that are not a sentence (Sphinx's contents page
  * opens on "Get started", Fastify's "Getting Started" on "Hello!"; Celery's "Backend selection." is
- * one).
+ * one), or a placeholder (Whoosh's "TBD.").
  */
 const NOT_A_SUMMARY =
-  /^(?:\S+(?:\s+\S+){0,2}:|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?(?:\s*\([^)]*\))*|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
+  /^(?:\S+(?:\s+\S+){0,2}:|(?:TBD|TODO|To ?do|WIP|Coming soon)\.?|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?(?:\s*\([^)]*\))*|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
 /**
  * A paragraph that is all emphasis (Sphinx's "*Module author: Georg Brandl*", a "**Attributes**"
  * rubric) or an admonition beside the page's subject ("**Todo:** Expand this.", "**See also:** …",
@@ -203,6 +205,9 @@ const NOT_A_SUMMARY =
 const NOT_PROSE =
   /^(?:([*_]+)[^*_]+\1|\*\*(?:See also|Todo|Note|Notes|Warning|Important|Caution|Tip|Hint|Attention|Danger|Error|Changelog):\*\*.*)$/is;
 
+/** An API entry whose name ends in lower case: a function's, a method's or an attribute's. */
+const isFunctionEntry = (section: DocSection) =>
+  isApiEntry(section) && /^[a-z_]/.test(section.heading.split('.').at(-1) ?? '');
 /** A page of questions and answers, by its title: "FAQ", "Frequently Asked Questions". */
 const FAQ_TITLE = /\bFAQs?\b|\bfrequently asked\b/i;
 /** A lead-in whose list finishes its sentence: it ends on a word that needs more after it. */
@@ -220,8 +225,11 @@ const MAX_SUMMARY_CHARS = 160;
  * "Contents:", the words over its table of contents), a version note and the page's own title
  * (Sphinx's `sphinx-quickstart` page). Nor from a release's entry (factory_boy's changelog was
  * described as "This version brings massive changes to the core engine…") or the answer to a
- * question in an FAQ (kombu's as "Answer: Earlier versions of RabbitMQ did not implement…"): each
- * is about one thing on the page, not the page. A sentence that leads into what follows ends in a
+ * question in an FAQ (kombu's as "Answer: Earlier versions of RabbitMQ did not implement…"), nor
+ * from the entry of a function, method or attribute (structlog's API reference as `get_logger`'s
+ * "Convenience function that returns a logger according to configuration."): each is about one
+ * thing on the page, not the page. A class's entry is what a page of it is about (werkzeug's
+ * `SharedDataMiddleware`: "A WSGI middleware which provides static content…"). A sentence that leads into what follows ends in a
  * full stop ("The page contains all information about aiohttp Client API."): passing over it, the
  * line came from further down and said less ("The requests library does in fact also provides a
  * session system.").
@@ -233,7 +241,7 @@ function summaryOf(page: DocPage): string {
   for (const section of page.sections) {
     // Release notes open with their newest release; what comes after it is releases too.
     if (isReleaseEntry(section.heading)) break;
-    if (faq && /\?\s*$/.test(section.heading)) {
+    if ((faq && /\?\s*$/.test(section.heading)) || isFunctionEntry(section)) {
       first = false;
       continue;
     }
