@@ -298,23 +298,6 @@ A date is formatted in the reader's time zone.
     expect(folded.search('かっこう', { limit: 3 }).unknown).toEqual(['かっこう']);
   });
 
-  it('reads “turn on” as enable and “switch off” as disable', () => {
-    // As python-jsonschema-doc: "How do I turn on format checking?" was refused ("turn" is a word
-    // the docs never use) beside "Validating Formats", which says "enable".
-    const formats = retrieverOf({
-      'validate.md':
-        '# Validating\n\n## Validating Formats\n\nTo enable format checking, pass a format checker. Disable it by passing none.\n',
-      'faq.md': '# FAQ\n\n## Formats\n\nWhy are invalid formats valid? Format is an annotation.\n',
-    });
-    const on = formats.search('How do I turn on format checking?', { limit: 3 });
-    expect(on.unknown).toEqual([]);
-    expect(on.hits[0]?.terms).toContain('enabl');
-    expect(on.hits[0]?.section.heading).toBe('Validating Formats');
-    expect(
-      formats.search('Can I switch off format checking?', { limit: 3 }).hits[0]?.terms,
-    ).toContain('disabl');
-  });
-
   it('tells the reader in its reasoning which words found nothing', async () => {
     const parts = await readStream(
       await post(app(), askBody('How do I add a header with a flibbertigibbet?')),

@@ -185,16 +185,16 @@ export function queryWords(
   const leftOut: LeftOut = { words: [], more: false };
   const leftOutTerms = new Set<string>();
   let readPastCut = 0;
-  // "HTTP/2", "version 5", "many-to-many" and "turn on" are read whole, so the tokenizer can join
-  // them (http2, v5, manytomany, enable); a name and a small number ("Fastify 5", "Vue 3") is also
-  // that version (v5, v3). A contraction is read as the word it stands for, not split at its
-  // apostrophe: "isn't", "doesn't" and "can't" are negated auxiliaries (stop words all), "user's"
-  // and "it's" their first word. Split, their
+  // "HTTP/2", "version 5" and "many-to-many" are read whole, so the tokenizer can join them (http2,
+  // v5, manytomany); a name and a small number ("Fastify 5", "Vue 3") is also that version (v5,
+  // v3). A contraction is read
+  // as the word it stands for, not split at its apostrophe: "isn't", "doesn't" and "can't" are
+  // negated auxiliaries (stop words all), "user's" and "it's" their first word. Split, their
   // pieces ("isn", "doesn") were searched as words the docs never use, counted against coverage
   // and named in the reasoning: "Why isn't the launcher shown?" was refused beside a section
   // titled "The launcher does not appear".
   const found = query.matchAll(
-    /[a-z]+\/\d(?![\p{L}\p{N}])|version\s+\d+(?![\p{L}\p{N}])|\b(?:one|many)[- ]to[- ](?:one|many)(?![\p{L}\p{N}])|\b(?:turn|switch)(?:s|ed|ing)?\s+o(?:n|ff)(?![\p{L}\p{N}])|(?<name>[\p{L}\p{N}_]+)(?<tail>['’](?:t|s|re|ve|ll|d|m)(?![\p{L}\p{N}]))?(?:\s+(?<number>\d{1,2})(?![\p{L}\p{N}.]))?/giu,
+    /[a-z]+\/\d(?![\p{L}\p{N}])|version\s+\d+(?![\p{L}\p{N}])|\b(?:one|many)[- ]to[- ](?:one|many)(?![\p{L}\p{N}])|(?<name>[\p{L}\p{N}_]+)(?<tail>['’](?:t|s|re|ve|ll|d|m)(?![\p{L}\p{N}]))?(?:\s+(?<number>\d{1,2})(?![\p{L}\p{N}.]))?/giu,
   );
   const read = function* () {
     for (const { 0: whole, groups } of found) {
@@ -290,11 +290,6 @@ export function createTokenizer(compounds: Map<string, string[]>): Tokenize {
     // factory_boy's "Simple Many-to-many relationship" meets a question about many-to-many.
     ...[...text.matchAll(/\b(one|many)[- ]to[- ](one|many)\b/gi)].map((m) =>
       `${m[1]}to${m[2]}`.toLowerCase(),
-    ),
-    // "Turn on" is what the docs call "enable", "switch off" "disable": jsonschema's "How do I
-    // turn on format checking?" was refused beside "Validating Formats", which says "enable".
-    ...[...text.matchAll(/\b(?:turn|switch)(?:s|ed|ing)?\s+o(n|ff)\b/gi)].map((m) =>
-      m[1]!.toLowerCase() === 'n' ? 'enable' : 'disable',
     ),
     // A size written with its number ("1MiB") also has its unit apart.
     ...[...text.matchAll(/\b\d+(?:\.\d+)?([KMGT]i?B)\b/gi)].map((m) => m[1]!),
