@@ -52,10 +52,10 @@ const RELEASE_TITLE = /\b(?:release[-_ ]notes|change[-_ ]?log|change history)\b/
  * Release notes: one release's entry wherever it sits (requests keeps its history in "Community
  * Updates", and "Community Updates › 1.0.2 (2012-12-17)" was a related page for a question about
  * proxies), a changelog by its name (pytest's "Changelog", or a page in a `releases/` folder) or
- * its title (RELEASE_TITLE), or a page whose path or title names a
- * version and says so (pytest's 153 release announcements, "py.test 2.0.2: bug fixes…", Celery's
- * "Change history for Celery 2.0"). A reader who asked about something else has no use for one as
- * the next question or the place to look.
+ * its title (RELEASE_TITLE), or a page whose path or title names a version and says so (pytest's
+ * 153 release announcements, "py.test 2.0.2: bug fixes…", Celery's "Change history for Celery
+ * 2.0"). A reader who asked about something else has no use for one as the next question or the
+ * place to look.
  */
 const isReleaseNotes = ({
   pagePath,

@@ -187,12 +187,11 @@ export function queryWords(
   let readPastCut = 0;
   // "HTTP/2", "version 5" and "many-to-many" are read whole, so the tokenizer can join them (http2,
   // v5, manytomany); a name and a small number ("Fastify 5", "Vue 3") is also that version (v5,
-  // v3). A contraction is read
-  // as the word it stands for, not split at its apostrophe: "isn't", "doesn't" and "can't" are
-  // negated auxiliaries (stop words all), "user's" and "it's" their first word. Split, their
-  // pieces ("isn", "doesn") were searched as words the docs never use, counted against coverage
-  // and named in the reasoning: "Why isn't the launcher shown?" was refused beside a section
-  // titled "The launcher does not appear".
+  // v3). A contraction is read as the word it stands for, not split at its apostrophe: "isn't",
+  // "doesn't" and "can't" are negated auxiliaries (stop words all), "user's" and "it's" their
+  // first word. Split, their pieces ("isn", "doesn") were searched as words the docs never use,
+  // counted against coverage and named in the reasoning: "Why isn't the launcher shown?" was
+  // refused beside a section titled "The launcher does not appear".
   const found = query.matchAll(
     /[a-z]+\/\d(?![\p{L}\p{N}])|version\s+\d+(?![\p{L}\p{N}])|\b(?:one|many)[- ]to[- ](?:one|many)(?![\p{L}\p{N}])|(?<name>[\p{L}\p{N}_]+)(?<tail>['’](?:t|s|re|ve|ll|d|m)(?![\p{L}\p{N}]))?(?:\s+(?<number>\d{1,2})(?![\p{L}\p{N}.]))?/giu,
   );

@@ -189,11 +189,11 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
 
 /**
  * Not a sentence about the page: a label over what follows ("Contents:", "Test parametrization:"),
- * a version note (Tornado's locks and queues pages open with "New in version
- * 4.2.", requests' home page with "Release v2.28.1.", structlog's with "Release 22.3.0 (What's
- * new?)", its links' words left) or a word or two that are not a sentence (Sphinx's contents page
- * opens on "Get started", Fastify's "Getting Started" on "Hello!"; Celery's "Backend selection." is
- * one), or a placeholder (Whoosh's "TBD.").
+ * a version note (Tornado's locks and queues pages open with "New in version 4.2.", requests' home
+ * page with "Release v2.28.1.", structlog's with "Release 22.3.0 (What's new?)", its links' words
+ * left), a word or two that are not a sentence (Sphinx's contents page opens on "Get started",
+ * Fastify's "Getting Started" on "Hello!"; Celery's "Backend selection." is one), or a placeholder
+ * (Whoosh's "TBD.").
  */
 const NOT_A_SUMMARY =
   /^(?:\S+(?:\s+\S+){0,2}:|(?:TBD|TODO|To ?do|WIP|Coming soon)\.?|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?(?:\s*\([^)]*\))*|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
@@ -229,10 +229,10 @@ const MAX_SUMMARY_CHARS = 160;
  * from the entry of a function, method or attribute (structlog's API reference as `get_logger`'s
  * "Convenience function that returns a logger according to configuration."): each is about one
  * thing on the page, not the page. A class's entry is what a page of it is about (werkzeug's
- * `SharedDataMiddleware`: "A WSGI middleware which provides static content…"). A sentence that leads into what follows ends in a
- * full stop ("The page contains all information about aiohttp Client API."): passing over it, the
- * line came from further down and said less ("The requests library does in fact also provides a
- * session system.").
+ * `SharedDataMiddleware`: "A WSGI middleware which provides static content…"). A sentence that
+ * leads into what follows ends in a full stop ("The page contains all information about aiohttp
+ * Client API."): passing over it, the line came from further down and said less ("The requests
+ * library does in fact also provides a session system.").
  */
 function summaryOf(page: DocPage): string {
   if (page.description) return page.description.replace(/\s+/g, ' ').trim();
