@@ -231,9 +231,15 @@ function calloutTitlesAsLabels(tree: Element): void {
  * terms carry the back-links too, so arrow's token table footnotes read "1(1,2,3,4)".
  */
 function footnotesAsParagraphs(tree: Element): void {
-  for (const list of selectAll('aside.footnote-list', tree)) list.tagName = 'div';
-  const notes = selectAll('aside.footnote, aside.citation, dl.footnote, dl.citation', tree);
+  const notes = selectAll(
+    'aside.footnote-list, aside.footnote, aside.citation, dl.footnote, dl.citation',
+    tree,
+  );
   for (const note of notes) {
+    if (classesOf(note).includes('footnote-list')) {
+      note.tagName = 'div';
+      continue;
+    }
     const label = (term: Element) => {
       prune(term, (node) => node.tagName === 'span' && classesOf(node).includes('fn-backref'));
       const text = hastText(term)
@@ -701,18 +707,34 @@ function fieldTypesAsCode(tree: Element): void {
 
 /**
  * A list item that is only a link to a page Sphinx generates and the site does not serve
- * (NOT_PAGES): the "Index", "Module Index" and "Search Page" under "Indices and tables", which
- * stayed as bare words once their links went (factory_boy's home page ended on them).
+ * (GENERATED_PAGES): the "Index", "Module Index" and "Search Page" under "Indices and tables",
+ * which stayed as bare words once their links went (factory_boy's home page ended on them).
  */
 const isGeneratedIndexItem = (node: Element) => {
   if (node.tagName !== 'li') return false;
   const links = selectAll('a[href]', node);
   return (
     links.length === 1 &&
-    /(?:^|\/)(?:genindex|py-modindex|search)\.html$/.test(String(links[0]!.properties.href)) &&
+    GENERATED_PAGES.test(String(links[0]!.properties.href)) &&
     hastText(node).trim() === hastText(links[0]!).trim()
   );
 };
+/** A list of such items alone. */
+const isGeneratedIndexList = (node: Element) => {
+  const items = node.children.filter(isElement);
+  return /^[ou]l$/.test(node.tagName) && items.length > 0 && items.every(isGeneratedIndexItem);
+};
+/**
+ * sphinx-quickstart's "Indices and tables": its heading and such lists alone. Not every section of
+ * a heading alone: autodoc writes a module's entries after the section of its title (cmd2's API
+ * pages).
+ */
+const isGeneratedIndexSection = (node: Element) =>
+  node.tagName === 'section' &&
+  node.properties.id === 'indices-and-tables' &&
+  node.children
+    .filter(isElement)
+    .every((child) => /^h[1-6]$/.test(child.tagName) || isGeneratedIndexList(child));
 
 /**
  * What Python gives every class, which autodoc documents for some: `__weakref__`, "list of weak
@@ -1030,18 +1052,9 @@ export function parseHtmlPage(
       (node.tagName === 'a' && Boolean(select('.viewcode-link', node))) ||
       isBuildStamp(node) ||
       isBoilerplateEntry(node) ||
+      isGeneratedIndexSection(node) ||
+      isGeneratedIndexList(node) ||
       isGeneratedIndexItem(node),
-  );
-  // A list left without items (all of them such links), and sphinx-quickstart's "Indices and
-  // tables" left with only its heading. Not every section of a heading alone: autodoc writes a
-  // module's entries after the section of its title (cmd2's API pages).
-  prune(content, (node) => /^[ou]l$/.test(node.tagName) && !node.children.some(isElement));
-  prune(
-    content,
-    (node) =>
-      node.tagName === 'section' &&
-      node.properties.id === 'indices-and-tables' &&
-      node.children.filter(isElement).length === 1,
   );
   // Heading self-links (VitePress's `#`, Sphinx's `¶`, Starlight's icon beside the heading) once
   // their screen-reader text is gone: a symbol, not words.
@@ -1174,12 +1187,17 @@ function siteNameOfPage(root: HastRoot, title: string): string | undefined {
   return last.replace(/\s+(documentation|docs)$/i, '').trim() || last;
 }
 
+/** The index, module index and search pages Sphinx generates: no docs of their own. */
+const GENERATED_PAGES = /(^|[\\/])(genindex|search|py-modindex)\.html$/i;
 /**
  * Folders of a build that hold the generator's own assets or search index, never pages, and
- * Sphinx's highlighted source files (viewcode's `_modules/`: code, not docs).
+ * Sphinx's highlighted source files (viewcode's `_modules/`: code, not docs); and the generated
+ * pages.
  */
-const NOT_PAGES =
-  /(^|[\\/])(_astro|assets|_static|_sources|_modules|_next|pagefind|search)([\\/]|$)|(^|[\\/])(genindex|search|py-modindex)\.html$/i;
+const NOT_PAGES = new RegExp(
+  `(^|[\\\\/])(_astro|assets|_static|_sources|_modules|_next|pagefind|search)([\\\\/]|$)|${GENERATED_PAGES.source}`,
+  'i',
+);
 
 /**
  * A folder the generator keeps apart from the pages, by its leading "_": a Sphinx build's
