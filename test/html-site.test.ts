@@ -1194,6 +1194,41 @@ acme.run()
     expect(page.markdown).not.toMatch(/\(1,2\)|\[1\]\(#id[245]\)/);
   });
 
+  it('reads a table that lays out one column of API entries as the entries, each a section', () => {
+    // As python-asyncssh-doc: each class's methods in a table, a header cell over one entry per
+    // row, the second column empty. The entries' signatures and text ran together in one row
+    // ("connection_made(conn)Called when a connection is madeThis method…"), and the headings
+    // after the table took the anchors of entries ("Logging" at `#…connection_lost`).
+    const entry = (name: string, text: string) =>
+      `<tr><td><dl class="py method"><dt class="sig sig-object py" id="asyncssh.SSHClient.${name}"><span class="sig-name descname"><span class="pre">${name}</span></span><span class="sig-paren">(</span><em class="sig-param">conn</em><span class="sig-paren">)</span></dt>` +
+      `<dd><p>${text}</p><p>This method is called as soon as the TCP connection completes.</p></dd></dl></td><td></td></tr>`;
+    const page = parsedPage(
+      'api.html',
+      '<div role="main"><section id="api"><h1>API</h1><dl class="py class"><dt class="sig sig-object py" id="asyncssh.SSHClient"><em class="property">class </em><span class="sig-prename descclassname">asyncssh.</span><span class="sig-name descname">SSHClient</span></dt><dd><p>SSH client protocol handler</p>' +
+        '<table class="docutils align-default"><thead><tr><th class="head"><p>General connection handlers</p></th><th class="head"></th></tr></thead><tbody>' +
+        entry('connection_made', 'Called when a connection is made') +
+        entry('connection_lost', 'Called when a connection is lost or closed') +
+        '</tbody></table></dd></dl>' +
+        '<section id="options"><h2>Options</h2><table class="docutils"><thead><tr><th>Option</th><th>Meaning</th></tr></thead><tbody><tr><td><p>Port</p></td><td><p>The port</p></td></tr></tbody></table></section>' +
+        '<section id="logging"><h2>Logging</h2><p>AsyncSSH supports logging through the standard Python logging package.</p></section></section></div>',
+    );
+    const anchors = Object.fromEntries(
+      page.sections.map((section) => [section.heading, section.anchor]),
+    );
+    expect(anchors).toMatchObject({
+      'asyncssh.SSHClient.connection_made': 'asyncssh.SSHClient.connection_made',
+      'asyncssh.SSHClient.connection_lost': 'asyncssh.SSHClient.connection_lost',
+      Logging: 'logging',
+    });
+    expect(page.markdown).toContain('General connection handlers');
+    expect(page.markdown).toContain(
+      '`connection_made(conn)`\n\nCalled when a connection is made\n\nThis method',
+    );
+    expect(page.markdown).not.toMatch(/madeThis|\| *#/);
+    // A table of two filled columns stays a table.
+    expect(page.markdown).toMatch(/\| Option +\| Meaning +\|/);
+  });
+
   it('leaves out the links to the index and search pages Sphinx generates, and their heading', () => {
     // As python-factory-boy-doc's home page, which ended on the bare words "Index", "Module
     // Index" and "Search Page" once their links (to pages not served) went.

@@ -525,6 +525,66 @@ function titlesThatRepeatText(tree: Element): void {
       delete link.properties.title;
 }
 
+/** What a Markdown table's cell cannot hold: code blocks, definition lists, headings, quotes, tables. */
+const BLOCKS_NO_CELL_HOLDS = 'pre, dl, table, blockquote, h1, h2, h3, h4, h5, h6';
+
+/** A table's own rows, not those of a table in one of its cells. */
+const rowsOf = (table: Element): Element[] =>
+  table.children
+    .filter(isElement)
+    .flatMap((part) => (part.tagName === 'tr' ? [part] : part.children.filter(isElement)))
+    .filter((row) => row.tagName === 'tr');
+
+/**
+ * A table that lays out one column of blocks is those blocks, in order, each header cell a rubric
+ * over the rows after it: AsyncSSH's API puts each class's methods in a table, a header cell
+ * ("General connection handlers") over one method's entry per row, the second column empty. As a
+ * Markdown table, each entry's signature, summary and text ran together on one line
+ * ("connection_made(conn)Called when a connection is madeThis method is called…"), and the
+ * entries' headings, made inside the cells, were no sections: the page's other sections were
+ * given their anchors, one off for every entry. A table whose rows have two cells with something
+ * in them stays a table: its columns say which goes with which.
+ */
+function layoutTablesAsBlocks(tree: Element): void {
+  tree.children = tree.children.flatMap((child): ElementContent[] => {
+    if (!isElement(child)) return [child];
+    if (child.tagName !== 'table') {
+      layoutTablesAsBlocks(child);
+      return [child];
+    }
+    const rows = rowsOf(child);
+    const filled = rows.map((row) =>
+      row.children.filter((cell): cell is Element => isElement(cell) && !isBlank(cell)),
+    );
+    if (
+      filled.some((cells) => cells.length > 1) ||
+      !filled.some((cells) => cells.some((cell) => select(BLOCKS_NO_CELL_HOLDS, cell)))
+    ) {
+      layoutTablesAsBlocks(child);
+      return [child];
+    }
+    const caption = child.children.find(
+      (node): node is Element => isElement(node) && node.tagName === 'caption',
+    );
+    const rubric = (label: Element): Element => ({
+      type: 'element',
+      tagName: 'p',
+      properties: { className: ['rubric'] },
+      children: [{ type: 'text', value: hastText(label).replace(/\s+/g, ' ').trim() }],
+    });
+    const out: ElementContent[] = caption && !isBlank(caption) ? [rubric(caption)] : [];
+    for (const [cell] of filled) {
+      if (!cell) continue;
+      if (cell.tagName === 'th') out.push(rubric(cell));
+      else {
+        layoutTablesAsBlocks(cell);
+        out.push(...cell.children);
+      }
+    }
+    return out;
+  });
+}
+
 /**
  * A table without a header row takes its first row of labels as one: Markdown's tables have a header, and
  * without one the page Markdown opened each of docutils' list tables on an empty row, their real
@@ -873,7 +933,8 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     if (moved.has(child)) return [];
     if (groups.has(child)) return [{ ...child, tagName: `h${Math.min(depth, 6)}`, properties: {} }];
     if (!isApiEntry(child)) {
-      apiEntriesAsHeadings(child, depth);
+      // A heading in a table's cell is no section: Markdown's cells hold a line.
+      if (child.tagName !== 'table') apiEntriesAsHeadings(child, depth);
       return [child];
     }
     if (!asHeadings.has(child)) return [child];
@@ -1068,6 +1129,7 @@ export function parseHtmlPage(
   spacesOutOfEmphasis(content);
   fieldTypesAsCode(content);
   classifiersApart(content);
+  layoutTablesAsBlocks(content);
   firstRowAsHeader(content);
   cellsOnOneLine(content);
   shortDefinitionsOnOneLine(content);
