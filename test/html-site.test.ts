@@ -1229,6 +1229,26 @@ acme.run()
     expect(page.markdown).toMatch(/\| Option +\| Meaning +\|/);
   });
 
+  it('leaves out a site menu above the title and a contents list of the page’s own sections', () => {
+    // As python-lxml-doc (docutils, no landmark): every page opened with the whole site's menu and
+    // a donation banner, 200 lines above the page's text and the first words of its description.
+    const page = parsedPage(
+      'resolvers.html',
+      '<body><div class="document" id="document-loading"><div class="sidemenu" id="sidemenu"><div class="menutrigger">Menu</div><div class="menu"><div class="banner"><a href="index.html#support">Like the tool? <br />Help making it better! <br />Your donation helps!</a></div>' +
+        '<ul><li><span class="section title">lxml</span><ul><li><a href="index.html">lxml</a><ul><li><a href="index.html#introduction">Introduction</a></li><li><a href="index.html#download">Download</a></li></ul></li><li><a href="intro.html">Why lxml?</a></li><li><a href="resolvers.html">Document loading and URL resolving</a></li></ul></li></ul></div></div>' +
+        '<h1 class="title">Document loading and URL resolving</h1><div class="contents topic" id="contents"><p class="topic-title">Contents</p><ul class="simple"><li><a class="reference internal" href="#xml-catalogs" id="id1">XML Catalogs</a></li></ul></div>' +
+        '<p>The normal way to load external entities is by using XML catalogs.</p><div class="section" id="xml-catalogs"><h1><a class="toc-backref" href="#id1">XML Catalogs</a></h1><p>When loading an external entity, the parser is configured to prevent network access.</p></div></div></body>',
+    );
+    expect(page.markdown.trimStart()).toMatch(
+      /^# Document loading and URL resolving\n\nThe normal way to load external entities/,
+    );
+    expect(page.markdown).not.toMatch(/Menu|donation|Why lxml|Contents|\(#xml-catalogs\)/);
+    expect(page.sections.map((section) => section.heading)).toEqual([
+      'Document loading and URL resolving',
+      'XML Catalogs',
+    ]);
+  });
+
   it('leaves out the links to the index and search pages Sphinx generates, and their heading', () => {
     // As python-factory-boy-doc's home page, which ended on the bare words "Index", "Module
     // Index" and "Search Page" once their links (to pages not served) went.

@@ -87,6 +87,8 @@ const CHROME = [
   '.visually-hidden',
   '.skip-link',
   '[hidden]',
+  // docutils' `contents` directive, a list of the page's own sections, as `nav.contents` is now.
+  '.contents.topic',
   // Breadcrumbs are navigation, written as a list (TypeDoc, Sphinx and MkDocs themes).
   '.tsd-breadcrumb, .breadcrumb, .breadcrumbs, .wy-breadcrumbs',
   // VitePress's language label beside its <pre>: the language is kept on the code itself.
@@ -277,11 +279,27 @@ function pathTo(tree: Element, target: Element): Element[] | undefined {
   return undefined;
 }
 
+/** The share of a menu's words that are links' (lxml's "Menu" toggle and section names are not). */
+const MENU_LINK_SHARE = 0.8;
+
+/** A block whose words are nearly all links': a menu, a list of links to other pages. */
+function isMenu(node: Element): boolean {
+  const letters = (of: Element) => hastText(of).replace(/\s+/g, '').length;
+  const all = letters(node);
+  return (
+    all > 0 &&
+    selectAll('a', node).reduce((sum, link) => sum + letters(link), 0) >= MENU_LINK_SHARE * all
+  );
+}
+
 /**
  * What a page puts above its title, when that is no heading (marshmallow's changelog opens with a
  * "See also" box over its `<h1>`; a version banner; a logo), moves to just under the title: a
  * page's Markdown opens with its `# Title`, as the sidebar and answers name it, and its `.md` for
  * agents gave it a second one above the box. The title keeps its place and its section's anchor.
+ * What is nearly all links there is the site's menu, and goes: lxml's docutils pages, which have no
+ * landmark, open with the whole site's menu and a donation banner ("Like the tool? Help making it
+ * better!"), 200 lines above each page's text, the first line of every page's description.
  */
 function titleFirst(tree: Element): void {
   const title = select('h1', tree);
@@ -293,7 +311,8 @@ function titleFirst(tree: Element): void {
   for (let level = 1; level < path.length; level++) {
     const parent = path[level - 1]!;
     for (const node of parent.children.slice(0, parent.children.indexOf(path[level]!)))
-      if (hastText(node).trim()) moved.push({ parent, node });
+      if (isElement(node) && isMenu(node)) parent.children.splice(parent.children.indexOf(node), 1);
+      else if (hastText(node).trim()) moved.push({ parent, node });
   }
   const isHeaded = ({ node }: { node: ElementContent }) =>
     isElement(node) &&
