@@ -182,6 +182,12 @@ describe('Markdown for agents on the served site', () => {
         '# Why structlog?\n\n## Why structlog?\n\nBecause structured logs are easy to parse.\n',
       ),
       parsePage('long.md', `# Long\n\n${'word '.repeat(40)}ends here.\n`),
+      // A sentence ends before a name in lower case: cut there, not after it (python-cattrs-doc's
+      // "…the data you want out.…").
+      parsePage(
+        'structuring.md',
+        '# Structuring\n\nThe philosophy of `cattrs` structuring is simple: give it built-in types and collections, and a type describing the data you want out. `cattrs` will convert the input data.\n',
+      ),
       // Not cut at a name's initial (python-hypothesis-doc: "… managed by David R.").
       parsePage(
         'development.md',
@@ -200,6 +206,9 @@ describe('Markdown for agents on the served site', () => {
     expect(index).toContain('why.md): Because structured logs are easy to parse.\n');
     expect(index).toContain(`long.md): ${'word '.repeat(30)}word…\n`);
     expect(index).toContain(
+      'structuring.md): The philosophy of cattrs structuring is simple: give it built-in types and collections, and a type describing the data you want out.\n',
+    );
+    expect(index).toContain(
       'development.md): Hypothesis development is managed by David R. MacIver.\n',
     );
   });
@@ -209,7 +218,7 @@ describe('Markdown for agents on the served site', () => {
     // that returns a logger according to configuration."), werkzeug (a middleware's page by its
     // class) and Whoosh ("TBD.").
     const entry = (kind: string, name: string, text: string) =>
-      `<dl class="py ${kind}"><dt class="sig sig-object py" id="${name}"><span class="sig-name descname"><span class="pre">${name}</span></span></dt><dd><p>${text}</p></dd></dl>`;
+      `<dl class="py ${kind}"><dt class="sig sig-object py" id="${name}"><em class="property"><span class="pre">${kind}</span><span class="w"> </span></em><span class="sig-name descname"><span class="pre">${name}</span></span></dt><dd><p>${text}</p></dd></dl>`;
     const built = (file: string, body: string) => {
       const page = parseHtmlPage(file, `<div role="main">${body}</div>`);
       if ('skipped' in page) throw new Error(page.skipped);
@@ -233,7 +242,29 @@ describe('Markdown for agents on the served site', () => {
           '</section>',
       ),
       parsePage('filedb.md', '# filedb notes\n\nTBD.\n'),
+      // Nor by an exception (lxml's `formfill` module was "Raised when no form can be found").
+      built(
+        'formfill.html',
+        '<section id="formfill"><h1>lxml.html.formfill module</h1>' +
+          entry(
+            'exception',
+            'lxml.html.formfill.FormNotFound',
+            'Raised when no form can be found',
+          ) +
+          entry('function', 'lxml.html.formfill.fill_form', 'Fill a form.') +
+          '</section>',
+      ),
+      // sphinx-apidoc's package page: its submodules' text is not the package's (cattrs'
+      // `preconf` was "Preconfigured converters for bson.").
+      built(
+        'preconf.html',
+        '<section id="preconf"><h1>cattrs.preconf package</h1><section id="submodules"><h2>Submodules</h2></section>' +
+          '<section id="bson"><h2>cattrs.preconf.bson module</h2><p>Preconfigured converters for bson.</p></section>' +
+          '<section id="contents"><h2>Module contents</h2><p>Converters set up for common formats.</p></section></section>',
+      ),
     );
+    expect(index).toMatch(/formfill\.md\)\n/);
+    expect(index).toContain('preconf.md): Converters set up for common formats.\n');
     expect(index).toMatch(/api\.md\)\n/);
     expect(index).toContain('shared_data.md): A WSGI middleware which provides static content.\n');
     expect(index).toMatch(/filedb\.md\)\n/);

@@ -15,7 +15,7 @@ import {
   type DocsSite,
 } from './docs.js';
 import { isScriptUrl, prefixedLinks, sidebarGroups, type LinkStrategy } from './render.js';
-import { sentencesOf } from './sentences.js';
+import { lastSentenceEnd, sentencesOf } from './sentences.js';
 
 /**
  * Pages as Markdown for agents (`/x.md`, `llms.txt`, `llms-full.txt`, the MCP `get_page` tool). It
@@ -208,6 +208,24 @@ const NOT_PROSE =
 /** An API entry whose name ends in lower case: a function's, a method's or an attribute's. */
 const isFunctionEntry = (section: DocSection) =>
   isApiEntry(section) && /^[a-z_]/.test(section.heading.split('.').at(-1) ?? '');
+/** sphinx-apidoc's title of a package's or a module's page, and of a section of one of its modules. */
+const APIDOC_TITLE = /^([a-z_][\w.]*) (?:package|module)$/;
+
+/**
+ * Whether a section of a sphinx-apidoc package's page is about one of its modules (its heading
+ * "cattrs.preconf.bson module", or an entry of that module's: `cattrs.converters.Converter`).
+ */
+function inSubmodule(page: DocPage, section: DocSection): boolean {
+  const own = APIDOC_TITLE.exec(page.title)?.[1];
+  if (!own) return false;
+  const module =
+    APIDOC_TITLE.exec(section.heading)?.[1] ??
+    (isApiEntry(section) ? section.heading.split(/\.(?=[^a-z_])/)[0] : undefined);
+  return module !== undefined && module.startsWith(`${own}.`);
+}
+/** An exception's API entry, by its signature (`exception lxml.html.formfill.FormNotFound`). */
+const isExceptionEntry = (section: DocSection) =>
+  isApiEntry(section) && /^`exception\s/.test(section.blocks[0]?.markdown ?? '');
 /** A page of questions and answers, by its title: "FAQ", "Frequently Asked Questions". */
 const FAQ_TITLE = /\bFAQs?\b|\bfrequently asked\b/i;
 /** A lead-in whose list finishes its sentence: it ends on a word that needs more after it. */
@@ -215,6 +233,8 @@ const HALF_SENTENCE =
   /\b(?:to|including|include|includes|like|as|of|for|with|by|from|are|is|be|the|a|an|and|or|such as|e\.g\.)\s*:$/i;
 /** The longest one-line summary; a longer sentence is cut at a word, with "…". */
 const MAX_SUMMARY_CHARS = 160;
+/** The shortest first sentence a too long line is cut to, rather than at a word. */
+const MIN_SUMMARY_CHARS = 40;
 
 /**
  * One line about a page for `llms.txt`: its description, else the first sentence of its first
@@ -229,7 +249,10 @@ const MAX_SUMMARY_CHARS = 160;
  * from the entry of a function, method or attribute (structlog's API reference as `get_logger`'s
  * "Convenience function that returns a logger according to configuration."): each is about one
  * thing on the page, not the page. A class's entry is what a page of it is about (werkzeug's
- * `SharedDataMiddleware`: "A WSGI middleware which provides static content…"). A sentence that
+ * `SharedDataMiddleware`: "A WSGI middleware which provides static content…"), an exception's is
+ * not (lxml's `formfill` module was "Raised when no form can be found"). Nor is a module's, under
+ * sphinx-apidoc's "Submodules" of a package (cattrs' `preconf` package was "Preconfigured
+ * converters for bson."). A sentence that
  * leads into what follows ends in a full stop ("The page contains all information about aiohttp
  * Client API."): passing over it, the line came from further down and said less ("The requests
  * library does in fact also provides a session system.").
@@ -241,7 +264,12 @@ function summaryOf(page: DocPage): string {
   for (const section of page.sections) {
     // Release notes open with their newest release; what comes after it is releases too.
     if (isReleaseEntry(section.heading)) break;
-    if ((faq && /\?\s*$/.test(section.heading)) || isFunctionEntry(section)) {
+    if (
+      inSubmodule(page, section) ||
+      (faq && /\?\s*$/.test(section.heading)) ||
+      isFunctionEntry(section) ||
+      isExceptionEntry(section)
+    ) {
       first = false;
       continue;
     }
@@ -260,6 +288,10 @@ function summaryOf(page: DocPage): string {
       const line = sentence.replace(/:$/, '.');
       if (line.length <= MAX_SUMMARY_CHARS) return line;
       const cut = line.slice(0, MAX_SUMMARY_CHARS - 2);
+      // A sentence that ends in it ends the line, though the next begins in lower case: "…the
+      // data you want out.…" ran on into "`cattrs` will convert…".
+      const end = lastSentenceEnd(cut);
+      if (end >= MIN_SUMMARY_CHARS) return cut.slice(0, end);
       return `${cut.replace(/\s+\S*$/, '').trimEnd() || cut}…`;
     }
   }

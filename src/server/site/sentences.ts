@@ -30,3 +30,22 @@ export function sentencesOf(markdown: string): string[] {
   sentences.push(markdown.slice(start).trim());
   return sentences.filter(Boolean);
 }
+
+/**
+ * Where the last sentence of `text` that ends in it ends (after its full stop), whatever the next
+ * word's case: a sentence may end before a name written in lower case ("…and unstructuring data.
+ * cattrs works best with…"), which `sentencesOf` passes over; not after a number. -1 when no sentence
+ * ends in it.
+ */
+export function lastSentenceEnd(text: string): number {
+  for (let i = text.length - 2; i >= 0; i--)
+    if (
+      /[.!?]/.test(text[i]!) &&
+      /\s/.test(text[i + 1]!) &&
+      // A number's full stop is a list's ("1. using PostgreSQL, … and 2. you have").
+      !/\d/.test(text[i - 1] ?? '') &&
+      !ABBREVIATION.test(text.slice(Math.max(0, i - 24), i + 1))
+    )
+      return i + 1;
+  return -1;
+}
