@@ -1249,6 +1249,18 @@ acme.run()
     ]);
   });
 
+  it('leaves out a notebook cell’s execution count, which nbsphinx writes as code of its own', () => {
+    // As python-pint-doc's NumPy page: 18 code blocks of "[1]:", "[2]:", … each before its cell.
+    const page = parsedPage(
+      'numpy.html',
+      '<div role="main"><h1>NumPy Support</h1><p>First, we import the relevant packages:</p><div class="nbinput docutils container"><div class="prompt highlight-none notranslate"><div class="highlight"><pre><span></span>[1]:\n</pre></div></div>' +
+        '<div class="input_area highlight-ipython3 notranslate"><div class="highlight"><pre><span></span>import pint\n</pre></div></div></div>' +
+        '<div class="nboutput nblast docutils container"><div class="prompt empty docutils container"></div><div class="output_area docutils container"><div class="highlight"><pre>ok\n</pre></div></div></div></div>',
+    );
+    expect(page.markdown).toContain('```ipython3\nimport pint\n```');
+    expect(page.markdown).not.toContain('[1]:');
+  });
+
   it('leaves out the links to the index and search pages Sphinx generates, and their heading', () => {
     // As python-factory-boy-doc's home page, which ended on the bare words "Index", "Module
     // Index" and "Search Page" once their links (to pages not served) went.

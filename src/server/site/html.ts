@@ -87,6 +87,8 @@ const CHROME = [
   '.visually-hidden',
   '.skip-link',
   '[hidden]',
+  // nbsphinx's execution counts beside a notebook's cells ("[1]:"), each a code block of its own.
+  '.prompt.highlight-none, .prompt.empty',
   // docutils' `contents` directive, a list of the page's own sections, as `nav.contents` is now.
   '.contents.topic',
   // Breadcrumbs are navigation, written as a list (TypeDoc, Sphinx and MkDocs themes).
