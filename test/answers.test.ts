@@ -300,6 +300,27 @@ describe('the answer says how sure it is', () => {
     );
   });
 
+  it('shows the code right after a place’s sentence, though the sentence ends in a full stop', async () => {
+    // As python-tenacity-doc: "…so let's just wait 2 seconds between retries." was the place,
+    // without the `@retry(wait=wait_fixed(2))` after it.
+    const app = appOf(
+      parsePage(
+        'index.md',
+        '# Tenacity\n\n## Waiting before retrying\n\nMost things do not like to be polled, so just wait 2 seconds between retries.\n\n' +
+          '```python\n@retry(wait=wait_fixed(2))\ndef wait_2_s():\n    raise Exception\n```\n',
+      ),
+      parsePage(
+        'api.md',
+        '# API\n\n## wait_fixed\n\nWait strategy that waits a fixed amount of time between each retry.\n',
+      ),
+    );
+    const parts = await askIn(app, 'How do I wait a fixed 2 seconds between retries?');
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    expect(textOf(parts)).toContain(
+      '  > Most things do not like to be polled, so just wait 2 seconds between retries.\n\n  ```python\n  @retry(wait=wait_fixed(2))',
+    );
+  });
+
   it('shows a lead-in with its code when no sentence of a place holds the question’s words', async () => {
     // As structlog's contextvars page: "This would result among other the following lines to be
     // printed:" stood alone as the place, its output left out.

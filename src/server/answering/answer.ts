@@ -434,9 +434,9 @@ function cutMarkdown(sentence: string): string {
 /**
  * The one or two sentences of a section that carry the most of the question, in page order, for an
  * unsure answer's list of places, else the section's first sentence. Prose only, but for the short
- * code a lead-in brings: "we recommend installing it locally:" says nothing without its
- * `npm install …`, and a lead-in with nothing after it, or a sentence about an example not shown,
- * is not chosen. A sentence opening on "It" or "This" brings the sentence it refers to.
+ * code right after a paragraph, which the first chosen paragraph's last sentence brings: "we
+ * recommend installing it locally:" says nothing without its `npm install …`, and a lead-in with
+ * nothing after it, or a sentence about an example not shown, is not chosen. A sentence opening on "It" or "This" brings the sentence it refers to.
  */
 function placeOf(section: DocSection, terms: string[]): string[] {
   const { blocks } = section;
@@ -466,7 +466,10 @@ function placeOf(section: DocSection, terms: string[]): string[] {
       sentence,
       at,
       item: block.kind === 'list',
-      code: i === sentences.length - 1 && LEADS_IN.test(sentence) ? leadsTo : undefined,
+      // A paragraph's last sentence brings the code right after it, though it ends in a full stop:
+      // Tenacity's "…so let's just wait 2 seconds between retries." stood without its
+      // `@retry(wait=wait_fixed(2))`, the line the reader asked for.
+      code: i === sentences.length - 1 ? leadsTo : undefined,
     }));
   });
   const kept = units
