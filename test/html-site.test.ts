@@ -1261,6 +1261,24 @@ acme.run()
     expect(page.markdown).not.toContain('[1]:');
   });
 
+  it('puts a glossary entry’s terms on one line, and reads a list item of one item as that item', () => {
+    // As SQLAlchemy's glossary ("* * ACID" then "  * ACID model" over the definition), Celery's
+    // result backends (each a definition list of one term in an item: "* * `rpc` – Send…") and
+    // pytest's contributors, where docutils read "R. Alex" as a list of letters from R.
+    const page = parsedPage(
+      'glossary.html',
+      '<div role="main"><h1>Glossary</h1><dl class="glossary simple"><dt id="term-ACID">ACID</dt><dt id="term-ACID-model">ACID model</dt><dd><p>An acronym for Atomicity, Consistency, Isolation, Durability.</p></dd></dl>' +
+        '<p>Can be one of the following:</p><ul class="simple"><li><dl class="simple"><dt><code>rpc</code></dt><dd><p>Send results back as AMQP messages.</p></dd></dl></li><li><dl class="simple"><dt><code>redis</code></dt><dd><p>Use Redis.</p></dd></dl></li></ul>' +
+        '<p>Thanks to:</p><ul class="simple"><li><p>Anthony Sottile</p></li><li><ol class="upperalpha simple" start="18"><li><p>Alex Matevish</p></li></ol></li></ul></div>',
+    );
+    expect(page.markdown).toMatch(/\* ACID, ACID model\n\n +An acronym/);
+    expect(page.markdown).toContain(
+      '* `rpc` – Send results back as AMQP messages.\n* `redis` – Use Redis.',
+    );
+    expect(page.markdown).toMatch(/[*-] R\. Alex Matevish/);
+    expect(page.markdown).not.toMatch(/[*-] [*-] /);
+  });
+
   it('leaves out the links to the index and search pages Sphinx generates, and their heading', () => {
     // As python-factory-boy-doc's home page, which ended on the bare words "Index", "Module
     // Index" and "Search Page" once their links (to pages not served) went.

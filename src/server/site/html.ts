@@ -735,6 +735,72 @@ function shortDefinitionsOnOneLine(tree: Element): void {
 }
 
 /**
+ * A definition's terms on one line, "ACID, ACID model", as a reader sees them over their
+ * definition: SQLAlchemy's glossary gives several terms one definition, and each became an item
+ * of a list inside the definition's item ("* * ACID", "  * ACID model"). A later term's anchor
+ * stays on its words, so links to it land.
+ */
+function glossaryTermsTogether(tree: Element): void {
+  for (const list of selectAll('dl', tree)) {
+    // A glossary's terms only: an API entry's signatures (an overloaded function's) stay lines.
+    if (!classesOf(list).includes('glossary')) continue;
+    const out: ElementContent[] = [];
+    for (const child of list.children) {
+      const last = out.findLast(isElement);
+      if (isElement(child) && child.tagName === 'dt' && last?.tagName === 'dt') {
+        const { id } = child.properties;
+        last.children.push(
+          { type: 'text', value: ', ' },
+          ...(typeof id === 'string' && id
+            ? [
+                {
+                  type: 'element' as const,
+                  tagName: 'span',
+                  properties: { id },
+                  children: child.children,
+                },
+              ]
+            : child.children),
+        );
+      } else out.push(child);
+    }
+    list.children = out;
+  }
+}
+
+/**
+ * A list item that is only a list of one item is that item: Celery's settings list each backend
+ * as a definition list of one term in an item of its own, read as "* * `rpc` – Send results back…"
+ * once its term is on its definition's line.
+ */
+function singleItemListsUnwrapped(tree: Element): void {
+  // Innermost first: "P. L. Lim" is two lists of one letter.
+  for (const item of selectAll('li', tree).reverse()) {
+    const inner = item.children.filter((node) => !isBlank(node));
+    const only = inner.length === 1 && isElement(inner[0]!) ? inner[0] : undefined;
+    if (!only || (only.tagName !== 'ul' && only.tagName !== 'ol')) continue;
+    const items = only.children.filter((node) => !isBlank(node));
+    const first = items.length === 1 && isElement(items[0]!) ? items[0] : undefined;
+    if (first?.tagName !== 'li') continue;
+    item.children = first.children;
+    // An item of a numbered list keeps its number: docutils reads a name's initial as one
+    // ("R. Alex Matevish" among pytest's contributors, a list of letters from R).
+    if (only.tagName === 'ol') {
+      const start = Number(only.properties.start ?? 1) || 1;
+      const classes = classesOf(only);
+      const marker = classes.includes('upperalpha')
+        ? String.fromCharCode(64 + start)
+        : classes.includes('loweralpha')
+          ? String.fromCharCode(96 + start)
+          : String(start);
+      const lead = item.children.find(isElement);
+      const holder = lead?.tagName === 'p' ? lead : item;
+      holder.children.unshift({ type: 'text', value: `${marker}. ` });
+    }
+  }
+}
+
+/**
  * A definition's classifier after its term, as docutils' style sheet shows it (`case : string`):
  * the two are side by side in the markup, and Pygments' filter options read "casestring".
  */
@@ -1153,7 +1219,9 @@ export function parseHtmlPage(
   layoutTablesAsBlocks(content);
   firstRowAsHeader(content);
   cellsOnOneLine(content);
+  glossaryTermsTogether(content);
   shortDefinitionsOnOneLine(content);
+  singleItemListsUnwrapped(content);
   emptyEntriesTakeTheirText(content);
   apiEntriesAsHeadings(content);
   const { anchors, aliases } = headingTargets(content);
