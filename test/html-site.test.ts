@@ -1279,6 +1279,25 @@ acme.run()
     expect(page.markdown).not.toMatch(/[*-] [*-] /);
   });
 
+  it('reads a Sphinx theme without landmarks from its body, without line numbers or the next-page link', () => {
+    // As python-gevent-doc: the site name in an <h1> above the page's own titled every page
+    // "gevent", the site's tabs and sidebar were the page's text, Pygments' line numbers ran into
+    // the code ("1#!/usr/bin/env python"), and every page ended on "Next page: …".
+    const page = parsedPage(
+      'examples/echoserver.html',
+      '<html><head><title>Example echoserver.py — gevent 22.10.2 documentation</title></head><body><div id="header"><h1><a id="title" href="/index.html">gevent</a></h1><ul class="tabbed"><li><a href="http://blog.gevent.org">Blog</a></li></ul></div>' +
+        '<div class="document"><div class="documentwrapper"><div class="bodywrapper"><div class="body"><section id="example-echoserver-py"><h1>Example echoserver.py</h1>' +
+        '<div class="highlight-python notranslate"><div class="highlight"><pre><span></span><span class="linenos">1</span><span class="ch">#!/usr/bin/env python</span>\n<span class="linenos">2</span><span class="kn">from</span> gevent.server <span class="kn">import</span> StreamServer\n</pre></div></div></section>' +
+        '<p><strong>Next page: <a href="processes.html" title="next chapter">Example processes.py</a></strong></p></div></div></div></div>' +
+        '<div class="body"><div class="sphinxsidebar"><h4><a href="contents.html">Table Of Contents</a></h4></div></div></body></html>',
+    );
+    expect(page.title).toBe('Example echoserver.py');
+    expect(page.markdown).toContain(
+      '```python\n#!/usr/bin/env python\nfrom gevent.server import StreamServer\n```',
+    );
+    expect(page.markdown).not.toMatch(/Blog|Next page|Table Of Contents|gevent\]/);
+  });
+
   it('leaves out the links to the index and search pages Sphinx generates, and their heading', () => {
     // As python-factory-boy-doc's home page, which ended on the bare words "Index", "Module
     // Index" and "Search Page" once their links (to pages not served) went.

@@ -44,7 +44,7 @@ export interface SkippedPage {
 /**
  * Where a page's own content lives, most specific first. Generators agree on HTML's landmarks:
  * VitePress and Starlight put the page in `<main>`, Docusaurus and MkDocs Material in `<article>`,
- * Sphinx themes in `[role=main]`; TypeDoc writes no landmark, only its `.col-content` column, and
+ * Sphinx themes in `[role=main]` (or only their `.body`); TypeDoc writes no landmark, only its `.col-content` column, and
  * older MkDocs themes (Django REST framework's) only a `#main-content` one.
  * The first that holds a heading, paragraph, list, table or code wins.
  */
@@ -52,6 +52,8 @@ const MAIN_CANDIDATES = [
   'main article',
   'article',
   '[role=main]',
+  // A Sphinx theme that marks no landmark (gevent's: its site name an <h1> above the page's own).
+  '.bodywrapper > .body',
   'main',
   '.col-content',
   '#main-content',
@@ -87,6 +89,8 @@ const CHROME = [
   '.visually-hidden',
   '.skip-link',
   '[hidden]',
+  // Line numbers Pygments writes into code (Sphinx's `:linenos:`): copied, the code would not run.
+  '.linenos',
   // nbsphinx's execution counts beside a notebook's cells ("[1]:"), each a code block of its own.
   '.prompt.highlight-none, .prompt.empty',
   // docutils' `contents` directive, a list of the page's own sections, as `nav.contents` is now.
@@ -884,6 +888,15 @@ const isGeneratedIndexSection = (node: Element) =>
     .every((child) => /^h[1-6]$/.test(child.tagName) || isGeneratedIndexList(child));
 
 /**
+ * A Sphinx theme's link to the next or previous page inside the page's body (gevent's "**Next
+ * page: `gevent` – common functions**" closed every page): navigation, as the related bar is.
+ */
+const isNextPageLink = (node: Element) =>
+  node.tagName === 'p' &&
+  /^\s*(?:next|previous) (?:page|topic|chapter)\s*:/i.test(hastText(node)) &&
+  Boolean(select('a[title="next chapter"], a[title="previous chapter"]', node));
+
+/**
  * What Python gives every class, which autodoc documents for some: `__weakref__`, "list of weak
  * references to the object (if defined)". pyparsing's API page had ten of them, each a section.
  */
@@ -1200,6 +1213,7 @@ export function parseHtmlPage(
       (node.tagName === 'a' && Boolean(select('.viewcode-link', node))) ||
       isBuildStamp(node) ||
       isBoilerplateEntry(node) ||
+      isNextPageLink(node) ||
       isGeneratedIndexSection(node) ||
       isGeneratedIndexList(node) ||
       isGeneratedIndexItem(node),
