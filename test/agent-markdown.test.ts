@@ -182,6 +182,16 @@ describe('Markdown for agents on the served site', () => {
         '# Why structlog?\n\n## Why structlog?\n\nBecause structured logs are easy to parse.\n',
       ),
       parsePage('long.md', `# Long\n\n${'word '.repeat(40)}ends here.\n`),
+      // Release notes whose releases are headed by the project's name (python-scrapy-doc), and a
+      // home page that opens on a label and a link (python-typer-doc).
+      parsePage(
+        'news.md',
+        '# Release notes\n\n## Scrapy 2.8.0 (2023-02-02)\n\nThis is a maintenance release, with minor features.\n',
+      ),
+      parsePage(
+        'typer.md',
+        '# Typer\n\n**Source Code**: <https://github.com/tiangolo/typer>\n\nTyper is a library for building CLI applications.\n',
+      ),
       // A sentence ends before a name in lower case: cut there, not after it (python-cattrs-doc's
       // "…the data you want out.…").
       parsePage(
@@ -205,6 +215,8 @@ describe('Markdown for agents on the served site', () => {
     expect(index).toMatch(/faq\.md\)\n/);
     expect(index).toContain('why.md): Because structured logs are easy to parse.\n');
     expect(index).toContain(`long.md): ${'word '.repeat(30)}word…\n`);
+    expect(index).toMatch(/news\.md\)\n/);
+    expect(index).toContain('typer.md): Typer is a library for building CLI applications.\n');
     expect(index).toContain(
       'structuring.md): The philosophy of cattrs structuring is simple: give it built-in types and collections, and a type describing the data you want out.\n',
     );

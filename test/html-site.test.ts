@@ -1298,6 +1298,18 @@ acme.run()
     expect(page.markdown).not.toMatch(/Blog|Next page|Table Of Contents|gevent\]/);
   });
 
+  it('keeps each signature of an overloaded API entry', () => {
+    // As python-scrapy-doc's `Selector.re_first`: its second signature was lost.
+    const page = parsedPage(
+      'selectors.html',
+      '<div role="main"><section id="selectors"><h1>Selectors</h1><dl class="py method"><dt class="sig sig-object py" id="scrapy.selector.Selector.re_first"><span class="sig-name descname"><span class="pre">re_first</span></span><span class="sig-paren">(</span><em class="sig-param">regex</em>, <em class="sig-param">default: None = None</em><span class="sig-paren">)</span></dt>' +
+        '<dt class="sig sig-object py"><span class="sig-name descname"><span class="pre">re_first</span></span><span class="sig-paren">(</span><em class="sig-param">regex</em>, <em class="sig-param">default: str</em><span class="sig-paren">)</span></dt><dd><p>Apply the regex and return the first string which matches.</p></dd></dl></section></div>',
+    );
+    expect(page.markdown).toContain(
+      '`re_first(regex, default: None = None)`\n\n`re_first(regex, default: str)`\n\nApply the regex',
+    );
+  });
+
   it('leaves out the links to the index and search pages Sphinx generates, and their heading', () => {
     // As python-factory-boy-doc's home page, which ended on the bare words "Index", "Module
     // Index" and "Search Page" once their links (to pages not served) went.

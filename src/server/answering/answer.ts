@@ -3,7 +3,7 @@ import {
   citedAs,
   isApiEntry,
   isNavigation,
-  isReleaseEntry,
+  isReleaseNotes,
   namesSomething,
   opensOnSignature,
   type DocBlock,
@@ -37,38 +37,6 @@ const SHORT_HEADING_WORDS = 2;
 const MAX_FOLLOW_UP_WORDS = 10;
 /** A heading that names a release: a version number, after "Version", "Release" or "v" at most. */
 const RELEASE_HEADING = /^(?:(?:version|release)\s+|v)?\d+(?:\.\d+)+(?![\w.])/i;
-/** Words of a release notes page's path or title ("announce/release-2.3.3", "Change history for Celery 2.0"). */
-const RELEASE_WORDS =
-  /(?:^|[^a-z])(?:announce|releases?|release[-_ ]notes|changelog|change history|changes|history|what'?s[-_ ]?new)(?:[^a-z]|$)/i;
-/** A changelog's own name, as its title or file: "Changelog", "Changes", `history`, "Release notes". */
-const CHANGELOG_NAME =
-  /^(?:change[-_ ]?log|changes|history|news|releases|release[-_ ]notes|what'?s[-_ ]new)$/i;
-/**
- * A title that says it is release notes, whatever else it names: Whoosh's "Whoosh 1.x release
- * notes" (no release number to read) answered a question about vector search "sure".
- */
-const RELEASE_TITLE = /\b(?:release[-_ ]notes|change[-_ ]?log|change history)\b/i;
-/**
- * Release notes: one release's entry wherever it sits (requests keeps its history in "Community
- * Updates", and "Community Updates › 1.0.2 (2012-12-17)" was a related page for a question about
- * proxies), a changelog by its name (pytest's "Changelog", or a page in a `releases/` folder) or
- * its title (RELEASE_TITLE), or a page whose path or title names a version and says so (pytest's
- * 153 release announcements, "py.test 2.0.2: bug fixes…", Celery's "Change history for Celery
- * 2.0"). A reader who asked about something else has no use for one as the next question or the
- * place to look.
- */
-const isReleaseNotes = ({
-  pagePath,
-  pageTitle,
-  heading,
-}: Pick<DocSection, 'pagePath' | 'pageTitle' | 'heading'>): boolean =>
-  isReleaseEntry(heading) ||
-  CHANGELOG_NAME.test(pageTitle.trim()) ||
-  RELEASE_TITLE.test(pageTitle) ||
-  pagePath.split('/').some((part) => CHANGELOG_NAME.test(part)) ||
-  ([pagePath, pageTitle].some((text) => /\d+\.\d+/.test(text)) &&
-    [pagePath, pageTitle].some((text) => RELEASE_WORDS.test(text)));
-
 /** A page a project keeps about itself, by its title or file: code of conduct, licence, authors. */
 const ABOUT_PROJECT =
   /^(?:code[-_ ]of[-_ ]conduct|licen[cs]e|copying|authors|contributors|contributing|credits|kudos|backers|sponsors|acknowledge?ments|who'?s[-_ ]using|whos[-_ ]using)$/i;

@@ -623,6 +623,38 @@ const VERSION_ONLY =
 /** Whether a section is one release's entry in release notes, by its heading (VERSION_ONLY). */
 export const isReleaseEntry = (heading: string): boolean => VERSION_ONLY.test(heading.trim());
 
+/** Words of a release notes page's path or title ("announce/release-2.3.3", "Change history for Celery 2.0"). */
+const RELEASE_WORDS =
+  /(?:^|[^a-z])(?:announce|releases?|release[-_ ]notes|changelog|change history|changes|history|what'?s[-_ ]?new)(?:[^a-z]|$)/i;
+/** A changelog's own name, as its title or file: "Changelog", "Changes", `history`, "Release notes". */
+const CHANGELOG_NAME =
+  /^(?:change[-_ ]?log|changes|history|news|releases|release[-_ ]notes|what'?s[-_ ]new)$/i;
+/**
+ * A title that says it is release notes, whatever else it names: Whoosh's "Whoosh 1.x release
+ * notes" (no release number to read) answered a question about vector search "sure".
+ */
+const RELEASE_TITLE = /\b(?:release[-_ ]notes|change[-_ ]?log|change history)\b/i;
+/**
+ * Release notes: one release's entry wherever it sits (requests keeps its history in "Community
+ * Updates", and "Community Updates › 1.0.2 (2012-12-17)" was a related page for a question about
+ * proxies), a changelog by its name (pytest's "Changelog", or a page in a `releases/` folder) or
+ * its title (RELEASE_TITLE), or a page whose path or title names a version and says so (pytest's
+ * 153 release announcements, "py.test 2.0.2: bug fixes…", Celery's "Change history for Celery
+ * 2.0"). A reader who asked about something else has no use for one as the next question or the
+ * place to look.
+ */
+export const isReleaseNotes = ({
+  pagePath,
+  pageTitle,
+  heading,
+}: Pick<DocSection, 'pagePath' | 'pageTitle' | 'heading'>): boolean =>
+  isReleaseEntry(heading) ||
+  CHANGELOG_NAME.test(pageTitle.trim()) ||
+  RELEASE_TITLE.test(pageTitle) ||
+  pagePath.split('/').some((part) => CHANGELOG_NAME.test(part)) ||
+  ([pagePath, pageTitle].some((text) => /\d+\.\d+/.test(text)) &&
+    [pagePath, pageTitle].some((text) => RELEASE_WORDS.test(text)));
+
 /** A list whose every item is a link alone (sub-items aside): a table of contents. */
 export const isLinkList = (block: DocBlock): boolean =>
   block.kind === 'list' &&

@@ -1064,22 +1064,25 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
         children: [{ type: 'text', value: title }],
       },
     ];
+    const signatureLine = (text: string, id?: unknown): Element => ({
+      type: 'element',
+      tagName: 'p',
+      properties: typeof id === 'string' && id ? { id } : {},
+      children: [
+        {
+          type: 'element',
+          tagName: 'code',
+          properties: {},
+          children: [{ type: 'text', value: text }],
+        },
+      ],
+    });
     // The signature under the heading, unless it is the heading (an option's `--no-input`).
-    if (signature !== title)
-      out.push({
-        type: 'element',
-        tagName: 'p',
-        properties: {},
-        children: [
-          {
-            type: 'element',
-            tagName: 'code',
-            properties: {},
-            children: [{ type: 'text', value: signature }],
-          },
-        ],
-      });
+    if (signature !== title) out.push(signatureLine(signature));
     for (const part of terms.slice(1)) {
+      // An overloaded function's other signatures (Scrapy's `re_first`), each a line of its own.
+      if (part.tagName === 'dt')
+        out.push(signatureLine(hastText(part).replace(/\s+/g, ' ').trim(), part.properties.id));
       if (part.tagName !== 'dd') continue;
       apiEntriesAsHeadings(part, depth + 1);
       out.push(...part.children);

@@ -7,6 +7,7 @@ import { docLinkTarget } from './doc-links.js';
 import {
   isApiEntry,
   isReleaseEntry,
+  isReleaseNotes,
   markdownUrl,
   pageLabelOf,
   siteNameOf,
@@ -192,11 +193,12 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
  * a version note (Tornado's locks and queues pages open with "New in version 4.2.", requests' home
  * page with "Release v2.28.1.", structlog's with "Release 22.3.0 (What's new?)", its links' words
  * left), a word or two that are not a sentence (Sphinx's contents page opens on "Get started",
- * Fastify's "Getting Started" on "Hello!"; Celery's "Backend selection." is one), or a placeholder
- * (Whoosh's "TBD.").
+ * Fastify's "Getting Started" on "Hello!"; Celery's "Backend selection." is one), a label and a
+ * link alone (Typer's home page, "Source Code: https://github.com/tiangolo/typer"), or a
+ * placeholder (Whoosh's "TBD.").
  */
 const NOT_A_SUMMARY =
-  /^(?:\S+(?:\s+\S+){0,2}:|(?:TBD|TODO|To ?do|WIP|Coming soon)\.?|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?(?:\s*\([^)]*\))*|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
+  /^(?:\S+(?:\s+\S+){0,2}:|[^:]{1,40}:\s*(?:https?:\/\/|www\.)\S+|(?:TBD|TODO|To ?do|WIP|Coming soon)\.?|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?(?:\s*\([^)]*\))*|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
 /**
  * A paragraph that is all emphasis (Sphinx's "*Module author: Georg Brandl*", a "**Attributes**"
  * rubric) or an admonition beside the page's subject ("**Todo:** Expand this.", "**See also:** …",
@@ -260,10 +262,13 @@ const MIN_SUMMARY_CHARS = 40;
 function summaryOf(page: DocPage): string {
   if (page.description) return page.description.replace(/\s+/g, ' ').trim();
   const faq = FAQ_TITLE.test(page.title);
+  const releaseNotes = isReleaseNotes({ pagePath: page.path, pageTitle: page.title, heading: '' });
   let first = true;
   for (const section of page.sections) {
-    // Release notes open with their newest release; what comes after it is releases too.
-    if (isReleaseEntry(section.heading)) break;
+    // Release notes open with their newest release; what comes after it is releases too. On a
+    // page of them, a heading that holds a version is one ("Scrapy 2.8.0 (2023-02-02)").
+    if (isReleaseEntry(section.heading) || (releaseNotes && /\d+\.\d+/.test(section.heading)))
+      break;
     if (
       inSubmodule(page, section) ||
       (faq && /\?\s*$/.test(section.heading)) ||
