@@ -44,8 +44,9 @@ export interface SkippedPage {
 /**
  * Where a page's own content lives, most specific first. Generators agree on HTML's landmarks:
  * VitePress and Starlight put the page in `<main>`, Docusaurus and MkDocs Material in `<article>`,
- * Sphinx themes in `[role=main]` (or only their `.body`); TypeDoc writes no landmark, only its `.col-content` column, and
- * older MkDocs themes (Django REST framework's) only a `#main-content` one.
+ * Sphinx themes in `[role=main]` (or only their `.body`); TypeDoc writes no landmark, only its
+ * `.col-content` column, and older MkDocs themes (Django REST framework's) only a `#main-content`
+ * one.
  * The first that holds a heading, paragraph, list, table or code wins.
  */
 const MAIN_CANDIDATES = [
