@@ -188,6 +188,11 @@ describe('Markdown for agents on the served site', () => {
         'news.md',
         '# Release notes\n\n## Scrapy 2.8.0 (2023-02-02)\n\nThis is a maintenance release, with minor features.\n',
       ),
+      // A page about one release is described by its opening (Celery's "What's new" pages).
+      parsePage(
+        'whatsnew-5.2.md',
+        '# What’s new in Celery 5.2\n\nCelery is a simple, flexible, and reliable task queue.\n\n## Celery 5.2 highlights\n\nFaster.\n',
+      ),
       parsePage(
         'typer.md',
         '# Typer\n\n**Source Code**: <https://github.com/tiangolo/typer>\n\nTyper is a library for building CLI applications.\n',
@@ -216,6 +221,9 @@ describe('Markdown for agents on the served site', () => {
     expect(index).toContain('why.md): Because structured logs are easy to parse.\n');
     expect(index).toContain(`long.md): ${'word '.repeat(30)}word…\n`);
     expect(index).toMatch(/news\.md\)\n/);
+    expect(index).toContain(
+      'whatsnew-5.2.md): Celery is a simple, flexible, and reliable task queue.',
+    );
     expect(index).toContain('typer.md): Typer is a library for building CLI applications.\n');
     expect(index).toContain(
       'structuring.md): The philosophy of cattrs structuring is simple: give it built-in types and collections, and a type describing the data you want out.\n',
@@ -254,6 +262,9 @@ describe('Markdown for agents on the served site', () => {
           '</section>',
       ),
       parsePage('filedb.md', '# filedb notes\n\nTBD.\n'),
+      // A page of its title alone is not listed (cmd2's API pages in Debian's build, where autodoc
+      // found no module).
+      parsePage('ansi.md', '# cmd2.ansi\n'),
       // Nor by an exception (lxml's `formfill` module was "Raised when no form can be found").
       built(
         'formfill.html',
@@ -276,6 +287,7 @@ describe('Markdown for agents on the served site', () => {
       ),
     );
     expect(index).toMatch(/formfill\.md\)\n/);
+    expect(index).not.toContain('ansi.md');
     expect(index).toContain('preconf.md): Converters set up for common formats.\n');
     expect(index).toMatch(/api\.md\)\n/);
     expect(index).toContain('shared_data.md): A WSGI middleware which provides static content.\n');

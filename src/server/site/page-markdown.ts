@@ -228,6 +228,8 @@ function inSubmodule(page: DocPage, section: DocSection): boolean {
 /** An exception's API entry, by its signature (`exception lxml.html.formfill.FormNotFound`). */
 const isExceptionEntry = (section: DocSection) =>
   isApiEntry(section) && /^`exception\s/.test(section.blocks[0]?.markdown ?? '');
+/** A release's heading that opens on the project's name: "Scrapy 2.8.0 (2023-02-02)". */
+const NAMED_RELEASE = /^[\w.-]+\s+v?\d+(?:\.\d+)+(?![\w.])/;
 /** A page of questions and answers, by its title: "FAQ", "Frequently Asked Questions". */
 const FAQ_TITLE = /\bFAQs?\b|\bfrequently asked\b/i;
 /** A lead-in whose list finishes its sentence: it ends on a word that needs more after it. */
@@ -266,9 +268,11 @@ function summaryOf(page: DocPage): string {
   let first = true;
   for (const section of page.sections) {
     // Release notes open with their newest release; what comes after it is releases too. On a
-    // page of them, a heading that holds a version is one ("Scrapy 2.8.0 (2023-02-02)").
-    if (isReleaseEntry(section.heading) || (releaseNotes && /\d+\.\d+/.test(section.heading)))
-      break;
+    // page of them, a heading of a name and a version is one ("Scrapy 2.8.0 (2023-02-02)"; not
+    // "What's new in Celery 5.2", whose opening says what the release is).
+    const release =
+      releaseNotes && section.heading !== page.title && NAMED_RELEASE.test(section.heading);
+    if (isReleaseEntry(section.heading) || release) break;
     if (
       inSubmodule(page, section) ||
       (faq && /\?\s*$/.test(section.heading)) ||
@@ -355,7 +359,12 @@ export function llmsTxt(
       .join(', ')}.`,
     '',
   );
-  for (const [section, pages] of sidebarGroups(site)) {
+  for (const [section, all] of sidebarGroups(site)) {
+    // A page with nothing under its title (a Debian build's API page whose autodoc found no
+    // module: cmd2's, marshmallow's, lxml's; sqlparse's "Indices and tables" once its links to
+    // generated pages are gone) gives an agent nothing to read.
+    const pages = all.filter((page) => page.sections.some((part) => part.blocks.length));
+    if (!pages.length) continue;
     lines.push(`## ${section}`, '');
     for (const page of pages) {
       const summary = summaryOf(page);
