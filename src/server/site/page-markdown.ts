@@ -256,10 +256,10 @@ const MIN_SUMMARY_CHARS = 40;
  * `SharedDataMiddleware`: "A WSGI middleware which provides static content…"), an exception's is
  * not (lxml's `formfill` module was "Raised when no form can be found"). Nor is a module's, under
  * sphinx-apidoc's "Submodules" of a package (cattrs' `preconf` package was "Preconfigured
- * converters for bson."). A sentence that
- * leads into what follows ends in a full stop ("The page contains all information about aiohttp
- * Client API."): passing over it, the line came from further down and said less ("The requests
- * library does in fact also provides a session system.").
+ * converters for bson."). A sentence that leads into what follows ends in a full stop ("The page
+ * contains all information about aiohttp Client API."): passing over it, the line came from
+ * further down and said less ("The requests library does in fact also provides a session
+ * system.").
  */
 function summaryOf(page: DocPage): string {
   if (page.description) return page.description.replace(/\s+/g, ' ').trim();
