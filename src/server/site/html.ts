@@ -974,6 +974,16 @@ function emptyEntriesTakeTheirText(tree: Element): void {
   }
 }
 
+/** An API entry's signature as a line of code under its heading, keeping its `<dt>`'s anchor. */
+const signatureLine = (text: string, id?: unknown): Element => ({
+  type: 'element',
+  tagName: 'p',
+  properties: typeof id === 'string' && id ? { id } : {},
+  children: [
+    { type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: text }] },
+  ],
+});
+
 /**
  * Sphinx's API entries (autodoc's `<dl class="py function">`, a class's methods nested in its
  * `<dd>`, and the same for the other domains) as sections of their own: each entry's `<dt id>`
@@ -1065,19 +1075,6 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
         children: [{ type: 'text', value: title }],
       },
     ];
-    const signatureLine = (text: string, id?: unknown): Element => ({
-      type: 'element',
-      tagName: 'p',
-      properties: typeof id === 'string' && id ? { id } : {},
-      children: [
-        {
-          type: 'element',
-          tagName: 'code',
-          properties: {},
-          children: [{ type: 'text', value: text }],
-        },
-      ],
-    });
     // The signature under the heading, unless it is the heading (an option's `--no-input`).
     if (signature !== title) out.push(signatureLine(signature));
     for (const part of terms.slice(1)) {
