@@ -342,6 +342,33 @@ describe('the answer says how sure it is', () => {
     );
   });
 
+  it('never shows a place’s second lead-in without the code it introduces', async () => {
+    // As xarray's "Dataset contents": one example was shown, and the place went on to "…datasets
+    // also store arbitrary metadata in the form of attributes:" with nothing after it.
+    const app = appOf(
+      parsePage(
+        'structures.md',
+        '# Data Structures\n\n## Dataset contents\n\nA dataset holds variables, keyed by name:\n\n' +
+          '```python\nds["temperature"]\n```\n\n' +
+          'Datasets also store arbitrary metadata about the store in the form of attributes:\n\n' +
+          '```python\nds.attrs["title"] = "example"\n```\n',
+      ),
+      parsePage(
+        'io.md',
+        '# Data files\n\n## Formats\n\nA dataset can be written to a netCDF file.\n',
+      ),
+    );
+    const parts = await askIn(app, 'How does a dataset store metadata for Zarr?');
+    expect(levelsOf(parts)).toEqual(['unsure']);
+    const places = textOf(parts);
+    // Each lead-in shown stands right above its code.
+    for (const leadIn of ['keyed by name:', 'in the form of attributes:']) {
+      const at = places.indexOf(leadIn);
+      if (at >= 0) expect(places.slice(at + leadIn.length)).toMatch(/^\n\n {2}```python\n/);
+    }
+    expect(places).toMatch(/keyed by name:|in the form of attributes:/);
+  });
+
   it('never ends a place on a sentence labelled “Example:” without its example', async () => {
     // As Celery's periodic tasks guide writes one ("Example: Run the tasks.add task every 30
     // seconds."), before more code than a place shows: six lines of it, "…" for the rest.
@@ -1075,6 +1102,29 @@ describe('extractive answers keep the Markdown they quote', () => {
     // Either what the lead-in introduces follows it, or the lead-in is not quoted.
     const leadIn = text.indexOf('There are two ways to start:');
     if (leadIn >= 0) expect(text.slice(leadIn)).toMatch(/^There are two ways to start:\n>?\n?> - /);
+  });
+
+  it('quotes a sentence that the list below it finishes with that list', async () => {
+    // As xarray's plotting page: "It is required to explicitly specify either" ended a quote, the
+    // two options it names left out.
+    const more = Array.from(
+      { length: 6 },
+      (_, i) => `Styling option ${i} changes the colours of the figure.\n\n`,
+    ).join('');
+    const app = appOf(
+      parsePage(
+        'plotting.md',
+        '# Plotting\n\n## Multiple lines\n\nLine plots of two-dimensional data draw one line for each value:\n\n' +
+          '```python\nair.plot.line(x="time")\n```\n\n' +
+          'To draw the lines it is required to explicitly specify either\n\n' +
+          '1. `x`: the dimension for the x-axis, or\n2. `hue`: the dimension for the colours.\n\n' +
+          more,
+      ),
+    );
+    const text = textOf(await askIn(app, 'How do I draw lines of two-dimensional data?'));
+    expect(text).toContain('Line plots of two-dimensional data');
+    const at = text.indexOf('specify either');
+    if (at >= 0) expect(text.slice(at)).toMatch(/^specify either\n>\n> 1\. `x`/);
   });
 
   it('shows the sections a lead-in above a table of contents promises, and never an empty quote', async () => {

@@ -290,6 +290,15 @@ const PLACE_CODE: CodeLimits = { codeLines: 6, codeSlack: 0 };
  * is labelled an example ("Example: Run the tasks.add task every 30 seconds.", as Celery writes).
  */
 const LEADS_IN = /(?::|\bthe following\b[^.:!?]*\.)\s*$|^[*_]*(?:for )?example[*_]*:/i;
+/**
+ * A paragraph that stops on a word no sentence ends on is finished by the list or code below it
+ * ("It is required to explicitly specify either", as xarray's plotting page writes over its two
+ * options). A list item may end so ("…is called; or"): the next item goes on with it.
+ */
+const UNFINISHED =
+  /\b(?:either|or|and|the|an?|of|to|for|with|by|from|as|like|including|namely)\s*$/i;
+/** Whether a paragraph's text introduces the block after it. */
+const paragraphLeadsIn = (text: string) => LEADS_IN.test(text) || UNFINISHED.test(text);
 /** A paragraph that goes on with the sentence before the code above it: it opens in lower case. */
 const GOES_ON = /^[a-z]/;
 /** Where a list's next item starts, at any level. */
@@ -443,8 +452,10 @@ function placeOf(section: DocSection, terms: string[]): string[] {
   const kept = units
     .map((unit, index) => ({ ...unit, index }))
     .filter(
-      ({ sentence, code }) =>
-        sentence && (code || !LEADS_IN.test(sentence)) && !POINTS_BACK.test(sentence),
+      ({ sentence, code, item }) =>
+        sentence &&
+        (code || !(item ? LEADS_IN.test(sentence) : paragraphLeadsIn(sentence))) &&
+        !POINTS_BACK.test(sentence),
     )
     .map((unit) => ({
       ...unit,
@@ -453,12 +464,18 @@ function placeOf(section: DocSection, terms: string[]): string[] {
           ? `${cutMarkdown(unit.sentence)} …`
           : unit.sentence,
     }));
-  const chosen = kept
-    .map((unit, i) => ({ unit, i, n: termsIn(unit.sentence, terms) }))
+  // A place shows one code block: a second lead-in (":") would stand without the code it
+  // introduces (xarray's "…store arbitrary metadata in the form of attributes:" after another
+  // example), so it is not chosen.
+  const introduces = (i: number) => !!kept[i]!.code && paragraphLeadsIn(kept[i]!.sentence);
+  const chosen: number[] = [];
+  for (const { i } of kept
+    .map((unit, i) => ({ i, n: termsIn(unit.sentence, terms) }))
     .filter((s) => s.n > 0)
-    .sort((a, b) => b.n - a.n || a.i - b.i)
-    .slice(0, PLACE_SENTENCES)
-    .map((s) => s.i);
+    .sort((a, b) => b.n - a.n || a.i - b.i)) {
+    if (chosen.length === PLACE_SENTENCES) break;
+    if (!(introduces(i) && chosen.some(introduces))) chosen.push(i);
+  }
   // No sentence holds a word of the question: the section's first, shown as a chosen one is (a
   // lead-in with its code: structlog's "This would result among other the following lines to be
   // printed:" stood alone).
@@ -482,6 +499,8 @@ function placeOf(section: DocSection, terms: string[]): string[] {
       chosen.push(i - 1);
   }
   chosen.sort((a, b) => a - b);
+  // The code shown is a lead-in's, else the first chosen sentence's that has code after it.
+  const withItsCode = chosen.find(introduces) ?? chosen.find((i) => kept[i]!.code);
   // In page order, the code right after its lead-in. Sentences that are not next to each other in
   // the docs are not read as if they were: a "…" marks the gap, a lead-in left out included
   // (cmd2's "`poutput()` adds two conveniences:" before its list). Sentences of one paragraph
@@ -490,7 +509,6 @@ function placeOf(section: DocSection, terms: string[]): string[] {
   // one sentence.
   const pieces: string[] = [];
   let lines: { text: string; item: boolean }[] = [];
-  let withCode = false;
   const flush = () => {
     if (lines.length)
       pieces.push(
@@ -510,10 +528,9 @@ function placeOf(section: DocSection, terms: string[]): string[] {
     const last = lines.at(-1);
     if (before && !unit.item && before.at === unit.at && last) last.text += ` ${sentence}`;
     else lines.push({ text: unit.item ? `- ${sentence}` : sentence, item: unit.item });
-    if (!unit.code || withCode) return;
+    if (!unit.code || i !== withItsCode) return;
     flush();
     pieces.push(fence(unit.code.lang ?? '', unit.code.text, terms, PLACE_CODE));
-    withCode = true;
   });
   flush();
   return pieces;
@@ -730,7 +747,8 @@ export function passageOf(
       if (next.kind === 'paragraph' && GOES_ON.test(next.markdown)) picked.add(index + 1);
       continue;
     }
-    const introduces = LEADS_IN.test(block.text);
+    const introduces =
+      block.kind === 'paragraph' ? paragraphLeadsIn(block.text) : LEADS_IN.test(block.text);
     if (introduces || next.kind === 'code') picked.add(index + 1);
     // "…three chart values:" then a code sample, then the list that explains it.
     const after = blocks[index + 2];
@@ -742,7 +760,7 @@ export function passageOf(
     const { kind } = blocks[index]!;
     const before = blocks[index - 1];
     if (!before || before.kind !== 'paragraph') continue;
-    if (kind === 'code' || ((kind === 'list' || kind === 'table') && LEADS_IN.test(before.text)))
+    if (kind === 'code' || ((kind === 'list' || kind === 'table') && paragraphLeadsIn(before.text)))
       picked.add(index - 1);
   }
   // A paragraph that opens by pointing back ("Depending on the client, this can be…") brings the
@@ -760,7 +778,7 @@ export function passageOf(
     if (before.kind !== 'code') continue;
     picked.add(index - 1);
     const start = blocks[index - 2];
-    if (start?.kind === 'paragraph' && LEADS_IN.test(start.text)) picked.add(index - 2);
+    if (start?.kind === 'paragraph' && paragraphLeadsIn(start.text)) picked.add(index - 2);
   }
   // "In the example above…" brings the example: the code just before it.
   for (const index of [...picked]) {
@@ -781,7 +799,7 @@ export function passageOf(
     const kept = sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' ')).filter(
       (sentence, i, all) =>
         !(POINTS_BACK.test(sentence) && !example) &&
-        !(i === all.length - 1 && LEADS_IN.test(sentence) && !followed),
+        !(i === all.length - 1 && paragraphLeadsIn(sentence) && !followed),
     );
     if (kept.length === 0) return [];
     const markdown = kept.join(' ');
@@ -833,7 +851,12 @@ const GAP: DocBlock = { kind: 'paragraph', markdown: '…', text: '…' };
 function beginningOf(section: DocSection): DocBlock[] {
   const shown = section.blocks.slice(0, 2);
   const last = shown.at(-1);
-  if (last && last.kind !== 'code' && LEADS_IN.test(last.text)) {
+  if (
+    last &&
+    (last.kind === 'paragraph'
+      ? paragraphLeadsIn(last.text)
+      : last.kind !== 'code' && LEADS_IN.test(last.text))
+  ) {
     const introduced = section.blocks[shown.length];
     if (introduced) shown.push(introduced);
     else shown.pop();
