@@ -1249,6 +1249,31 @@ acme.run()
     ]);
   });
 
+  it('leaves out what the page hides, a notebook’s table of contents and its heading, and a theme’s footer', () => {
+    // As python-xarray-doc's notebooks: each dataset printed twice, as text and as an HTML view
+    // kept `display:none` (80 nested bullets); Jupyter's toc2 "Table of Contents" heading titled a
+    // page; Alabaster's `div.footer` was the whole text of a page with an empty body.
+    const page = parsedPage(
+      'examples/weighted.html',
+      '<div class="body" role="main"><h1><p>Table of Contents</p></h1><div class="toc"><ul class="toc-item"><li><p>1  Compare weighted and unweighted mean temperature</p></li></ul></div>' +
+        '<section id="Compare"><h1>Compare weighted and unweighted mean temperature</h1><p>Weights are the cosine of the latitude.</p>' +
+        '<div class="output_area"><pre class="xr-text-repr-fallback">&lt;xarray.Dataset&gt; Dimensions: (time: 731)</pre><div class="xr-wrap" style="display:none"><ul><li>Dimensions:<ul><li>time: 731</li></ul></li></ul></div></div></section></div>' +
+        '<div class="footer">©2014-2023, xarray Developers. | Powered by Sphinx</div>',
+    );
+    expect(page.title).toBe('Compare weighted and unweighted mean temperature');
+    expect(page.markdown.trimStart()).toMatch(
+      /^# Compare weighted and unweighted mean temperature\n\nWeights are the cosine/,
+    );
+    expect(page.markdown).toContain('<xarray.Dataset> Dimensions: (time: 731)');
+    expect(page.markdown).not.toMatch(/Table of Contents|1 {2}Compare|\* Dimensions|Powered by/);
+    // A page whose body is empty has no text: not its footer.
+    const empty = parseHtmlPage(
+      'api-hidden.html',
+      '<body><div class="body" role="main"></div><div class="footer"><p>©2014-2023, xarray Developers. | Powered by Sphinx</p></div></body>',
+    );
+    expect(isPage(empty) ? empty.markdown : '').not.toContain('Powered by');
+  });
+
   it('leaves out a notebook cell’s execution count, which nbsphinx writes as code of its own', () => {
     // As python-pint-doc's NumPy page: 18 code blocks of "[1]:", "[2]:", … each before its cell.
     const page = parsedPage(

@@ -90,12 +90,20 @@ const CHROME = [
   '.visually-hidden',
   '.skip-link',
   '[hidden]',
+  // What the page hides itself: xarray's notebooks print each dataset twice, as text and as an
+  // HTML view kept `display:none` until a script shows it (it read as 80 nested bullets).
+  '[style*="display:none"], [style*="display: none"]',
+  // Sphinx's classic and Alabaster themes write their footer as a `div`: "©2014-2023, xarray
+  // Developers. | Powered by Sphinx 5.3.0 & Alabaster 0.7.12 | Page source".
+  'div.footer',
   // Line numbers Pygments writes into code (Sphinx's `:linenos:`): copied, the code would not run.
   '.linenos',
   // nbsphinx's execution counts beside a notebook's cells ("[1]:"), each a code block of its own.
   '.prompt.highlight-none, .prompt.empty',
-  // docutils' `contents` directive, a list of the page's own sections, as `nav.contents` is now.
+  // docutils' `contents` directive, a list of the page's own sections, as `nav.contents` is now;
+  // DocBook's and Jupyter's `div.toc` (xarray's notebooks, Valgrind's manual) are the same list.
   '.contents.topic',
+  'div.toc',
   // Breadcrumbs are navigation, written as a list (TypeDoc, Sphinx and MkDocs themes).
   '.tsd-breadcrumb, .breadcrumb, .breadcrumbs, .wy-breadcrumbs',
   // VitePress's language label beside its <pre>: the language is kept on the code itself.
@@ -142,10 +150,27 @@ const classesOf = (node: Element): string[] => {
 };
 
 /** Removes every descendant of `tree` that `drop` says is chrome. */
-function prune(tree: Element | HastRoot, drop: (node: Element) => boolean): void {
-  tree.children = tree.children.filter((child) => !(isElement(child) && drop(child)));
+function prune(
+  tree: Element | HastRoot,
+  drop: (node: Element, next: Element | undefined) => boolean,
+): void {
+  const elements: Element[] = [];
+  for (const child of tree.children) if (isElement(child)) elements.push(child);
+  const dropped = new Set(elements.filter((node, at) => drop(node, elements[at + 1])));
+  tree.children = tree.children.filter((child) => !(isElement(child) && dropped.has(child)));
   for (const child of tree.children) if (isElement(child)) prune(child, drop);
 }
+
+/**
+ * A heading over a table of contents that is left out (`div.toc`): Jupyter's toc2 writes
+ * `<h1><p>Table of Contents</p></h1>` above the notebook's own title, and xarray's example was
+ * titled "Table of Contents".
+ */
+const isContentsHeading = (node: Element, next: Element | undefined) =>
+  /^h[1-6]$/.test(node.tagName) &&
+  /^(?:table of )?contents$/i.test(hastText(node).trim()) &&
+  next !== undefined &&
+  matches('div.toc', next);
 
 /**
  * What a build's markup errors leave, mended: docutils marks text it could not parse as a link to
@@ -1206,8 +1231,9 @@ export function parseHtmlPage(
   footnotesAsParagraphs(content);
   prune(
     content,
-    (node) =>
+    (node, next) =>
       matches(CHROME, node) ||
+      isContentsHeading(node, next) ||
       (node.tagName === 'header' && !select('h1', node)) ||
       (node.tagName === 'a' && EDIT_LINK.test(hastText(node))) ||
       // Sphinx viewcode's "[source]" links lead into `_modules/`, which is not served (NOT_PAGES).
