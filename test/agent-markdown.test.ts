@@ -168,6 +168,12 @@ describe('Markdown for agents on the served site', () => {
         'disable.md',
         '# Disabling Commands\n\ncmd2 allows a developer to:\n\n- remove commands\n- hide commands\n\nHidden commands are still run.\n',
       ),
+      // And so is one that ends on "when:" (python-greenlet-doc's "Switches between greenlets
+      // occur when:", described as "Switches between greenlets occur when.").
+      parsePage(
+        'switching.md',
+        '# Switching\n\nSwitches between greenlets occur when:\n\n- a greenlet switches\n- a greenlet dies\n\nDuring a switch, an object is sent to the target greenlet.\n',
+      ),
       parsePage(
         'changelog.md',
         '# Changelog\n\n## 2.1.0 (2018-05-05)\n\n- Add support for Django 2.0.\n\n## 2.0.0 (2013-04-15)\n\nThis version brings massive changes to the core engine.\n',
@@ -216,6 +222,9 @@ describe('Markdown for agents on the served site', () => {
       'getting-started.md): You can install structlog from PyPI using pip.\n',
     );
     expect(index).toContain('disable.md): Hidden commands are still run.\n');
+    expect(index).toContain(
+      'switching.md): During a switch, an object is sent to the target greenlet.\n',
+    );
     expect(index).toMatch(/changelog\.md\)\n/);
     expect(index).toMatch(/faq\.md\)\n/);
     expect(index).toContain('why.md): Because structured logs are easy to parse.\n');

@@ -232,9 +232,12 @@ const isExceptionEntry = (section: DocSection) =>
 const NAMED_RELEASE = /^[\w.-]+\s+v?\d+(?:\.\d+)+(?![\w.])/;
 /** A page of questions and answers, by its title: "FAQ", "Frequently Asked Questions". */
 const FAQ_TITLE = /\bFAQs?\b|\bfrequently asked\b/i;
-/** A lead-in whose list finishes its sentence: it ends on a word that needs more after it. */
+/**
+ * A lead-in whose list finishes its sentence: it ends on a word that needs more after it
+ * (greenlet's "Switches between greenlets occur when:").
+ */
 const HALF_SENTENCE =
-  /\b(?:to|including|include|includes|like|as|of|for|with|by|from|are|is|be|the|a|an|and|or|such as|e\.g\.)\s*:$/i;
+  /\b(?:to|including|include|includes|like|as|of|for|with|by|from|are|is|be|the|a|an|and|or|such as|e\.g\.|when|where|if|whether|that|which|than|into|via|using|about|between)\s*:$/i;
 /** The longest one-line summary; a longer sentence is cut at a word, with "…". */
 const MAX_SUMMARY_CHARS = 160;
 /** The shortest first sentence a too long line is cut to, rather than at a word. */
