@@ -431,6 +431,36 @@ acme.run()
     expect(headingWith(page, 'Sets the project name')).toBe('-H <project>');
   });
 
+  it('reads a bold paragraph over entries as their heading, and passes over an entry without an anchor', () => {
+    // As python-wtforms-doc's `Field`: its members in groups under "**Construction**" and
+    // "**Properties**", and `errors` described twice, the second time without an `id`. The
+    // members before that second `errors` were list items of one long section, those after it
+    // sections: "Construct a new field" was no section of `__init__`.
+    const member = (name: string, text: string, id = true) =>
+      `<dl class="py attribute"><dt class="sig sig-object py"${id ? ` id="wtforms.fields.Field.${name}"` : ''}>
+      <span class="sig-name descname"><span class="pre">${name}</span></span></dt>
+      <dd><p>${text}</p></dd></dl>`;
+    const page = parsedPage(
+      'fields.html',
+      `<div role="main"><section id="fields"><h1>Fields</h1>
+      <dl class="py class"><dt class="sig sig-object py" id="wtforms.fields.Field"><span class="sig-name descname"><span class="pre">Field</span></span></dt>
+      <dd><p>Stores and processes data.</p>
+      <p><strong>Construction</strong></p>
+      ${member('__init__', 'Construct a new field.')}
+      <p><strong>Properties</strong></p>
+      ${member('name', 'The HTML form name of this field.')}
+      ${member('errors', 'A sequence containing the validation errors.', false)}
+      ${member('widget', 'The widget used to render the field.')}
+      </dd></dl></section></div>`,
+    );
+    expect(headingWith(page, 'Construct a new field')).toBe('wtforms.fields.Field.__init__');
+    expect(headingWith(page, 'The HTML form name')).toBe('wtforms.fields.Field.name');
+    expect(headingWith(page, 'The widget used')).toBe('wtforms.fields.Field.widget');
+    expect(page.markdown).toMatch(/^#{4,6} Properties$/m);
+    // The entry without an anchor stays where it was written, its words kept.
+    expect(page.markdown).toContain('A sequence containing the validation errors.');
+  });
+
   it('makes the entries after a section’s last prose sections of their own, and leaves those before it', () => {
     // As Celery's API reference has `crontab`: attributes, a paragraph about them, then methods.
     const entry = (kind: string, id: string, name: string, text: string) =>

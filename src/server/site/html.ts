@@ -949,8 +949,23 @@ const isApiEntry = (node: Element) => {
   );
 };
 
-/** Sphinx's `.. rubric::`: a paragraph heading that is no section. */
-const isRubric = (node: Element) => node.tagName === 'p' && classesOf(node).includes('rubric');
+/** An API entry Sphinx gave no anchor: a member described twice (WTForms' `Field.errors`). */
+const isUnanchoredEntry = (node: Element) => {
+  const term = node.tagName === 'dl' ? node.children.find(isElement) : undefined;
+  return (
+    term?.tagName === 'dt' && term.properties.id === undefined && classesOf(term).includes('sig')
+  );
+};
+
+/**
+ * Sphinx's `.. rubric::`, a paragraph heading that is no section, or a paragraph that is bold
+ * throughout written as one (WTForms' "**Construction**", "**Properties**" among `Field`'s members).
+ */
+const isRubric = (node: Element) =>
+  node.tagName === 'p' &&
+  (classesOf(node).includes('rubric') ||
+    (node.children.filter((child) => !isBlank(child)).length === 1 &&
+      node.children.some((child) => isElement(child) && child.tagName === 'strong')));
 
 const isSection = (node: ElementContent) => isElement(node) && node.tagName === 'section';
 /** A callout, or Sphinx's "New in version" and "Deprecated" notes. */
@@ -1038,7 +1053,14 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     const prose = run
       .slice(0, end)
       .findLastIndex(
-        (node) => !(isApiEntry(node) || isSection(node) || isBlank(node) || isNote(node)),
+        (node) =>
+          !(
+            isApiEntry(node) ||
+            isUnanchoredEntry(node) ||
+            isSection(node) ||
+            isBlank(node) ||
+            isNote(node)
+          ),
       );
     const entries = run.slice(prose + 1, end).filter(isApiEntry);
     for (const node of entries) asHeadings.add(node);
@@ -1067,10 +1089,19 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
   tree.children = tree.children.flatMap((child): ElementContent[] => {
     if (!isElement(child)) return [child];
     if (moved.has(child)) return [];
-    if (groups.has(child)) return [{ ...child, tagName: `h${Math.min(depth, 6)}`, properties: {} }];
+    if (groups.has(child)) {
+      // A bold paragraph's words, not its bold: the heading is the emphasis.
+      const bold = child.children.find(
+        (part): part is Element => isElement(part) && part.tagName === 'strong',
+      );
+      const words = classesOf(child).includes('rubric') || !bold ? child.children : bold.children;
+      return [{ ...child, tagName: `h${Math.min(depth, 6)}`, properties: {}, children: words }];
+    }
     if (!isApiEntry(child)) {
-      // A heading in a table's cell is no section: Markdown's cells hold a line.
-      if (child.tagName !== 'table') apiEntriesAsHeadings(child, depth);
+      // A heading in a table's cell is no section: Markdown's cells hold a line. Nor is one in a
+      // quote (aiohttp's `AioHTTPTestCase` indents its members in a blockquote: "> ##### …").
+      if (child.tagName !== 'table' && child.tagName !== 'blockquote')
+        apiEntriesAsHeadings(child, depth);
       return [child];
     }
     if (!asHeadings.has(child)) return [child];
