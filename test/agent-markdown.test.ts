@@ -180,7 +180,9 @@ describe('Markdown for agents on the served site', () => {
       ),
       parsePage(
         'faq.md',
-        '# FAQ\n\n## Q: Message.reject doesn’t work?\n\n**Answer**: Earlier versions of RabbitMQ did not implement it.\n\n## Q: Message.requeue doesn’t work?\n\nThe same.\n',
+        '# FAQ\n\n## Q: Message.reject doesn’t work?\n\n**Answer**: Earlier versions of RabbitMQ did not implement it.\n\n## Q: Message.requeue doesn’t work?\n\nThe same.\n\n' +
+          // A question asked without its "?" (python-pymongo-doc's) is one too.
+          '## When I query by ObjectId I get no result\n\nYour web framework will pass the ObjectId as a string.\n',
       ),
       // A page about one question is described by its answer.
       parsePage(

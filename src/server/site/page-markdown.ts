@@ -276,12 +276,11 @@ function summaryOf(page: DocPage): string {
     const release =
       releaseNotes && section.heading !== page.title && NAMED_RELEASE.test(section.heading);
     if (isReleaseEntry(section.heading) || release) break;
-    if (
-      inSubmodule(page, section) ||
-      (faq && /\?\s*$/.test(section.heading)) ||
-      isFunctionEntry(section) ||
-      isExceptionEntry(section)
-    ) {
+    // An FAQ's questions start where its first question does: what comes after it answers one
+    // (PyMongo's was described by "Your web framework will pass the ObjectId portion of the URL…",
+    // under a question written without its "?").
+    if (faq && /\?\s*$/.test(section.heading)) break;
+    if (inSubmodule(page, section) || isFunctionEntry(section) || isExceptionEntry(section)) {
       first = false;
       continue;
     }
