@@ -1354,6 +1354,26 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(limit).toContain('client({ limit: 5 })');
   });
 
+  it('leaves out a sentence about something “defined above” that the quote does not show, not a bracketed cross-reference', async () => {
+    // As xarray's plotting page: "Consider the 3D variable `air` defined above." opened a quote
+    // that never showed `air`; its I/O page's "(described above)" only names another section.
+    const app = appOf(
+      parsePage(
+        'plotting.md',
+        '# Plotting\n\n## Data\n\n```python\nair = load("air")\n```\n\n## Multiple lines\n\n' +
+          'Consider the variable `air` defined above. Line plots show how a value varies along a dimension.\n\n' +
+          '## Compression\n\nChunk based compression is slow. We recommend trying scaled compression (described above) first.\n',
+      ),
+    );
+    const lines = textOf(await askIn(app, 'How do line plots show how a value varies?'));
+    expect(lines).toContain('Line plots show how a value varies along a dimension.');
+    expect(lines).not.toContain('defined above');
+    const compression = textOf(await askIn(app, 'Which compression do you recommend?'));
+    expect(compression).toContain(
+      'We recommend trying scaled compression (described above) first.',
+    );
+  });
+
   it('cuts a long list item after what fits, its signature, summary and example first', async () => {
     // As SQLAlchemy's PostgreSQL types (Debian's python-sqlalchemy-doc): each API entry one list
     // item, with its methods nested in it; the ARRAY entry alone was 8 KB of a 22 KB answer.

@@ -389,10 +389,11 @@ function fence(lang: string, value: string, terms: string[] = [], limits?: CodeL
 /**
  * A sentence that points at an example shown before it ("In the example above", "the previous
  * snippet", "With this configuration:", "In the example, …", "As you can see, …", "as shown
- * above"; not "in the example below").
+ * above", "the variable `air` defined above"; not "in the example below", nor a cross-reference in
+ * brackets, "(described above)").
  */
 const POINTS_BACK =
-  /\b(?:as (?:you|we) can see(?! below)|as shown above|(?:example|snippet|code|sample)s? above|above (?:example|snippet|code|sample)s?|previous (?:example|snippet|code sample)s?|preceding (?:example|snippet|code)s?|(?:with|in|using) th(?:is|ese) (?:configuration|config|example|snippet|setup|settings)s?|in the (?:example|snippet|code sample)s?(?! below))\b/i;
+  /\b(?:as (?:you|we) can see(?! below)|(?<!\()(?:as |been )?(?:shown|defined|described|created|made|given|explained) above|(?:example|snippet|code|sample)s? above|above (?:example|snippet|code|sample)s?|previous (?:example|snippet|code sample)s?|preceding (?:example|snippet|code)s?|(?:with|in|using) th(?:is|ese) (?:configuration|config|example|snippet|setup|settings)s?|in the (?:example|snippet|code sample)s?(?! below))\b/i;
 
 /**
  * A long sentence cut at a space within PLACE_SENTENCE_CHARS, and never inside an inline code span
