@@ -245,6 +245,24 @@ A date is formatted in the reader's time zone.
     expect(result.unknown).toEqual(['zeitstempel']);
   });
 
+  it('ranks a page that opens by saying it is deprecated below the page that replaces it', () => {
+    // As python-pymongo-doc: the deprecated MongoReplicaSetClient's reference, a copy of
+    // MongoClient's, was first for seven of a newcomer's twenty questions.
+    const entry = (name: string, more = '') =>
+      `## ${name}.max_pool_size\n\nThe maximum allowable number of concurrent connections to each connected server. Pass \`maxPoolSize\` to \`${name}\`.${more}\n`;
+    const client = retrieverOf({
+      'replica_set_client.md': `# Replica set client\n\nDeprecated. See the replica set guide.\n\n${entry('MongoReplicaSetClient', ' Each server has its own pool of connections.')}`,
+      'client.md': `# Client\n\nTools for connecting to MongoDB.\n\n${entry('MongoClient')}`,
+    });
+    const pool = client.search('What is the maximum number of connections to each server?', {
+      limit: 3,
+    });
+    expect(pool.hits[0]?.section.pagePath).toBe('/client');
+    // Asked about what is deprecated, the deprecated page is ranked as any other.
+    const asked = client.search('Is the replica set client deprecated?', { limit: 3 });
+    expect(asked.hits[0]?.section.pagePath).toBe('/replica_set_client');
+  });
+
   it('reads an acronym’s plural as the acronym (IDs: span_id)', () => {
     // As structlog's OpenTelemetry section: the question was told the docs never mention "IDs".
     const traced = retrieverOf({

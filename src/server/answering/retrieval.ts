@@ -121,6 +121,21 @@ const DESCRIPTION_WEIGHT = 4;
 const PAGE_WEIGHT = 0.5;
 /** A section's score is scaled by the share of the question it carries, at least this share. */
 const SHARE_FLOOR = 0.2;
+/**
+ * A page whose opening says its subject is deprecated ("Deprecated. See High Availability and
+ * PyMongo", eslint-plugin-import's "❌ This rule is deprecated."): its sections rank at this share,
+ * unless the question asks about deprecation. PyMongo's deprecated `MongoReplicaSetClient`, a copy
+ * of `MongoClient`'s reference, came first for seven of a newcomer's twenty questions.
+ */
+const DEPRECATED_WEIGHT = 0.5;
+const DEPRECATED_OPENING =
+  /^[^\p{L}\p{N}]*(?:deprecated\b|this [\w-]+(?: [\w-]+)? (?:is|has been) deprecated\b)/iu;
+const ASKS_ABOUT_DEPRECATION = /\b(?:deprecat\w*|obsolete|legacy)\b/i;
+/** Whether a page opens by saying its subject is deprecated (its first paragraph, before any other). */
+const isDeprecatedPage = (page: DocPage) => {
+  const opening = page.sections[0]?.blocks.slice(0, 2).find((block) => block.kind === 'paragraph');
+  return opening !== undefined && DEPRECATED_OPENING.test(opening.text);
+};
 /** Sections longer than this are read passage by passage when judging coverage. */
 const LONG_SECTION_CHARS = 3000;
 /** Size a long section's passages grow to. */
@@ -667,6 +682,7 @@ export function createRetriever(
   const namesOf = sectionList.map((section) => nameTerms.get(section.id)!);
   const pageNumber = new Map<string, number>(site.pages.map((page, n) => [page.path, n]));
   const pageOfSection = Int32Array.from(sectionList, (s) => pageNumber.get(s.pagePath) ?? -1);
+  const deprecatedPage = Uint8Array.from(site.pages, (page) => (isDeprecatedPage(page) ? 1 : 0));
   const pageOfPageDoc = Int32Array.from({ length: pageScoring.size }, (_, doc) => {
     const id = pageScoring.ids[doc];
     return typeof id === 'string' ? (pageNumber.get(id) ?? -1) : -1;
@@ -961,6 +977,7 @@ export function createRetriever(
         (partWeights.get(term) ?? 1) * (ownTerms.has(term) ? 1 : EARLIER_WEIGHT);
       const allTerms = [...new Set([...own.terms, ...before.terms])];
       const allTermSet = new Set(allTerms);
+      const asksDeprecation = ASKS_ABOUT_DEPRECATION.test(query);
       const words = [
         ...own.words,
         ...before.words.filter((word) =>
@@ -1063,9 +1080,11 @@ export function createRetriever(
           name.length && name.every((term) => allTermSet.has(term))
             ? 1 + MEMBER_BOOST * shareOf(name)
             : 1;
+        const stale = deprecatedPage[pageOfSection[n]!] && !asksDeprecation ? DEPRECATED_WEIGHT : 1;
         finalScore[i] =
           named *
           member *
+          stale *
           relevance *
           Math.max(SHARE_FLOOR, shareOf(matches.queryTerms(bestDoc[n]!)));
       }
