@@ -641,13 +641,30 @@ acme.run()
       <div class="highlight-default notranslate"><div class="highlight"><pre><span></span><span class="n">env</span> <span class="o">=</span> <span class="n">Environment</span><span class="p">()</span></pre></div></div>
       <div class="highlight-default notranslate"><div class="highlight"><pre><span></span>$ cookiecutter gh:audreyr/cookiecutter-pypackage
 </pre></div></div>
+      <div class="highlight-default notranslate"><div class="highlight"><pre><span></span><span class="n">pip</span> <span class="n">install</span> <span class="n">greenlet</span>
+</pre></div></div>
+      <div class="highlight-default notranslate"><div class="highlight"><pre><span></span><span class="n">obj</span> <span class="ow">in</span> <span class="n">session</span><span class="o">.</span><span class="n">dirty</span>
+</pre></div></div>
       </div></body></html>`,
     );
+    // Commands Pygments highlighted as Python names (python-greenlet-doc's `pip install
+    // greenlet`) are no Python either; an expression of words and an operator is.
     expect(page.sections.flatMap((s) => s.code).map((code) => code.lang)).toEqual([
       'pycon',
       'python',
       '',
+      '',
+      'python',
     ]);
+  });
+
+  it('writes a superscript as a power, not as digits run on', () => {
+    // As python-cryptography-doc: `2<sup>64</sup> - 1` read "264 - 1".
+    const page = parsedPage(
+      'aead.html',
+      '<div role="main"><h1>AEAD</h1><p>The nonce can be up to 2<sup>64</sup> - 1 bits; q<sup>-1</sup> mod p is the coefficient.<sup><a href="#fn1">1</a></sup></p></div>',
+    );
+    expect(page.markdown).toContain('up to 2^64 - 1 bits; q^-1 mod p is the coefficient.');
   });
 
   it('keeps a page marked noindex out of the search, unless every page is', () => {

@@ -382,6 +382,51 @@ function unwrapIndentation(tree: Element, inItem = false): void {
 }
 
 /**
+ * A superscript as the power it is: Markdown has none, and `2<sup>64</sup> - 1` read "264 - 1"
+ * (cryptography's AEAD limits). One that is a link (a footnote's marker) stays as it is.
+ */
+function superscriptsAsPowers(tree: Element): void {
+  tree.children = tree.children.map((child): ElementContent => {
+    if (!isElement(child)) return child;
+    if (child.tagName === 'sup' && !select('a', child)) {
+      const power = hastText(child).trim();
+      if (power) return { type: 'text', value: /\s/.test(power) ? `^(${power})` : `^${power}` };
+    }
+    superscriptsAsPowers(child);
+    return child;
+  });
+}
+
+/**
+ * Lines that are commands, not Python, though Pygments highlighted them as Python (it reads any
+ * words as names): each a word that is no Python statement's, then words with no bracket call,
+ * assignment, block or operator (`pip install greenlet`, `make html`, SQL a statement renders as).
+ * Sphinx labelled them Python.
+ */
+const isCommandLines = (text: string) => {
+  const lines = text.split('\n').filter((line) => line.trim());
+  return (
+    lines.length > 0 &&
+    lines.every((line) => {
+      const words = /^\s*(?:\$\s+)?([A-Za-z_][\w.-]*)((?:\s+[^\s(){}=]+)+)\s*$/.exec(
+        line.replace(/\s#.*$/, ''),
+      );
+      return (
+        words !== null &&
+        !PYTHON_WORD.test(words[1]!) &&
+        !words[2]!
+          .trim()
+          .split(/\s+/)
+          .some((word) => PYTHON_WORD.test(word))
+      );
+    })
+  );
+};
+/** A Python statement's first word, or a word or operator of an expression (`obj in session.dirty`). */
+const PYTHON_WORD =
+  /^(?:import|from|return|raise|del|pass|assert|global|nonlocal|yield|await|print|async|with|for|while|if|elif|else|try|except|finally|class|def|lambda|not|and|or|is|in|[-+*/%<>]|\*\*|\/\/|[<>!=]=)$/;
+
+/**
  * A code block's language, from where the generators write it: `data-language` (Starlight),
  * `language-x` on the <pre>/<code> (Docusaurus, MkDocs) or on the block's wrapper (VitePress's
  * `div.language-ts`, Sphinx's `div.highlight-python`).
@@ -403,7 +448,7 @@ function languageOf(pre: Element, ancestors: Element[]): string {
       // (`>>>`) it highlights as such: labelled "text" they read as output. Code that does not
       // read as Python (a shell command, JSON) it leaves plain, without a token's span: so here.
       if (name === 'highlight-default')
-        return !select('span[class]', pre)
+        return !select('span[class]', pre) || isCommandLines(hastText(pre))
           ? ''
           : /^\s*>>>/.test(hastText(pre))
             ? 'pycon'
@@ -1280,6 +1325,7 @@ export function parseHtmlPage(
   // their screen-reader text is gone: a symbol, not words.
   prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
   mendBrokenMarkup(content);
+  superscriptsAsPowers(content);
   calloutTitlesAsLabels(content);
   titleFirst(content);
   unwrapIndentation(content);
