@@ -984,22 +984,18 @@ const isBoilerplateEntry = (node: Element) => {
   );
 };
 
-/** A Sphinx API entry: a `<dl>` whose first `<dt>` is a signature with an anchor. */
-const isApiEntry = (node: Element) => {
+/** The `<dt>` of a Sphinx API entry's signature, when `node` is such an entry's `<dl>`. */
+const signatureTermOf = (node: Element) => {
   const term = node.tagName === 'dl' ? node.children.find(isElement) : undefined;
-  return (
-    term?.tagName === 'dt' &&
-    typeof term.properties.id === 'string' &&
-    classesOf(term).includes('sig')
-  );
+  return term?.tagName === 'dt' && classesOf(term).includes('sig') ? term : undefined;
 };
+/** A Sphinx API entry: a `<dl>` whose first `<dt>` is a signature with an anchor. */
+const isApiEntry = (node: Element) => typeof signatureTermOf(node)?.properties.id === 'string';
 
 /** An API entry Sphinx gave no anchor: a member described twice (WTForms' `Field.errors`). */
 const isUnanchoredEntry = (node: Element) => {
-  const term = node.tagName === 'dl' ? node.children.find(isElement) : undefined;
-  return (
-    term?.tagName === 'dt' && term.properties.id === undefined && classesOf(term).includes('sig')
-  );
+  const term = signatureTermOf(node);
+  return term !== undefined && term.properties.id === undefined;
 };
 
 /**
