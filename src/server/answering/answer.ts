@@ -299,6 +299,11 @@ const UNFINISHED =
   /\b(?:either|or|and|the|an?|of|to|for|with|by|from|as|like|including|namely)\s*$/i;
 /** Whether a paragraph's text introduces the block after it. */
 const paragraphLeadsIn = (text: string) => LEADS_IN.test(text) || UNFINISHED.test(text);
+/** Whether a block introduces the block after it: a paragraph as above, a list by its ":". */
+const blockLeadsIn = (block: DocBlock) =>
+  block.kind === 'paragraph'
+    ? paragraphLeadsIn(block.text)
+    : block.kind !== 'code' && LEADS_IN.test(block.text);
 /** A paragraph that goes on with the sentence before the code above it: it opens in lower case. */
 const GOES_ON = /^[a-z]/;
 /** Where a list's next item starts, at any level. */
@@ -748,8 +753,7 @@ export function passageOf(
       if (next.kind === 'paragraph' && GOES_ON.test(next.markdown)) picked.add(index + 1);
       continue;
     }
-    const introduces =
-      block.kind === 'paragraph' ? paragraphLeadsIn(block.text) : LEADS_IN.test(block.text);
+    const introduces = blockLeadsIn(block);
     if (introduces || next.kind === 'code') picked.add(index + 1);
     // "…three chart values:" then a code sample, then the list that explains it.
     const after = blocks[index + 2];
@@ -852,12 +856,7 @@ const GAP: DocBlock = { kind: 'paragraph', markdown: '…', text: '…' };
 function beginningOf(section: DocSection): DocBlock[] {
   const shown = section.blocks.slice(0, 2);
   const last = shown.at(-1);
-  if (
-    last &&
-    (last.kind === 'paragraph'
-      ? paragraphLeadsIn(last.text)
-      : last.kind !== 'code' && LEADS_IN.test(last.text))
-  ) {
+  if (last && blockLeadsIn(last)) {
     const introduced = section.blocks[shown.length];
     if (introduced) shown.push(introduced);
     else shown.pop();

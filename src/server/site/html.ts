@@ -998,15 +998,20 @@ const isUnanchoredEntry = (node: Element) => {
   return term !== undefined && term.properties.id === undefined;
 };
 
+/** A paragraph's one bold element, when the paragraph is bold throughout ("**Properties**"). */
+const boldThroughout = (node: Element): Element | undefined => {
+  if (node.tagName !== 'p') return undefined;
+  const [only, ...more] = node.children.filter((child) => !isBlank(child));
+  return !more.length && only && isElement(only) && only.tagName === 'strong' ? only : undefined;
+};
+
 /**
  * Sphinx's `.. rubric::`, a paragraph heading that is no section, or a paragraph that is bold
  * throughout written as one (WTForms' "**Construction**", "**Properties**" among `Field`'s members).
  */
 const isRubric = (node: Element) =>
-  node.tagName === 'p' &&
-  (classesOf(node).includes('rubric') ||
-    (node.children.filter((child) => !isBlank(child)).length === 1 &&
-      node.children.some((child) => isElement(child) && child.tagName === 'strong')));
+  (node.tagName === 'p' && classesOf(node).includes('rubric')) ||
+  boldThroughout(node) !== undefined;
 
 const isSection = (node: ElementContent) => isElement(node) && node.tagName === 'section';
 /** A callout, or Sphinx's "New in version" and "Deprecated" notes. */
@@ -1132,10 +1137,8 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     if (moved.has(child)) return [];
     if (groups.has(child)) {
       // A bold paragraph's words, not its bold: the heading is the emphasis.
-      const bold = child.children.find(
-        (part): part is Element => isElement(part) && part.tagName === 'strong',
-      );
-      const words = classesOf(child).includes('rubric') || !bold ? child.children : bold.children;
+      const bold = classesOf(child).includes('rubric') ? undefined : boldThroughout(child);
+      const words = bold ? bold.children : child.children;
       return [{ ...child, tagName: `h${Math.min(depth, 6)}`, properties: {}, children: words }];
     }
     if (!isApiEntry(child)) {
