@@ -1370,6 +1370,25 @@ acme.run()
     expect(page.markdown).not.toMatch(/Blog|Next page|Table Of Contents|gevent\]/);
   });
 
+  it('reads an openstackdocstheme page from its docs body, without the theme around it', () => {
+    // As python-oslo.config-doc: no landmark, so the whole <body> was the page. Every page opened on
+    // its title twice, empty prev/next arrows and "updated: 2022-09-27 08:34" (the description of
+    // all 30 pages in llms.txt), and ended on the licence and the site's menus.
+    const page = parsedPage(
+      'reference/locations.html',
+      '<html><body><nav class="navbar navbar-default" role="navigation"><a href="https://docs.openstack.org/">Docs</a></nav><div class="container docs-book-wrapper"><div class="row"><div class="col-lg-9"><div class="row"><div class="col-lg-8"><h2>Option Setting Locations</h2></div></div>' +
+        '<div class="docs-actions"><a href="mutable.html"><i class="fa fa-angle-double-left"></i></a><a href="sphinxext.html"><i class="fa fa-angle-double-right"></i></a></div><div class="row docs-byline"><div class="docs-updated">updated: 2022-09-27 08:34</div></div>' +
+        '<div class="row"><div class="col-lg-12"><div class="docs-body"><section id="option-setting-locations"><h1>Option Setting Locations</h1><p>The <code>get_location()</code> method can be used to determine where the value for an option was set.</p></section></div>' +
+        '<div class="row docs-byline bottom"><div class="docs-updated">updated: 2022-09-27 08:34</div></div><div class="row"><div class="col-lg-8 docs-license"><p>Except where otherwise noted, this document is licensed under Creative Commons Attribution 3.0 License.</p></div></div></div></div></div>' +
+        '<div class="col-lg-3 docs-sidebar"><div class="docs-sidebar-toc"><ul><li role="presentation"><a href="http://docs.openstack.org/index.html#configuration-guides">Configuration Guides</a></li></ul></div></div></div></div></body></html>',
+    );
+    expect(page.title).toBe('Option Setting Locations');
+    expect(page.markdown).toMatch(
+      /^\s*# Option Setting Locations\n\nThe `get_location\(\)` method/,
+    );
+    expect(page.markdown).not.toMatch(/updated:|licensed|Configuration Guides|\[\]/);
+  });
+
   it('keeps each signature of an overloaded API entry', () => {
     // As python-scrapy-doc's `Selector.re_first`: its second signature was lost.
     const page = parsedPage(

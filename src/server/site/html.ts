@@ -55,6 +55,9 @@ const MAIN_CANDIDATES = [
   '[role=main]',
   // A Sphinx theme that marks no landmark (gevent's: its site name an <h1> above the page's own).
   '.bodywrapper > .body',
+  // openstackdocstheme (every OpenStack project's docs): no landmark, the page in `.docs-body`, and
+  // around it the theme's prev/next arrows, "updated:" stamp, licence and the whole site menu.
+  '.docs-body',
   'main',
   '.col-content',
   '#main-content',
