@@ -1389,6 +1389,21 @@ acme.run()
     expect(page.markdown).not.toMatch(/updated:|licensed|Configuration Guides|\[\]/);
   });
 
+  it('leaves out the top bar, contents and previous/next links sphinx-book-theme keeps in <main>', () => {
+    // As python-dask-doc: every page opened on "[](_sources/install.rst.txt)", an empty link and
+    // "Contents", and ended on six previous/next lines, which an entry with no text quoted.
+    const page = parsedPage(
+      'install.html',
+      '<main class="col bd-content" role="main"><div class="topbar container-xl fixed-top"><div class="topbar-contents row"><div class="col pl-md-4 topbar-main"><div class="dropdown-buttons-trigger"><div class="dropdown-buttons"><a class="dropdown-buttons" href="_sources/install.rst.txt"><span class="fa fa-file"></span></a></div></div><a class="full-screen-button"><i class="fas fa-expand"></i></a></div>' +
+        '<div class="d-none d-md-block col-md-2 bd-toc show"><div class="tocsection onthispage pt-5 pb-3"><i class="fas fa-list"></i> Contents</div><nav id="bd-toc-nav"><ul><li><a class="reference internal nav-link" href="#pip">Pip</a></li></ul></nav></div></div></div>' +
+        '<div id="main-content" class="row"><div class="col-12 col-md-9"><div><section id="dask-installation"><h1>Dask Installation</h1><p>Dask currently supports Linux, macOS, and Windows.</p><section id="pip"><h2>Pip</h2><p>You can install everything required for most common uses of Dask with pip.</p></section></section></div>' +
+        '<div class=\'prev-next-area\'><a class=\'left-prev\' id="prev-link" href="index.html" title="previous page"><i class="fas fa-angle-left"></i><div class="prev-next-info"><p class="prev-next-subtitle">previous</p><p class="prev-next-title">Dask</p></div></a></div></div></div></main>',
+    );
+    expect(page.markdown).toMatch(/^\s*# Dask Installation\n\nDask currently supports/);
+    expect(page.markdown).toMatch(/with pip\.\s*$/);
+    expect(page.markdown).not.toMatch(/_sources|Contents|previous|\[\]/);
+  });
+
   it('keeps each signature of an overloaded API entry', () => {
     // As python-scrapy-doc's `Selector.re_first`: its second signature was lost.
     const page = parsedPage(

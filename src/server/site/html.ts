@@ -107,6 +107,10 @@ const CHROME = [
   // DocBook's and Jupyter's `div.toc` (xarray's notebooks, Valgrind's manual) are the same list.
   '.contents.topic',
   'div.toc',
+  // sphinx-book-theme (Dask's) keeps its top bar (source download, full-screen buttons), the page's
+  // own contents list and the previous/next links inside `<main>`: every page opened on two empty
+  // links and "Contents", and ended on six "previous"/"next" lines, quoted for entries with no text.
+  '.topbar, .bd-toc, .prev-next-area',
   // Breadcrumbs are navigation, written as a list (TypeDoc, Sphinx and MkDocs themes).
   '.tsd-breadcrumb, .breadcrumb, .breadcrumbs, .wy-breadcrumbs',
   // VitePress's language label beside its <pre>: the language is kept on the code itself.
