@@ -844,6 +844,30 @@ describe('follow-up questions', () => {
     expect(textOf(parts)).toContain('fields.List(fields.Nested(UserSchema))');
   });
 
+  it('reads "remove it again" after a question about creating something as the docs name its undoing', async () => {
+    // As python-sqlalchemy-utils-doc (and npm's `uninstall`): "And how do I remove it again?" after
+    // "How do I create a database from a connection URL?" was answered from an orphans listener
+    // that "removes" rows; the docs call the undoing `drop_database`, beside `create_database`.
+    const app = appOf(
+      parsePage(
+        'database-helpers.md',
+        '# Database helpers\n\n## create_database\n\nIssue the appropriate CREATE DATABASE statement for the database at the given URL.\n\n' +
+          '## drop_database\n\nIssue the appropriate DROP DATABASE statement for the database at the given URL.\n',
+      ),
+      parsePage(
+        'listeners.md',
+        '# Listeners\n\n## auto_delete_orphans\n\nRemove orphaned rows of a many-to-many association table whenever a parent row is deleted.\n',
+      ),
+    );
+    const thread = await threadOf(app, 'How do I create a database from a connection URL?');
+    expect(textOf(thread.answer)).toMatch(/^From \*\*\[Database helpers › create\\_database\]/);
+    const undone = await thread.followUp('And how do I remove it again?');
+    expect(textOf(undone)).toMatch(/^From \*\*\[Database helpers › drop\\_database\]/);
+    // A follow-up asking something else keeps its own words.
+    const other = await thread.followUp('And how do I remove orphaned rows?');
+    expect(sourcesOf(other)[0]?.id).toBe('/listeners');
+  });
+
   it('answers a follow-up from a section with its own words, and refuses one whose words the docs never use', async () => {
     // As python-attr-doc: "and how do I make them sortable?" after a question about hashing quoted
     // the hashing answer again, word for word, and so did "and can I make them ordered?".

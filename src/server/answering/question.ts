@@ -109,8 +109,54 @@ export function firstSearch(site: AnswerSite, question: Question) {
     ...(earlier ? { earlier } : {}),
     ...(question.dense ? { dense: question.dense } : {}),
   };
-  const result = retriever.search(query, options);
-  return { query, earlier, options, result, hits: withLinks(site, result.hits) };
+  let found = { query, result: retriever.search(query, options) };
+  // "And how do I remove it again?" after "How do I create a database?": the docs name the undoing
+  // of an action by its own word (`drop_database`, `npm uninstall`), which the question does not
+  // use. Each of those words the docs know is searched in its place; the best-scored search wins.
+  if (earlier)
+    for (const word of undoingsOf(question.text, earlier))
+      if (!retriever.search(word, { limit: 1 }).unknown.length) {
+        const asked = question.text.replace(UNDOES, word);
+        const tried = { query: queryOf({ ...question, text: asked }), result: found.result };
+        tried.result = retriever.search(tried.query, options);
+        if ((tried.result.hits[0]?.score ?? 0) > (found.result.hits[0]?.score ?? 0)) found = tried;
+      }
+  const { result } = found;
+  return { query: found.query, earlier, options, result, hits: withLinks(site, result.hits) };
+}
+
+/** Words that ask to undo what the thread did: "and how do I remove it again?" */
+const UNDOES =
+  /\b(?:remove|undo|revert|reverse|delete|get rid of|uninstall|unset|disable|(?:turn|switch) (?:(?:it|that|this|them) )?off)\b/i;
+/**
+ * Actions and the words docs name their undoing by. Verbs only that are seldom nouns: "link" or
+ * "load" read as an action would bring `unlink` to a question about links.
+ */
+const UNDOINGS: [RegExp, string[]][] = [
+  [/\badd(?:s|ed|ing)?\b/i, ['remove', 'delete']],
+  [/\bcreat(?:e|es|ed|ing)\b/i, ['drop', 'delete', 'destroy', 'remove']],
+  [/\binstall(?:s|ed|ing)?\b/i, ['uninstall', 'remove']],
+  [/\bregister(?:s|ed|ing)?\b/i, ['unregister', 'deregister']],
+  [/\benabl(?:e|es|ed|ing)\b|\b(?:turn|switch)(?:s|ed|ing)? on\b/i, ['disable']],
+  [
+    /\bset(?:s|ting)? (?:up )?(?:a|an|the|my)\b|\boverrid(?:e|es|ing)\b/i,
+    ['unset', 'clear', 'reset'],
+  ],
+  [/\bstart(?:s|ed|ing)?\b/i, ['stop']],
+  [/\bconnect(?:s|ed|ing)?\b/i, ['disconnect', 'close']],
+  [/\battach(?:es|ed|ing)?\b/i, ['detach']],
+  [/\bsubscrib(?:e|es|ed|ing)\b/i, ['unsubscribe']],
+  [/\bmount(?:s|ed|ing)?\b/i, ['unmount']],
+  [/\block(?:s|ed|ing)?\b/i, ['unlock']],
+  [/\bbind(?:s|ing)?\b/i, ['unbind']],
+];
+
+/** The words an undoing follow-up may mean, from the actions of the question it follows. */
+export function undoingsOf(question: string, earlier: string): string[] {
+  const undoes = UNDOES.exec(question)?.[0].toLowerCase();
+  if (!undoes) return [];
+  const words = UNDOINGS.flatMap(([action, undoings]) => (action.test(earlier) ? undoings : []));
+  return [...new Set(words)].filter((word) => word !== undoes);
 }
 
 /** A search for `text` within the question's filter and page. */
