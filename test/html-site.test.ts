@@ -1404,6 +1404,36 @@ acme.run()
     expect(page.markdown).not.toMatch(/_sources|Contents|previous|\[\]/);
   });
 
+  it('reads the undescribed variants of a call with the entry that describes them', () => {
+    // As python-ldap-doc: `delete`, `delete_s` and `delete_ext` each an entry with an empty <dd>,
+    // the text under `delete_ext_s` only; "How do I delete an entry?" was answered "sure" with
+    // `delete_s`'s signature alone. An undescribed entry of another name stays its own, and so does
+    // one autodoc wrote with its "[source]" (Celery's `Step.include`, before `include_if`).
+    const entry = (name: string, returns: string, text = '', source = '') =>
+      `<dl class="py method"><dt class="sig sig-object py" id="ldap.LDAPObject.${name}"><span class="sig-prename descclassname"><span class="pre">LDAPObject.</span></span><span class="sig-name descname"><span class="pre">${name}</span></span><span class="sig-paren">(</span><em class="sig-param">dn</em><span class="sig-paren">)</span> → ${returns}${source}</dt><dd>${text}</dd></dl>`;
+    const source =
+      '<a class="reference internal" href="../_modules/ldap.html"><span class="viewcode-link"><span class="pre">[source]</span></span></a>';
+    const page = parsedPage(
+      'reference/ldap.html',
+      '<div role="main"><section id="ldap-objects"><h1>LDAP objects</h1>' +
+        entry('delete', 'int') +
+        entry('delete_s', 'None') +
+        entry('delete_ext_s', 'tuple', '<p>Performs an LDAP delete operation on <em>dn</em>.</p>') +
+        entry('fileno', 'int') +
+        entry('msgid', 'int', '<p>Returns the id of the next message.</p>') +
+        entry('include', 'int', '', source) +
+        entry('include_if', 'bool', '<p>Return true if the entry should be included.</p>', source) +
+        '</section></div>',
+    );
+    expect(page.markdown).toContain(
+      '#### ldap.LDAPObject.delete\n\n`LDAPObject.delete(dn) → int`\n\n`LDAPObject.delete_s(dn) → None`\n\n`LDAPObject.delete_ext_s(dn) → tuple`\n\nPerforms an LDAP delete operation',
+    );
+    expect(page.markdown).toMatch(/#### ldap\.LDAPObject\.fileno\n\n`[^`]+`\n\n####/);
+    expect(page.markdown).toMatch(
+      /#### ldap\.LDAPObject\.include\n\n`[^`]+`\n\n#### ldap\.LDAPObject\.include_if\n/,
+    );
+  });
+
   it('keeps each signature of an overloaded API entry', () => {
     // As python-scrapy-doc's `Selector.re_first`: its second signature was lost.
     const page = parsedPage(

@@ -1067,6 +1067,66 @@ function emptyEntriesTakeTheirText(tree: Element): void {
   }
 }
 
+/** An API entry's own name (`delete_s` of `LDAPObject.delete_s(dn)`), when it has one. */
+const entryName = (node: Element): string | undefined => {
+  const term = signatureTermOf(node);
+  const name = term && select('.sig-name', term);
+  return name ? hastText(name).trim() : undefined;
+};
+/** An entry autodoc wrote with a link to its own source (viewcode's "[source]"): a function of its own. */
+const hasSource = (node: Element) => select('.viewcode-link', signatureTermOf(node)!) !== undefined;
+/** An API entry's first parameter's name (`dn`), without its type or default. */
+const firstParameter = (node: Element): string | undefined => {
+  const term = signatureTermOf(node);
+  const parameter = term && select('.sig-param', term);
+  return parameter ? hastText(parameter).split(/[:=]/)[0]!.trim() || undefined : undefined;
+};
+
+/**
+ * Variants of one call written as entries of their own, each with an empty `<dd>`, the last one
+ * described (python-ldap's `delete`, `delete_s`, `delete_ext`, then `delete_ext_s` with the text):
+ * one entry, its signatures lines of their own (their anchors kept), so a question about
+ * `delete_s` reads the text that describes it. Only names that begin with the first one's and
+ * take the same first parameter: an undescribed member before a described one is another
+ * function (Celery's `Logging.setup(loglevel, …)` before `setup_handlers(logger, …)`), and so is
+ * one autodoc wrote with its source beside it (Celery's `Step.include` before `include_if`).
+ */
+function variantsJoinTheirDescription(tree: Element): void {
+  const entries = tree.children.filter(isElement);
+  for (const child of entries) variantsJoinTheirDescription(child);
+  for (let at = 0; at < entries.length; at++) {
+    const first = entries[at]!;
+    const stem = isApiEntry(first) ? entryName(first) : undefined;
+    if (!stem) continue;
+    const kind = classesOf(first).join(' ');
+    const isEmpty = (node: Element) =>
+      node.children.every(
+        (child) => !isElement(child) || child.tagName !== 'dd' || child.children.every(isBlank),
+      );
+    const parameter = firstParameter(first);
+    const sameCall = (node: Element) =>
+      isApiEntry(node) &&
+      !hasSource(node) &&
+      classesOf(node).join(' ') === kind &&
+      entryName(node)?.startsWith(`${stem}_`) === true &&
+      firstParameter(node) === parameter;
+    if (!parameter || hasSource(first)) continue;
+    let end = at;
+    while (isEmpty(entries[end]!) && entries[end + 1] && sameCall(entries[end + 1]!)) end++;
+    if (end === at || isEmpty(entries[end]!)) continue;
+    const described = entries[end]!;
+    const variants = entries.slice(at, end);
+    described.children = [
+      ...variants.flatMap((node) =>
+        node.children.filter((child) => isElement(child) && child.tagName === 'dt'),
+      ),
+      ...described.children,
+    ];
+    tree.children = tree.children.filter((child) => !variants.includes(child as Element));
+    at = end;
+  }
+}
+
 /** An API entry's signature as a line of code under its heading, keeping its `<dt>`'s anchor. */
 const signatureLine = (text: string, id?: unknown): Element => ({
   type: 'element',
@@ -1311,6 +1371,8 @@ export function parseHtmlPage(
   const navigation = servedPathOf(file) === '/' ? navigationOf(root) : [];
   const content = structuredClone(main);
   footnotesAsParagraphs(content);
+  // Before the "[source]" links go: they tell autodoc's members from a call's variants.
+  variantsJoinTheirDescription(content);
   prune(
     content,
     (node, next) =>
