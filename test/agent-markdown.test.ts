@@ -273,6 +273,17 @@ describe('Markdown for agents on the served site', () => {
           '</section>',
       ),
       parsePage('filedb.md', '# filedb notes\n\nTBD.\n'),
+      // A page of one function, titled by it, is about it (Dask's 910 autosummary stubs had none).
+      built(
+        'generated/dask.array.Array.all.html',
+        '<section id="all"><h1>dask.array.Array.all</h1>' +
+          entry(
+            'method',
+            'dask.array.Array.all',
+            'Returns True if all elements evaluate to True.',
+          ) +
+          '</section>',
+      ),
       // A page of its title alone is not listed (cmd2's API pages in Debian's build, where autodoc
       // found no module).
       parsePage('ansi.md', '# cmd2.ansi\n'),
@@ -303,6 +314,9 @@ describe('Markdown for agents on the served site', () => {
     expect(index).toMatch(/api\.md\)\n/);
     expect(index).toContain('shared_data.md): A WSGI middleware which provides static content.\n');
     expect(index).toMatch(/filedb\.md\)\n/);
+    expect(index).toContain(
+      'dask.array.Array.all.md): Returns True if all elements evaluate to True.\n',
+    );
   });
 
   it('describes a page in llms.txt by the one-paragraph quote it opens with', async () => {

@@ -255,7 +255,7 @@ const MIN_SUMMARY_CHARS = 40;
  * question in an FAQ (kombu's as "Answer: Earlier versions of RabbitMQ did not implement…"), nor
  * from the entry of a function, method or attribute (structlog's API reference as `get_logger`'s
  * "Convenience function that returns a logger according to configuration."): each is about one
- * thing on the page, not the page. A class's entry is what a page of it is about (werkzeug's
+ * thing on the page, not the page, unless the page is titled by it. A class's entry is what a page of it is about (werkzeug's
  * `SharedDataMiddleware`: "A WSGI middleware which provides static content…"), an exception's is
  * not (lxml's `formfill` module was "Raised when no form can be found"). Nor is a module's, under
  * sphinx-apidoc's "Submodules" of a package (cattrs' `preconf` package was "Preconfigured
@@ -280,7 +280,13 @@ function summaryOf(page: DocPage): string {
     // (PyMongo's was described by "Your web framework will pass the ObjectId portion of the URL…",
     // under a question written without its "?").
     if (faq && /\?\s*$/.test(section.heading)) break;
-    if (inSubmodule(page, section) || isFunctionEntry(section) || isExceptionEntry(section)) {
+    // A page of one function (Sphinx autosummary's stubs: Dask's 910 `generated/` pages, each
+    // titled by its entry) is about that function.
+    const pageOfIt = section.heading === page.title;
+    if (
+      inSubmodule(page, section) ||
+      ((isFunctionEntry(section) || isExceptionEntry(section)) && !pageOfIt)
+    ) {
       first = false;
       continue;
     }
