@@ -418,6 +418,8 @@ describe('Markdown for agents on the served site', () => {
           '</Tabs>',
           '',
           'Read [the guide](./guide.md#setup) or [this](javascript:alert(1)).',
+          '',
+          '![The *architecture*](javascript:alert(2))',
         ].join('\n'),
       ),
       parsePage('guide.md', '# Guide\n\n## Setup\n\nText.'),
@@ -432,6 +434,9 @@ describe('Markdown for agents on the served site', () => {
     expect(page).toContain('[the guide](http://test/docs/guide#setup)');
     expect(page).not.toContain('javascript:');
     expect(page).toContain('this');
+    // An image that leads nowhere (a script URL; in a build, a file it does not hold) is its words.
+    expect(page).toContain('\nThe architecture\n');
+    expect(page).not.toContain('![');
   });
 });
 

@@ -130,7 +130,11 @@ export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy):
       if (node.type === 'link' && written.startsWith('[')) {
         const label = written.slice(1, written.lastIndexOf(']('));
         if (label) edits.push({ ...span, text: label });
-      } else if (where >= 0)
+      } else if (node.type === 'image' && written.startsWith('!['))
+        // An image the site does not hold is its words, as a browser shows it: `![Photo]()` was
+        // bottle's contact page (its photo is not in Debian's build).
+        edits.push({ ...span, text: ((node as Image).alt ?? '').replace(/[\\`*_[\]<>]/g, '\\$&') });
+      else if (where >= 0)
         edits.push({ from: span.from + where, to: span.from + where + url.length, text: '' });
       return;
     }
