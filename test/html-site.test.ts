@@ -393,6 +393,16 @@ acme.run()
     );
   });
 
+  it('shows a rubric as the bold line Sphinx draws', () => {
+    // As Sphinx's "Examples" over a docstring's code and bottle's "About the Autor", which read
+    // as sentences of the page (and described it in llms.txt).
+    const page = parsedPage(
+      'contact.html',
+      '<div role="main"><h1>Contact</h1><p class="rubric">About the Autor</p><p>Hi, I’m Marcel.</p></div>',
+    );
+    expect(page.markdown).toContain('**About the Autor**\n\nHi, I’m Marcel.');
+  });
+
   it('reads a rubric that names the entries after it as their heading', () => {
     // As python-psycopg2-doc's `connection` class: its methods in groups, each after a rubric
     // ("Two-phase commit support methods") and its notes, and a DB API box among them. As prose,
@@ -426,7 +436,7 @@ acme.run()
     expect(headingWith(page, 'Cancel the current database operation')).toBe('connection.cancel');
     // A rubric before code, not entries, is a docstring's own part ("Example"), not a heading.
     expect(headingWith(page, 'Handles the connection')).toBe('connection');
-    expect(page.markdown).toMatch(/^Example\n\n```/m);
+    expect(page.markdown).toMatch(/^\*\*Example\*\*\n\n```/m);
     // An option's heading is all of its signature, its argument after its name.
     expect(headingWith(page, 'Sets the project name')).toBe('-H <project>');
   });

@@ -1127,6 +1127,19 @@ function variantsJoinTheirDescription(tree: Element): void {
   }
 }
 
+/**
+ * A rubric that heads no API entries bold, as Sphinx shows it: as a plain line, bottle's "About the
+ * Autor" read as a sentence of the page (and described it in `llms.txt`), and "Examples" over a
+ * docstring's code as text of its own.
+ */
+function rubricsAsBold(tree: Element): void {
+  for (const node of selectAll('p.rubric', tree))
+    if (!boldThroughout(node) && !isBlank(node))
+      node.children = [
+        { type: 'element', tagName: 'strong', properties: {}, children: node.children },
+      ];
+}
+
 /** An API entry's signature as a line of code under its heading, keeping its `<dt>`'s anchor. */
 const signatureLine = (text: string, id?: unknown): Element => ({
   type: 'element',
@@ -1410,6 +1423,7 @@ export function parseHtmlPage(
   singleItemListsUnwrapped(content);
   emptyEntriesTakeTheirText(content);
   apiEntriesAsHeadings(content);
+  rubricsAsBold(content);
   const { anchors, aliases } = headingTargets(content);
   unwrapHeadingLinks(content);
   titlesThatRepeatText(content);
