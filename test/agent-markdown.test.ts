@@ -420,6 +420,8 @@ describe('Markdown for agents on the served site', () => {
           'Read [the guide](./guide.md#setup) or [this](javascript:alert(1)).',
           '',
           '![The *architecture*](javascript:alert(2))',
+          '',
+          'Sponsors: [![](javascript:alert(3)) ](https://example.com/sponsor)',
         ].join('\n'),
       ),
       parsePage('guide.md', '# Guide\n\n## Setup\n\nText.'),
@@ -437,6 +439,8 @@ describe('Markdown for agents on the served site', () => {
     // An image that leads nowhere (a script URL; in a build, a file it does not hold) is its words.
     expect(page).toContain('\nThe architecture\n');
     expect(page).not.toContain('![');
+    // A link around such images and nothing else goes whole (attrs' sponsors read "[ ](…)").
+    expect(page).toMatch(/\nSponsors:\n/);
   });
 });
 

@@ -118,6 +118,20 @@ export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy):
       return 'skip';
     }
     if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
+    // A link around images that lead nowhere and say nothing (attrs' sponsors' logos) leaves only
+    // "[ ](…)": it goes whole.
+    if (node.type === 'link' && (node as Link).children.some((child) => child.type === 'image')) {
+      const blank = (node as Link).children.every((child) =>
+        child.type === 'image'
+          ? !child.alt?.trim() && resolve(child.url, true) === undefined
+          : child.type === 'text' && !child.value.trim(),
+      );
+      const span = at(node as Link);
+      if (blank && span) {
+        edits.push({ ...span, text: '' });
+        return 'skip';
+      }
+    }
     const { url } = node as Link | Image | Definition;
     const span = at(node as Link);
     if (!span) return;
