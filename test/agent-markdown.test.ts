@@ -273,6 +273,11 @@ describe('Markdown for agents on the served site', () => {
           '</section>',
       ),
       parsePage('filedb.md', '# filedb notes\n\nTBD.\n'),
+      // Nor by a stability note (Node.js's pages open on one).
+      parsePage(
+        'fs.md',
+        '# File system\n\n> Stability: 2 - Stable\n\nThe fs module enables interacting with the file system.\n',
+      ),
       // A page of one function, titled by it, is about it (Dask's 910 autosummary stubs had none).
       built(
         'generated/dask.array.Array.all.html',
@@ -317,6 +322,7 @@ describe('Markdown for agents on the served site', () => {
     expect(index).toContain(
       'dask.array.Array.all.md): Returns True if all elements evaluate to True.\n',
     );
+    expect(index).toContain('fs.md): The fs module enables interacting with the file system.\n');
   });
 
   it('describes a page in llms.txt by the one-paragraph quote it opens with', async () => {
@@ -336,6 +342,24 @@ describe('Markdown for agents on the served site', () => {
       'index.md): Sphinx makes it easy to create intelligent and beautiful documentation.\n',
     );
     expect(home).toContain('concurrent.md): Future is an alias for asyncio.Future.');
+  });
+
+  it('titles a page once when it opens on a lower heading of its title', async () => {
+    // As nodejs-doc: each page opens on "## Buffer" (its `<title>` is "Buffer | Node.js …"), and
+    // its Markdown read "# Buffer" then "## Buffer".
+    const page = parseHtmlPage(
+      'buffer.html',
+      '<html><head><title>Buffer | Node.js v18.20.4 Documentation</title></head><body><div id="apicontent"><section><h2>Buffer</h2><p>Bytes of fixed length.</p><h3>Buffers and character encodings</h3><p>UTF-8 by default.</p></section></div></body></html>',
+    );
+    if ('skipped' in page) throw new Error(page.skipped);
+    const app = await demoApp({
+      orgs: [{ id: 'o', plan: 'free', keys: ['svc_dsc_o'] }],
+      sites: [{ domain: 'demo', org: 'o', docs: createSite([page]) }],
+    });
+    const markdown = await (await app.request('http://test/docs/buffer.md')).text();
+    expect(markdown).toMatch(
+      /^# Buffer\n\nBytes of fixed length\.\n\n### Buffers and character encodings/,
+    );
   });
 
   it('serves a page at its URL plus .md with links resolved to the site and no front matter', async () => {

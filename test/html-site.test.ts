@@ -860,10 +860,16 @@ acme.run()
       '<html><head><meta http-equiv="refresh" content="0; url=/"></head></html>',
     );
     await writeFile(join(dir, 'empty.html'), '<html><body><nav>Only links</nav></body></html>');
+    // Texinfo's, one per node and anchor (89 of Diffutils' 112 files), with `Refresh` capitalised.
+    await writeFile(
+      join(dir, 'moved.html'),
+      '<html><head><meta http-equiv="Refresh" content="0; url=index.html#welcome"></head><body><p>The node you are looking for is at <a href="index.html#welcome">Welcome</a>.</p></body></html>',
+    );
     const { site, skipped } = await loadHtmlSite(dir);
     expect(site.pages.map((page) => page.path)).toEqual(['/']);
     expect(skipped).toEqual([
       { file: 'empty.html', reason: expect.stringContaining('no headings') },
+      { file: 'moved.html', reason: 'a redirect' },
       { file: 'old/index.html', reason: 'a redirect' },
     ]);
   });
@@ -1442,6 +1448,105 @@ acme.run()
     expect(page.markdown).toMatch(
       /#### ldap\.LDAPObject\.include\n\n`[^`]+`\n\n#### ldap\.LDAPObject\.include_if\n/,
     );
+  });
+
+  it('reads a Texinfo node without its navigation bar, titled by its node, its labels at its headings', () => {
+    // As debian's diffutils-doc (makeinfo 6.8): "Next: …, Previous: …, Up: … [Contents][Index]"
+    // above each node ran on from the section before, was every page's llms.txt line, and took
+    // the node's label (`#Binary`) to the section above; every page was titled "Comparison
+    // (Comparing and Merging Files)".
+    const nav = (next: string) =>
+      `<div class="header"><p>Next: <a href="${next}.html" accesskey="n" rel="next">${next}</a>, Up: <a href="index.html" accesskey="u" rel="up">Top</a> &nbsp; [<a href="index.html#SEC_Contents" rel="contents">Contents</a>]</p></div>`;
+    const page = parsedPage(
+      'Comparison.html',
+      '<html><head><title>Comparison (Comparing and Merging Files)</title><meta name="Generator" content="makeinfo"></head><body lang="en">' +
+        `<div class="chapter" id="Comparison">${nav('Output-Formats')}<span id="What-Comparison-Means"></span><h2 class="chapter">1 What Comparison Means</h2>` +
+        '<p>There are several ways to think about the differences between two files.</p>' +
+        `<div class="section" id="Binary">${nav('Brief')}<h3 class="section">1.7 Binary Files</h3><p>Use the <code>--text</code> option.</p></div></div>` +
+        `<hr>${nav('Output-Formats')}</body></html>`,
+    );
+    expect(page.title).toBe('Comparison');
+    expect(page.frontmatter?.siteName).toBe('Comparing and Merging Files');
+    expect(page.markdown).not.toMatch(/Next:|Contents/);
+    expect(page.sections.map((section) => section.heading)).toContain('1.7 Binary Files');
+    // Each heading at its node's label, the manual's links' targets.
+    expect(page.sections.map((section) => section.anchor)).toEqual(['Comparison', 'Binary']);
+    expect(page.frontmatter?.anchorAliases).toMatchObject({
+      'What-Comparison-Means': 'Comparison',
+    });
+  });
+
+  it('reads a link that leads nowhere as the target it is, in DocBook, AsciiDoc and Node.js headings', () => {
+    // As git-doc: `<a name>` and `<a id>` without href wrote "[]()" and the page's URL into 206
+    // headings of the user manual ("## OPTIONS[]()http://…"); the manual's links to its sections
+    // (`#reverting-a-commit`) led nowhere.
+    const page = parsedPage(
+      'user-manual.html',
+      '<div role="main"><h1>Git User Manual</h1><div class="section"><div class="titlepage"><h2 class="title"><a name="reverting-a-commit"></a>Fixing a mistake with a new commit</h2></div><p>Use <a href="#def_revert">git revert</a>.</p></div>' +
+        '<h2 id="_options">OPTIONS<a id="OPTIONS"></a></h2><p>--all</p>' +
+        '<h2>Buffer<span><a class="mark" href="#buffer" id="buffer">#</a></span><a aria-hidden="true" class="legacy" id="buffer_buffer"></a></h2><p>Bytes.</p>' +
+        '<dl><dt><a name="def_revert"></a>revert</dt><dd><p>Undo a commit.</p></dd></dl></div>',
+    );
+    expect(page.markdown).not.toContain('[]');
+    expect(page.markdown).toContain('## OPTIONS\n');
+    expect(page.sections.map((section) => section.anchor)).toEqual([
+      'reverting-a-commit',
+      '_options',
+      'buffer',
+    ]);
+    expect(page.frontmatter?.anchorAliases).toMatchObject({
+      OPTIONS: '_options',
+      buffer_buffer: 'buffer',
+    });
+  });
+
+  it('reads a Node.js API page from #apicontent, titled by the page, not the site', () => {
+    // As nodejs-doc: every page was titled "Node.js v18.20.4 documentation" (the header's <h1>) and
+    // opened on the menus of every page and every version.
+    const page = parsedPage(
+      'buffer.html',
+      '<html><head><title>Buffer | Node.js v18.20.4 Documentation</title></head><body class="alt apidoc" id="api-section-buffer"><div id="content" class="clearfix"><div id="column2" class="interior"><ul><li><a href="fs.html">File system</a></li></ul></div>' +
+        '<div id="column1" data-id="buffer" class="interior"><header class="header"><div class="header-container"><h1>Node.js v18.20.4 documentation</h1></div><div id="gtoc"><ul><li class="picker-header"><a href="#">Other versions</a><div class="picker"><ol><li><a href="https://nodejs.org/docs/latest-v19.x/api/buffer.html">19.x</a></li></ol></div></li></ul></div></header>' +
+        '<details id="toc" open><summary>Table of contents</summary><ul><li><a href="#buffer">Buffer</a></li></ul></details>' +
+        '<div id="apicontent"><section><h2>Buffer<span><a class="mark" href="#buffer" id="buffer">#</a></span></h2><p><code>Buffer</code> objects are used to represent a fixed-length sequence of bytes.</p></section></div></div></div></body></html>',
+    );
+    expect(page.title).toBe('Buffer');
+    expect(page.markdown).toContain('objects are used to represent');
+    expect(page.markdown).not.toMatch(/Other versions|documentation|Table of contents|File system/);
+    // The whole manual again on one page is no page of its own.
+    expect(
+      parseHtmlPage(
+        'all.html',
+        '<html><body class="alt apidoc" id="api-section-all"><div id="apicontent"><h2>Assert</h2><p>The assert module.</p></div></body></html>',
+      ),
+    ).toEqual({ skipped: 'every page again on one page' });
+  });
+
+  it('reads an AsciiDoc admonition table as the note it is', () => {
+    // As git-doc: 898 notes were written as a table of one row, "Note" in one cell and the text in
+    // the other, and read as Markdown tables with an empty header row.
+    const page = parsedPage(
+      'gitattributes.html',
+      '<div id="content"><h1>gitattributes</h1><div class="admonitionblock"><table><tr><td class="icon"><div class="title">Note</div></td><td class="content">When <code>text=auto</code> conversion is enabled the text files should be normalized.</td></tr></table></div>' +
+        '<div class="admonitionblock"><table><tr><td class="icon"><div class="title">Warning</div></td><td class="content"><div class="paragraph"><p>First.</p></div><div class="paragraph"><p>Second.</p></div></td></tr></table></div></div>',
+    );
+    expect(page.markdown).toContain(
+      '**Note:** When `text=auto` conversion is enabled the text files should be normalized.',
+    );
+    expect(page.markdown).toContain('**Warning:** First.\n\nSecond.');
+    expect(page.markdown).not.toContain('|');
+  });
+
+  it('writes the several names of one definition on one line, as options lists give them', () => {
+    // As diffutils-doc (Texinfo) and git-doc (AsciiDoc): `-b` and `--print-bytes` over one
+    // definition read "* * `-b`" then "  * `--print-bytes`".
+    const page = parsedPage(
+      'Invoking-cmp.html',
+      '<div role="main"><h1>Invoking cmp</h1><dl compact="compact"><dt><span><samp>-b</samp></span></dt><dt><span><samp>--print-bytes</samp></span></dt><dd><p>Print the differing bytes.</p></dd></dl>' +
+        '<div class="dlist"><dl><dt class="hdlist1">-a\n</dt><dt class="hdlist1">--all\n</dt><dd><p>All untracked files are also stashed.</p></dd></dl></div></div>',
+    );
+    expect(page.markdown).toContain('* `-b`, `--print-bytes` – Print the differing bytes.');
+    expect(page.markdown).toMatch(/[*-] -a, --all – All untracked files/);
   });
 
   it('keeps each signature of an overloaded API entry', () => {

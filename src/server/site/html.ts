@@ -58,6 +58,9 @@ const MAIN_CANDIDATES = [
   // openstackdocstheme (every OpenStack project's docs): no landmark, the page in `.docs-body`, and
   // around it the theme's prev/next arrows, "updated:" stamp, licence and the whole site menu.
   '.docs-body',
+  // Node.js's API docs (its own generator): the page in `#apicontent`, under a header whose <h1> is
+  // the site's name and the menus of every page, every version and the page's contents.
+  '#apicontent',
   'main',
   '.col-content',
   '#main-content',
@@ -111,6 +114,10 @@ const CHROME = [
   // own contents list and the previous/next links inside `<main>`: every page opened on two empty
   // links and "Contents", and ended on six "previous"/"next" lines, quoted for entries with no text.
   '.topbar, .bd-toc, .prev-next-area',
+  // Texinfo's "Next: …, Previous: …, Up: … [Contents][Index]" bar above each node and below the
+  // page (`div.header` in Texinfo 6, `div.nav-panel` in 7): before each heading, it ran on from the
+  // section above, and it was the `llms.txt` line of every page of Diffutils' manual.
+  'div.header:has(a[rel=next], a[rel=prev], a[rel=up]), div.nav-panel',
   // Breadcrumbs are navigation, written as a list (TypeDoc, Sphinx and MkDocs themes).
   '.tsd-breadcrumb, .breadcrumb, .breadcrumbs, .wy-breadcrumbs',
   // VitePress's language label beside its <pre>: the language is kept on the code itself.
@@ -214,6 +221,43 @@ function mendBrokenMarkup(tree: Element): void {
 }
 
 /**
+ * An `<a>` that links nowhere, only a target (`<a name="def_fetch">` in DocBook's and old HTML,
+ * `<a id="OPTIONS">` inside AsciiDoc's headings, Node.js's `<a class="legacy" id="…">`), as the
+ * `<span id>` it is: read as a link, each wrote "[]()" and the page's own URL into its heading
+ * ("## OPTIONS[]()http://…/git-push"). Its id, or its name, stays a link target.
+ */
+function targetsWithoutLinks(tree: Element): void {
+  for (const link of selectAll('a:not([href])', tree)) {
+    const id = link.properties.id ?? link.properties.name;
+    link.tagName = 'span';
+    link.properties = typeof id === 'string' && id ? { id } : {};
+  }
+}
+
+/**
+ * A heading without an id takes its self-link's target as its id before the symbol goes (Node.js's
+ * `<h2>Buffer<a class="mark" href="#buffer">#</a></h2>`): its anchor is where the docs' links lead,
+ * and the targets under it belong to it, not to the page's top.
+ */
+function headingsNamedBySelfLinks(tree: Element): void {
+  // Sphinx's headings sit in a `<section id>`, which anchorOf reads.
+  for (const heading of selectAll(':not(section[id]) > :is(h1, h2, h3, h4, h5, h6)', tree)) {
+    if (heading.properties.id) continue;
+    const link = selectAll(SELF_LINK, heading).find(
+      (node) => !hastText(node).replace(SYMBOLS, '') && !classesOf(node).includes('toc-backref'),
+    );
+    const href = link?.properties.href;
+    if (typeof href === 'string' && href.length > 1) {
+      try {
+        heading.properties.id = decodeURIComponent(href.slice(1));
+      } catch {
+        // A target that is no valid escape names nothing.
+      }
+    }
+  }
+}
+
+/**
  * A callout's title: Sphinx's and MkDocs' admonitions (`<p class="admonition-title">Note</p>`),
  * VitePress's custom blocks, Starlight's asides, Docusaurus's admonitions, and a `<details>`
  * block's summary (MkDocs' collapsible "Example").
@@ -225,6 +269,39 @@ const CALLOUT_TITLE =
 const isCalloutTitle = (child: ElementContent, parent: Element): child is Element =>
   isElement(child) &&
   (matches(CALLOUT_TITLE, child) || (parent.tagName === 'details' && child.tagName === 'summary'));
+
+/**
+ * AsciiDoc's admonitions, a table of one row (`div.admonitionblock`: the "Note" in one cell, the
+ * text in the other), as the callouts they are: read as tables, git's 898 notes were Markdown
+ * tables with an empty header row. The title cell becomes the callout's title, and text written
+ * straight into the content cell a paragraph.
+ */
+function admonitionTablesAsCallouts(tree: Element): void {
+  for (const block of selectAll('div.admonitionblock', tree)) {
+    const title = select('td.icon', block);
+    const content = select('td.content', block);
+    if (!content) continue;
+    const words = title ? hastText(title).replace(/\s+/g, ' ').trim() : '';
+    const inline = content.children.every(
+      (child) => !isElement(child) || !BLOCKS.has(child.tagName),
+    );
+    block.children = [
+      ...(words
+        ? [
+            {
+              type: 'element' as const,
+              tagName: 'p',
+              properties: { className: ['admonition-title'] },
+              children: [{ type: 'text' as const, value: words }],
+            },
+          ]
+        : []),
+      ...(inline
+        ? [{ type: 'element' as const, tagName: 'p', properties: {}, children: content.children }]
+        : content.children),
+    ];
+  }
+}
 
 /**
  * A callout's title as the label of its first paragraph: "**Note:** It is currently not possible
@@ -563,6 +640,18 @@ function typedLinesAsCode(tree: Element): void {
 function anchorOf(heading: Element, parent: Element | undefined): string {
   if (typeof heading.properties.id === 'string' && heading.properties.id)
     return heading.properties.id;
+  // DocBook's `<h2><a name="reverting-a-commit"></a>Reverting a commit</h2>` (a target, read
+  // by targetsWithoutLinks as an empty `<span id>`) at the heading's start names it.
+  const first = heading.children.find((child) => !isBlank(child) || isElement(child));
+  if (
+    first &&
+    isElement(first) &&
+    first.tagName === 'span' &&
+    typeof first.properties.id === 'string' &&
+    first.properties.id &&
+    !hastText(first).trim()
+  )
+    return first.properties.id;
   // Sphinx's `toc-backref` wraps a heading's text in a link back to the page's contents list
   // (`#id4`): the way back up, not the heading's anchor, which its `¶` link after it gives.
   const self = select(`${SELF_LINK}:not(.toc-backref):not([role=doc-backlink])`, heading)
@@ -819,18 +908,23 @@ function shortDefinitionsOnOneLine(tree: Element): void {
 /**
  * A definition's terms on one line, "ACID, ACID model", as a reader sees them over their
  * definition: SQLAlchemy's glossary gives several terms one definition, and each became an item
- * of a list inside the definition's item ("* * ACID", "  * ACID model"). A later term's anchor
- * stays on its words, so links to it land.
+ * of a list inside the definition's item ("* * ACID", "  * ACID model"); so do Texinfo's and
+ * AsciiDoc's option lists (`-b`, `--print-bytes`). A later term's anchor stays on its words, so
+ * links to it land.
  */
 function glossaryTermsTogether(tree: Element): void {
   for (const list of selectAll('dl', tree)) {
-    // A glossary's terms only: an API entry's signatures (an overloaded function's) stay lines.
-    if (!classesOf(list).includes('glossary')) continue;
+    // Not an API entry's signatures (an overloaded function's): they stay lines.
+    if (list.children.some((child) => isElement(child) && classesOf(child).includes('sig')))
+      continue;
     const out: ElementContent[] = [];
     for (const child of list.children) {
       const last = out.findLast(isElement);
       if (isElement(child) && child.tagName === 'dt' && last?.tagName === 'dt') {
         const { id } = child.properties;
+        // AsciiDoc ends each term on a line break: "-a , --all".
+        const end = last.children.at(-1);
+        if (end?.type === 'text') end.value = end.value.trimEnd();
         last.children.push(
           { type: 'text', value: ', ' },
           ...(typeof id === 'string' && id
@@ -1302,7 +1396,11 @@ function headingTargets(tree: Element): { anchors: string[]; aliases: Record<str
         walk(child);
         continue;
       }
-      anchors.push(anchorOf(child, node));
+      let anchor = anchorOf(child, node);
+      // A heading without an anchor of its own takes the target right before it: Texinfo's node
+      // (`<div class="section" id="Binary">`), to which the manual's links lead.
+      if (!anchor && pending[0]) child.properties.id = anchor = pending[0];
+      anchors.push(anchor);
       if (anchors.length === 1) titled = child.tagName === 'h1';
       // Targets inside the heading are its own.
       for (const inner of selectAll('[id]', child))
@@ -1370,12 +1468,18 @@ export function parseHtmlPage(
   // parse5 reads any bytes; a file of NULs and noise (an image saved as .html) would come out as garbage.
   if (html.includes('\u0000')) return { skipped: 'not HTML text (it holds binary bytes)' };
   const root = fromHtml(html);
-  const refresh = select('meta[http-equiv=refresh]', root)?.properties.content;
+  // Texinfo writes its `Refresh` capitalised (Diffutils' manual: 89 of its 112 files redirect).
+  const refresh = selectAll('meta', root).find(
+    (meta) => String(meta.properties.httpEquiv ?? '').toLowerCase() === 'refresh',
+  )?.properties.content;
   if (refresh !== undefined) {
     const redirect = /url\s*=\s*['"]?([^'"]+)/i.exec(String(refresh))?.[1]?.trim();
     return { skipped: 'a redirect', ...(redirect ? { redirect } : {}) };
   }
   if (/(^|\/)404\.html?$/i.test(file)) return { skipped: 'the not-found page' };
+  // Node.js's API docs also print the whole manual on one page (`all.html`, 5.8 MB): its copies of
+  // every section were cited before the modules' own.
+  if (select('body#api-section-all', root)) return { skipped: 'every page again on one page' };
   const main = MAIN_CANDIDATES.map((selector) => select(selector, root)).find(
     (node): node is Element => node !== undefined && hasContent(node),
   );
@@ -1384,6 +1488,8 @@ export function parseHtmlPage(
   const navigation = servedPathOf(file) === '/' ? navigationOf(root) : [];
   const content = structuredClone(main);
   footnotesAsParagraphs(content);
+  targetsWithoutLinks(content);
+  headingsNamedBySelfLinks(content);
   // Before the "[source]" links go: they tell autodoc's members from a call's variants.
   variantsJoinTheirDescription(content);
   prune(
@@ -1407,6 +1513,7 @@ export function parseHtmlPage(
   prune(content, (node) => matches(SELF_LINK, node) && !hastText(node).replace(SYMBOLS, ''));
   mendBrokenMarkup(content);
   superscriptsAsPowers(content);
+  admonitionTablesAsCallouts(content);
   calloutTitlesAsLabels(content);
   titleFirst(content);
   unwrapIndentation(content);
@@ -1444,10 +1551,13 @@ export function parseHtmlPage(
   // The `<title>`'s first part is the page's (`Intro — Acme documentation`). Neither names the page
   // when it has no letter or digit (a stray `<h1>)</h1>`) or is Sphinx's `<no title>`: the page is
   // then titled by its Markdown's first heading or its file's name, as a Markdown page would be.
-  const title = [textOf(select('h1', content)), fullTitle.split(TITLE_PARTS)[0]!.trim()].find(
-    (text) => namesSomething(text) && !/^<no title>$/i.test(text),
-  );
-  const siteName = siteNameOfPage(root, fullTitle);
+  // Texinfo titles each node's page "Node (Manual)" and writes no <h1> but on the manual's top page.
+  const texinfo = isTexinfo(root) ? TEXINFO_TITLE.exec(fullTitle) : null;
+  const title = [
+    textOf(select('h1', content)),
+    texinfo?.[1] ?? fullTitle.split(TITLE_PARTS)[0]!.trim(),
+  ].find((text) => namesSomething(text) && !/^<no title>$/i.test(text));
+  const siteName = texinfo?.[2] ?? siteNameOfPage(root, fullTitle);
   const canonical = select('link[rel=canonical]', root)?.properties.href;
   let permalink = servedPathOf(file);
   if (typeof canonical === 'string' && canonical) {
@@ -1518,6 +1628,16 @@ function navigationOf(root: HastRoot): string[] {
     }
   return [...hrefs];
 }
+
+/** A Texinfo node's `<title>`: "White Space (Comparing and Merging Files)", the node and its manual. */
+const TEXINFO_TITLE = /^(.*\S)\s+\(([^()]+)\)$/;
+/** A page makeinfo (`texi2any`) wrote, by its `<meta name="Generator">`. */
+const isTexinfo = (root: HastRoot) =>
+  selectAll('meta', root).some(
+    (meta) =>
+      String(meta.properties.name ?? '').toLowerCase() === 'generator' &&
+      /makeinfo|texi2any/i.test(String(meta.properties.content ?? '')),
+  );
 
 /** What separates a page's name from the site's in a `<title>`: `Intro | Acme`, `Intro — Acme documentation`. */
 const TITLE_PARTS = /\s+(?:[|·•—–-]|::)\s+/;

@@ -193,9 +193,12 @@ function withoutExtraBlankLines(markdown: string): string {
 export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls): string {
   const body = markdownBody(page, site, urls);
   const title = pageLabelOf(site, page);
-  // Most pages open with their own `# Title`; a page without one gets it. The description follows it.
-  const own = /^#\s.*/.exec(body)?.[0];
-  const head = `${own ?? `# ${title}`}\n\n`;
+  // Most pages open with their own `# Title`; a page without one gets it, in place of a lower
+  // heading of the same words it opens on (Node.js's "## Buffer" under "# Buffer"). The
+  // description follows it.
+  const opening = /^(#{1,6})\s+(.*)/.exec(body);
+  const own = opening?.[1] === '#' || opening?.[2]?.trim() === title ? opening[0] : undefined;
+  const head = `${opening?.[1] === '#' ? own : `# ${title}`}\n\n`;
   const rest = own ? body.slice(own.length).trimStart() : body;
   const meta = [
     `Source: ${urls.page(page.path)}`,
@@ -216,7 +219,7 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
  * placeholder (Whoosh's "TBD.").
  */
 const NOT_A_SUMMARY =
-  /^(?:\S+(?:\s+\S+){0,2}:|[^:]{1,40}:\s*(?:https?:\/\/|www\.)\S+|(?:TBD|TODO|To ?do|WIP|Coming soon)\.?|(?:New in version|Changed in version|Deprecated since version)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?(?:\s*\([^)]*\))*|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
+  /^(?:\S+(?:\s+\S+){0,2}:|[^:]{1,40}:\s*(?:https?:\/\/|www\.)\S+|(?:TBD|TODO|To ?do|WIP|Coming soon)\.?|(?:New in version|Changed in version|Deprecated since version|Added in: v?\d|Stability: \d)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?(?:\s*\([^)]*\))*|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
 /**
  * A paragraph that is all emphasis (Sphinx's "*Module author: Georg Brandl*", a "**Attributes**"
  * rubric) or an admonition beside the page's subject ("**Todo:** Expand this.", "**See also:** …",
