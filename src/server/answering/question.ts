@@ -5,7 +5,7 @@ import type { DocSection } from '../site/docs.js';
 import type { PagePath } from '../site/page-path.js';
 import type { ThreadTurn } from '../stores/index.js';
 import type { LlmConfig, SilenceTimer } from './llm/model.js';
-import type { Retriever, SearchHit } from './retrieval.js';
+import type { Retriever, SearchHit, SearchResult } from './retrieval.js';
 
 /** One question as an answerer gets it: the turn (http/turn.ts) has read it from the request and the thread. */
 export interface Question {
@@ -113,13 +113,13 @@ export function firstSearch(site: AnswerSite, question: Question) {
   // "And how do I remove it again?" after "How do I create a database?": the docs name the undoing
   // of an action by its own word (`drop_database`, `npm uninstall`), which the question does not
   // use. Each of those words the docs know is searched in its place; the best-scored search wins.
+  const best = (tried: SearchResult) => tried.hits[0]?.score ?? 0;
   if (earlier)
     for (const word of undoingsOf(question.text, earlier))
       if (!retriever.search(word, { limit: 1 }).unknown.length) {
-        const asked = question.text.replace(UNDOES, word);
-        const tried = { query: queryOf({ ...question, text: asked }), result: found.result };
-        tried.result = retriever.search(tried.query, options);
-        if ((tried.result.hits[0]?.score ?? 0) > (found.result.hits[0]?.score ?? 0)) found = tried;
+        const asked = queryOf({ ...question, text: question.text.replace(UNDOES, word) });
+        const result = retriever.search(asked, options);
+        if (best(result) > best(found.result)) found = { query: asked, result };
       }
   const { result } = found;
   return { query: found.query, earlier, options, result, hits: withLinks(site, result.hits) };
@@ -152,7 +152,7 @@ const UNDOINGS: [RegExp, string[]][] = [
 ];
 
 /** The words an undoing follow-up may mean, from the actions of the question it follows. */
-export function undoingsOf(question: string, earlier: string): string[] {
+function undoingsOf(question: string, earlier: string): string[] {
   const undoes = UNDOES.exec(question)?.[0].toLowerCase();
   if (!undoes) return [];
   const words = UNDOINGS.flatMap(([action, undoings]) => (action.test(earlier) ? undoings : []));

@@ -1169,6 +1169,11 @@ const entryName = (node: Element): string | undefined => {
 };
 /** An entry autodoc wrote with a link to its own source (viewcode's "[source]"): a function of its own. */
 const hasSource = (node: Element) => select('.viewcode-link', signatureTermOf(node)!) !== undefined;
+/** An API entry with no text: its `<dd>` empty. */
+const isEmptyEntry = (node: Element) =>
+  node.children.every(
+    (child) => !isElement(child) || child.tagName !== 'dd' || child.children.every(isBlank),
+  );
 /** An API entry's first parameter's name (`dn`), without its type or default. */
 const firstParameter = (node: Element): string | undefined => {
   const term = signatureTermOf(node);
@@ -1191,23 +1196,18 @@ function variantsJoinTheirDescription(tree: Element): void {
   for (let at = 0; at < entries.length; at++) {
     const first = entries[at]!;
     const stem = isApiEntry(first) ? entryName(first) : undefined;
-    if (!stem) continue;
+    const parameter = stem ? firstParameter(first) : undefined;
+    if (!stem || !parameter || hasSource(first)) continue;
     const kind = classesOf(first).join(' ');
-    const isEmpty = (node: Element) =>
-      node.children.every(
-        (child) => !isElement(child) || child.tagName !== 'dd' || child.children.every(isBlank),
-      );
-    const parameter = firstParameter(first);
     const sameCall = (node: Element) =>
       isApiEntry(node) &&
       !hasSource(node) &&
       classesOf(node).join(' ') === kind &&
       entryName(node)?.startsWith(`${stem}_`) === true &&
       firstParameter(node) === parameter;
-    if (!parameter || hasSource(first)) continue;
     let end = at;
-    while (isEmpty(entries[end]!) && entries[end + 1] && sameCall(entries[end + 1]!)) end++;
-    if (end === at || isEmpty(entries[end]!)) continue;
+    while (isEmptyEntry(entries[end]!) && entries[end + 1] && sameCall(entries[end + 1]!)) end++;
+    if (end === at || isEmptyEntry(entries[end]!)) continue;
     const described = entries[end]!;
     const variants = entries.slice(at, end);
     described.children = [
