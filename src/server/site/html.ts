@@ -149,6 +149,12 @@ const isBuildStamp = (node: Element): boolean =>
 
 /** Heading self-links (`#`, `¶`) add a symbol to every heading; their target is the heading's anchor. */
 const SELF_LINK = 'a[href^="#"]';
+/**
+ * A link in a heading to the heading's own anchor. Sphinx's `toc-backref` (docutils'
+ * `doc-backlink`) wraps a heading's text in a link back to the page's contents list (`#id4`): the
+ * way back up, not the heading's anchor, which its `¶` link after it gives.
+ */
+const HEADING_SELF_LINK = `${SELF_LINK}:not(.toc-backref):not([role=doc-backlink])`;
 
 /** What a self-link shows: a symbol, or an icon font's private-use glyph (Font Awesome's link, U+F0C1). */
 const SYMBOLS = /[\s#¶§🔗\u200b\p{Co}]/gu;
@@ -243,8 +249,8 @@ function headingsNamedBySelfLinks(tree: Element): void {
   // Sphinx's headings sit in a `<section id>`, which anchorOf reads.
   for (const heading of selectAll(':not(section[id]) > :is(h1, h2, h3, h4, h5, h6)', tree)) {
     if (heading.properties.id) continue;
-    const link = selectAll(SELF_LINK, heading).find(
-      (node) => !hastText(node).replace(SYMBOLS, '') && !classesOf(node).includes('toc-backref'),
+    const link = selectAll(HEADING_SELF_LINK, heading).find(
+      (node) => !hastText(node).replace(SYMBOLS, ''),
     );
     const href = link?.properties.href;
     if (typeof href === 'string' && href.length > 1) {
@@ -652,10 +658,7 @@ function anchorOf(heading: Element, parent: Element | undefined): string {
     !hastText(first).trim()
   )
     return first.properties.id;
-  // Sphinx's `toc-backref` wraps a heading's text in a link back to the page's contents list
-  // (`#id4`): the way back up, not the heading's anchor, which its `¶` link after it gives.
-  const self = select(`${SELF_LINK}:not(.toc-backref):not([role=doc-backlink])`, heading)
-    ?.properties.href;
+  const self = select(HEADING_SELF_LINK, heading)?.properties.href;
   if (typeof self === 'string' && self.length > 1) return decodeURIComponent(self.slice(1));
   if (parent?.tagName === 'section' && typeof parent.properties.id === 'string')
     return parent.properties.id;

@@ -118,6 +118,9 @@ export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy):
       return 'skip';
     }
     if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
+    const { url } = node as Link | Image | Definition;
+    const span = at(node as Link);
+    if (!span) return;
     // A link around images that lead nowhere and say nothing (attrs' sponsors' logos) leaves only
     // "[ ](…)": it goes whole.
     if (node.type === 'link' && (node as Link).children.some((child) => child.type === 'image')) {
@@ -126,15 +129,11 @@ export function markdownBody(page: DocPage, site: DocsSite, urls: LinkStrategy):
           ? !child.alt?.trim() && resolve(child.url, true) === undefined
           : child.type === 'text' && !child.value.trim(),
       );
-      const span = at(node as Link);
-      if (blank && span) {
+      if (blank) {
         edits.push({ ...span, text: '' });
         return 'skip';
       }
     }
-    const { url } = node as Link | Image | Definition;
-    const span = at(node as Link);
-    if (!span) return;
     const written = source.slice(span.from, span.to);
     const resolved = resolve(url, node.type === 'image');
     if (resolved === url) return;
@@ -197,9 +196,10 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
   // heading of the same words it opens on (Node.js's "## Buffer" under "# Buffer"). The
   // description follows it.
   const opening = /^(#{1,6})\s+(.*)/.exec(body);
-  const own = opening?.[1] === '#' || opening?.[2]?.trim() === title ? opening[0] : undefined;
-  const head = `${opening?.[1] === '#' ? own : `# ${title}`}\n\n`;
-  const rest = own ? body.slice(own.length).trimStart() : body;
+  const ownTitle = opening?.[1] === '#';
+  const replaced = opening && (ownTitle || opening[2]!.trim() === title) ? opening[0] : undefined;
+  const head = `${ownTitle ? replaced : `# ${title}`}\n\n`;
+  const rest = replaced ? body.slice(replaced.length).trimStart() : body;
   const meta = [
     `Source: ${urls.page(page.path)}`,
     page.version && `Version: ${page.version}`,
@@ -276,9 +276,10 @@ const MIN_SUMMARY_CHARS = 40;
  * question in an FAQ (kombu's as "Answer: Earlier versions of RabbitMQ did not implement…"), nor
  * from the entry of a function, method or attribute (structlog's API reference as `get_logger`'s
  * "Convenience function that returns a logger according to configuration."): each is about one
- * thing on the page, not the page, unless the page is titled by it. A class's entry is what a page of it is about (werkzeug's
- * `SharedDataMiddleware`: "A WSGI middleware which provides static content…"), an exception's is
- * not (lxml's `formfill` module was "Raised when no form can be found"). Nor is a module's, under
+ * thing on the page, not the page, unless the page is titled by it. A class's entry is what a
+ * page of it is about (werkzeug's `SharedDataMiddleware`: "A WSGI middleware which provides static
+ * content…"), an exception's is not (lxml's `formfill` module was "Raised when no form can be
+ * found"). Nor is a module's, under
  * sphinx-apidoc's "Submodules" of a package (cattrs' `preconf` package was "Preconfigured
  * converters for bson."). A sentence that leads into what follows ends in a full stop ("The page
  * contains all information about aiohttp Client API."): passing over it, the line came from
