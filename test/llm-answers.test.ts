@@ -649,7 +649,8 @@ describe('the model is told which words of the question the search could not use
 
   it('names the words a long question’s search left out, so it can search for them itself', async () => {
     llm.script({ text: ['Set the theme [1].'] });
-    const long = `${Array.from({ length: 32 }, (_, i) => `widget${i}`).join(' ')} theme launcher`;
+    // Words of one term each ("widget12" would also be widget and 12).
+    const long = `${Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ')} theme launcher`;
     await (await post(await appWith(), askBody(long))).text();
     expect(noteOf(systemOf(llm.requests[0]!)).at(-1)).toBe(
       'The question was too long to search whole: the search used only its first 32 words and left out “theme”, “launcher”. Call the search tool for them if they matter to the question.',

@@ -285,6 +285,21 @@ A date is formatted in the reader's time zone.
     expect(result.hits[0]?.terms).toEqual(expect.arrayContaining(['rfc', '2822']));
   });
 
+  it('reads any name’s letters and number apart (sha256: SHA-256)', () => {
+    // As Node.js's crypto page: `createHash` names its algorithm 'sha256' only, and "a SHA-256
+    // hash" was answered from a fingerprint and a webcrypto parameter that spell it "SHA-256".
+    const crypto = retrieverOf({
+      'hash.md':
+        "# Hash\n\n## createHash(algorithm)\n\nCreates a Hash object for the given algorithm.\n\n```js\ncreateHash('sha256').update(text).digest('hex');\n```\n",
+      'x509.md':
+        '# Certificates\n\n## fingerprint512\n\nThe SHA-512 fingerprint of this certificate, a string of hex pairs.\n',
+      'webcrypto.md': '# Web Crypto\n\n## Pbkdf2Params\n\nThe hash: SHA-256, SHA-384 or SHA-512.\n',
+    });
+    const result = crypto.search('How do I compute a SHA-256 hash of a string?', { limit: 3 });
+    expect(result.hits[0]?.section.heading).toBe('createHash(algorithm)');
+    expect(result.hits[0]?.terms).toEqual(expect.arrayContaining(['sha', '256']));
+  });
+
   it('finds a relationship’s kind, though its words are all stop words (many-to-many)', () => {
     // As python-factory-boy-doc's "Simple Many-to-many relationship" and SQLAlchemy's "Many To
     // Many": the question's "many-to-many" was three stop words, and a sessions page came first.
@@ -472,20 +487,21 @@ describe('a question longer than the search takes', () => {
     const retriever = createRetriever(
       createSite(Object.entries(PAGES).map(([file, source]) => parsePage(file, source))),
     );
-    const distinct = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+    // One letter and a number: one term each ("word12" is also word and 12).
+    const distinct = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
     const leftOutOf = (question: string) => retriever.search(question, { limit: 3 }).leftOut;
     expect(leftOutOf(distinct(32))).toEqual({ words: [], more: false });
     expect(leftOutOf(distinct(35))).toEqual({
-      words: ['word32', 'word33', 'word34'],
+      words: ['w32', 'w33', 'w34'],
       more: false,
     });
     expect(leftOutOf(distinct(40))).toEqual({
-      words: ['word32', 'word33', 'word34'],
+      words: ['w32', 'w33', 'w34'],
       more: true,
     });
     // Past the cut, thousands of words already searched: the search stops reading, and says the
     // rest was left out rather than scan the whole question.
-    expect(leftOutOf(`${distinct(32)} ${'word0 '.repeat(5000)} zeppelin`)).toEqual({
+    expect(leftOutOf(`${distinct(32)} ${'w0 '.repeat(5000)} zeppelin`)).toEqual({
       words: [],
       more: true,
     });

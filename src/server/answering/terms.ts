@@ -247,6 +247,12 @@ export function queryWords(
  * "timeout" and "time out") is also those two, learned from the docs themselves; "HTTP/2" is also
  * http2 and "version 5" also v5.
  */
+/** A word's letters and its number, when it is both ("sha256" → sha, 256); none otherwise. */
+function lettersAndNumber(word: string): string[] {
+  const [, letters, number] = /^([A-Za-z]{2,})(\d{2,})$/.exec(word) ?? [];
+  return letters ? [letters, number!] : [];
+}
+
 export function createTokenizer(compounds: Map<string, string[]>): Tokenize {
   // A word's parts are the same wherever it is written: found once (three tests and two lowercased
   // copies a word were a tenth of reading sections for coverage), cleared when full.
@@ -261,13 +267,11 @@ export function createTokenizer(compounds: Map<string, string[]>): Tokenize {
           ? word.split(/(?<=[a-z])(?=[A-Z])/)
           : (compounds.get(lower) ?? [])),
         // snake_case and CONSTANT_CASE are their words too, and a word's letters and number
-        // apart: arrow's `FORMAT_RFC2822` was "never mentioned" to a question about RFC 2822.
+        // apart: arrow's `FORMAT_RFC2822` was "never mentioned" to a question about RFC 2822, and
+        // Node.js's `createHash('sha256')` was not found for "a SHA-256 hash".
         ...(/[^_]_+[^_]/.test(word)
-          ? word.split(/_+/).flatMap((part) => {
-              const [, letters, number] = /^([A-Za-z]{2,})(\d{2,})$/.exec(part) ?? [];
-              return !part ? [] : letters ? [part, letters, number!] : [part];
-            })
-          : []),
+          ? word.split(/_+/).flatMap((part) => (part ? [part, ...lettersAndNumber(part)] : []))
+          : lettersAndNumber(word)),
         // A language's name is also its locale code (German → de), a currency's its code (euros → eur).
         ...(LOCALE_CODES.has(lower) ? [LOCALE_CODES.get(lower)!] : []),
         ...(CURRENCY_CODES.has(lower) ? [CURRENCY_CODES.get(lower)!] : []),
