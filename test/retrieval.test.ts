@@ -300,6 +300,27 @@ A date is formatted in the reader's time zone.
     expect(result.hits[0]?.terms).toEqual(expect.arrayContaining(['sha', '256']));
   });
 
+  it('reads a word the docs only write as two in a row as those two (whitespace: white space)', () => {
+    // As GNU diffutils' manual, which writes "white space" and "white-space", never "whitespace":
+    // the question was searched without its subject, and the list of every option came first.
+    const diff = retrieverOf({
+      'comparison.md':
+        '# Comparison\n\n## Suppressing Differences in Blank and Tab Spacing\n\nThe `-b` option ignores changes in the amount of white space. The `-w` option ignores white-space differences entirely.\n\n## Case Folding\n\nThe `-i` option ignores differences in case.\n',
+      'options.md':
+        '# Options of diff\n\n## Options\n\n- `-i`: ignore case differences in file contents.\n- `-B`: ignore changes whose lines are all blank.\n- `-y`: output in two columns.\n',
+      'dump.md': '# Backups\n\n## Saving\n\nA dump of the database, kept by the mongo shell.\n',
+    });
+    const result = diff.search('How do I make diff ignore whitespace differences?', { limit: 3 });
+    expect(result.hits[0]?.section.heading).toBe(
+      'Suppressing Differences in Blank and Tab Spacing',
+    );
+    expect(result.unknown).toEqual([]);
+    // Two words the docs use, but never in a row: the word is still one they never use.
+    const apart = diff.search('How do I restore a mongodump?', { limit: 3 });
+    expect(apart.unknown).toContain('mongodump');
+    expect(apart.hits.every((hit) => !hit.terms.includes('mongo'))).toBe(true);
+  });
+
   it('finds a relationship’s kind, though its words are all stop words (many-to-many)', () => {
     // As python-factory-boy-doc's "Simple Many-to-many relationship" and SQLAlchemy's "Many To
     // Many": the question's "many-to-many" was three stop words, and a sessions page came first.

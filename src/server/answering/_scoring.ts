@@ -147,6 +147,8 @@ export interface Scoring {
   holds(term: string, boostOf: ((doc: number) => number) | undefined): boolean;
   /** Whether a document holds `term` as it is, in any field (looked up, not scored). */
   holder(term: string): (doc: number) => boolean;
+  /** The documents that hold `term` as it is, in any field. */
+  holding(term: string): Set<number>;
   /** Short ids run below this. */
   size: number;
 }
@@ -482,6 +484,13 @@ export function createScoring(index: MiniSearch<never>, options: ScoringOptions)
       if (!data) return () => false;
       const postings = fields.flatMap((field) => data.get(field.id) ?? []);
       return (doc) => postings.some((byDoc) => byDoc.has(doc));
+    },
+    holding(term) {
+      const held = new Set<number>();
+      const data = inner._index.get(term);
+      for (const field of fields)
+        for (const doc of data?.get(field.id)?.keys() ?? []) if (alive[doc]) held.add(doc);
+      return held;
     },
     holds(term, boostOf) {
       const data = inner._index.get(term);

@@ -410,6 +410,60 @@ function nameTermsOf(heading: string, tokenize: Tokenize): string[] {
   return (words.length > 1 ? words.slice(1) : words).flatMap((word) => processTerm(word) ?? []);
 }
 
+/** Letters of a word the docs might write as two: lowercase, six or more. */
+const JOINED_WORD = /^\p{Ll}{6,}$/u;
+/** Letters of each half of such a word, at the least. */
+const HALF_LETTERS = 3;
+/**
+ * Words of a question read for halves, at most: each is looked for in the docs' sections, and a
+ * hostile question has dozens.
+ */
+const JOINED_WORDS_READ = 4;
+
+/**
+ * A question's words, with each lowercase word the docs never use that they write as two words in
+ * a row ("whitespace": the docs' "white space") also searched as those two, its parts: diffutils
+ * writes "white space" and "white-space" only, and "ignore whitespace differences" was searched
+ * without its subject. Of the cuts into two words the docs use, the one whose shorter half is
+ * longest, if they write it. Two words the docs only use apart are no such pair: "mongodump" is
+ * not PyMongo's "mongo" and "dump".
+ */
+function withHalves<T extends { words: string[]; terms: string[]; parts: Map<string, string> }>(
+  query: T,
+  known: (term: string) => boolean,
+  writtenInRow: (pair: string[], pairTerms: string[]) => boolean,
+): T & { halves: Map<string, string[]> } {
+  const halves = new Map<string, string[]>();
+  const terms = [...query.terms];
+  const parts = new Map(query.parts);
+  const joined = query.words.filter((word) => {
+    const whole = JOINED_WORD.test(word) ? processTerm(word) : null;
+    return whole && !known(whole);
+  });
+  for (const word of joined.slice(0, JOINED_WORDS_READ)) {
+    let best: { pair: string[]; pairTerms: string[] } | undefined;
+    let bestShorter = 0;
+    for (let at = HALF_LETTERS; at <= word.length - HALF_LETTERS; at++) {
+      const shorter = Math.min(at, word.length - at);
+      if (shorter <= bestShorter) continue;
+      const pair = [word.slice(0, at), word.slice(at)];
+      // A stop word is no half: it is in no index.
+      const pairTerms = pair.flatMap((half) => processTerm(half) ?? []);
+      if (pairTerms.length === 2 && pairTerms.every(known)) {
+        best = { pair, pairTerms };
+        bestShorter = shorter;
+      }
+    }
+    if (!best || !writtenInRow(best.pair, best.pairTerms)) continue;
+    halves.set(word, best.pair);
+    for (const term of best.pairTerms) {
+      if (!terms.includes(term)) terms.push(term);
+      if (!parts.has(term)) parts.set(term, processTerm(word)!);
+    }
+  }
+  return { ...query, terms, parts, halves };
+}
+
 /**
  * The keyword ranking fused with the embedding model's (on a fixed scale, dense.ts), over the
  * sections the search keeps. Scores become the fused ones relative to the best, so the answer's
@@ -910,6 +964,21 @@ export function createRetriever(
       : title;
   };
 
+  /** Whether a section has the two words in a row ("white space", "white-space"), as written. */
+  const writtenInRow = ([first, second]: string[], terms: string[]) => {
+    const [fewer, more] = terms
+      .map((term) => scoring.holding(term))
+      .sort((a, b) => a.size - b.size) as [Set<number>, Set<number>];
+    const inRow = new RegExp(`(?<![\\p{L}\\p{N}])${first}[\\s-]+${second}`, 'iu');
+    for (const doc of fewer) {
+      const n = sectionOfDoc[doc]!;
+      if (n < 0 || !more.has(doc)) continue;
+      const section = sectionList[n]!;
+      if (inRow.test(`${section.heading}\n${section.text}`)) return true;
+    }
+    return false;
+  };
+
   // And once more now, on a large site's first start (with the collections while building): a
   // collection by V8 of what the start left, begun in the first answers, slowed them (answer p99
   // 97-210 ms at 20,000 pages, 71-87 ms with this).
@@ -958,7 +1027,11 @@ export function createRetriever(
       };
       // A follow-up is searched together with the question it follows, whose words count less: a
       // section about both ("validate" + "response") beats one about the new word alone.
-      const own = queryWords(query, tokenize);
+      const own = withHalves(
+        queryWords(query, tokenize),
+        (term) => scoring.holds(term, boostOf),
+        writtenInRow,
+      );
       const ownTerms = new Set(own.terms);
       const before = earlier
         ? queryWords(earlier, tokenize)
@@ -979,7 +1052,7 @@ export function createRetriever(
       const allTermSet = new Set(allTerms);
       const asksDeprecation = ASKS_ABOUT_DEPRECATION.test(query);
       const words = [
-        ...own.words,
+        ...own.words.flatMap((word) => [word, ...(own.halves.get(word) ?? [])]),
         ...before.words.filter((word) =>
           tokenize(word).some((token) => {
             const term = processTerm(token);
@@ -1225,7 +1298,9 @@ export function createRetriever(
       // Words the docs never use still count against coverage above (at the highest weight); they
       // are also named, so the reasoning can say which words found nothing.
       const unknown = own.words.filter((word) => {
-        const terms = tokenize(word).flatMap((token) => processTerm(token) ?? []);
+        const terms = [...tokenize(word), ...(own.halves.get(word) ?? [])].flatMap(
+          (token) => processTerm(token) ?? [],
+        );
         return terms.length > 0 && terms.every((term) => !matchedTerms.has(term));
       });
       // A follow-up whose own words the docs never use asks what they do not cover: its thread's
