@@ -1506,6 +1506,22 @@ acme.run()
     ]);
   });
 
+  it('reads a manual page groff wrote without its list of links to its own sections', () => {
+    // As gettext-doc's msgfmt.1.html: the list was the page's first paragraph, and `llms.txt`
+    // described each manual page as "NAMESYNOPSISDESCRIPTIONAUTHOR…".
+    const page = parsedPage(
+      'msgfmt.1.html',
+      '<html><head><meta name="generator" content="groff -Thtml, see www.gnu.org"><title>MSGFMT</title></head><body>' +
+        '<h1 align="center">MSGFMT</h1>\n<a href="#NAME">NAME</a><br>\n<a href="#SYNOPSIS">SYNOPSIS</a><br>\n<a href="#SEE ALSO">SEE ALSO</a><br>\n<hr>\n' +
+        '<h2>NAME\n<a name="NAME"></a>\n</h2>\n<p style="margin-left:11%; margin-top: 1em">msgfmt - compile message catalog to binary format</p>\n' +
+        '<h2>SEE ALSO\n<a name="SEE ALSO"></a>\n</h2>\n<p>The full documentation for <b>msgfmt</b> is maintained as a Texinfo manual; see <a href="#NAME">above</a>.</p></body></html>',
+    );
+    expect(page.markdown).not.toMatch(/\[SYNOPSIS\]|\[NAME\]/);
+    expect(page.markdown.trim()).toMatch(/^# MSGFMT\n+(?:\*\*\*\n+)?## NAME\n+msgfmt - compile/);
+    // A link to the page's own section in its text stays.
+    expect(page.markdown).toContain('[above](');
+  });
+
   it('reads a Texinfo node without its navigation bar, titled by its node, its labels at its headings', () => {
     // As debian's diffutils-doc (makeinfo 6.8): "Next: …, Previous: …, Up: … [Contents][Index]"
     // above each node ran on from the section before, was every page's llms.txt line, and took

@@ -1068,6 +1068,20 @@ function rulesBeforeTextDropped(tree: Element): boolean {
 }
 
 /**
+ * A manual page groff wrote as HTML opens on a list of links to its own sections, one a line
+ * ("NAME", "SYNOPSIS", …, "SEE ALSO"): the page's contents, read as its first paragraph, which
+ * described each of gettext's manual pages in `llms.txt` as "NAMESYNOPSISDESCRIPTION…".
+ */
+function groffContentsDropped(tree: Element): void {
+  const first = tree.children.findIndex((node) => isElement(node) && node.tagName === 'h2');
+  if (first < 0) return;
+  tree.children = tree.children.filter(
+    (node, at) =>
+      at > first || !isElement(node) || !(matches(SELF_LINK, node) || node.tagName === 'br'),
+  );
+}
+
+/**
  * A Javadoc page as its docs: the class's package line ("Package org.apache.commons.lang3") and
  * its line of superclasses go, and so do a class's summaries of its members when the page details
  * them (the details say all the summaries do, with the members' names: the summaries' rows are
@@ -1694,6 +1708,7 @@ export function parseHtmlPage(
   const navigation = servedPathOf(file) === '/' ? navigationOf(root) : [];
   const content = structuredClone(main);
   if (generatedBy(root, /^javadoc\b/i)) javadocPage(content);
+  if (generatedBy(root, /^groff\b/i)) groffContentsDropped(content);
   sectionListsUnwrapped(content);
   footnotesAsParagraphs(content);
   targetsWithoutLinks(content);
