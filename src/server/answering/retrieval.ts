@@ -436,11 +436,11 @@ function withHalves<T extends { words: string[]; terms: string[]; parts: Map<str
   const halves = new Map<string, string[]>();
   const terms = [...query.terms];
   const parts = new Map(query.parts);
-  const joined = query.words.filter((word) => {
+  const joined = query.words.flatMap((word) => {
     const whole = JOINED_WORD.test(word) ? processTerm(word) : null;
-    return whole && !known(whole);
+    return whole && !known(whole) ? [{ word, whole }] : [];
   });
-  for (const word of joined.slice(0, JOINED_WORDS_READ)) {
+  for (const { word, whole } of joined.slice(0, JOINED_WORDS_READ)) {
     let best: { pair: string[]; pairTerms: string[] } | undefined;
     let bestShorter = 0;
     for (let at = HALF_LETTERS; at <= word.length - HALF_LETTERS; at++) {
@@ -458,7 +458,7 @@ function withHalves<T extends { words: string[]; terms: string[]; parts: Map<str
     halves.set(word, best.pair);
     for (const term of best.pairTerms) {
       if (!terms.includes(term)) terms.push(term);
-      if (!parts.has(term)) parts.set(term, processTerm(word)!);
+      if (!parts.has(term)) parts.set(term, whole);
     }
   }
   return { ...query, terms, parts, halves };

@@ -240,6 +240,12 @@ export function queryWords(
   return { words, terms: [...terms], leftOut, parts };
 }
 
+/** A word's letters and its number, when it is both ("sha256" → sha, 256); none otherwise. */
+function lettersAndNumber(word: string): string[] {
+  const [, letters, number] = /^([A-Za-z]{2,})(\d{2,})$/.exec(word) ?? [];
+  return letters ? [letters, number!] : [];
+}
+
 /**
  * Words as the index keeps them, for both the docs and the questions: an identifier is also split
  * at its humps, so "status codes" meets `reply.statusCode` and "error handlers" meets
@@ -247,12 +253,6 @@ export function queryWords(
  * "timeout" and "time out") is also those two, learned from the docs themselves; "HTTP/2" is also
  * http2 and "version 5" also v5.
  */
-/** A word's letters and its number, when it is both ("sha256" → sha, 256); none otherwise. */
-function lettersAndNumber(word: string): string[] {
-  const [, letters, number] = /^([A-Za-z]{2,})(\d{2,})$/.exec(word) ?? [];
-  return letters ? [letters, number!] : [];
-}
-
 export function createTokenizer(compounds: Map<string, string[]>): Tokenize {
   // A word's parts are the same wherever it is written: found once (three tests and two lowercased
   // copies a word were a tenth of reading sections for coverage), cleared when full.
