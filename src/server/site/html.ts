@@ -186,6 +186,16 @@ const EDIT_LINK = /^\s*(edit (this|the) page|edit on github|view (page )?source|
 const isElement = (node: ElementContent | HastRoot['children'][number]): node is Element =>
   node.type === 'element';
 
+/** A new element. */
+const element = (
+  tagName: string,
+  children: ElementContent[],
+  properties: Element['properties'] = {},
+): Element => ({ type: 'element', tagName, properties, children });
+
+/** A node's text, its runs of white space one space, trimmed. */
+const plainText = (node: Element): string => hastText(node).replace(/\s+/g, ' ').trim();
+
 const classesOf = (node: Element): string[] => {
   const value = node.properties.className;
   return Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
@@ -309,24 +319,15 @@ function admonitionTablesAsCallouts(tree: Element): void {
     const title = select('td.icon', block);
     const content = select('td.content', block);
     if (!content) continue;
-    const words = title ? hastText(title).replace(/\s+/g, ' ').trim() : '';
+    const words = title ? plainText(title) : '';
     const inline = content.children.every(
       (child) => !isElement(child) || !BLOCKS.has(child.tagName),
     );
     block.children = [
       ...(words
-        ? [
-            {
-              type: 'element' as const,
-              tagName: 'p',
-              properties: { className: ['admonition-title'] },
-              children: [{ type: 'text' as const, value: words }],
-            },
-          ]
+        ? [element('p', [{ type: 'text', value: words }], { className: ['admonition-title'] })]
         : []),
-      ...(inline
-        ? [{ type: 'element' as const, tagName: 'p', properties: {}, children: content.children }]
-        : content.children),
+      ...(inline ? [element('p', content.children)] : content.children),
     ];
   }
 }
@@ -792,7 +793,7 @@ function layoutTablesAsBlocks(tree: Element): void {
       type: 'element',
       tagName: 'p',
       properties: { className: ['rubric'] },
-      children: [{ type: 'text', value: hastText(label).replace(/\s+/g, ' ').trim() }],
+      children: [{ type: 'text', value: plainText(label) }],
     });
     const out: ElementContent[] = caption && !isBlank(caption) ? [rubric(caption)] : [];
     for (const [cell] of filled) {
@@ -835,9 +836,7 @@ function tablesWithBlocksAsLists(tree: Element): void {
           selectAll('strong, b', cell).map(hastText).join('').trim() === hastText(cell).trim(),
       );
     const header = rows[0] && isHeader(rows[0]) ? rows[0] : undefined;
-    const names = header
-      ? cellsOf(header).map((cell) => hastText(cell).replace(/\s+/g, ' ').trim())
-      : [];
+    const names = header ? cellsOf(header).map((cell) => plainText(cell)) : [];
     const items = rows
       .filter((row) => row !== header)
       .map((row): Element => {
@@ -868,14 +867,6 @@ function tablesWithBlocksAsLists(tree: Element): void {
   }
 }
 
-/** An element without attributes. */
-const element = (tagName: string, children: ElementContent[]): Element => ({
-  type: 'element',
-  tagName,
-  properties: {},
-  children,
-});
-
 /**
  * A table without a header row takes its first row of labels as one: Markdown's tables have a header, and
  * without one the page Markdown opened each of docutils' list tables on an empty row, their real
@@ -888,7 +879,7 @@ function firstRowAsHeader(tree: Element): void {
   // empty header rather than a row taken for one. Labels are a few plain words, no link or code.
   const isHeaderLike = (row: Element) =>
     row.children.filter(isElement).every((cell) => {
-      const text = hastText(cell).replace(/\s+/g, ' ').trim();
+      const text = plainText(cell);
       return (
         text && text.split(' ').length <= 4 && !/[.:;,]$/.test(text) && !select('a, code', cell)
       );
@@ -1101,13 +1092,10 @@ function javadocPage(tree: Element): void {
     'div.type-signature, div.member-signature, div.package-signature',
     tree,
   )) {
-    const code: Element = {
-      type: 'element',
-      tagName: 'code',
-      properties: { className: ['language-java'] },
-      children: [{ type: 'text', value: hastText(signature).replace(/\s+/g, ' ').trim() }],
-    };
-    Object.assign(signature, { tagName: 'pre', properties: {}, children: [code] });
+    const code = element('code', [{ type: 'text', value: plainText(signature) }], {
+      className: ['language-java'],
+    });
+    Object.assign(signature, element('pre', [code]));
   }
 }
 
@@ -1529,7 +1517,7 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     const terms = child.children.filter(isElement);
     const term = terms[0]!;
     const id = term.properties.id as string;
-    const signature = hastText(term).replace(/\s+/g, ' ').trim();
+    const signature = plainText(term);
     const named = ['.sig-prename', '.sig-name'].map((part) => select(part, term));
     // An option's names and argument (`-V, --version`, `-H <project>`, whose argument Sphinx marks
     // up as the prefix) are all of it; a function's is its prefix and name.
@@ -1555,8 +1543,7 @@ function apiEntriesAsHeadings(tree: Element, depth = 4): void {
     if (signature !== title) out.push(signatureLine(signature));
     for (const part of terms.slice(1)) {
       // An overloaded function's other signatures (Scrapy's `re_first`), each a line of its own.
-      if (part.tagName === 'dt')
-        out.push(signatureLine(hastText(part).replace(/\s+/g, ' ').trim(), part.properties.id));
+      if (part.tagName === 'dt') out.push(signatureLine(plainText(part), part.properties.id));
       if (part.tagName !== 'dd') continue;
       apiEntriesAsHeadings(part, depth + 1);
       out.push(...part.children);
