@@ -905,6 +905,8 @@ export interface Skipped {
   skipped: string;
   /** A built redirect page's target, as its `<meta http-equiv=refresh>` writes it. */
   redirect?: string;
+  /** A generator's own page that is never one of the docs (Doxygen's indexes), not named on start-up. */
+  quiet?: true;
 }
 
 /** A parsed page, or why its file is not served. */

@@ -218,6 +218,16 @@ function prune(
  * `<h1><p>Table of Contents</p></h1>` above the notebook's own title, and xarray's example was
  * titled "Table of Contents".
  */
+/**
+ * A section's own header holds its heading (RDoc's `<section><header><h3>Public Instance
+ * Methods</h3></header>`): it is the section's, not a page header, which is chrome (a header
+ * without the page's <h1> is dropped), and stays as what it holds.
+ */
+function sectionHeadersKept(tree: Element): void {
+  for (const header of selectAll('section > header', tree))
+    if (select('h2, h3, h4, h5, h6', header)) header.tagName = 'div';
+}
+
 const isContentsHeading = (node: Element, next: Element | undefined) =>
   /^h[1-6]$/.test(node.tagName) &&
   /^(?:table of )?contents$/i.test(hastText(node).trim()) &&
@@ -1100,6 +1110,97 @@ function javadocPage(tree: Element): void {
 }
 
 /**
+ * A Doxygen page as its docs. Its title is its `div.title` ("json_pointer.h File Reference": the
+ * `<title>` puts the project's name first), and the project's banner and menus, the links to the
+ * page's own groups ("Macros | Typedefs | Functions"), the "Generated on … by doxygen" footer and
+ * a class's closing list of the files it was "generated from" go (the `llms.txt` line of each
+ * struct without a description). When the page documents its members, their summary table goes too: each member's entry
+ * says what its row says, with its description (the table's group headings had sat in list items,
+ * its rows read as empty ones). A member's heading, under its group's ("Function Documentation"), loses its "◆" link; its prototype, a table of
+ * a cell per word and parameter, is a line of code, and a code example (a `div.line` per line, read
+ * as a paragraph each) a code block.
+ */
+function doxygenPage(tree: Element): void {
+  const details = select('div.memitem', tree) !== undefined;
+  prune(
+    tree,
+    (node) => matches(DOXYGEN_CHROME, node) || (details && matches('table.memberdecls', node)),
+  );
+  for (const contents of selectAll('div.contents', tree)) {
+    const at = contents.children.findIndex(
+      (node) => node.type === 'text' && DOXYGEN_SOURCES.test(node.value),
+    );
+    if (at < 0) continue;
+    const [before, after] = [contents.children[at - 1], contents.children[at + 1]];
+    const start = before && isElement(before) && before.tagName === 'hr' ? at - 1 : at;
+    const end = after && isElement(after) && after.tagName === 'ul' ? at + 1 : at;
+    contents.children.splice(start, end - start + 1);
+  }
+  for (const heading of selectAll('h2.memtitle', tree)) heading.tagName = 'h3';
+  for (const title of selectAll('div.headertitle > div.title', tree))
+    Object.assign(title, element('h1', [{ type: 'text', value: plainText(title) }]));
+  for (const fragment of selectAll('div.fragment', tree)) {
+    const lines = selectAll('div.line', fragment).map((line) => hastText(line).trimEnd());
+    Object.assign(
+      fragment,
+      element('pre', [element('code', [{ type: 'text', value: lines.join('\n') }])]),
+    );
+  }
+  for (const prototype of selectAll('div.memproto', tree)) {
+    const line = plainText(prototype)
+      .replace(/\s+([(),])/g, '$1')
+      .replace(/\(\s+/g, '(')
+      .replace(/,(?=\S)/g, ', ');
+    Object.assign(prototype, element('pre', [element('code', [{ type: 'text', value: line }])]));
+  }
+}
+
+/**
+ * Doxygen's chrome: its banner and menus (`#top`), search boxes, path bar, tree view, a brief
+ * description's "More..." link, the tooltips it writes for each name in a code example (`div.ttc`:
+ * "json_tokener_error Definition: json_tokener.h:27" after every example) and its footer.
+ */
+const DOXYGEN_CHROME =
+  '#top, #MSearchSelectWindow, #MSearchResultsWindow, #side-nav, #nav-path, div.navpath, div.summary, span.permalink, a[href="#details"], div.ttc, hr.footer, address.footer';
+
+/** Doxygen's last line of a class's page, over the list of its header files. */
+const DOXYGEN_SOURCES =
+  /^\s*The documentation for this \w+ was generated from the following files?:/;
+
+/**
+ * Doxygen's indexes, by their files: of every global and member (`globals_func.html`,
+ * `functions_vars.html`), every class (`classes.html`) and the class hierarchy, each class's list of
+ * all its members (`structfoo-members.html`), each folder (`dir_4fef….html`), and its highlighted
+ * source files (`json_8h_source.html`: code, not docs). Only a page Doxygen wrote is matched.
+ */
+const DOXYGEN_INDEX =
+  /(^|[\\/])((globals|functions|namespacemembers)(_\w+)?|classes|hierarchy|inherits|\w+-members|\w+_source|dir_[0-9a-f]{32})\.html$/i;
+
+/**
+ * An RDoc page (its Darkfish theme) as its docs: each method's `div.method-heading`
+ * ("backend_traits(basebackend = nil)") is a heading at the method's anchor (`method-i-backend_traits`),
+ * under its group's ("Public Instance Methods"); the "click to toggle source" label goes, and so
+ * does the method's source, which the page shows only on that click, and its "Calls superclass
+ * method" label. Before, a class page was one
+ * section, each method a line of text followed by its source.
+ */
+function rdocPage(tree: Element): void {
+  prune(tree, (node) =>
+    matches('.method-click-advice, .method-source-code, .method-calls-super', node),
+  );
+  for (const detail of selectAll('div.method-detail', tree)) {
+    const heading = detail.children.find(
+      (child): child is Element => isElement(child) && classesOf(child).includes('method-heading'),
+    );
+    if (!heading) continue;
+    const { id } = detail.properties;
+    detail.properties = {};
+    const text = { type: 'text', value: plainText(heading) } as const;
+    Object.assign(heading, element('h4', [text], typeof id === 'string' ? { id } : {}));
+  }
+}
+
+/**
  * A list whose every item is sections is the page's outline, not a list: Javadoc writes each
  * summary, each member's details and the lists of them as `<ul><li><section>`, and a class page
  * was one section, its 238 members' headings list items. Its comments go too ("<!-- ====
@@ -1687,6 +1788,8 @@ export function parseHtmlPage(
   // Node.js's API docs also print the whole manual on one page (`all.html`, 5.8 MB): its copies of
   // every section were cited before the modules' own.
   if (select('body#api-section-all', root)) return { skipped: 'every page again on one page' };
+  const doxygen = generatedBy(root, /^doxygen\b/i);
+  if (doxygen && DOXYGEN_INDEX.test(file)) return { skipped: "Doxygen's index", quiet: true };
   const main = MAIN_CANDIDATES.map((selector) => select(selector, root)).find(
     (node): node is Element => node !== undefined && hasContent(node),
   );
@@ -1696,7 +1799,10 @@ export function parseHtmlPage(
   const content = structuredClone(main);
   if (generatedBy(root, /^javadoc\b/i)) javadocPage(content);
   if (generatedBy(root, /^groff\b/i)) groffContentsDropped(content);
+  if (doxygen) doxygenPage(content);
+  if (select('div.method-detail > div.method-heading', content)) rdocPage(content);
   sectionListsUnwrapped(content);
+  sectionHeadersKept(content);
   footnotesAsParagraphs(content);
   targetsWithoutLinks(content);
   headingsNamedBySelfLinks(content);
@@ -2003,6 +2109,7 @@ export async function loadHtmlSite(
     try {
       const page = await read[at]!;
       if ('skipped' in page) {
+        if (page.quiet) continue;
         skipped.push({ file: name, reason: page.skipped });
         if (page.redirect) moved.push([name, page.redirect]);
         continue;
