@@ -579,6 +579,38 @@ describe('pages that all open with the package’s name as their heading', () =>
     expect(hits[0]?.title).toBe('Loaders');
   });
 
+  it('keeps a title shared with one other page, and one whose next heading is an API entry', () => {
+    // As SymPy's docs (Debian's python-sympy-doc): the tensor module's page and its folder's index
+    // are both "Tensor"; the page opens on its first API entry, which had become its title.
+    const pages = [
+      parsePage('tensor/index.md', '# Tensor\n\n* [Tensor](tensor.md)\n* [Array](array.md)\n'),
+      parsePage(
+        'tensor/tensor.md',
+        '# Tensor\n\n#### sympy.tensor.tensor.TensorIndexType\n\nA TensorIndexType is characterized by its name and its metric.\n',
+      ),
+    ];
+    expect(createSite(pages, [], '/docs/sympy').pages.map((page) => page.title)).toEqual([
+      'Tensor',
+      'Tensor',
+    ]);
+  });
+
+  it('titles three pages or more that open alike by their first chapter', () => {
+    // As gevent's changelogs (Debian's python-gevent-doc): four pages open "# Changelog", then
+    // their newest release.
+    const pages = ['1.3', '1.4', '1.5'].map((version) =>
+      parsePage(
+        `changelog_${version.replace('.', '_')}.md`,
+        `# Changelog\n\n## ${version}.0\n\nThe release's changes.\n`,
+      ),
+    );
+    expect(createSite(pages, [], '/docs/gevent').pages.map((page) => page.title)).toEqual([
+      '1.3.0',
+      '1.4.0',
+      '1.5.0',
+    ]);
+  });
+
   it('keeps a shared title that has text under it', () => {
     const pages = ['a.md', 'b.md'].map((file) =>
       parsePage(file, '# Overview\n\nWhat this part is for.\n\n## Install\n\nRun it.\n'),

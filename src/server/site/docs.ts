@@ -788,19 +788,24 @@ export function pageLabelOf(site: DocsSite, page: Pick<DocPage, 'path' | 'title'
 
 /** An ATX heading's line, top-level or below. */
 const TOP_HEADING = /^[ \t]*#[ \t]+(.*?)[ \t#]*$/m;
-const SUBHEADING = /^[ \t]*#{2,6}[ \t]+(.*?)[ \t#]*$/m;
+const SUBHEADING = /^[ \t]*(#{2,6})[ \t]+(.*?)[ \t#]*$/m;
 /** An ATX heading's text without its code and strong marks, as a title shows it. */
 const plainHeading = (text: string) => text.replace(/`|\*\*|__/g, '').trim();
 
 /**
- * Pages that open with the same top-level heading and nothing to quote under it (mercurius's docs:
- * ten pages open with "# mercurius", a table of contents at most, then "## Federation", "##
- * Loaders"…) take their next heading as their title: under the shared one, the sidebar, citations
- * and follow-up questions named ten pages alike. A page whose shared title has text under it (an
- * "Overview" with an introduction) keeps it. Only pages sharing a title are read. In place, and the
- * same when done again: a page whose title moved no longer opens with its title.
+ * Pages that open with the same heading and nothing to quote under it take their next heading as
+ * their title, when that is a chapter of theirs (`##`) and the shared heading names the site or
+ * three pages or more: mercurius's docs open ten pages with "# mercurius", a table of contents at
+ * most, then "## Federation", "## Loaders"…, and gevent's four changelogs with "# Changelog" and
+ * their newest release; under the shared title, the sidebar, citations and follow-up questions
+ * named them alike. A page whose shared title has text under it (an "Overview" with an
+ * introduction) keeps it, and so does a page that shares its subject with one other (SymPy's
+ * "Tensor" module page and its folder's index) or opens on an API entry or a deeper part: such a
+ * next heading ("sympy.tensor.tensor.TensorIndexType", "Introduction") titled the page in the
+ * sidebar and `llms.txt`. The home page keeps its title. Only pages sharing a title are read. In
+ * place, and the same when done again: a page whose title moved no longer opens with its title.
  */
-function titledByNextHeading(pages: DocPage[]): void {
+function titledByNextHeading(pages: DocPage[], siteName: string): void {
   const alike = new Map<string, DocPage[]>();
   for (const page of pages) {
     const key = `${page.language}\n${page.version ?? ''}\n${page.title}`;
@@ -810,14 +815,16 @@ function titledByNextHeading(pages: DocPage[]): void {
   }
   for (const group of alike.values()) {
     if (group.length < 2) continue;
+    const title = group[0]!.title.trim().toLowerCase();
+    if (group.length < 3 && title !== siteName.trim().toLowerCase()) continue;
     for (const page of group) {
       // The title's own section (anchor '') is there when something under the title is quoted.
-      if (!page.sections.length || page.sections[0]!.anchor === '') continue;
+      if (!page.sections.length || page.sections[0]!.anchor === '' || page.path === '/') continue;
       const { markdown } = page;
       const top = TOP_HEADING.exec(markdown);
       if (!top || plainHeading(top[1]!) !== page.title.trim()) continue;
-      const next = SUBHEADING.exec(markdown.slice(top.index + top[0].length))?.[1];
-      if (!next || !plainHeading(next)) continue;
+      const [, depth, next] = SUBHEADING.exec(markdown.slice(top.index + top[0].length)) ?? [];
+      if (depth !== '##' || !next || !plainHeading(next)) continue;
       page.title = plainHeading(next);
       for (const section of page.sections) section.pageTitle = page.title;
     }
@@ -825,13 +832,14 @@ function titledByNextHeading(pages: DocPage[]): void {
 }
 
 export function createSite(pages: DocPage[], files: string[] = [], dir?: string): DocsSite {
-  titledByNextHeading(pages);
-  return {
+  const site = {
     pages,
     byPath: new Map(pages.map((page) => [page.path, page])),
     files,
     ...(dir ? { dir } : {}),
   };
+  titledByNextHeading(pages, siteNameOf(site));
+  return site;
 }
 
 /**
