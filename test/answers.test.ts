@@ -1468,6 +1468,34 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).toMatch(/assert False\n```\n\n> and running this module will show you precisely/);
   });
 
+  it('keeps a sentence a displayed formula interrupts whole, the formula in it', async () => {
+    // As SymPy's tutorial (Debian's python-sympy-doc), whose formulas Sphinx draws as pictures of
+    // their LaTeX: quotes began "is `limit(f(x), x, x0)`." and ended "For example, to compute".
+    const formula = (latex: string, file: string) => `![${latex}](_images/math/${file}.png)`;
+    const app = appOf(
+      parsePage(
+        'calculus.md',
+        '# Calculus\n\n## Limits\n\nSymPy can compute symbolic limits with the `limit` function. The syntax to compute\n\n' +
+          `${formula('\\lim_{x\\to x_0} f(x)', 'a1')}\n\n` +
+          'is `limit(f(x), x, x0)`.\n\n```pycon\n>>> limit(sin(x)/x, x, 0)\n1\n```\n\n' +
+          'Infinite points are written `oo`, and a limit there is computed the same way.\n\n' +
+          "To evaluate a limit at one side only, pass `'+'` or `'-'` as a fourth argument to `limit`. For example, to compute\n\n" +
+          `${formula('\\lim_{x\\to 0^+}\\frac{1}{x},', 'b2')}\n\n` +
+          "do\n\n```pycon\n>>> limit(1/x, x, 0, '+')\noo\n```\n",
+      ),
+      parsePage(
+        'other.md',
+        '# Series\n\n## Expansion\n\nSeries expand a function around a point.\n',
+      ),
+    );
+    const syntax = textOf(await askIn(app, 'What is the syntax of limit?'));
+    expect(syntax).toMatch(
+      /> SymPy can compute symbolic limits with the `limit` function\. The syntax to compute\n>\n> !\[[^\]]*\]\([^)]*a1\.png\)\n>\n> is `limit\(f\(x\), x, x0\)`\./,
+    );
+    const side = textOf(await askIn(app, 'How do I evaluate a limit at one side only?'));
+    expect(side).toMatch(/to compute\n>\n> !\[[^\]]*\]\([^)]*b2\.png\)\n>\n> do\n/);
+  });
+
   it('starts a sentence the code interrupts, or one that points back at the code, where it begins', async () => {
     // As Pygments' "Command Line Interface" and Sphinx's tutorial (Debian's python-pygments-doc,
     // sphinx-doc): quotes began "will print the file test.py…" and "This will present to you…".

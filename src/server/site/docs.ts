@@ -273,6 +273,55 @@ function eachNode(node: Nodes, visit: (node: Nodes) => void): void {
   if ('children' in node) for (const child of node.children) eachNode(child, visit);
 }
 
+/** A paragraph that is only pictures (a link around one included): no words, so no block. */
+const isPicture = (node: RootContent | undefined): boolean =>
+  node?.type === 'paragraph' &&
+  node.children.some((child) => child.type === 'image' || child.type === 'link') &&
+  node.children.every(
+    (child) =>
+      child.type === 'image' ||
+      (child.type === 'text' && !child.value.trim()) ||
+      (child.type === 'link' && child.children.every((inner) => inner.type === 'image')),
+  );
+
+/**
+ * A sentence a picture interrupts is one block with the picture: SymPy's tutorial (Sphinx draws its
+ * formulas as pictures of their LaTeX) writes "The syntax to compute", the formula, and "is
+ * `limit(f(x), x, x0)`." as three paragraphs. A picture has no words, so it was no block: quotes
+ * began "is `limit(…)`.", ended "For example, to compute", or on "The figure below shows this:".
+ * A paragraph not ended by ".", "!" or "?" takes the picture after it, and the paragraph after
+ * that when it goes on in lower case.
+ */
+function sentencesAroundPicturesJoined(children: RootContent[]): RootContent[] {
+  const out: RootContent[] = [];
+  for (let at = 0; at < children.length; at++) {
+    const node = children[at]!;
+    const picture = children[at + 1];
+    if (
+      node.type !== 'paragraph' ||
+      !isPicture(picture) ||
+      /[.!?]["')\]*_`]*$/.test(toString(node).trim())
+    ) {
+      out.push(node);
+      continue;
+    }
+    const rest = children[at + 2];
+    const goesOn = rest?.type === 'paragraph' && /^[a-z]/.test(toString(rest).trim());
+    const joined = goesOn ? [node, picture!, rest] : [node, picture!];
+    const end = joined.at(-1)!.position?.end;
+    out.push({
+      type: 'paragraph',
+      children: joined.flatMap((part, i) => [
+        ...(i ? [{ type: 'text' as const, value: ' ' }] : []),
+        ...(part as typeof node).children,
+      ]),
+      ...(node.position && end ? { position: { start: node.position.start, end } } : {}),
+    });
+    at += joined.length - 1;
+  }
+  return out;
+}
+
 /**
  * A block's Markdown as the page wrote it, and where its links and images sit in it. Reference-style
  * links (`[pino-pretty][pp]` with `[pp]: https://…` at the page's end) are written inline: a quoted
@@ -541,7 +590,7 @@ function sectionsOf(
       blockOf(node, { kind: node.type === 'blockquote' ? 'quote' : 'paragraph', text }),
     );
   };
-  tree.children.forEach(visit);
+  sentencesAroundPicturesJoined(tree.children).forEach(visit);
   flush();
   return sections;
 }
