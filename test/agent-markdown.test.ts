@@ -44,6 +44,20 @@ describe('Markdown for agents on the served site', () => {
     expect(await (await app.request('http://test/.well-known/llms.txt')).text()).toBe(index);
   }, 120_000);
 
+  it('writes the tags a title or description shows as text as text, not as HTML', async () => {
+    // As json-c's Doxygen build, whose README headings print their HTML as text: an agent's
+    // renderer that allows HTML opened a real <a> from "Linking to <tt>libjson-c</tt> <a name=…>".
+    const index = await llmsTxtOf(
+      parsePage(
+        'linking.md',
+        '# Linking to &lt;tt&gt;libjson-c&lt;/tt&gt; &lt;a name="linking"&gt;\n\nBuild with `-ljson-c`: it links with &lt;b&gt;cmake&lt;/b&gt; too, as long as 1 < 2.\n',
+      ),
+    );
+    expect(index).toContain(
+      '- [Linking to \\<tt>libjson-c\\</tt> \\<a name="linking">](http://test/docs/linking.md): Build with -ljson-c: it links with \\<b>cmake\\</b> too, as long as 1 < 2.\n',
+    );
+  });
+
   it('names a group of pages after its folder in words (Sphinx builds use snake_case folders)', async () => {
     const index = await llmsTxtOf(
       parsePage('the_black_code_style/current_style.md', '# The code style\n\nLines stay short.\n'),

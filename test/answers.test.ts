@@ -1468,6 +1468,19 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).toMatch(/assert False\n```\n\n> and running this module will show you precisely/);
   });
 
+  it('cites a heading that shows HTML as text with the tags escaped, so no renderer opens them', async () => {
+    // As json-c's README in its Doxygen build: "Linking to <tt>libjson-c</tt> <a name="linking">".
+    const app = appOf(
+      parsePage(
+        'index.md',
+        '# json-c\n\n## Linking to &lt;tt&gt;libjson-c&lt;/tt&gt; &lt;a name="linking"&gt;\n\nLink your program with `-ljson-c` after installing the library.\n',
+      ),
+      parsePage('other.md', '# Parsing\n\n## Tokener\n\nThe tokener parses text.\n'),
+    );
+    const text = textOf(await askIn(app, 'How do I link my program with libjson-c?'));
+    expect(text).toContain('[json-c › Linking to \\<tt>libjson-c\\</tt> \\<a name="linking">](');
+  });
+
   it('keeps a sentence a displayed formula interrupts whole, the formula in it', async () => {
     // As SymPy's tutorial (Debian's python-sympy-doc), whose formulas Sphinx draws as pictures of
     // their LaTeX: quotes began "is `limit(f(x), x, x0)`." and ended "For example, to compute".

@@ -4,6 +4,7 @@ import {
   isApiEntry,
   isNavigation,
   isReleaseNotes,
+  markdownWords,
   namesSomething,
   opensOnSignature,
   type DocBlock,
@@ -871,7 +872,7 @@ const quote = (markdown: string) =>
     .join('\n');
 
 function escapeLinkText(text: string): string {
-  return text.replace(/([\\[\]*_`])/g, '\\$1');
+  return markdownWords(text.replace(/([\\[\]*_`])/g, '\\$1'));
 }
 
 const labelOf = (hit: SearchHit) => citedAs(hit.section, hit.title);

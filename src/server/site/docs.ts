@@ -221,6 +221,14 @@ const flat = (node: Nodes) => {
 export const markdownUrl = (url: string) =>
   /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
 
+/**
+ * Words written into Markdown as words: a `<` that would open an HTML tag is escaped. A heading of
+ * json-c's README reads "Linking to <tt>libjson-c</tt> <a name="linking">" (Doxygen printed its
+ * tags as text); unescaped in an answer's link or `llms.txt`, a renderer that allows HTML opened a
+ * real `<a>`.
+ */
+export const markdownWords = (text: string) => text.replace(/<(?=[A-Za-z/!?])/g, '\\<');
+
 /** True when every item of a list (nested lists included) is only a link to an anchor of the page. */
 function isContents(list: List): boolean {
   return list.children.every((item) =>

@@ -9,6 +9,7 @@ import {
   isReleaseEntry,
   isReleaseNotes,
   markdownUrl,
+  markdownWords,
   pageLabelOf,
   siteNameOf,
   type DocPage,
@@ -198,7 +199,7 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
   const opening = /^(#{1,6})\s+(.*)/.exec(body);
   const ownTitle = opening?.[1] === '#';
   const replaced = opening && (ownTitle || opening[2]!.trim() === title) ? opening[0] : undefined;
-  const head = `${ownTitle ? replaced : `# ${title}`}\n\n`;
+  const head = `${ownTitle ? replaced : `# ${markdownWords(title)}`}\n\n`;
   const rest = replaced ? body.slice(replaced.length).trimStart() : body;
   const meta = [
     `Source: ${urls.page(page.path)}`,
@@ -381,8 +382,8 @@ export function llmsTxt(
   const name = siteNameOf(site);
   const root = site.byPath.get('/');
   const summary = root ? summaryOf(root) : '';
-  const lines = [`# ${name}`, ''];
-  if (summary) lines.push(`> ${summary}`, '');
+  const lines = [`# ${markdownWords(name)}`, ''];
+  if (summary) lines.push(`> ${markdownWords(summary)}`, '');
   lines.push(
     `Every page below is Markdown. The whole site in one file: ${fullTextParts(site, maxBytes)
       .map((part) => `${urls.siteFile(part.name)}${part.section ? ` (${part.section})` : ''}`)
@@ -399,7 +400,7 @@ export function llmsTxt(
     for (const page of pages) {
       const summary = summaryOf(page);
       lines.push(
-        `- [${pageLabelOf(site, page).replace(/([\\[\]])/g, '\\$1')}](${markdownUrl(urls.markdown(page.path))})${summary ? `: ${summary}` : ''}`,
+        `- [${markdownWords(pageLabelOf(site, page).replace(/([\\[\]])/g, '\\$1'))}](${markdownUrl(urls.markdown(page.path))})${summary ? `: ${markdownWords(summary)}` : ''}`,
       );
     }
     lines.push('');
