@@ -868,6 +868,29 @@ describe('follow-up questions', () => {
     expect(sourcesOf(other)[0]?.id).toBe('/listeners');
   });
 
+  it('reads "remove one of them again" by what was made, not by the making', async () => {
+    // As json-c's Doxygen build (Debian's libjson-c-doc): after "create an empty JSON array and
+    // append items", a function whose text says "created" and "deleted" came before the one that
+    // deletes an array's element.
+    const app = appOf(
+      parsePage(
+        'json_object.md',
+        '# json_object.h\n\n## json_object_new_array()\n\nCreate a new empty json_object of type json_type_array.\n\n' +
+          '## json_object_array_add()\n\nAdd an element to the end of a json_object of type json_type_array.\n\n' +
+          '## json_object_array_del_idx()\n\nDelete an element from a specified index in an array.\n\n' +
+          '## json_object_set_userdata()\n\nThe user_delete function is called when the object is deleted, and userdata created for the object is freed then. Any object created may carry it; it is deleted with it.\n',
+      ),
+      parsePage('tokener.md', '# json_tokener.h\n\n## json_tokener_parse()\n\nParse a string.\n'),
+    );
+    const thread = await threadOf(
+      app,
+      'How do I create an empty JSON array and append items to it?',
+    );
+    const undone = await thread.followUp('And how do I remove one of them again?');
+    // The first place the answer cites, quoted as sure or shown first.
+    expect(textOf(undone)).toMatch(/^[^[]*\[[^\]]*json\\_object\\_array\\_del\\_idx\(\)\]/);
+  });
+
   it('answers a follow-up from a section with its own words, and refuses one whose words the docs never use', async () => {
     // As python-attr-doc: "and how do I make them sortable?" after a question about hashing quoted
     // the hashing answer again, word for word, and so did "and can I make them ordered?".

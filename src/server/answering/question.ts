@@ -114,11 +114,16 @@ export function firstSearch(site: AnswerSite, question: Question) {
   // of an action by its own word (`drop_database`, `npm uninstall`), which the question does not
   // use. Each of those words the docs know is searched in its place; the best-scored search wins.
   const best = (tried: SearchResult) => tried.hits[0]?.score ?? 0;
-  if (earlier)
-    for (const word of undoingsOf(question.text, earlier))
+  // The earlier question's action is what the follow-up undoes: its subject ("an empty JSON
+  // array") still counts, its verb ("create … and append") no longer does. json-c's
+  // `json_object_set_userdata` ("…created…deleted") had come before `json_object_array_del_idx`.
+  const undoings = earlier ? undoingsOf(question.text, earlier) : [];
+  const subject = earlier && undoings.length ? withoutActions(earlier) : earlier;
+  if (subject)
+    for (const word of undoings)
       if (!retriever.search(word, { limit: 1 }).unknown.length) {
         const asked = queryOf({ ...question, text: question.text.replace(UNDOES, word) });
-        const result = retriever.search(asked, options);
+        const result = retriever.search(asked, { ...options, earlier: subject });
         if (best(result) > best(found.result)) found = { query: asked, result };
       }
   const { result } = found;
@@ -133,7 +138,7 @@ const UNDOES =
  * "load" read as an action would bring `unlink` to a question about links.
  */
 const UNDOINGS: [RegExp, string[]][] = [
-  [/\badd(?:s|ed|ing)?\b/i, ['remove', 'delete']],
+  [/\b(?:add|append|insert)(?:s|ed|ing)?\b/i, ['remove', 'delete']],
   [/\bcreat(?:e|es|ed|ing)\b/i, ['drop', 'delete', 'destroy', 'remove']],
   [/\binstall(?:s|ed|ing)?\b/i, ['uninstall', 'remove']],
   [/\bregister(?:s|ed|ing)?\b/i, ['unregister', 'deregister']],
@@ -150,6 +155,10 @@ const UNDOINGS: [RegExp, string[]][] = [
   [/\block(?:s|ed|ing)?\b/i, ['unlock']],
   [/\bbind(?:s|ing)?\b/i, ['unbind']],
 ];
+
+/** A question without the actions an undoing follow-up undoes. */
+const withoutActions = (question: string) =>
+  UNDOINGS.reduce((text, [action]) => text.replace(new RegExp(action.source, 'gi'), ' '), question);
 
 /** The words an undoing follow-up may mean, from the actions of the question it follows. */
 function undoingsOf(question: string, earlier: string): string[] {
