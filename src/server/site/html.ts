@@ -218,16 +218,6 @@ function prune(
  * `<h1><p>Table of Contents</p></h1>` above the notebook's own title, and xarray's example was
  * titled "Table of Contents".
  */
-/**
- * A section's own header holds its heading (RDoc's `<section><header><h3>Public Instance
- * Methods</h3></header>`): it is the section's, not a page header, which is chrome (a header
- * without the page's <h1> is dropped), and stays as what it holds.
- */
-function sectionHeadersKept(tree: Element): void {
-  for (const header of selectAll('section > header', tree))
-    if (select('h2, h3, h4, h5, h6', header)) header.tagName = 'div';
-}
-
 const isContentsHeading = (node: Element, next: Element | undefined) =>
   /^h[1-6]$/.test(node.tagName) &&
   /^(?:table of )?contents$/i.test(hastText(node).trim()) &&
@@ -1114,11 +1104,12 @@ function javadocPage(tree: Element): void {
  * `<title>` puts the project's name first), and the project's banner and menus, the links to the
  * page's own groups ("Macros | Typedefs | Functions"), the "Generated on … by doxygen" footer and
  * a class's closing list of the files it was "generated from" go (the `llms.txt` line of each
- * struct without a description). When the page documents its members, their summary table goes too: each member's entry
- * says what its row says, with its description (the table's group headings had sat in list items,
- * its rows read as empty ones). A member's heading, under its group's ("Function Documentation"), loses its "◆" link; its prototype, a table of
- * a cell per word and parameter, is a line of code, and a code example (a `div.line` per line, read
- * as a paragraph each) a code block.
+ * struct without a description). When the page documents its members, their summary table goes
+ * too: each member's entry says what its row says, with its description (the table's group
+ * headings had sat in list items, its rows read as empty ones). A member's heading, under its
+ * group's ("Function Documentation"), loses its "◆" link; its prototype, a table of a cell per
+ * word and parameter, is a line of code, and a code example (a `div.line` per line, read as a
+ * paragraph each) a code block.
  */
 function doxygenPage(tree: Element): void {
   const details = select('div.memitem', tree) !== undefined;
@@ -1178,11 +1169,11 @@ const DOXYGEN_INDEX =
 
 /**
  * An RDoc page (its Darkfish theme) as its docs: each method's `div.method-heading`
- * ("backend_traits(basebackend = nil)") is a heading at the method's anchor (`method-i-backend_traits`),
- * under its group's ("Public Instance Methods"); the "click to toggle source" label goes, and so
- * does the method's source, which the page shows only on that click, and its "Calls superclass
- * method" label. Before, a class page was one
- * section, each method a line of text followed by its source.
+ * ("backend_traits(basebackend = nil)") is a heading at the method's anchor
+ * (`method-i-backend_traits`), under its group's ("Public Instance Methods"). Its "click to toggle
+ * source" label goes, and so do its source, which the page shows only on that click, and its
+ * "Calls superclass method" label. Before, a class page was one section, each method a line of
+ * text followed by its source.
  */
 function rdocPage(tree: Element): void {
   prune(tree, (node) =>
@@ -1198,6 +1189,16 @@ function rdocPage(tree: Element): void {
     const text = { type: 'text', value: plainText(heading) } as const;
     Object.assign(heading, element('h4', [text], typeof id === 'string' ? { id } : {}));
   }
+}
+
+/**
+ * A section's own header holds its heading (RDoc's `<section><header><h3>Public Instance
+ * Methods</h3></header>`): it is the section's, not a page header, which is chrome (a header
+ * without the page's <h1> is dropped), and stays as what it holds.
+ */
+function sectionHeadersKept(tree: Element): void {
+  for (const header of selectAll('section > header', tree))
+    if (select('h2, h3, h4, h5, h6', header)) header.tagName = 'div';
 }
 
 /**
