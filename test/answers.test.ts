@@ -1504,6 +1504,30 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).toContain('[json-c › Linking to \\<tt>libjson-c\\</tt> \\<a name="linking">](');
   });
 
+  it('cuts a long paragraph of line breaks without leaving the breaks as backslashes', async () => {
+    // As gettext's FAQ (Debian's gettext-doc, texi2html): paragraphs of sentences over `<br>`
+    // pairs, read as "\\" line ends; an excerpt joined onto one line read "… \\ \\ …".
+    const filler = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `Sentence ${i + 1} of the answer speaks of other tools and their settings at length.`,
+    );
+    const paragraph = [
+      ...filler.slice(0, 4),
+      'The msgfmt program compiles a catalog into a binary message file.',
+      ...filler.slice(4),
+    ].join('\\\n\\\n');
+    const app = appOf(
+      parsePage('faq.md', `# FAQ\n\n## Compiling catalogs\n\n${paragraph}\n`),
+      parsePage('other.md', '# Install\n\n## Building\n\nRun configure and make.\n'),
+    );
+    const text = textOf(
+      await askIn(app, 'Which program compiles a catalog into a binary message file?'),
+    );
+    expect(text).toContain('The msgfmt program compiles a catalog into a binary message file.');
+    expect(text).not.toMatch(/\\ /);
+  });
+
   it('keeps a sentence a displayed formula interrupts whole, the formula in it', async () => {
     // As SymPy's tutorial (Debian's python-sympy-doc), whose formulas Sphinx draws as pictures of
     // their LaTeX: quotes began "is `limit(f(x), x, x0)`." and ended "For example, to compute".

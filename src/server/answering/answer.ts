@@ -307,6 +307,13 @@ const blockLeadsIn = (block: DocBlock) =>
     : block.kind !== 'code' && LEADS_IN.test(block.text);
 /** A paragraph that goes on with the sentence before the code above it: it opens in lower case. */
 const GOES_ON = /^[a-z]/;
+/**
+ * Where a block's lines break, its hard breaks with them: a `<br>` is "\\" at a line's end in
+ * Markdown, and gettext's FAQ, joined onto one line, read "… \\ \\ …" in its excerpts.
+ */
+const LINE_BREAKS = /\s*(?:\\?\n\s*)+/g;
+/** A block's Markdown on one line, as a sentence is cut from it. */
+const oneLine = (markdown: string) => markdown.replace(LINE_BREAKS, ' ');
 /** Where a list's next item starts, at any level. */
 const LIST_ITEM = /\n(?=[ \t]*(?:[-*+]|\d+[.)]) )/;
 /**
@@ -426,8 +433,7 @@ function placeOf(section: DocSection, terms: string[]): string[] {
   const { blocks } = section;
   const units = blocks.flatMap((block, at) => {
     let sentences: string[];
-    if (block.kind === 'paragraph')
-      sentences = sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' '));
+    if (block.kind === 'paragraph') sentences = sentencesOf(oneLine(block.markdown));
     else if (block.kind === 'list' || block.kind === 'quote')
       sentences = block.markdown
         .replace(/^[ \t]*>[ \t]?/gm, '')
@@ -440,7 +446,7 @@ function placeOf(section: DocSection, terms: string[]): string[] {
         .map((item) =>
           item
             .replace(/^\s*(?:[-*+]|\d+[.)]) /, '')
-            .replace(/\s*\n\s*/g, ' ')
+            .replace(LINE_BREAKS, ' ')
             .trim(),
         );
     else return [];
@@ -549,7 +555,7 @@ function placeOf(section: DocSection, terms: string[]): string[] {
  */
 function cutProse(markdown: string, terms: string[]): string {
   if (markdown.length <= MAX_PARAGRAPH_CHARS) return markdown;
-  const sentences = sentencesOf(markdown.replace(/\s*\n\s*/g, ' '));
+  const sentences = sentencesOf(oneLine(markdown));
   const chosen = sentences
     .map((s, i) => ({ i, n: termsIn(s, terms) }))
     .sort((a, b) => b.n - a.n || a.i - b.i)
@@ -802,14 +808,14 @@ export function passageOf(
       (i) => order.includes(i) && blocks[i]!.kind === 'code',
     );
     const followed = order[position + 1] === index + 1;
-    const kept = sentencesOf(block.markdown.replace(/\s*\n\s*/g, ' ')).filter(
+    const kept = sentencesOf(oneLine(block.markdown)).filter(
       (sentence, i, all) =>
         !(POINTS_BACK.test(sentence) && !example) &&
         !(i === all.length - 1 && paragraphLeadsIn(sentence) && !followed),
     );
     if (kept.length === 0) return [];
     const markdown = kept.join(' ');
-    if (markdown === block.markdown.replace(/\s*\n\s*/g, ' ')) return [{ index, block }];
+    if (markdown === oneLine(block.markdown)) return [{ index, block }];
     const { links: _, ...cut } = block;
     return [{ index, block: { ...cut, markdown, text: markdown } }];
   });
