@@ -1516,6 +1516,8 @@ acme.run()
         '<h2>NAME\n<a name="NAME"></a>\n</h2>\n<p style="margin-left:11%; margin-top: 1em">msgfmt - compile message catalog to binary format</p>\n' +
         '<h2>SEE ALSO\n<a name="SEE ALSO"></a>\n</h2>\n<p>The full documentation for <b>msgfmt</b> is maintained as a Texinfo manual; see <a href="#NAME">above</a>.</p></body></html>',
     );
+    // Titled as manual pages are named: gettext's ngettext.1 and ngettext.3 were both "NGETTEXT".
+    expect(page.title).toBe('msgfmt(1)');
     expect(page.markdown).not.toMatch(/\[SYNOPSIS\]|\[NAME\]/);
     expect(page.markdown.trim()).toMatch(/^# MSGFMT\n+(?:\*\*\*\n+)?## NAME\n+msgfmt - compile/);
     // A link to the page's own section in its text stays.

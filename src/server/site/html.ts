@@ -1799,7 +1799,8 @@ export function parseHtmlPage(
   const navigation = servedPathOf(file) === '/' ? navigationOf(root) : [];
   const content = structuredClone(main);
   if (generatedBy(root, /^javadoc\b/i)) javadocPage(content);
-  if (generatedBy(root, /^groff\b/i)) groffContentsDropped(content);
+  const groff = generatedBy(root, /^groff\b/i);
+  if (groff) groffContentsDropped(content);
   if (doxygen) doxygenPage(content);
   if (select('div.method-detail > div.method-heading', content)) rdocPage(content);
   sectionListsUnwrapped(content);
@@ -1874,11 +1875,19 @@ export function parseHtmlPage(
   // then titled by its Markdown's first heading or its file's name, as a Markdown page would be.
   // Texinfo titles each node's page "Node (Manual)" and writes no <h1> but on the manual's top page.
   const texinfo = isTexinfo(root) ? TEXINFO_TITLE.exec(fullTitle) : null;
-  const title = [
+  const ownTitle = [
     textOf(select('h1', content)),
     texinfo?.[1] ?? fullTitle.split(TITLE_PARTS)[0]!.trim(),
   ].find((text) => namesSomething(text) && !/^<no title>$/i.test(text));
   const siteName = texinfo?.[2] ?? siteNameOfPage(root, fullTitle);
+  // A manual page groff wrote is titled as manual pages are named, by its file: "NGETTEXT" was the
+  // title of both of gettext's `ngettext.1.html` and `ngettext.3.html`; they are "ngettext(1)" and
+  // "ngettext(3)".
+  const manual = groff ? MANUAL_PAGE.exec(file) : null;
+  const title =
+    manual && ownTitle?.toLowerCase() === manual[1]!.toLowerCase()
+      ? `${manual[1]}(${manual[2]})`
+      : ownTitle;
   const canonical = select('link[rel=canonical]', root)?.properties.href;
   let permalink = servedPathOf(file);
   if (typeof canonical === 'string' && canonical) {
@@ -1952,6 +1961,8 @@ function navigationOf(root: HastRoot): string[] {
 
 /** A Texinfo node's `<title>`: "White Space (Comparing and Merging Files)", the node and its manual. */
 const TEXINFO_TITLE = /^(.*\S)\s+\(([^()]+)\)$/;
+/** A manual page's file: its name and section (`ngettext.3.html`). */
+const MANUAL_PAGE = /(?:^|[\\/])([^\\/]+)\.(\d\w*)\.html?$/i;
 /** Whether a generator its `<meta name="generator">` names wrote the page. */
 const generatedBy = (root: HastRoot, generator: RegExp) =>
   selectAll('meta', root).some(
