@@ -31,6 +31,13 @@ describe.skipIf(!hasJsonc)("Debian's Doxygen build of json-c, read with --site",
       'JSON_EXPORT int json_object_object_add(struct json_object * obj, const char * key, struct json_object * val)',
     );
     expect(add?.text).toMatch(/^Add an object field to a json_object of type json_type_object/);
+    // A macro's value keeps its space: "#define JSON_C_TO_STRING_PRETTY(1 << 1)" read as a call.
+    const pretty = page?.sections.find((section) => section.heading === 'JSON_C_TO_STRING_PRETTY');
+    expect(pretty?.code[0]?.value).toBe('#define JSON_C_TO_STRING_PRETTY (1 << 1)');
+    // Parameters are a list, not a table in a list item, which an excerpt read as one line.
+    expect(page?.markdown).toContain(
+      '* Parameters\n\n  * `obj` – the json_object instance\n  * `key` – the local name',
+    );
     // The summary table is gone: its group headings had sat in list items, "◆" in every heading.
     expect(page?.markdown).not.toMatch(/\* \*\*## |◆|&#xA0;|\| \( \|/);
   });
@@ -56,7 +63,7 @@ describe.skipIf(!hasJsonc)("Debian's Doxygen build of json-c, read with --site",
     expect(printbuf?.title).toBe('printbuf Struct Reference');
     for (const page of site.pages)
       expect(page.markdown).not.toMatch(
-        /Generated on .* for json-c|json-c 0\.16 \||More\.\.\.\]|generated from the following file/,
+        /Generated on .* for json-c|json-c 0\.16 \||More\.\.\.\]|generated from the following file|detail level/,
       );
   });
 
@@ -80,6 +87,9 @@ describe.skipIf(!hasRdoc)("Debian's RDoc build of Asciidoctor's API, read with -
     expect(role?.heading).toBe('add_role(name)');
     expect(role?.text).toMatch(/^Public: Adds the given role directly to this node\./);
     expect(role?.code).toEqual([]);
+    // RDoc names the language as the <pre>'s only class.
+    const top = await pageOf('/Asciidoctor');
+    expect(top?.sections[0]?.code[0]?.lang).toBe('ruby');
     // Its group's heading stays: RDoc writes it in the section's own <header>.
     expect(node?.markdown).toContain('### Public Instance Methods\n\n#### add_role(name)');
     expect(node?.markdown).not.toMatch(

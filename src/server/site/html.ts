@@ -544,6 +544,32 @@ const PYTHON_WORD =
  * `language-x` on the <pre>/<code> (Docusaurus, MkDocs) or on the block's wrapper (VitePress's
  * `div.language-ts`, Sphinx's `div.highlight-python`).
  */
+/** Languages a `<pre>`'s only class names. */
+const PRE_LANGUAGES = new Set([
+  'ruby',
+  'python',
+  'javascript',
+  'typescript',
+  'java',
+  'c',
+  'cpp',
+  'go',
+  'rust',
+  'php',
+  'perl',
+  'bash',
+  'sh',
+  'shell',
+  'console',
+  'json',
+  'yaml',
+  'toml',
+  'xml',
+  'html',
+  'css',
+  'sql',
+]);
+
 function languageOf(pre: Element, ancestors: Element[]): string {
   const code = pre.children.find(isElement);
   const dataLanguage = pre.properties.dataLanguage;
@@ -551,6 +577,10 @@ function languageOf(pre: Element, ancestors: Element[]): string {
   // TypeDoc writes the language as the code's only class: `<code class="ts">`.
   const own = code?.tagName === 'code' ? classesOf(code) : [];
   if (own.length === 1 && /^[a-z][\w+#]{0,11}$/i.test(own[0]!)) return own[0]!;
+  // RDoc writes it as the `<pre>`'s only class (`<pre class="ruby">`); only a language's name
+  // counts there, as other generators give `<pre>` classes of their own ("literal-block").
+  const [preClass, ...more] = classesOf(pre);
+  if (preClass && !more.length && PRE_LANGUAGES.has(preClass)) return preClass;
   for (const node of [
     pre,
     ...(code?.tagName === 'code' ? [code] : []),
@@ -1138,21 +1168,44 @@ function doxygenPage(tree: Element): void {
     );
   }
   for (const prototype of selectAll('div.memproto', tree)) {
-    const line = plainText(prototype)
-      .replace(/\s+([(),])/g, '$1')
-      .replace(/\(\s+/g, '(')
-      .replace(/,(?=\S)/g, ', ');
+    // A cell per piece: "(" and ")" join their neighbours, the rest are apart. A macro's value is
+    // in its name's cell ("#define JSON_C_TO_STRING_PRETTY (1 << 1)"), and keeps its space.
+    let line = '';
+    for (const cell of selectAll('td', prototype).map(plainText).filter(Boolean))
+      line += !line || /^[),]/.test(cell) || line.endsWith('(') || cell === '(' ? cell : ` ${cell}`;
     Object.assign(prototype, element('pre', [element('code', [{ type: 'text', value: line }])]));
   }
+  // A member's parameters, return values and an enum's values, each a row of a name and its
+  // description: a list, a name in code. As a table in a list item, an excerpt read it as one
+  // line ("- Parameters | obj | the json_object instance | | ---- |").
+  for (const table of selectAll(DOXYGEN_NAMED_ROWS, tree)) {
+    const items = selectAll('tr', table).flatMap((row): Element[] => {
+      const [name, description] = row.children.filter(
+        (cell): cell is Element => isElement(cell) && cell.tagName === 'td',
+      );
+      if (!name) return [];
+      const targets = selectAll('a[id], a[name]', name);
+      const text = description && plainText(description) ? description.children : [];
+      const said = text.length ? [{ type: 'text' as const, value: ' – ' }, ...text] : [];
+      const code = element('code', [{ type: 'text', value: plainText(name) }]);
+      return [element('li', [...targets, code, ...said])];
+    });
+    Object.assign(table, element('ul', items));
+  }
 }
+
+/** Doxygen's tables of a name and its description a row. */
+const DOXYGEN_NAMED_ROWS =
+  'table.params, table.retval, table.tparams, table.exception, table.fieldtable';
 
 /**
  * Doxygen's chrome: its banner and menus (`#top`), search boxes, path bar, tree view, a brief
  * description's "More..." link, the tooltips it writes for each name in a code example (`div.ttc`:
- * "json_tokener_error Definition: json_tokener.h:27" after every example) and its footer.
+ * "json_tokener_error Definition: json_tokener.h:27" after every example), the "[detail level 1 2]"
+ * switch over its file list and its footer.
  */
 const DOXYGEN_CHROME =
-  '#top, #MSearchSelectWindow, #MSearchResultsWindow, #side-nav, #nav-path, div.navpath, div.summary, span.permalink, a[href="#details"], div.ttc, hr.footer, address.footer';
+  '#top, #MSearchSelectWindow, #MSearchResultsWindow, #side-nav, #nav-path, div.navpath, div.summary, span.permalink, a[href="#details"], div.ttc, div.levels, hr.footer, address.footer';
 
 /** Doxygen's last line of a class's page, over the list of its header files. */
 const DOXYGEN_SOURCES =
