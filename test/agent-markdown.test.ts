@@ -44,6 +44,27 @@ describe('Markdown for agents on the served site', () => {
     expect(await (await app.request('http://test/.well-known/llms.txt')).text()).toBe(index);
   }, 120_000);
 
+  it("describes a page of members alone by nothing rather than by its first member's text", async () => {
+    // As Asciidoctor's RDoc build (Debian's asciidoctor-doc): a class without a description was
+    // described by its first attribute ("Public: Get the Array of {AbstractBlock} child blocks…")
+    // or an alias line ("Also aliased as: to_s").
+    const index = await llmsTxtOf(
+      parsePage(
+        'AbstractBlock.md',
+        '# class AbstractBlock\n\n### Attributes\n\n#### blocks[R]\n\nPublic: Get the Array of child blocks.\n\n' +
+          '### Public Instance Methods\n\n#### <<(block)\n\nPublic: Append a content block.\n\n#### find_by(selector = {}) { |block| ... }\n\nPublic: Walk the tree.\n',
+      ),
+      parsePage(
+        'Section.md',
+        '# class Section\n\nPublic: Methods for managing sections of AsciiDoc content.\n\n#### generate_id(title)\n\nGenerate an id.\n',
+      ),
+    );
+    expect(index).toContain('- [class AbstractBlock](http://test/docs/AbstractBlock.md)\n');
+    expect(index).toContain(
+      '- [class Section](http://test/docs/Section.md): Public: Methods for managing sections of AsciiDoc content.\n',
+    );
+  });
+
   it('writes the tags a title or description shows as text as text, not as HTML', async () => {
     // As json-c's Doxygen build, whose README headings print their HTML as text: an agent's
     // renderer that allows HTML opened a real <a> from "Linking to <tt>libjson-c</tt> <a name=…>".

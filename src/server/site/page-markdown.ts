@@ -231,7 +231,16 @@ const NOT_PROSE =
 
 /** An API entry whose name ends in lower case: a function's, a method's or an attribute's. */
 const isFunctionEntry = (section: DocSection) =>
-  isApiEntry(section) && /^[a-z_]/.test(section.heading.split('.').at(-1) ?? '');
+  (isApiEntry(section) && /^[a-z_]/.test(section.heading.split('.').at(-1) ?? '')) ||
+  MEMBER_HEADING.test(section.heading);
+/**
+ * A heading that is a member's signature: a call ("add_role(name)", "json_object_get()", Ruby's
+ * "<<(block)", a block or a result after it: "find_by(selector = {}) { |block| ... }") or an RDoc
+ * attribute ("blocks[R]"). An RDoc class without a description was described in `llms.txt`
+ * by its first member's ("Public: Get the Array of {AbstractBlock} child blocks…").
+ */
+const MEMBER_HEADING =
+  /^(?:[A-Za-z_][\w.:#]*[?!=]?|[<>=!+\-*/%&|^~[\]]{1,3})(?:\([^()]*\)|\[R?W?\])(?:\s*\{.*\}|\s*(?:→|->).*)?$/;
 /** sphinx-apidoc's title of a package's or a module's page, and of a section of one of its modules. */
 const APIDOC_TITLE = /^([a-z_][\w.]*) (?:package|module)$/;
 
