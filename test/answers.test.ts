@@ -1528,6 +1528,27 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).not.toMatch(/\\ /);
   });
 
+  it("quotes a member's prototype and summary with the part that matches, as an API entry's", async () => {
+    // As json-c's Doxygen build (Debian's libjson-c-doc): the quote of `json_object_object_get_ex`
+    // began "…" and its ownership note, without saying what the function does.
+    const app = appOf(
+      parsePage(
+        'json_object.md',
+        '# json_object.h\n\n### json_object_object_get_ex()\n\n```\nJSON_EXPORT json_bool json_object_object_get_ex(const struct json_object * obj, const char * key, struct json_object ** value)\n```\n\n' +
+          'Get the json_object associated with a given object field.\n\n' +
+          'This returns true if the key is found, false in all other cases.\n\n' +
+          '*No* reference counts will be changed. Ownership of the value stays with the object, so you need not put the value back.\n\n' +
+          '### json_object_object_add()\n\n```\nJSON_EXPORT int json_object_object_add(struct json_object * obj, const char * key, struct json_object * val)\n```\n\nAdd an object field to a json_object.\n',
+      ),
+      parsePage('tokener.md', '# json_tokener.h\n\n### json_tokener_parse()\n\nParse a string.\n'),
+    );
+    const text = textOf(await askIn(app, 'Who owns the value I get for a key of an object?'));
+    expect(text).toMatch(
+      /json_object_object_get_ex\(const struct[^\n]*\n```\n\n> Get the json_object associated with a given object field\./,
+    );
+    expect(text).toContain('Ownership of the value stays with the object');
+  });
+
   it('keeps a sentence a displayed formula interrupts whole, the formula in it', async () => {
     // As SymPy's tutorial (Debian's python-sympy-doc), whose formulas Sphinx draws as pictures of
     // their LaTeX: quotes began "is `limit(f(x), x, x0)`." and ended "For example, to compute".

@@ -745,7 +745,11 @@ export function passageOf(
   // An API entry's signature and summary (the paragraph under it) say what the entry is: a quote of
   // the entry keeps them, whatever words they match. psycopg2's `mogrify` was quoted from its
   // example on, without "Return a query string after arguments binding."
-  if (opensOnSignature(section) && blocks[1]?.kind === 'paragraph' && !item)
+  if (
+    (opensOnSignature(section) || opensOnPrototype(section)) &&
+    blocks[1]?.kind === 'paragraph' &&
+    !item
+  )
     for (const index of [0, 1]) picked.add(index);
   // In page order, so what a pulled-in block introduces comes too: "1. … 2. Set the option:", its
   // code, "3. It also takes options:", and that code.
@@ -824,6 +828,23 @@ export function passageOf(
   // without the `pytest.skip()` paragraph and code it speaks of.
   return shown.flatMap(({ index, block }, at) =>
     at > 0 && index > shown[at - 1]!.index + 1 ? [GAP, block] : [block],
+  );
+}
+
+/**
+ * A member that opens on its prototype, a code block of one line that names it, as Doxygen and
+ * Javadoc write them (`JSON_EXPORT json_bool json_object_object_get_ex(…)` under
+ * "json_object_object_get_ex()"): its next paragraph is its summary, as an API entry's is.
+ */
+function opensOnPrototype({ heading, blocks }: DocSection): boolean {
+  const [first] = blocks;
+  const name = /^[\w.:#]+/.exec(heading)?.[0];
+  return (
+    first?.kind === 'code' &&
+    !first.text.trim().includes('\n') &&
+    name !== undefined &&
+    name.length > 1 &&
+    new RegExp(`(?:^|[^\\w])${name.replace(/[.]/g, '\\.')}(?:[^\\w]|$)`).test(first.text)
   );
 }
 
