@@ -1842,7 +1842,10 @@ export function parseHtmlPage(
   // Node.js's API docs also print the whole manual on one page (`all.html`, 5.8 MB): its copies of
   // every section were cited before the modules' own.
   if (select('body#api-section-all', root)) return { skipped: 'every page again on one page' };
-  const doxygen = generatedBy(root, /^doxygen\b/i);
+  // The tools its `<meta name="generator">` name: some are read in ways of their own.
+  const generators = generatorsOf(root);
+  const madeBy = (tool: RegExp) => generators.some((generator) => tool.test(generator));
+  const doxygen = madeBy(/^doxygen\b/i);
   if (doxygen && DOXYGEN_INDEX.test(file)) return { skipped: "Doxygen's index", quiet: true };
   const main = MAIN_CANDIDATES.map((selector) => select(selector, root)).find(
     (node): node is Element => node !== undefined && hasContent(node),
@@ -1851,8 +1854,8 @@ export function parseHtmlPage(
   // The home page's navigation, in its order: the site's own reading order (inReadingOrder).
   const navigation = servedPathOf(file) === '/' ? navigationOf(root) : [];
   const content = structuredClone(main);
-  if (generatedBy(root, /^javadoc\b/i)) javadocPage(content);
-  const groff = generatedBy(root, /^groff\b/i);
+  if (madeBy(/^javadoc\b/i)) javadocPage(content);
+  const groff = madeBy(/^groff\b/i);
   if (groff) groffContentsDropped(content);
   if (doxygen) doxygenPage(content);
   if (select('div.method-detail > div.method-heading', content)) rdocPage(content);
@@ -1927,7 +1930,7 @@ export function parseHtmlPage(
   // when it has no letter or digit (a stray `<h1>)</h1>`) or is Sphinx's `<no title>`: the page is
   // then titled by its Markdown's first heading or its file's name, as a Markdown page would be.
   // Texinfo titles each node's page "Node (Manual)" and writes no <h1> but on the manual's top page.
-  const texinfo = isTexinfo(root) ? TEXINFO_TITLE.exec(fullTitle) : null;
+  const texinfo = madeBy(/makeinfo|texi2any/i) ? TEXINFO_TITLE.exec(fullTitle) : null;
   const ownTitle = [
     textOf(select('h1', content)),
     texinfo?.[1] ?? fullTitle.split(TITLE_PARTS)[0]!.trim(),
@@ -2016,15 +2019,11 @@ function navigationOf(root: HastRoot): string[] {
 const TEXINFO_TITLE = /^(.*\S)\s+\(([^()]+)\)$/;
 /** A manual page's file: its name and section (`ngettext.3.html`). */
 const MANUAL_PAGE = /(?:^|[\\/])([^\\/]+)\.(\d\w*)\.html?$/i;
-/** Whether a generator its `<meta name="generator">` names wrote the page. */
-const generatedBy = (root: HastRoot, generator: RegExp) =>
-  selectAll('meta', root).some(
-    (meta) =>
-      String(meta.properties.name ?? '').toLowerCase() === 'generator' &&
-      generator.test(String(meta.properties.content ?? '')),
-  );
-/** A page makeinfo (`texi2any`) wrote. */
-const isTexinfo = (root: HastRoot) => generatedBy(root, /makeinfo|texi2any/i);
+/** The tools a page's `<meta name="generator">` tags name (makeinfo writes "Generator"). */
+const generatorsOf = (root: HastRoot): string[] =>
+  selectAll('meta', root)
+    .filter((meta) => String(meta.properties.name ?? '').toLowerCase() === 'generator')
+    .map((meta) => String(meta.properties.content ?? ''));
 
 /** What separates a page's name from the site's in a `<title>`: `Intro | Acme`, `Intro — Acme documentation`. */
 const TITLE_PARTS = /\s+(?:[|·•—–-]|::)\s+/;
