@@ -193,6 +193,19 @@ const element = (
   properties: Element['properties'] = {},
 ): Element => ({ type: 'element', tagName, properties, children });
 
+/** Inline code of `text`. */
+const inlineCode = (text: string): Element => element('code', [{ type: 'text', value: text }]);
+
+/** A code block of `text`, in `lang` when it is known: the fence hast-util-to-mdast reads. */
+const codeBlock = (text: string, lang = ''): Element =>
+  element('pre', [
+    element(
+      'code',
+      [{ type: 'text', value: text }],
+      lang ? { className: [`language-${lang}`] } : {},
+    ),
+  ]);
+
 /** A node's text, its runs of white space one space, trimmed. */
 const plainText = (node: Element): string => hastText(node).replace(/\s+/g, ' ').trim();
 
@@ -539,11 +552,6 @@ const isCommandLines = (text: string) => {
 const PYTHON_WORD =
   /^(?:import|from|return|raise|del|pass|assert|global|nonlocal|yield|await|print|async|with|for|while|if|elif|else|try|except|finally|class|def|lambda|not|and|or|is|in|[-+*/%<>]|\*\*|\/\/|[<>!=]=)$/;
 
-/**
- * A code block's language, from where the generators write it: `data-language` (Starlight),
- * `language-x` on the <pre>/<code> (Docusaurus, MkDocs) or on the block's wrapper (VitePress's
- * `div.language-ts`, Sphinx's `div.highlight-python`).
- */
 /** Languages a `<pre>`'s only class names. */
 const PRE_LANGUAGES = new Set([
   'ruby',
@@ -570,6 +578,11 @@ const PRE_LANGUAGES = new Set([
   'sql',
 ]);
 
+/**
+ * A code block's language, from where the generators write it: `data-language` (Starlight),
+ * `language-x` on the <pre>/<code> (Docusaurus, MkDocs) or on the block's wrapper (VitePress's
+ * `div.language-ts`, Sphinx's `div.highlight-python`).
+ */
 function languageOf(pre: Element, ancestors: Element[]): string {
   const code = pre.children.find(isElement);
   const dataLanguage = pre.properties.dataLanguage;
@@ -663,19 +676,7 @@ function normaliseCode(tree: Element, ancestors: Element[] = []): void {
     // A link in code that leads nowhere is a script's toggle: SQLAlchemy's "sql" before each `>>>`
     // that emits SQL read `sql>>> result = session.execute(stmt)`.
     prune(child, (node) => node.tagName === 'a' && node.properties.href === '#');
-    return {
-      type: 'element',
-      tagName: 'pre',
-      properties: {},
-      children: [
-        {
-          type: 'element',
-          tagName: 'code',
-          properties: lang ? { className: [`language-${lang}`] } : {},
-          children: [{ type: 'text', value: diagram ? diagramTextOf(child) : codeTextOf(child) }],
-        },
-      ],
-    };
+    return codeBlock(diagram ? diagramTextOf(child) : codeTextOf(child), lang);
   });
 }
 
@@ -1122,10 +1123,7 @@ function javadocPage(tree: Element): void {
     'div.type-signature, div.member-signature, div.package-signature',
     tree,
   )) {
-    const code = element('code', [{ type: 'text', value: plainText(signature) }], {
-      className: ['language-java'],
-    });
-    Object.assign(signature, element('pre', [code]));
+    Object.assign(signature, codeBlock(plainText(signature), 'java'));
   }
 }
 
@@ -1162,10 +1160,7 @@ function doxygenPage(tree: Element): void {
     Object.assign(title, element('h1', [{ type: 'text', value: plainText(title) }]));
   for (const fragment of selectAll('div.fragment', tree)) {
     const lines = selectAll('div.line', fragment).map((line) => hastText(line).trimEnd());
-    Object.assign(
-      fragment,
-      element('pre', [element('code', [{ type: 'text', value: lines.join('\n') }])]),
-    );
+    Object.assign(fragment, codeBlock(lines.join('\n')));
   }
   for (const prototype of selectAll('div.memproto', tree)) {
     // A cell per piece: "(" and ")" join their neighbours, the rest are apart. A macro's value is
@@ -1173,7 +1168,7 @@ function doxygenPage(tree: Element): void {
     let line = '';
     for (const cell of selectAll('td', prototype).map(plainText).filter(Boolean))
       line += !line || /^[),]/.test(cell) || line.endsWith('(') || cell === '(' ? cell : ` ${cell}`;
-    Object.assign(prototype, element('pre', [element('code', [{ type: 'text', value: line }])]));
+    Object.assign(prototype, codeBlock(line));
   }
   // A member's parameters, return values and an enum's values, each a row of a name and its
   // description: a list, a name in code. As a table in a list item, an excerpt read it as one
@@ -1187,8 +1182,7 @@ function doxygenPage(tree: Element): void {
       const targets = selectAll('a[id], a[name]', name);
       const text = description && plainText(description) ? description.children : [];
       const said = text.length ? [{ type: 'text' as const, value: ' – ' }, ...text] : [];
-      const code = element('code', [{ type: 'text', value: plainText(name) }]);
-      return [element('li', [...targets, code, ...said])];
+      return [element('li', [...targets, inlineCode(plainText(name)), ...said])];
     });
     Object.assign(table, element('ul', items));
   }
@@ -1361,12 +1355,7 @@ function fieldTypesAsCode(tree: Element): void {
     if (!type) continue;
     paragraph.children = [
       ...children.slice(0, name + 2),
-      {
-        type: 'element',
-        tagName: 'code',
-        properties: {},
-        children: [{ type: 'text', value: type }],
-      },
+      inlineCode(type),
       { type: 'text', value: closing.value.slice(cut) },
       ...children.slice(close + 1),
     ];
@@ -1580,14 +1569,8 @@ function rubricsAsBold(tree: Element): void {
 }
 
 /** An API entry's signature as a line of code under its heading, keeping its `<dt>`'s anchor. */
-const signatureLine = (text: string, id?: unknown): Element => ({
-  type: 'element',
-  tagName: 'p',
-  properties: typeof id === 'string' && id ? { id } : {},
-  children: [
-    { type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: text }] },
-  ],
-});
+const signatureLine = (text: string, id?: unknown): Element =>
+  element('p', [inlineCode(text)], typeof id === 'string' && id ? { id } : {});
 
 /**
  * Sphinx's API entries (autodoc's `<dl class="py function">`, a class's methods nested in its
@@ -1761,16 +1744,16 @@ function headingTargets(tree: Element): { anchors: string[]; aliases: Record<str
 }
 
 /**
- * A heading whose text is its own self-link (Python-Markdown's `toc` with `anchorlink`, as Django
- * REST framework's MkDocs build writes every heading) keeps the text, not the link: drawn as a
- * link, every heading of the served page read as one. Its anchor is read first (headingTargets).
- */
-/**
  * A heading's link to its own line in the contents (texi2html's `<h2><a href="gettext_toc.html#TOC191">`):
  * the heading's text, not a link. As a link, the page's title read as another heading.
  */
 const CONTENTS_LINK = 'a[href*="#TOC"]';
 
+/**
+ * A heading whose text is its own self-link (Python-Markdown's `toc` with `anchorlink`, as Django
+ * REST framework's MkDocs build writes every heading) keeps the text, not the link: drawn as a
+ * link, every heading of the served page read as one. Its anchor is read first (headingTargets).
+ */
 function unwrapHeadingLinks(tree: Element): void {
   for (const child of tree.children) {
     if (!isElement(child)) continue;
