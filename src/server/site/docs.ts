@@ -862,7 +862,7 @@ const plainHeading = (text: string) => text.replace(/`|\*\*|__/g, '').trim();
  * sidebar and `llms.txt`. The home page keeps its title. Only pages sharing a title are read. In
  * place, and the same when done again: a page whose title moved no longer opens with its title.
  */
-function titledByNextHeading(pages: DocPage[], siteName: string): void {
+function titledByNextHeading(pages: DocPage[], siteName: () => string): void {
   const alike = new Map<string, DocPage[]>();
   for (const page of pages) {
     const key = `${page.language}\n${page.version ?? ''}\n${page.title}`;
@@ -873,7 +873,7 @@ function titledByNextHeading(pages: DocPage[], siteName: string): void {
   for (const group of alike.values()) {
     if (group.length < 2) continue;
     const title = group[0]!.title.trim().toLowerCase();
-    if (group.length < 3 && title !== siteName.trim().toLowerCase()) continue;
+    if (group.length < 3 && title !== siteName().trim().toLowerCase()) continue;
     for (const page of group) {
       // The title's own section (anchor '') is there when something under the title is quoted.
       if (!page.sections.length || page.sections[0]!.anchor === '' || page.path === '/') continue;
@@ -895,7 +895,8 @@ export function createSite(pages: DocPage[], files: string[] = [], dir?: string)
     files,
     ...(dir ? { dir } : {}),
   };
-  titledByNextHeading(pages, siteNameOf(site));
+  // The site's name (which may read a package.json) only when two pages share a title.
+  titledByNextHeading(pages, () => siteNameOf(site));
   return site;
 }
 
