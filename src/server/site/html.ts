@@ -1137,13 +1137,18 @@ function javadocPage(tree: Element): void {
  * headings had sat in list items, its rows read as empty ones). A member's heading, under its
  * group's ("Function Documentation"), loses its "◆" link; its prototype, a table of a cell per
  * word and parameter, is a line of code, and a code example (a `div.line` per line, read as a
- * paragraph each) a code block.
+ * paragraph each) a code block. A "More..." link goes wherever it points (a file's summary of the
+ * members its namespace's page documents), and so does the link to a file's source, not served.
  */
 function doxygenPage(tree: Element): void {
   const details = select('div.memitem', tree) !== undefined;
   prune(
     tree,
-    (node) => matches(DOXYGEN_CHROME, node) || (details && matches('table.memberdecls', node)),
+    (node) =>
+      matches(DOXYGEN_CHROME, node) ||
+      (details && matches('table.memberdecls', node)) ||
+      (node.tagName === 'a' && plainText(node) === 'More...') ||
+      (matches('p', node) && DOXYGEN_SOURCE_LINK.test(plainText(node))),
   );
   for (const contents of selectAll('div.contents', tree)) {
     const at = contents.children.findIndex(
@@ -1156,36 +1161,121 @@ function doxygenPage(tree: Element): void {
     contents.children.splice(start, end - start + 1);
   }
   for (const heading of selectAll('h2.memtitle', tree)) heading.tagName = 'h3';
-  for (const title of selectAll('div.headertitle > div.title', tree))
+  for (const title of selectAll('div.headertitle > div.title', tree)) {
+    prune(title, (node) => matches('span.mlabels', node));
     Object.assign(title, element('h1', [{ type: 'text', value: plainText(title) }]));
+  }
+  // A file's list of the headers it includes, a `<code>` and a `<br>` each: code, a line each.
+  for (const block of selectAll('div.textblock', tree)) {
+    const parts = block.children.filter((node) => node.type !== 'text' || node.value.trim());
+    if (
+      parts.length &&
+      parts.every((node) => isElement(node) && /^(?:code|br)$/.test(node.tagName))
+    )
+      Object.assign(
+        block,
+        codeBlock(
+          parts
+            .flatMap((node) =>
+              isElement(node) && node.tagName === 'code' ? [plainText(node)] : [],
+            )
+            .join('\n'),
+          'cpp',
+        ),
+      );
+  }
   for (const fragment of selectAll('div.fragment', tree)) {
     const lines = selectAll('div.line', fragment).map((line) => hastText(line).trimEnd());
     Object.assign(fragment, codeBlock(lines.join('\n')));
   }
   for (const prototype of selectAll('div.memproto', tree)) {
     // A cell per piece: "(" and ")" join their neighbours, the rest are apart. A macro's value is
-    // in its name's cell ("#define JSON_C_TO_STRING_PRETTY (1 << 1)"), and keeps its space.
-    let line = '';
-    for (const cell of selectAll('td', prototype).map(plainText).filter(Boolean))
+    // in its name's cell ("#define JSON_C_TO_STRING_PRETTY (1 << 1)"), and keeps its space. A C++
+    // member's prototype sits in the left cell of a table whose right one holds its labels
+    // (`virtual`, `static`, `override`): only the innermost cells are pieces, and the labels
+    // follow in brackets, as Doxygen draws them beside it. A template's line comes first.
+    const template = select('div.memtemplate', prototype);
+    let line = template ? plainText(template) : '';
+    const cells = selectAll('td', prototype).filter(
+      (cell) => !matches('.mlabels-right', cell) && !select('table', cell),
+    );
+    for (const cell of cells.map(plainText).filter(Boolean))
       line += !line || /^[),]/.test(cell) || line.endsWith('(') || cell === '(' ? cell : ` ${cell}`;
+    const labels = selectAll('span.mlabel', prototype).map(plainText).filter(Boolean);
+    if (labels.length) line += `  [${labels.join(', ')}]`;
     Object.assign(prototype, codeBlock(line));
   }
+  for (const table of selectAll('table.memberdecls', tree))
+    Object.assign(table, element('div', memberSummary(table)));
   // A member's parameters, return values and an enum's values, each a row of a name and its
   // description: a list, a name in code. As a table in a list item, an excerpt read it as one
   // line ("- Parameters | obj | the json_object instance | | ---- |").
   for (const table of selectAll(DOXYGEN_NAMED_ROWS, tree)) {
     const items = selectAll('tr', table).flatMap((row): Element[] => {
-      const [name, description] = row.children.filter(
+      const cells = row.children.filter(
         (cell): cell is Element => isElement(cell) && cell.tagName === 'td',
       );
+      // A C++ parameter's row may open on its direction ("[out]"), said after its name.
+      const direction = cells[0] && matches('.paramdir', cells[0]) ? plainText(cells.shift()!) : '';
+      const [name, description] = cells;
       if (!name) return [];
       const targets = selectAll('a[id], a[name]', name);
       const text = description && plainText(description) ? description.children : [];
       const said = text.length ? [{ type: 'text' as const, value: ' – ' }, ...text] : [];
-      return [element('li', [...targets, inlineCode(plainText(name)), ...said])];
+      const way = direction
+        ? [{ type: 'text' as const, value: ` ${direction.replace(/^\[(.*)\]$/, '($1)')}` }]
+        : [];
+      return [element('li', [...targets, inlineCode(plainText(name)), ...way, ...said])];
     });
     Object.assign(table, element('ul', items));
   }
+}
+
+/**
+ * A Doxygen summary of members ("Classes", "Functions", … a row each), kept on a page that does
+ * not document them (a file whose functions its namespace's page documents): each group's heading,
+ * then a list of the declarations in code, linked to where they are documented, each with its
+ * brief description. As a table, its group headings sat in list items ("* **## Classes**"), its
+ * cells apart, and a name ran into its description ("JsonJSON (JavaScript Object Notation).", the
+ * `llms.txt` line of eight of JsonCpp's files).
+ */
+function memberSummary(table: Element): ElementContent[] {
+  const out: ElementContent[] = [];
+  let items: Element[] = [];
+  let template = '';
+  const flush = () => {
+    if (items.length) out.push(element('ul', items));
+    items = [];
+  };
+  for (const row of selectAll('tr', table)) {
+    const kind = classesOf(row)[0] ?? '';
+    const cells = row.children.filter(
+      (cell): cell is Element => isElement(cell) && cell.tagName === 'td',
+    );
+    if (kind === 'heading') {
+      flush();
+      const heading = select('h2', row);
+      if (heading) out.push(heading);
+    } else if (kind.startsWith('memitem')) {
+      if (cells.length === 1 && matches('.memTemplParams', cells[0]!)) {
+        template = plainText(cells[0]!);
+        continue;
+      }
+      const declaration = [template, ...cells.map(plainText)].filter(Boolean).join(' ');
+      template = '';
+      const link = select('a.el[href]', cells[cells.length - 1] ?? row);
+      const code = inlineCode(declaration);
+      items.push(
+        element('li', [link ? element('a', [code], { href: link.properties.href }) : code]),
+      );
+    } else if (kind.startsWith('memdesc') && items.length) {
+      const description = select('td.mdescRight', row);
+      const words = description ? plainText(description) : '';
+      if (words) items[items.length - 1]!.children.push({ type: 'text', value: ` – ${words}` });
+    }
+  }
+  flush();
+  return out;
 }
 
 /** Doxygen's tables of a name and its description a row. */
@@ -1196,10 +1286,15 @@ const DOXYGEN_NAMED_ROWS =
  * Doxygen's chrome: its banner and menus (`#top`), search boxes, path bar, tree view, a brief
  * description's "More..." link, the tooltips it writes for each name in a code example (`div.ttc`:
  * "json_tokener_error Definition: json_tokener.h:27" after every example), the "[detail level 1 2]"
- * switch over its file list and its footer.
+ * switch over its file list, its footer, and the lines under a member that link into its sources
+ * ("Definition at line 211 of file value.h.", "Referenced by …"): JsonCpp's members without a
+ * description had no other text, and ranked first by them.
  */
 const DOXYGEN_CHROME =
-  '#top, #MSearchSelectWindow, #MSearchResultsWindow, #side-nav, #nav-path, div.navpath, div.summary, span.permalink, a[href="#details"], div.ttc, div.levels, hr.footer, address.footer';
+  '#top, #MSearchSelectWindow, #MSearchResultsWindow, #side-nav, #nav-path, div.navpath, div.summary, span.permalink, a[href="#details"], div.ttc, div.levels, hr.footer, address.footer, p.definition, p.reference';
+
+/** A file's link to its highlighted source, a page that is not served (DOXYGEN_INDEX). */
+const DOXYGEN_SOURCE_LINK = /^Go to the source code of this file\.$/;
 
 /** Doxygen's last line of a class's page, over the list of its header files. */
 const DOXYGEN_SOURCES =
@@ -1212,7 +1307,7 @@ const DOXYGEN_SOURCES =
  * source files (`json_8h_source.html`: code, not docs). Only a page Doxygen wrote is matched.
  */
 const DOXYGEN_INDEX =
-  /(^|[\\/])((globals|functions|namespacemembers)(_\w+)?|classes|hierarchy|inherits|\w+-members|\w+_source|dir_[0-9a-f]{32})\.html$/i;
+  /(^|[\\/])((globals|functions|namespacemembers)(_[\w~]+)?|classes|hierarchy|inherits|\w+-members|\w+_source|dir_[0-9a-f]{32})\.html$/i;
 
 /**
  * An RDoc page (its Darkfish theme) as its docs: each method's `div.method-heading`
