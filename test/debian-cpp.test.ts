@@ -75,3 +75,33 @@ describe.skipIf(!hasJsoncpp)("Debian's Doxygen build of JsonCpp, read with --sit
     expect(hits[0]?.section.heading).toBe('append() [1/2]');
   });
 });
+
+describe.skipIf(!hasFmt)("Debian's Sphinx and Breathe build of fmt's API, read with --site", () => {
+  const loaded = loadHtmlSite(FMT);
+  const pageOf = async (path: string) => (await loaded).site.byPath.get(path);
+
+  it('heads a C++ entry by its name, not its template line or its mangled id', async () => {
+    const api = await pageOf('/api');
+    const headings = api?.sections.map((section) => section.heading) ?? [];
+    expect(headings).toEqual(expect.arrayContaining(['fmt::format', 'fmt::join', 'FMT_COMPILE']));
+    expect(headings.filter((heading) => /^(?:template|_CPPv|c\.)/.test(heading))).toEqual([]);
+    const format = api?.sections.find((section) => section.heading === 'fmt::format');
+    expect(format?.anchor).toBe('_CPPv4IDpEN3fmt6formatENSt6stringE13format_stringIDp1TEDpRR1T');
+    // The template line and the declaration, a space apart where the build breaks the line.
+    expect(api?.markdown).toContain(
+      '`template<typename ...T> inline auto fmt::format(format_string<T...> fmt, T&&... args) -> std::string`',
+    );
+  });
+
+  it("leaves out Breathe's reports of entries it could not find", async () => {
+    const api = await pageOf('/api');
+    expect(api?.markdown).not.toMatch(/doxygen[a-z]+:|doxyxml/);
+    const print = api?.sections.find((section) =>
+      section.code.some((block) =>
+        block.value.includes('fmt::emphasis::bold | fg(fmt::color::red)'),
+      ),
+    );
+    // Its text ended on the warning over the next entry's place.
+    expect(print?.text).not.toMatch(/Potential matches|Unable to resolve/);
+  });
+});
