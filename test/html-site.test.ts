@@ -187,6 +187,21 @@ acme.run()
     expect(page.markdown).not.toMatch(/Sidebar words|Edit on GitHub|¶/);
   });
 
+  it("gives a served heading its section's anchor when its text has a no-break space", () => {
+    // As GTK-Doc heads each function ("g_array_new&#160;()"), after an `<a name>` target: the
+    // served heading took a slug of its text, and the answers' links to the target led nowhere.
+    const page = parsedPage(
+      'arrays.html',
+      `<!doctype html><html><head><title>Arrays</title></head><body><div role="main">
+      <h1>Arrays</h1><p>Arrays grow.</p>
+      <div class="refsect2"><a name="g-array-new"></a><h3>g_array_new&#160;()</h3>
+      <p>Creates a new array.</p></div></div></body></html>`,
+    );
+    expect(page.sections.at(-1)?.anchor).toBe('g-array-new');
+    const html = renderMarkdown(page, createSite([page]), { page: (p) => p, file: (p) => p });
+    expect(html).toMatch(/<h3 id="g-array-new">/);
+  });
+
   it('draws a table that had no header row without an empty one above it', () => {
     // As Sphinx builds a table written without a header whose first row is an entry, not labels
     // (Flask's "Method Views" routes table, without its "URL | Method" row).

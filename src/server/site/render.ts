@@ -167,7 +167,10 @@ function rehypeSectionIds() {
       }
       if (!/^h[2-6]$/.test(node.tagName) || next >= sections.length) return;
       const text = hastText(node).replace(/\s+/g, ' ').trim();
-      const at = sections.findIndex((section, i) => i >= next && section.heading.trim() === text);
+      // Compared as read: a heading's no-break space ("g_array_new ()") is a space in `text`.
+      const at = sections.findIndex(
+        (section, i) => i >= next && section.heading.replace(/\s+/g, ' ').trim() === text,
+      );
       if (at < 0) return;
       next = at + 1;
       const { anchor } = sections[at]!;
