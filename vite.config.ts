@@ -24,7 +24,7 @@ const PROCESS_SUITES = [
  * In-process suites that export, host or serve whole sites, or run over all of them: bundles and
  * the host, the object store, the served Fastify folder and its llms.txt, --watch, the shipped
  * files' size (a real vite build), the fuzzer, the README's commands, every real docs set parsed
- * on threads and in one, and with marked and with remark. Half of the `unit` time on a
+ * on threads and in one, and with marked and with remark, and GLib's GTK-Doc build. Half of the `unit` time on a
  * clean clone; they run in CI and with `npm run test:slow`, not in `npm test`.
  */
 const SLOW_SUITES = [
@@ -43,6 +43,7 @@ const SLOW_SUITES = [
   'test/readme-commands.test.ts',
   'test/parse-threads.test.ts',
   'test/markdown-sets.test.ts',
+  'test/debian-gtkdoc.test.ts',
 ];
 
 /** Radix marks its modules "use client"; that directive means nothing inside a browser bundle. */

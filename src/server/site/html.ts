@@ -210,6 +210,9 @@ const element = (
   properties: Element['properties'] = {},
 ): Element => ({ type: 'element', tagName, properties, children });
 
+/** A text node. */
+const text = (value: string): Text => ({ type: 'text', value });
+
 /** Inline code of `text`. */
 const inlineCode = (text: string): Element => element('code', [{ type: 'text', value: text }]);
 
@@ -1327,6 +1330,71 @@ const DOXYGEN_INDEX =
   /(^|[\\/])((globals|functions|namespacemembers)(_[\w~]+)?|classes|hierarchy|inherits|\w+-members|\w+_source|dir_[0-9a-f]{32})\.html$/i;
 
 /**
+ * A GTK-Doc page (GLib's, GTK's reference manuals) as its docs. Its title is the reference
+ * entry's own ("Arrays": the `<title>` adds "GLib Reference Manual"), and the manual's title on
+ * its home page, both in a `table.navigation` whose other copies, the bar of "Top | Description"
+ * and Home, Up, Prev and Next icons over each page, go, as do the rules between members. So does a
+ * page's summary of its functions and types when the page details them (a "Functions" heading
+ * twice). A code example, a table of
+ * its line numbers beside its code, is the code; the rows of a function's parameters, a struct's
+ * fields and an enum's values (name, description, annotations) are a list, as Doxygen's are.
+ */
+function gtkdocPage(tree: Element): void {
+  const details = select('a[name$=".functions_details"], a[name$=".other_details"]', tree);
+  prune(
+    tree,
+    (node) =>
+      (matches('table.navigation', node) && !select('p.title', node)) ||
+      node.tagName === 'hr' ||
+      (details !== undefined &&
+        matches('div.refsect1', node) &&
+        Boolean(select('a[name$=".functions"], a[name$=".other"]', node))),
+  );
+  for (const bar of selectAll('table.navigation', tree))
+    Object.assign(bar, element('h1', [text(plainText(select('p.title', bar)!))]));
+  for (const names of selectAll('div.refnamediv', tree)) {
+    const title = select('.refentrytitle', names);
+    const purpose = select('p', names);
+    Object.assign(
+      names,
+      element('div', [
+        ...(title ? [element('h1', [text(plainText(title))])] : []),
+        ...(purpose ? [purpose] : []),
+      ]),
+    );
+  }
+  for (const listing of selectAll('table.listing_frame', tree)) {
+    const code = select('td.listing_code pre', listing);
+    if (code) Object.assign(listing, codeBlock(hastText(code).replace(/\n$/, '')));
+  }
+  for (const table of selectAll('table.informaltable', tree)) {
+    const rows = selectAll('tr', table).filter((row) => select('td[class$="_name"]', row));
+    if (!rows.length) continue;
+    const items = rows.map((row) => {
+      const name = select('td[class$="_name"]', row)!;
+      const description = select('td[class$="_description"]', row);
+      const annotations = select('td[class$="_annotations"]', row);
+      // A description of one paragraph is the paragraph's words, on the item's line.
+      const [only, ...more] =
+        description?.children.filter((node) => node.type !== 'text' || node.value.trim()) ?? [];
+      const words =
+        only && !more.length && isElement(only) && only.tagName === 'p'
+          ? only.children
+          : (description?.children ?? []);
+      const said = description && plainText(description) ? [text(' – '), ...words] : [];
+      const noted = annotations ? plainText(annotations) : '';
+      return element('li', [
+        ...selectAll('a[name], a[id]', name),
+        inlineCode(plainText(name)),
+        ...said,
+        ...(noted ? [text(` ${noted}`)] : []),
+      ]);
+    });
+    Object.assign(table, element('ul', items));
+  }
+}
+
+/**
  * An RDoc page (its Darkfish theme) as its docs: each method's `div.method-heading`
  * ("backend_traits(basebackend = nil)") is a heading at the method's anchor
  * (`method-i-backend_traits`), under its group's ("Public Instance Methods"). Its "click to toggle
@@ -1951,6 +2019,10 @@ export function parseHtmlPage(
   const madeBy = (tool: RegExp) => generators.some((generator) => tool.test(generator));
   const doxygen = madeBy(/^doxygen\b/i);
   if (doxygen && DOXYGEN_INDEX.test(file)) return { skipped: "Doxygen's index", quiet: true };
+  const gtkdoc = madeBy(/^gtk-doc\b/i);
+  // GTK-Doc's index of every symbol (`api-index-full.html`, `api-index-2-74.html`): links alone.
+  if (gtkdoc && /(^|[\\/])api-index-[\w-]+\.html$/.test(file))
+    return { skipped: "GTK-Doc's index", quiet: true };
   const main = MAIN_CANDIDATES.map((selector) => select(selector, root)).find(
     (node): node is Element => node !== undefined && hasContent(node),
   );
@@ -1962,6 +2034,7 @@ export function parseHtmlPage(
   const groff = madeBy(/^groff\b/i);
   if (groff) groffContentsDropped(content);
   if (doxygen) doxygenPage(content);
+  if (gtkdoc) gtkdocPage(content);
   if (select('div.method-detail > div.method-heading', content)) rdocPage(content);
   sectionListsUnwrapped(content);
   sectionHeadersKept(content);
