@@ -1549,6 +1549,33 @@ describe('extractive answers keep the Markdown they quote', () => {
     expect(text).toContain('Ownership of the value stays with the object');
   });
 
+  it("chooses a member's matching blocks among those after its prototype and summary", async () => {
+    // As JsonCpp's Doxygen build (Debian's libjsoncpp-doc): `write()` was quoted with its
+    // prototype and summary alone, chosen for the question's words, though both are always quoted,
+    // and its "Returns" note, which answers the question, was left out.
+    const app = appOf(
+      parsePage(
+        'stream_writer.md',
+        '# Json::StreamWriter Class Reference\n\n### write()\n\n```\nvirtual int Json::StreamWriter::write(Value const & root, OStream * sout)\n```\n\n' +
+          'Write Value into document as configured in sub-class.\n\n' +
+          'Do not take ownership of sout, but maintain a reference during function.\n\n' +
+          '* Precondition\n\n  sout != NULL\n\n' +
+          '- Returns\n\n  zero on success (For now, we always return zero, so check the stream instead.)\n',
+      ),
+      parsePage('reader.md', '# Json::Reader Class Reference\n\n### parse()\n\nRead a Value.\n'),
+    );
+    const text = textOf(
+      await askIn(
+        app,
+        'What does StreamWriter::write() return, and how do I detect that writing failed?',
+      ),
+    );
+    expect(text).toContain('> Write Value into document as configured in sub-class.');
+    expect(text).toContain(
+      'zero on success (For now, we always return zero, so check the stream instead.)',
+    );
+  });
+
   it('keeps a sentence a displayed formula interrupts whole, the formula in it', async () => {
     // As SymPy's tutorial (Debian's python-sympy-doc), whose formulas Sphinx draws as pictures of
     // their LaTeX: quotes began "is `limit(f(x), x, x0)`." and ended "For example, to compute".

@@ -721,7 +721,16 @@ export function passageOf(
   // and then another question's code, matched for "list".
   const item = faqItemOf(blocks, scored);
   const within = (index: number) => !item || (index >= item.start && index < item.end);
-  const matching = scored.filter((s) => s.score > 0 && within(s.index));
+  // An API entry's signature and summary (the paragraph under it) say what the entry is: a quote of
+  // the entry keeps them, whatever words they match (below), so the blocks chosen for the
+  // question's words are among the rest. psycopg2's `mogrify` was quoted from its example on,
+  // without "Return a query string after arguments binding."; JsonCpp's `write()`, chosen for
+  // its prototype and summary, left out "Returns zero on success … check the stream instead".
+  const entry =
+    (opensOnSignature(section) || opensOnPrototype(section)) &&
+    blocks[1]?.kind === 'paragraph' &&
+    !item;
+  const matching = scored.filter((s) => s.score > 0 && within(s.index) && !(entry && s.index < 2));
   const unseen = seen ? matching.filter((s) => !seen(blocks[s.index]!)) : [];
   let chosen = (unseen.length ? unseen : matching)
     .sort((a, b) => b.score - a.score || a.index - b.index)
@@ -742,15 +751,7 @@ export function passageOf(
     if (at >= 0 && !chosen.includes(at - 1) && !chosen.includes(at)) chosen = [...chosen, at];
   }
   const picked = new Set(chosen);
-  // An API entry's signature and summary (the paragraph under it) say what the entry is: a quote of
-  // the entry keeps them, whatever words they match. psycopg2's `mogrify` was quoted from its
-  // example on, without "Return a query string after arguments binding."
-  if (
-    (opensOnSignature(section) || opensOnPrototype(section)) &&
-    blocks[1]?.kind === 'paragraph' &&
-    !item
-  )
-    for (const index of [0, 1]) picked.add(index);
+  if (entry) for (const index of [0, 1]) picked.add(index);
   // In page order, so what a pulled-in block introduces comes too: "1. … 2. Set the option:", its
   // code, "3. It also takes options:", and that code.
   for (let index = 0; index < blocks.length; index++) {
