@@ -6,6 +6,7 @@ import {
   isReleaseNotes,
   markdownWords,
   namesSomething,
+  opensOnPrototype,
   opensOnSignature,
   type DocBlock,
   type DocSection,
@@ -829,23 +830,6 @@ export function passageOf(
   // without the `pytest.skip()` paragraph and code it speaks of.
   return shown.flatMap(({ index, block }, at) =>
     at > 0 && index > shown[at - 1]!.index + 1 ? [GAP, block] : [block],
-  );
-}
-
-/**
- * A member that opens on its prototype, a code block of one line that names it, as Doxygen and
- * Javadoc write them (`JSON_EXPORT json_bool json_object_object_get_ex(…)` under
- * "json_object_object_get_ex()"): its next paragraph is its summary, as an API entry's is.
- */
-function opensOnPrototype({ heading, blocks }: DocSection): boolean {
-  const [first] = blocks;
-  const name = /^[\w.:#]+/.exec(heading)?.[0];
-  return (
-    first?.kind === 'code' &&
-    !first.text.trim().includes('\n') &&
-    name !== undefined &&
-    name.length > 1 &&
-    new RegExp(`(?:^|[^\\w])${name.replace(/[.]/g, '\\.')}(?:[^\\w]|$)`).test(first.text)
   );
 }
 

@@ -645,6 +645,23 @@ export const opensOnSignature = (section: DocSection): boolean => {
   );
 };
 
+/**
+ * A member that opens on its prototype, a code block of one line that names it, as Doxygen and
+ * Javadoc write them (`JSON_EXPORT json_bool json_object_object_get_ex(…)` under
+ * "json_object_object_get_ex()"): its next paragraph is its summary, as an API entry's is.
+ */
+export function opensOnPrototype({ heading, blocks }: DocSection): boolean {
+  const [first] = blocks;
+  const name = /^[\w.:#]+/.exec(heading)?.[0];
+  return (
+    first?.kind === 'code' &&
+    !first.text.trim().includes('\n') &&
+    name !== undefined &&
+    name.length > 1 &&
+    new RegExp(`(?:^|[^\\w])${name.replace(/[.]/g, '\\.')}(?:[^\\w]|$)`).test(first.text)
+  );
+}
+
 /** A list item that is one link and nothing else, sub-items aside. */
 const LINK_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+\[[^\]]*\]\([^)]*\)\s*$/;
 /** A Markdown link, `[text](url)`. */
