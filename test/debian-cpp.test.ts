@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createRetriever } from '../src/server/answering/retrieval.js';
 import { loadHtmlSite } from '../src/server/site/html.js';
+import { llmsTxt, servedMarkdownUrls } from '../src/server/site/page-markdown.js';
 
 /**
  * Two real C++ API builds nobody here wrote, as Debian ships them: JsonCpp's classes by Doxygen
@@ -65,6 +66,19 @@ describe.skipIf(!hasJsoncpp)("Debian's Doxygen build of JsonCpp, read with --sit
     );
     // As a table: "* **## Classes**", and "JsonJSON (JavaScript Object Notation)." as one word.
     expect(tool?.markdown).not.toMatch(/\* \*\*## |JsonJSON|&#xA0;/);
+  });
+
+  it("describes a page in llms.txt by its own words, not a member's or its subclasses'", async () => {
+    const { site } = await loaded;
+    const llms = llmsTxt(site, servedMarkdownUrls('https://docs.example.com', '/docs'));
+    const lineOf = (title: string) =>
+      llms.split('\n').find((line) => line.startsWith(`- [${title}]`));
+    // config.h has no description of its own; its first macro's ("If defined, …") is not one.
+    expect(lineOf('config.h File Reference')).toBe(
+      '- [config.h File Reference](https://docs.example.com/docs/config_8h.md)',
+    );
+    expect(lineOf('Json::CharReader::Factory Class Reference')).not.toContain('Inherited by');
+    expect(lineOf('Json::Value Class Reference')).toMatch(/: Represents a JSON value\.$/);
   });
 
   it('finds a documented member before members whose only text was their line number', async () => {

@@ -10,6 +10,7 @@ import {
   isReleaseNotes,
   markdownUrl,
   markdownWords,
+  opensOnPrototype,
   pageLabelOf,
   siteNameOf,
   type DocPage,
@@ -216,11 +217,12 @@ export function pageMarkdown(page: DocPage, site: DocsSite, urls: MarkdownUrls):
  * page with "Release v2.28.1.", structlog's with "Release 22.3.0 (What's new?)", its links' words
  * left), a word or two that are not a sentence (Sphinx's contents page opens on "Get started",
  * Fastify's "Getting Started" on "Hello!"; Celery's "Backend selection." is one), a label and a
- * link alone (Typer's home page, "Source Code: https://github.com/tiangolo/typer"), or a
- * placeholder (Whoosh's "TBD.").
+ * link alone (Typer's home page, "Source Code: https://github.com/tiangolo/typer"), a
+ * placeholder (Whoosh's "TBD.") or Doxygen's line of a class's bases or subclasses ("Inherited by
+ * Json::CharReaderBuilder.", the `llms.txt` line of two of JsonCpp's classes).
  */
 const NOT_A_SUMMARY =
-  /^(?:\S+(?:\s+\S+){0,2}:|[^:]{1,40}:\s*(?:https?:\/\/|www\.)\S+|(?:TBD|TODO|To ?do|WIP|Coming soon)\.?|(?:New in version|Changed in version|Deprecated since version|Added in: v?\d|Stability: \d)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?(?:\s*\([^)]*\))*|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
+  /^(?:Inherit(?:s|ed by) .*|\S+(?:\s+\S+){0,2}:|[^:]{1,40}:\s*(?:https?:\/\/|www\.)\S+|(?:TBD|TODO|To ?do|WIP|Coming soon)\.?|(?:New in version|Changed in version|Deprecated since version|Added in: v?\d|Stability: \d)\b.*|(?:Release|Version)\s+v?\d[\w.-]*?\.?(?:\s*\([^)]*\))*|[^\d\s]+(?:\s+[^\d\s]+)?(?<!\.))$/;
 /**
  * A paragraph that is all emphasis (Sphinx's "*Module author: Georg Brandl*", a "**Attributes**"
  * rubric) or an admonition beside the page's subject ("**Todo:** Expand this.", "**See also:** …",
@@ -229,10 +231,16 @@ const NOT_A_SUMMARY =
 const NOT_PROSE =
   /^(?:([*_]+)[^*_]+\1|\*\*(?:See also|Todo|Note|Notes|Warning|Important|Caution|Tip|Hint|Attention|Danger|Error|Changelog):\*\*.*)$/is;
 
-/** An API entry whose name ends in lower case: a function's, a method's or an attribute's. */
+/**
+ * An API entry whose name ends in lower case (a function's, a method's or an attribute's), or a
+ * member that opens on its prototype (Doxygen's macros and fields: JsonCpp's `config.h` was
+ * described by its `JSON_API` macro's "If defined, indicates that the source file is
+ * amalgamated…").
+ */
 const isFunctionEntry = (section: DocSection) =>
   (isApiEntry(section) && /^[a-z_]/.test(section.heading.split('.').at(-1) ?? '')) ||
-  MEMBER_HEADING.test(section.heading);
+  MEMBER_HEADING.test(section.heading) ||
+  opensOnPrototype(section);
 /**
  * A heading that is a member's signature: a call ("add_role(name)", "json_object_get()", Ruby's
  * "<<(block)", a block or a result after it: "find_by(selector = {}) { |block| ... }") or an RDoc
