@@ -202,6 +202,33 @@ acme.run()
     expect(html).toMatch(/<h3 id="g-array-new">/);
   });
 
+  it('reads a DocBook chunk without its navigation bars, its notes as notes and its title once', () => {
+    // As PostgreSQL's manual (Debian's postgresql-doc-15, DocBook XSL): a table of Prev, Up, Home
+    // and Next links above and below each page; "Tip" read as a heading, under which the rest of
+    // the section was cited; the title twice; "`class`` = 2`"; a shell session labelled "prompt".
+    const nav = (summary: string) =>
+      `<div class="${summary}"><table summary="Navigation ${summary}"><tr><td><a accesskey="p" href="a.html">Prev</a></td><td><a accesskey="u" href="b.html">Up</a></td><th>Chapter 21. Client Authentication</th><td><a accesskey="n" href="c.html">Next</a></td></tr></table></div>`;
+    const page = parsedPage(
+      'auth-pg-hba-conf.html',
+      `<!doctype html><html><head><title>21.1. The pg_hba.conf File</title>
+      <meta name="generator" content="DocBook XSL Stylesheets Vsnapshot"></head><body>
+      ${nav('navheader')}<div class="sect1" id="AUTH-PG-HBA-CONF"><div class="titlepage"><div><div>
+      <h2 class="title">21.1. The <code class="filename">pg_hba.conf</code> File</h2></div></div></div>
+      <p>Client authentication is controlled by a configuration file.</p>
+      <div class="tip"><h3 class="title">Tip</h3><p>A user must also have the <code class="literal">CONNECT</code> privilege.</p></div>
+      <p>A row with <code class="structfield">class</code><code class="literal"> = 2</code> matches.</p>
+      <pre class="screen">\n<code class="prompt">$</code> <strong class="userinput"><code>pg_dump -Fc mydb &gt; db.dump</code></strong>\n</pre>
+      </div>${nav('navfooter')}</body></html>`,
+    );
+    expect(page.title).toBe('21.1. The pg_hba.conf File');
+    expect(page.markdown).not.toMatch(/Prev|Next|Chapter 21/);
+    expect(page.markdown.match(/^#+ 21\.1\./gm)).toHaveLength(1);
+    expect(page.sections.map((section) => section.heading)).not.toContain('Tip');
+    expect(page.markdown).toContain('**Tip:** A user must also have the `CONNECT` privilege.');
+    expect(page.markdown).toContain('A row with `class = 2` matches.');
+    expect(page.sections[0]?.code[0]).toEqual({ lang: '', value: '$ pg_dump -Fc mydb > db.dump' });
+  });
+
   it('draws a table that had no header row without an empty one above it', () => {
     // As Sphinx builds a table written without a header whose first row is an entry, not labels
     // (Flask's "Method Views" routes table, without its "URL | Method" row).

@@ -92,6 +92,9 @@ const CHROME = [
   'template',
   'svg',
   'iframe',
+  // DocBook XSL's bars of Prev, Up, Home and Next links above and below each chunk (PostgreSQL's).
+  'div.navheader',
+  'div.navfooter',
   '.sr-only',
   '.visually-hidden',
   '.skip-link',
@@ -339,7 +342,15 @@ const CALLOUT_TITLE =
 /** Whether `child` of `parent` is its callout's title (a `<details>` block's `<summary>` too). */
 const isCalloutTitle = (child: ElementContent, parent: Element): child is Element =>
   isElement(child) &&
-  (matches(CALLOUT_TITLE, child) || (parent.tagName === 'details' && child.tagName === 'summary'));
+  (matches(CALLOUT_TITLE, child) ||
+    (parent.tagName === 'details' && child.tagName === 'summary') ||
+    (matches('h1.title, h2.title, h3.title, h4.title', child) &&
+      classesOf(parent).some((name) => DOCBOOK_ADMONITIONS.has(name))));
+/**
+ * DocBook XSL's admonitions (`<div class="tip"><h3 class="title">Tip</h3>…`, PostgreSQL's): read
+ * as headings, their titles filed the text after the box under "Tip", and cited it there.
+ */
+const DOCBOOK_ADMONITIONS = new Set(['note', 'tip', 'warning', 'caution', 'important']);
 
 /**
  * AsciiDoc's admonitions, a table of one row (`div.admonitionblock`: the "Note" in one cell, the
@@ -607,8 +618,10 @@ function languageOf(pre: Element, ancestors: Element[]): string {
   const code = pre.children.find(isElement);
   const dataLanguage = pre.properties.dataLanguage;
   if (typeof dataLanguage === 'string' && dataLanguage) return dataLanguage;
-  // TypeDoc writes the language as the code's only class: `<code class="ts">`.
-  const own = code?.tagName === 'code' ? classesOf(code) : [];
+  // TypeDoc writes the language as the code's only class: `<code class="ts">`, the whole block's
+  // code. Not a part's: DocBook's `<code class="prompt">$</code>` before a command.
+  const whole = code?.tagName === 'code' && pre.children.filter(isElement).length === 1;
+  const own = whole ? classesOf(code) : [];
   if (own.length === 1 && /^[a-z][\w+#]{0,11}$/i.test(own[0]!)) return own[0]!;
   // RDoc writes it as the `<pre>`'s only class (`<pre class="ruby">`); only a language's name
   // counts there, as other generators give `<pre>` classes of their own ("literal-block").
@@ -756,6 +769,30 @@ function cutText(texts: Text[], count: number, from: 'start' | 'end'): void {
       from === 'start' ? node.value.slice(cut) : node.value.slice(0, node.value.length - cut);
     count -= cut;
   }
+}
+
+/**
+ * Pieces of inline code written side by side as one (DocBook's `<code class="structfield">class
+ * </code><code class="literal"> = 2</code>`): Markdown cannot set two code spans side by side, and
+ * they came out as "`class`` = 2`", which read as one broken span.
+ */
+function adjacentCodeJoined(tree: Element): void {
+  if (tree.tagName === 'pre') return;
+  const children: ElementContent[] = [];
+  for (const child of tree.children) {
+    const before = children.at(-1);
+    if (
+      isElement(child) &&
+      child.tagName === 'code' &&
+      before &&
+      isElement(before) &&
+      before.tagName === 'code'
+    )
+      before.children = [text(hastText(before) + hastText(child))];
+    else children.push(child);
+  }
+  tree.children = children;
+  for (const child of children) if (isElement(child)) adjacentCodeJoined(child);
 }
 
 /**
@@ -2035,6 +2072,12 @@ export function parseHtmlPage(
   if (groff) groffContentsDropped(content);
   if (doxygen) doxygenPage(content);
   if (gtkdoc) gtkdocPage(content);
+  // A DocBook chunk's title is the first heading of its title page, an <h2> for a section
+  // (PostgreSQL's "21.1. The pg_hba.conf File"): as an <h2> under the `<title>`'s words, each page
+  // had its title twice.
+  const chunkTitle = madeBy(/^docbook xsl/i) && !select('h1', content);
+  const titlePage = chunkTitle ? select('div.titlepage :is(h2, h3)', content) : undefined;
+  if (titlePage) titlePage.tagName = 'h1';
   if (select('div.method-detail > div.method-heading', content)) rdocPage(content);
   sectionListsUnwrapped(content);
   sectionHeadersKept(content);
@@ -2074,6 +2117,7 @@ export function parseHtmlPage(
   unwrapIndentation(content);
   typedLinesAsCode(content);
   normaliseCode(content);
+  adjacentCodeJoined(content);
   spacesOutOfEmphasis(content);
   fieldTypesAsCode(content);
   classifiersApart(content);
