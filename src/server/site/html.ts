@@ -1277,11 +1277,9 @@ function doxygenPage(tree: Element): void {
       const [name, description] = cells;
       if (!name) return [];
       const targets = selectAll('a[id], a[name]', name);
-      const text = description && plainText(description) ? description.children : [];
-      const said = text.length ? [{ type: 'text' as const, value: ' – ' }, ...text] : [];
-      const way = direction
-        ? [{ type: 'text' as const, value: ` ${direction.replace(/^\[(.*)\]$/, '($1)')}` }]
-        : [];
+      const words = description && plainText(description) ? description.children : [];
+      const said = words.length ? [text(' – '), ...words] : [];
+      const way = direction ? [text(` ${direction.replace(/^\[(.*)\]$/, '($1)')}`)] : [];
       return [element('li', [...targets, inlineCode(plainText(name)), ...way, ...said])];
     });
     Object.assign(table, element('ul', items));
@@ -1328,7 +1326,7 @@ function memberSummary(table: Element): ElementContent[] {
     } else if (kind.startsWith('memdesc') && items.length) {
       const description = select('td.mdescRight', row);
       const words = description ? plainText(description) : '';
-      if (words) items[items.length - 1]!.children.push({ type: 'text', value: ` – ${words}` });
+      if (words) items[items.length - 1]!.children.push(text(` – ${words}`));
     }
   }
   flush();
@@ -1340,15 +1338,15 @@ const DOXYGEN_NAMED_ROWS =
   'table.params, table.retval, table.tparams, table.exception, table.fieldtable';
 
 /**
- * Doxygen's chrome: its banner and menus (`#top`), search boxes, path bar, tree view, a brief
- * description's "More..." link, the tooltips it writes for each name in a code example (`div.ttc`:
- * "json_tokener_error Definition: json_tokener.h:27" after every example), the "[detail level 1 2]"
- * switch over its file list, its footer, and the lines under a member that link into its sources
- * ("Definition at line 211 of file value.h.", "Referenced by …"): JsonCpp's members without a
- * description had no other text, and ranked first by them.
+ * Doxygen's chrome: its banner and menus (`#top`), search boxes, path bar, tree view, the tooltips
+ * it writes for each name in a code example (`div.ttc`: "json_tokener_error Definition:
+ * json_tokener.h:27" after every example), the "[detail level 1 2]" switch over its file list, its
+ * footer, and the lines under a member that link into its sources ("Definition at line 211 of file
+ * value.h.", "Referenced by …"): JsonCpp's members without a description had no other text, and
+ * ranked first by them. ("More..." links go wherever they point: doxygenPage.)
  */
 const DOXYGEN_CHROME =
-  '#top, #MSearchSelectWindow, #MSearchResultsWindow, #side-nav, #nav-path, div.navpath, div.summary, span.permalink, a[href="#details"], div.ttc, div.levels, hr.footer, address.footer, p.definition, p.reference';
+  '#top, #MSearchSelectWindow, #MSearchResultsWindow, #side-nav, #nav-path, div.navpath, div.summary, span.permalink, div.ttc, div.levels, hr.footer, address.footer, p.definition, p.reference';
 
 /** A file's link to its highlighted source, a page that is not served (DOXYGEN_INDEX). */
 const DOXYGEN_SOURCE_LINK = /^Go to the source code of this file\.$/;
