@@ -216,17 +216,29 @@ const element = (
 /** A text node. */
 const text = (value: string): Text => ({ type: 'text', value });
 
-/** Inline code of `text`. */
-const inlineCode = (text: string): Element => element('code', [{ type: 'text', value: text }]);
+/** Inline code of `value`. */
+const inlineCode = (value: string): Element => element('code', [text(value)]);
 
-/** A code block of `text`, in `lang` when it is known: the fence hast-util-to-mdast reads. */
-const codeBlock = (text: string, lang = ''): Element =>
-  element('pre', [
-    element(
-      'code',
-      [{ type: 'text', value: text }],
-      lang ? { className: [`language-${lang}`] } : {},
-    ),
+/** A code block of `value`, in `lang` when it is known: the fence hast-util-to-mdast reads. */
+const codeBlock = (value: string, lang = ''): Element =>
+  element('pre', [element('code', [text(value)], lang ? { className: [`language-${lang}`] } : {})]);
+
+/**
+ * A row of a reference's table of names (a parameter, a field, an enum's value) as a list item:
+ * the name's targets, the name in code, `before` (a parameter's direction), " – " and the
+ * description's `words` when it has some, and `after` (GTK-Doc's annotations).
+ */
+const namedItem = (
+  name: Element,
+  words: ElementContent[],
+  { before = '', after = '' }: { before?: string; after?: string } = {},
+): Element =>
+  element('li', [
+    ...selectAll('a[id], a[name]', name),
+    inlineCode(plainText(name)),
+    ...(before ? [text(` ${before}`)] : []),
+    ...(words.length ? [text(' – '), ...words] : []),
+    ...(after ? [text(` ${after}`)] : []),
   ]);
 
 /** A node's text, its runs of white space one space, trimmed. */
@@ -1276,11 +1288,8 @@ function doxygenPage(tree: Element): void {
       const direction = cells[0] && matches('.paramdir', cells[0]) ? plainText(cells.shift()!) : '';
       const [name, description] = cells;
       if (!name) return [];
-      const targets = selectAll('a[id], a[name]', name);
       const words = description && plainText(description) ? description.children : [];
-      const said = words.length ? [text(' – '), ...words] : [];
-      const way = direction ? [text(` ${direction.replace(/^\[(.*)\]$/, '($1)')}`)] : [];
-      return [element('li', [...targets, inlineCode(plainText(name)), ...way, ...said])];
+      return [namedItem(name, words, { before: direction.replace(/^\[(.*)\]$/, '($1)') })];
     });
     Object.assign(table, element('ul', items));
   }
@@ -1318,7 +1327,7 @@ function memberSummary(table: Element): ElementContent[] {
       }
       const declaration = [template, ...cells.map(plainText)].filter(Boolean).join(' ');
       template = '';
-      const link = select('a.el[href]', cells[cells.length - 1] ?? row);
+      const link = select('a.el[href]', cells.at(-1) ?? row);
       const code = inlineCode(declaration);
       items.push(
         element('li', [link ? element('a', [code], { href: link.properties.href }) : code]),
@@ -1416,14 +1425,8 @@ function gtkdocPage(tree: Element): void {
         only && !more.length && isElement(only) && only.tagName === 'p'
           ? only.children
           : (description?.children ?? []);
-      const said = description && plainText(description) ? [text(' – '), ...words] : [];
-      const noted = annotations ? plainText(annotations) : '';
-      return element('li', [
-        ...selectAll('a[name], a[id]', name),
-        inlineCode(plainText(name)),
-        ...said,
-        ...(noted ? [text(` ${noted}`)] : []),
-      ]);
+      const said = description && plainText(description) ? words : [];
+      return namedItem(name, said, { after: annotations ? plainText(annotations) : '' });
     });
     Object.assign(table, element('ul', items));
   }
